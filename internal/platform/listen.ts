@@ -1,0 +1,67 @@
+import { bunGlobal } from "./runtime.ts";
+
+/** What the listener knows about the connection a request arrived on. */
+export interface PeerInfo {
+  /** The TCP peer address (not a forwarded header), or "" when unknown. */
+  remoteAddr: string;
+}
+
+export interface ListenOptions {
+  hostname: string;
+  /** 0 picks a free port; read the chosen one from `Listener.port`. */
+  port: number;
+  /** Seconds a connection may stay idle; 0 disables the limit (long-lived streams). */
+  idleTimeoutSeconds?: number;
+}
+
+export interface Listener {
+  readonly hostname: string;
+  readonly port: number;
+  /** Stops accepting connections and resolves once in-flight requests have finished. */
+  close(): Promise<void>;
+}
+
+type Handler = (req: Request, peer: PeerInfo) => Response | Promise<Response>;
+
+interface DenoServeGlobal {
+  serve(
+    options: {
+      hostname: string;
+      port: number;
+      onListen?: (addr: { hostname: string; port: number }) => void;
+    },
+    handler: (req: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
+  ): { addr: { hostname: string; port: number }; shutdown(): Promise<void>; finished: Promise<void> };
+}
+
+/** Starts an HTTP server on the current runtime. */
+export function listen(handler: Handler, options: ListenOptions): Listener {
+  const bun = bunGlobal();
+  if (bun) {
+    const server = bun.serve({
+      hostname: options.hostname,
+      port: options.port,
+      // Bun caps idleTimeout at 255 s; 0 means no limit.
+      idleTimeout: Math.min(options.idleTimeoutSeconds ?? 60, 255),
+      fetch: (req, srv) => handler(req, { remoteAddr: srv.requestIP(req)?.address ?? "" }),
+    });
+    return {
+      hostname: options.hostname,
+      port: server.port,
+      close: () => server.stop(false),
+    };
+  }
+  const deno = (globalThis as { Deno?: DenoServeGlobal }).Deno;
+  if (deno) {
+    const server = deno.serve(
+      { hostname: options.hostname, port: options.port, onListen: () => {} },
+      (req, info) => handler(req, { remoteAddr: info.remoteAddr.hostname }),
+    );
+    return {
+      hostname: options.hostname,
+      port: server.addr.port,
+      close: () => server.shutdown(),
+    };
+  }
+  throw new Error("HTTP servers run on Deno (development) or Bun (compiled binaries), not on Node");
+}

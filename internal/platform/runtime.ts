@@ -1,0 +1,23 @@
+/** Minimal views of the runtime globals we use; neither runtime's full typings are loaded everywhere. */
+export interface BunGlobal {
+  embeddedFiles?: ReadonlyArray<Blob & { name?: string }>;
+  serve(options: {
+    hostname: string;
+    port: number;
+    idleTimeout?: number;
+    maxRequestBodySize?: number;
+    fetch(
+      req: Request,
+      server: { requestIP(req: Request): { address: string } | null },
+    ): Response | Promise<Response>;
+  }): { port: number; hostname: string; stop(closeActive?: boolean): Promise<void> };
+}
+
+const g = globalThis as { Bun?: BunGlobal; Deno?: unknown };
+
+/** The runtime this process runs on. Compiled binaries are "bun"; development and tests are "deno". */
+export const runtime: "bun" | "deno" | "node" = g.Bun ? "bun" : g.Deno ? "deno" : "node";
+
+export function bunGlobal(): BunGlobal | undefined {
+  return g.Bun;
+}
