@@ -1,0 +1,6 @@
+export { type AppOptions, createApp, DEFAULT_BODY_LIMIT } from "./app.ts";
+export type { AppEnv } from "./env.ts";
+export { type Issue, issuesOf, notFound, onError, validationBody, ValidationError } from "./errors.ts";
+export { ipMatcher, parseIp } from "./ip.ts";
+export { randomRequestId, REQUEST_ID_PATTERN } from "./middleware/request_id.ts";
+export { type RunningServer, serve, type ServeOptions } from "./serve.ts";

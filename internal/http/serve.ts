@@ -1,0 +1,71 @@
+import type { Hono } from "hono";
+import type { Logger } from "../log/mod.ts";
+import { listen } from "../platform/mod.ts";
+import type { AppEnv } from "./env.ts";
+
+export interface ServeOptions {
+  hostname: string;
+  /** 0 picks a free port; the chosen one is in the "listening" log line and on RunningServer. */
+  port: number;
+  log: Logger;
+  /** How long shutdown waits for in-flight requests before closing anyway. Default 10 s. */
+  drainTimeoutMs?: number;
+  /** Releases what the server holds (stores, loops); runs once, after draining. */
+  onClose?: () => Promise<void>;
+  /** Stop gracefully on SIGTERM and SIGINT, then exit. Default true. */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  /** Stop accepting, drain in-flight requests, run onClose. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves an app until stopped. Shutdown order matters: stop accepting, let in-flight requests
+ * finish (bounded by drainTimeoutMs), and only then close stores, so no request loses its
+ * database mid-flight. A second signal exits at once.
+ */
+export function serve(app: Hono<AppEnv>, options: ServeOptions): RunningServer {
+  const { log } = options;
+  const listener = listen((req, peer) => app.fetch(req, peer), {
+    hostname: options.hostname,
+    port: options.port,
+    idleTimeoutSeconds: 0,
+  });
+  const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
+  const url = `http://${host}:${listener.port}`;
+  log.info("listening", { url, hostname: listener.hostname, port: listener.port });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    stopping ??= (async () => {
+      log.info("shutting down: draining in-flight requests");
+      const drained = await Promise.race([
+        listener.close().then(() => true),
+        new Promise<boolean>((r) => setTimeout(r, options.drainTimeoutMs ?? 10_000, false).unref?.()),
+      ]);
+      if (!drained) log.warn("drain timeout reached; closing with requests in flight");
+      await options.onClose?.();
+      log.info("stopped");
+    })();
+
+  if (options.handleSignals ?? true) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        log.warn("second signal: exiting now", { signal });
+        process.exit(1);
+      }
+      log.info("signal received", { signal });
+      stop().then(() => process.exit(0), (err) => {
+        log.error("shutdown failed", { err });
+        process.exit(1);
+      });
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  }
+  return { url, port: listener.port, stop };
+}
