@@ -1,0 +1,75 @@
+/** Every binary's entry point, run in-process: version, help and usage errors behave the same. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Command } from "@commander-js/extra-typings";
+import type { Io } from "../internal/cli/mod.ts";
+import { executeCaptured, withEnv } from "../internal/cli/testing.ts";
+import * as edgectl from "./edgectl/main.ts";
+import * as gitsyncManager from "./gitsync-manager/main.ts";
+import * as gitsync from "./gitsync/main.ts";
+import * as memsvc from "./memsvc/main.ts";
+import { registerServe } from "./memsvc/serve.ts";
+import * as vaultInit from "./vault-init/main.ts";
+import * as vaultMcp from "./vault-mcp/main.ts";
+import * as vault from "./vault/main.ts";
+
+/** Names of the commands a register function adds, so this test follows cmd/memsvc/serve.ts. */
+function registeredBy(register: (program: Command) => void): string[] {
+  const scratch = new Command();
+  register(scratch);
+  return scratch.commands.map((c) => c.name());
+}
+
+const tools: { name: string; build: (io: Io) => Command; commands: string[] }[] = [
+  { name: "memsvc", build: memsvc.buildProgram, commands: ["version", ...registeredBy(registerServe)] },
+  { name: "gitsync-manager", build: gitsyncManager.buildProgram, commands: ["version"] },
+  { name: "gitsync", build: gitsync.buildProgram, commands: ["version"] },
+  { name: "edgectl", build: edgectl.buildProgram, commands: ["version"] },
+  { name: "vault", build: vault.buildProgram, commands: ["version"] },
+  { name: "vault-init", build: vaultInit.buildProgram, commands: ["version"] },
+  { name: "vault-mcp", build: vaultMcp.buildProgram, commands: ["version"] },
+];
+
+/** The names in the "Commands:" section of a help text. */
+function helpCommands(help: string): string[] {
+  const section = help.split("\nCommands:\n")[1]?.split("\n\n")[0] ?? "";
+  return section.split("\n").filter((line) => /^ {2}\S/.test(line)).map((line) =>
+    line.trim().split(/\s/)[0]!
+  );
+}
+
+for (const tool of tools) {
+  test(`${tool.name}: --version and version print the same version`, async () => {
+    await withEnv({ EDGECTL_OUTPUT: undefined }, async () => {
+      const flag = await executeCaptured(tool.build, ["--version"]);
+      const command = await executeCaptured(tool.build, ["version"]);
+      assert.equal(flag.code, 0);
+      assert.match(flag.stdout, /^v\d+\.\d+\.\d+\n$/);
+      assert.deepEqual(command, flag);
+    });
+  });
+
+  test(`${tool.name}: --help exits 0, says what the tool is and lists exactly its commands`, async () => {
+    const { code, stdout, stderr } = await executeCaptured(tool.build, ["--help"]);
+    assert.equal(code, 0);
+    assert.equal(stderr, "");
+    assert.match(
+      stdout,
+      new RegExp(`^Usage: ${tool.name} \\[options\\] \\[command\\]\\n\\n${tool.name} `),
+    );
+    assert.deepEqual(helpCommands(stdout).sort(), ["help", ...tool.commands].sort());
+    assert.match(stdout, /\nExamples:\n {2}# /);
+    assert.match(stdout, /\nDocumentation: .*README\.md/);
+  });
+
+  test(`${tool.name}: an unknown flag and an unknown command exit 2`, async () => {
+    assert.deepEqual(await executeCaptured(tool.build, ["--bogus"]), {
+      code: 2,
+      stdout: "",
+      stderr: `error: unknown option '--bogus'\nRun '${tool.name} --help' for usage.\n`,
+    });
+    const unknown = await executeCaptured(tool.build, ["bogus"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^error: unknown command 'bogus'\n/);
+  });
+}

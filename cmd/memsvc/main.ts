@@ -1,0 +1,24 @@
+/** memsvc: the memory service binary. Commands live beside this file, one per file. */
+import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerServe } from "./serve.ts";
+
+export function buildProgram(io: Io = processIo) {
+  const program = createProgram({
+    name: "memsvc",
+    summary: "memsvc is a memory service for AI agents. It stores, searches, links and forgets memory " +
+      "entries for each user, with optional shared projects, and serves them over a JSON HTTP API (/v1), " +
+      "an MCP endpoint for AI agent hosts (/mcp) and an embedded dashboard (/admin). It listens on port " +
+      "7778 by default and is configured through MEMSVC_* environment variables.",
+    examples: [
+      "# Start the service on the default port, 7778\nmemsvc serve",
+      "# Start it on port 8080\nMEMSVC_PORT=8080 memsvc serve",
+      "# Print the version as JSON\nmemsvc version -o json",
+    ],
+    docs: "README.md and docs/memsvc.md in the source repository",
+    io,
+  });
+  registerServe(program);
+  return program;
+}
+
+if (import.meta.main) await run(buildProgram());

@@ -1,0 +1,54 @@
+import type { Command } from "@commander-js/extra-typings";
+import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
+import { ConfigError } from "../../internal/config/mod.ts";
+import { createLogger } from "../../internal/log/mod.ts";
+import { loadMemsvcConfig } from "../../server/memsvc/config.ts";
+import { startMemsvc } from "../../server/memsvc/server.ts";
+
+/** `memsvc serve`: run the HTTP server until SIGTERM or SIGINT. */
+export function registerServe(program: Command): void {
+  const serve = program
+    .command("serve")
+    .description(
+      "Run the memory service. It opens its database (embedded by default, or MEMSVC_DATABASE_URL), " +
+        "applies pending migrations and listens until SIGTERM or SIGINT, then drains in-flight requests. " +
+        "Every MEMSVC_* variable is described in docs/memsvc.md.",
+    )
+    .addOption(envOption("--host <address>", "interface to listen on (default 127.0.0.1)", "MEMSVC_HOST"))
+    .addOption(envOption("--port <port>", "TCP port; 0 picks a free one (default 7778)", "MEMSVC_PORT"))
+    .addOption(
+      envOption(
+        "--data-dir <dir>",
+        "embedded database directory (default ~/.local/share/memsvc)",
+        "MEMSVC_DATA_DIR",
+      ),
+    )
+    .action(async (flags) => {
+      const overrides = { MEMSVC_HOST: flags.host, MEMSVC_PORT: flags.port, MEMSVC_DATA_DIR: flags.dataDir };
+      let config;
+      try {
+        config = loadMemsvcConfig({ ...process.env, ...definedOnly(overrides) });
+      } catch (err) {
+        if (err instanceof ConfigError) throw new CliError(err.message, 2);
+        throw err;
+      }
+      const log = createLogger({
+        level: config.MEMSVC_LOG_LEVEL,
+        format: config.MEMSVC_LOG_FORMAT,
+        bindings: { service: "memsvc" },
+      });
+      await startMemsvc(config, log);
+    });
+  addExamples(serve, [
+    "# Embedded database, loopback only, port 7778\nmemsvc serve",
+    "# Listen on every interface, port 8080\nmemsvc serve --host 0.0.0.0 --port 8080",
+    "# Use a PostgreSQL server\nMEMSVC_DATABASE_URL=postgres://memsvc:secret@db:5432/memsvc memsvc serve",
+  ]);
+}
+
+function definedOnly(values: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
+}

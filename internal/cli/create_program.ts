@@ -1,0 +1,41 @@
+import { Command } from "@commander-js/extra-typings";
+import { VERSION } from "../version/version.ts";
+import { addExamples } from "./examples.ts";
+import { type Io, processIo } from "./io.ts";
+import { addVersionCommand } from "./version_command.ts";
+
+export interface ProgramOptions {
+  /** The binary's name, as users type it. */
+  name: string;
+  /** One paragraph: what the tool is. First thing `--help` prints. */
+  summary: string;
+  /** More paragraphs after the summary. */
+  description?: string;
+  /** Realistic invocations, each `# what it does\ncommand`; shown under "Examples:". */
+  examples: readonly string[];
+  /** Where to read more; printed as the last line of `--help`. */
+  docs: string;
+  /** Environment variable backing `-o` (e.g. EDGECTL_OUTPUT), for tools whose commands honour one. */
+  outputEnv?: string;
+  io?: Io;
+}
+
+/**
+ * The root command every binary starts from: help (`-h, --help`, `help [command]`), `--version` and
+ * a `version` command, output wired to `io`. Register the tool's commands on it with `.command(...)`
+ * and start it with `run`, which turns errors into exit codes.
+ */
+export function createProgram(options: ProgramOptions): Command {
+  const io = options.io ?? processIo;
+  const program = new Command(options.name)
+    .description([options.summary, options.description].filter(Boolean).join("\n\n"))
+    .version(VERSION, "--version", "Print the version")
+    .helpOption("-h, --help", "Show help")
+    .helpCommand("help [command]", "Show help for a command")
+    .configureHelp({ sortSubcommands: true, showGlobalOptions: true })
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  addExamples(program, options.examples);
+  program.addHelpText("after", `\nDocumentation: ${options.docs}`);
+  addVersionCommand(program, io, options.outputEnv);
+  return program;
+}

@@ -1,0 +1,82 @@
+/**
+ * The one place CLI results become text: `-o table|json|yaml`. Commands fetch data, then hand the
+ * whole result to `printResult`; they never format output themselves.
+ */
+import { stringify as toYaml } from "yaml";
+import type { Io } from "./io.ts";
+import type { OutputFormat } from "./output_option.ts";
+
+export type Cell = string | number | boolean | null | undefined;
+
+/** How a result looks as a table. */
+export interface TableSpec<T> {
+  /** Column headers; printed upper-case. */
+  headers: readonly string[];
+  /** One array of cells per row, in header order. */
+  rows: (value: T) => readonly (readonly Cell[])[];
+  /** Printed to stderr (stdout stays empty) when there are no rows. */
+  empty?: string;
+}
+
+/** A table, or for results that are not tabular (like `version`), a function returning plain text. */
+export type TablePrinter<T> = TableSpec<T> | ((value: T) => string);
+
+/**
+ * Prints `value` as one document in the requested format. JSON and YAML print the value as given,
+ * so a list is printed as whatever single document the caller built (e.g. `{kind: "List", items}`).
+ */
+export function printResult<T>(io: Io, value: T, format: OutputFormat, table: TablePrinter<T>): void {
+  switch (format) {
+    case "json":
+      io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      return;
+    case "yaml":
+      io.stdout.write(toYaml(value));
+      return;
+    case "table":
+      if (typeof table === "function") {
+        io.stdout.write(`${table(value)}\n`);
+        return;
+      }
+      printTable(io, table.headers, table.rows(value), table.empty);
+  }
+}
+
+function printTable(io: Io, headers: readonly string[], rows: readonly (readonly Cell[])[], empty?: string) {
+  if (rows.length === 0) {
+    io.stderr.write(`${empty ?? "No resources found."}\n`);
+    return;
+  }
+  io.stdout.write(formatTable(headers, rows));
+}
+
+// kubectl's tabwriter settings (cli-runtime printers/tabwriter.go): minwidth 6, padding 3.
+const MIN_WIDTH = 6;
+const PADDING = 3;
+
+/**
+ * Formats rows the way kubectl does: upper-case headers, left-aligned columns, each column as wide
+ * as its widest cell plus 3 spaces (at least 6), the last column unpadded, `<none>` for empty cells.
+ */
+export function formatTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const lines = [
+    headers.map((h) => h.toUpperCase()),
+    ...rows.map((row) => headers.map((_, i) => cellText(row[i]))),
+  ];
+  const widths = headers.map((_, i) =>
+    Math.max(MIN_WIDTH, PADDING + Math.max(...lines.map((line) => textWidth(line[i]!))))
+  );
+  const last = headers.length - 1;
+  const pad = (text: string, i: number) =>
+    i === last ? text : text + " ".repeat(widths[i]! - textWidth(text));
+  return lines.map((line) => `${line.map(pad).join("").trimEnd()}\n`).join("");
+}
+
+function cellText(cell: Cell): string {
+  return cell === null || cell === undefined || cell === "" ? "<none>" : String(cell);
+}
+
+/** Width in code points, so a cell like "✓" counts as one column. */
+function textWidth(text: string): number {
+  return [...text].length;
+}

@@ -1,0 +1,74 @@
+import { CommanderError, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { CliError } from "./cli_error.ts";
+
+/**
+ * Runs `program` as the process's entry point and sets `process.exitCode` rather than calling
+ * `process.exit`, so everything written to stdout is flushed before the process ends.
+ */
+export async function run(program: CommandUnknownOpts, args: readonly string[] = process.argv.slice(2)) {
+  process.stdout.on("error", exitWhenReaderGone);
+  process.exitCode = await execute(program, args);
+}
+
+/**
+ * When the reader of stdout goes away (`edgectl get gw | head -1`), Deno and Bun raise EPIPE as an
+ * uncaught error with a stack trace. Nothing more can be delivered, so stop quietly with 0, as
+ * ripgrep does; exiting here also ends commands that would otherwise stream forever (`logs -f`).
+ */
+function exitWhenReaderGone(err: Error & { code?: string }) {
+  if (err.code !== "EPIPE") throw err;
+  process.exit(0);
+}
+
+/**
+ * Parses `args` (user arguments, without the executable), runs the matched command and returns the
+ * exit code: 0 ok (including `--help`, `--version`), 1 a command failed, 2 a usage error (unknown
+ * command or option, missing or invalid value, no command given). A failure prints one line,
+ * `error: <message>`; usage errors add `Run '<command> --help' for usage.`
+ */
+export async function execute(program: CommandUnknownOpts, args: readonly string[]): Promise<number> {
+  const output = program.configureOutput();
+  configureErrors(program, program.name());
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return commanderExitCode(err);
+    output.writeErr?.(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (process.env.DEBUG && err instanceof Error && err.stack) output.writeErr?.(`${err.stack}\n`);
+    return err instanceof CliError ? err.exitCode : 1;
+  }
+}
+
+/**
+ * Commander copies these settings only into subcommands created with `.command()`, and only at that
+ * moment; applying them to the whole tree right before parsing covers every command however added,
+ * and lets the hint name the command that was used wrongly.
+ */
+function configureErrors(command: CommandUnknownOpts, path: string, output = command.configureOutput()) {
+  command
+    .exitOverride()
+    .configureOutput({ ...output, outputError: (message, write) => write(oneLine(message)) })
+    .showHelpAfterError(`Run '${path} --help' for usage.`);
+  for (const sub of command.commands) configureErrors(sub, `${path} ${sub.name()}`, output);
+}
+
+/** Commander puts "(Did you mean …?)" on a second line; keep the error to one line. */
+function oneLine(message: string): string {
+  const text = message.trim().replace(/\s*\n\s*/g, " ");
+  return `${text.startsWith("error: ") ? text : `error: ${text}`}\n`;
+}
+
+function commanderExitCode(err: CommanderError): number {
+  switch (err.code) {
+    case "commander.helpDisplayed":
+    case "commander.version":
+      return 0;
+    case "commander.help":
+      // `help` asked for exits 0; help shown because no command was given exits non-zero.
+      return err.exitCode === 0 ? 0 : 2;
+    default:
+      // Every other CommanderError is a usage error: commander reports them all with exit code 1.
+      return 2;
+  }
+}
