@@ -1,0 +1,48 @@
+/**
+ * Starts PGlite on a data directory the same way from source and from a compiled binary, and makes
+ * it return the same JavaScript values as postgres.js, so code and tests behave alike on both backends.
+ */
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { embeddedFile } from "../platform/mod.ts";
+
+const INT8 = 20;
+const JSON_OID = 114;
+const JSONB = 3802;
+const EMBEDDED = ["pglite.wasm", "initdb.wasm", "pglite.data"] as const;
+
+/**
+ * `file` looks up a file embedded in a compiled binary (see internal/platform); from source it finds
+ * none and PGlite loads its files from node_modules.
+ */
+export async function createPGlite(
+  dataDir: string,
+  file: (name: string) => Blob | undefined = embeddedFile,
+): Promise<PGlite> {
+  return await PGlite.create({
+    dataDir,
+    ...await embeddedAssets(file),
+    // PGlite returns int8 as a number, or a bigint past 2^53; postgres.js returns a string.
+    parsers: { [INT8]: (value: string) => value },
+    // PGlite passes a string to a json parameter as JSON text; postgres.js encodes every value,
+    // strings included. Encoding always keeps a string a string on both backends.
+    serializers: { [JSON_OID]: jsonEncode, [JSONB]: jsonEncode },
+  });
+}
+
+function jsonEncode(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+async function embeddedAssets(file: (name: string) => Blob | undefined): Promise<Partial<PGliteOptions>> {
+  const [wasm, initdb, fsBundle] = EMBEDDED.map(file);
+  if (!wasm && !initdb && !fsBundle) return {};
+  if (!wasm || !initdb || !fsBundle) {
+    const missing = EMBEDDED.filter((name) => !file(name));
+    throw new Error(`incomplete PGlite files in this binary: missing ${missing.join(", ")}`);
+  }
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
+    WebAssembly.compile(await wasm.arrayBuffer()),
+    WebAssembly.compile(await initdb.arrayBuffer()),
+  ]);
+  return { pgliteWasmModule, initdbWasmModule, fsBundle };
+}

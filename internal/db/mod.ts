@@ -1,0 +1,12 @@
+/**
+ * The database layer every server uses: Kysely over PostgreSQL, either a server (postgres.js) or the
+ * embedded PGlite, plus forward-only migrations that work on both.
+ *
+ * @example
+ * const database = await openDatabase<MyTables>({ url: env.DATABASE_URL, dataDir, log });
+ * const { applied } = await migrate(database.db, migrations, log);
+ * // ... database.db.selectFrom("things") ...
+ * await database.close();
+ */
+export { type Database, openDatabase, type OpenDatabaseOptions } from "./open_database.ts";
+export { migrate, type Migration, type MigrationStatus, migrationStatus } from "./migrate.ts";

@@ -1,0 +1,109 @@
+/**
+ * Opens the database a server runs on: a PostgreSQL server when given a postgres:// url, otherwise
+ * the embedded PGlite on a data directory. Both come back as the same Kysely handle, so services
+ * never know which one they talk to.
+ */
+import { Kysely, sql } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import { mkdir } from "node:fs/promises";
+import postgres from "postgres";
+import type { Logger } from "../log/logger.ts";
+import { createPGlite } from "./create_pglite.ts";
+import { lockDataDir } from "./data_dir_lock.ts";
+import { PGliteDialect } from "./pglite_dialect.ts";
+
+export interface OpenDatabaseOptions {
+  /** postgres:// or postgresql:// selects a PostgreSQL server; unset or empty selects PGlite. */
+  url?: string;
+  /** PGlite's data directory, created (mode 0700) if missing. Required without a url. */
+  dataDir?: string;
+  log?: Logger;
+  /** Pool size on PostgreSQL (default 10). PGlite is always one connection. */
+  maxConnections?: number;
+}
+
+export interface Database<DB> {
+  db: Kysely<DB>;
+  backend: "pglite" | "postgres";
+  /** Closes the connections (and on PGlite releases the data directory). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Database<DB>> {
+  const { url, dataDir, log } = options;
+  if (url) {
+    const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
+    if (scheme !== "postgres:" && scheme !== "postgresql:") {
+      const hint = "use postgres:// or postgresql://, or no url for the embedded database";
+      throw new Error(`unsupported database url ${redactUrl(url)}: ${hint}`);
+    }
+    return await openPostgres<DB>(url, options.maxConnections ?? 10, log);
+  }
+  if (!dataDir) throw new Error("a data directory is required when no database url is given");
+  return await openPGlite<DB>(dataDir, log);
+}
+
+async function openPostgres<DB>(url: string, max: number, log?: Logger): Promise<Database<DB>> {
+  const client = postgres(url, {
+    max,
+    // postgres.js prints notices (such as "relation already exists, skipping") to the console.
+    onnotice: (notice) => log?.debug("postgres notice", { message: notice.message }),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: client }) });
+  try {
+    // postgres.js connects lazily; a wrong url or a down server should fail the start, not the first request.
+    await probe(db);
+  } catch (err) {
+    await db.destroy();
+    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  log?.debug("database opened", { backend: "postgres", url: redactUrl(url), maxConnections: max });
+  return { db, backend: "postgres", close: once(() => db.destroy()) };
+}
+
+async function openPGlite<DB>(dataDir: string, log?: Logger): Promise<Database<DB>> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const lock = await lockDataDir(dataDir);
+  const close = async (db?: Kysely<DB>) => {
+    try {
+      await db?.destroy();
+    } finally {
+      await lock.release();
+    }
+  };
+  let db: Kysely<DB> | undefined;
+  try {
+    db = new Kysely<DB>({ dialect: new PGliteDialect(await createPGlite(dataDir)) });
+    await probe(db);
+  } catch (err) {
+    await close(db);
+    throw err;
+  }
+  log?.debug("database opened", { backend: "pglite", dataDir });
+  return { db, backend: "pglite", close: once(() => close(db)) };
+}
+
+/**
+ * Runs a first query through Kysely. Besides checking the database answers, this matters for close:
+ * Kysely's destroy() does nothing for a driver that never ran a query, leaving the pool or PGlite open.
+ */
+async function probe<DB>(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** The url with its user:password@ part masked; masks too much rather than too little. */
+function redactUrl(url: string): string {
+  const at = url.lastIndexOf("@");
+  if (at < 0) return url;
+  const slashes = url.indexOf("//");
+  return slashes >= 0 && slashes < at
+    ? `${url.slice(0, slashes + 2)}***${url.slice(at)}`
+    : `***${url.slice(at)}`;
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => done ??= fn();
+}

@@ -1,0 +1,10 @@
+/**
+ * memsvc's schema, as forward-only migrations applied at start (see internal/db/migrate.ts).
+ * Add a migration as a new `NNNN_what.ts` file and list it here; never edit a released one.
+ */
+import type { Migration } from "../../../../internal/db/mod.ts";
+import { engineState } from "./0001_engine_state.ts";
+
+export const migrations: Record<string, Migration> = {
+  "0001_engine_state": engineState,
+};
