@@ -1,0 +1,93 @@
+/**
+ * Compiles each tool into a single-file executable, dist/<tool>, with `bun build --compile`,
+ * embedding the files it needs at run time (PGlite's wasm and data for memsvc), so a binary runs
+ * from any directory on a machine without node_modules.
+ *
+ *   deno task build                 # all seven tools
+ *   deno task build memsvc edgectl  # some of them
+ *   deno task build --if-stale      # only those older than their sources (used by `deno task test`)
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { staleTools } from "./lib/stale.ts";
+import { ASSETS, type Tool, TOOLS } from "./lib/tools.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const BUN = join(ROOT, "node_modules", ".bin", "bun");
+const PARALLEL = 2;
+
+function usage(message: string): never {
+  console.error(
+    `error: ${message}\nusage: deno task build [--if-stale] [tool ...]\ntools: ${TOOLS.join(", ")}`,
+  );
+  process.exit(2);
+}
+
+function compile(tool: Tool): Promise<{ tool: Tool; ok: boolean; output: string; ms: number }> {
+  const args = [
+    "build",
+    "--compile",
+    "--minify",
+    "--sourcemap=inline",
+    // A compiled binary must not change behaviour because of files in the user's working directory.
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    ...(ASSETS[tool] ?? []).flatMap((a) => ["--asset", a]),
+    `cmd/${tool}/main.ts`,
+    "--outfile",
+    `dist/${tool}`,
+  ];
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(BUN, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", (err) => resolve({ tool, ok: false, output: String(err), ms: 0 }));
+    child.on("close", (code) => resolve({ tool, ok: code === 0, output, ms: performance.now() - started }));
+  });
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const ifStale = args.includes("--if-stale");
+  const named = args.filter((a) => a !== "--if-stale");
+  for (const a of named) {
+    if (a.startsWith("-")) usage(`unknown flag ${a}`);
+    if (!TOOLS.includes(a as Tool)) usage(`unknown tool ${a}`);
+  }
+  let tools = named.length ? (named as Tool[]) : [...TOOLS];
+  if (ifStale) tools = staleTools(ROOT, tools);
+  if (tools.length === 0) {
+    console.log("build: all binaries are up to date");
+    return;
+  }
+  mkdirSync(join(ROOT, "dist"), { recursive: true });
+  console.log(`build: compiling ${tools.join(", ")}`);
+
+  const queue = [...tools];
+  const results: Awaited<ReturnType<typeof compile>>[] = [];
+  await Promise.all(Array.from({ length: PARALLEL }, async () => {
+    for (let tool = queue.shift(); tool; tool = queue.shift()) {
+      const r = await compile(tool);
+      results.push(r);
+      if (r.ok) {
+        const mb = statSync(join(ROOT, "dist", tool)).size / 1e6;
+        console.log(
+          `  dist/${tool.padEnd(16)} ${mb.toFixed(1).padStart(6)} MB  ${(r.ms / 1000).toFixed(1)} s`,
+        );
+      } else {
+        console.error(`  dist/${tool}: FAILED\n${r.output.trim()}`);
+      }
+    }
+  }));
+  const failed = results.filter((r) => !r.ok).map((r) => r.tool);
+  if (failed.length) {
+    console.error(`build: ${failed.length} failed: ${failed.join(", ")}`);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,24 @@
+/** The seven binaries, and the files each embeds besides its code. */
+export const TOOLS = [
+  "memsvc",
+  "gitsync-manager",
+  "gitsync",
+  "edgectl",
+  "vault",
+  "vault-init",
+  "vault-mcp",
+] as const;
+export type Tool = (typeof TOOLS)[number];
+
+const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
+  `node_modules/@electric-sql/pglite/dist/${f}`
+);
+
+/** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
+export const ASSETS: Partial<Record<Tool, string[]>> = {
+  memsvc: PGLITE,
+};
+
+/** Folders whose changes make a built binary stale. */
+export const SOURCE_DIRS = ["cmd", "internal", "server", "controller"];
+export const SOURCE_FILES = ["package.json", "package-lock.json"];
