@@ -41,11 +41,11 @@ async function main() {
   const started = performance.now();
   const gates: [string, boolean][] = [];
 
-  const gate = async (name: string, cmd: string, args: string[]) => {
+  const gate = async (name: string, cmd: string, args: string[], quiet = true) => {
     process.stdout.write(`== ${name}\n`);
-    const r = await run(cmd, args, true);
+    const r = await run(cmd, args, quiet);
     const ok = r.code === 0;
-    process.stdout.write(ok ? `   ok\n` : `${r.output.trimEnd()}\n   FAILED: ${name}\n`);
+    process.stdout.write(ok ? `   ok\n` : `${quiet ? r.output.trimEnd() + "\n" : ""}   FAILED: ${name}\n`);
     gates.push([name, ok]);
     return ok;
   };

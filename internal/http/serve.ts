@@ -3,6 +3,8 @@ import type { Logger } from "../log/mod.ts";
 import { listen } from "../platform/mod.ts";
 import type { AppEnv } from "./env.ts";
 
+const DUPLICATE_SIGNAL_MS = 1000;
+
 export interface ServeOptions {
   hostname: string;
   /** 0 picks a free port; the chosen one is in the "listening" log line and on RunningServer. */
@@ -26,7 +28,7 @@ export interface RunningServer {
 /**
  * Serves an app until stopped. Shutdown order matters: stop accepting, let in-flight requests
  * finish (bounded by drainTimeoutMs), and only then close stores, so no request loses its
- * database mid-flight. A second signal exits at once.
+ * database mid-flight. A second signal, sent more than a second after the first, exits at once.
  */
 export function serve(app: Hono<AppEnv>, options: ServeOptions): RunningServer {
   const { log } = options;
@@ -53,11 +55,16 @@ export function serve(app: Hono<AppEnv>, options: ServeOptions): RunningServer {
     })();
 
   if (options.handleSignals ?? true) {
+    let firstSignalAt = 0;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
+        // Wrappers (npm, deno task, a terminal's process group) often deliver one stop request
+        // twice; only a signal sent later means "stop now".
+        if (Date.now() - firstSignalAt < DUPLICATE_SIGNAL_MS) return;
         log.warn("second signal: exiting now", { signal });
         process.exit(1);
       }
+      firstSignalAt = Date.now();
       log.info("signal received", { signal });
       stop().then(() => process.exit(0), (err) => {
         log.error("shutdown failed", { err });
