@@ -38,6 +38,8 @@ export function issuesOf(err: ZodError): Issue[] {
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ZodError) return c.json(validationBody(issuesOf(err)), 400);
   if (err instanceof ValidationError) return c.json(validationBody(err.issues), 400);
+  // A route that built its own error body (e.g. with a machine-readable code) keeps it.
+  if (err instanceof HTTPException && err.res) return err.getResponse();
   if (err instanceof HTTPException && err.status < 500) {
     return c.json({ error: err.message || statusText(err.status) }, err.status as ContentfulStatusCode);
   }

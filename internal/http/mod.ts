@@ -4,3 +4,5 @@ export { type Issue, issuesOf, notFound, onError, validationBody, ValidationErro
 export { ipMatcher, parseIp } from "./ip.ts";
 export { randomRequestId, REQUEST_ID_PATTERN } from "./middleware/request_id.ts";
 export { type RunningServer, serve, type ServeOptions } from "./serve.ts";
+export { parseJson, parseQuery } from "./validate.ts";
+export { freePort } from "./free_port.ts";

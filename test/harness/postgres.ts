@@ -6,10 +6,10 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "../../internal/http/free_port.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 const run = promisify(execFile);
@@ -66,18 +66,4 @@ export async function startPostgres(): Promise<PostgresServer> {
     await stop();
     throw err;
   }
-}
-
-/** A port that was free a moment ago; the OS picks it, so parallel test files do not collide. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))
-      );
-    });
-  });
 }

@@ -1,0 +1,43 @@
+/**
+ * A named lock that holds across every process sharing one database: a PostgreSQL advisory lock,
+ * taken on a connection held for the duration. PGlite is one process (its data dir is locked), so
+ * there an in-process mutex per name gives the same guarantee without occupying its only connection.
+ */
+import { sql } from "kysely";
+import { Mutex } from "./mutex.ts";
+import type { Database } from "./open_database.ts";
+
+const local = new WeakMap<object, Map<string, Mutex>>();
+
+function mutexFor(database: object, name: string): Mutex {
+  let byName = local.get(database);
+  if (!byName) local.set(database, byName = new Map());
+  let mutex = byName.get(name);
+  if (!mutex) byName.set(name, mutex = new Mutex());
+  return mutex;
+}
+
+/**
+ * Runs `fn` while holding the lock `name`, waiting for other holders in this process and, on
+ * PostgreSQL, in every other process. `fn` must use the pool (not the held connection).
+ */
+export async function withAdvisoryLock<T, DB>(
+  database: Database<DB>,
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const release = await mutexFor(database, name).lock();
+  try {
+    if (database.backend !== "postgres") return await fn();
+    return await database.db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(hashtextextended(${name}, 0))`.execute(conn);
+      try {
+        return await fn();
+      } finally {
+        await sql`select pg_advisory_unlock(hashtextextended(${name}, 0))`.execute(conn);
+      }
+    });
+  } finally {
+    release();
+  }
+}
