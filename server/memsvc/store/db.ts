@@ -15,9 +15,46 @@ export interface EngineStateTable {
   updated_at: Generated<Date>;
 }
 
-/** The Kysely table interface of memsvc's schema. */
+/** better-auth's user table (admin plugin columns included); the library writes it, we read it. */
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+  role: string | null;
+  banned: boolean | null;
+  banReason: string | null;
+  banExpires: Date | null;
+}
+
+/** User API tokens: only the SHA-256 of the plaintext is stored. */
+export interface UserTokensTable {
+  token_hash: string;
+  user_id: string;
+  label: string;
+  created_at: Generated<Date>;
+  last_used_at: Date | null;
+}
+
+export interface AuditLogTable {
+  /** bigserial: postgres.js and our PGlite parsers both return int8 as a string. */
+  id: Generated<string>;
+  at: Generated<Date>;
+  actor_id: string | null;
+  action: string;
+  target: string | null;
+  metadata: Generated<JsonValue>;
+}
+
+/** The Kysely table interface of memsvc's own schema (better-auth's other tables are its own). */
 export interface MemsvcDatabase {
   engine_state: EngineStateTable;
+  user: UserTable;
+  user_tokens: UserTokensTable;
+  audit_log: AuditLogTable;
 }
 
 export interface MemsvcStore {

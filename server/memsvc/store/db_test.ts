@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startPostgres } from "../../../test/harness/postgres.ts";
 import { openMemsvcStore, type OpenMemsvcStoreOptions } from "./db.ts";
+import { migrations } from "./migrations/mod.ts";
 
 let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
 let dir = "";
@@ -32,7 +33,7 @@ for (const [backend, options] of Object.entries(backends)) {
       let instanceId: string;
       try {
         assert.equal(first.database.backend, backend);
-        assert.deepEqual(first.applied, ["0001_engine_state"]);
+        assert.deepEqual(first.applied, Object.keys(migrations));
         assert.match(first.instanceId, UUID);
         instanceId = first.instanceId;
       } finally {
