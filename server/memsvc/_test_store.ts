@@ -1,0 +1,46 @@
+/**
+ * Test helper: a migrated memsvc store on a fresh PGlite directory, and user rows written the way
+ * the identity library writes them. Open one store per test file; it takes a few seconds.
+ */
+import type { Kysely } from "kysely";
+import { freshDataDir, removeDataDirs } from "../../internal/db/_test_data_dir.ts";
+import { type MemsvcDatabase, openMemsvcStore } from "./store/db.ts";
+
+export interface TestStore {
+  db: Kysely<MemsvcDatabase>;
+  close(): Promise<void>;
+}
+
+export async function openTestStore(): Promise<TestStore> {
+  const { database } = await openMemsvcStore({ dataDir: await freshDataDir() });
+  return {
+    db: database.db,
+    close: async () => {
+      await database.close();
+      await removeDataDirs();
+    },
+  };
+}
+
+export interface TestUser {
+  id: string;
+  email?: string;
+  role?: "admin" | "user";
+  banned?: boolean;
+  banExpires?: Date | null;
+}
+
+/** Inserts a user row (email defaults to `<id>@example.test`, role to "user"). */
+export async function insertUser(db: Kysely<MemsvcDatabase>, user: TestUser): Promise<void> {
+  await db.insertInto("user").values({
+    id: user.id,
+    name: user.id,
+    email: user.email ?? `${user.id}@example.test`,
+    emailVerified: false,
+    image: null,
+    role: user.role ?? "user",
+    banned: user.banned ?? null,
+    banReason: null,
+    banExpires: user.banExpires ?? null,
+  }).execute();
+}

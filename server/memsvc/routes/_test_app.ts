@@ -1,0 +1,39 @@
+/**
+ * Test helper: memsvc routes mounted on the shared app (request ids, JSON errors) behind a stand-in
+ * for the caller-resolution middleware that sets a fixed caller, or none.
+ */
+import { Hono } from "hono";
+import { createApp } from "../../../internal/http/mod.ts";
+import { silentLogger } from "../../../internal/log/mod.ts";
+import type { Caller, Role } from "../auth/caller.ts";
+import type { MemsvcEnv } from "../env.ts";
+
+export type Call = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** A request function for `routes` as seen by `caller` (undefined: no credentials). */
+export function callAs(routes: Hono<MemsvcEnv>, caller: Caller | undefined): Call {
+  const withCaller = new Hono<MemsvcEnv>()
+    .use(async (c, next) => {
+      c.set("caller", caller);
+      await next();
+    })
+    .route("/", routes);
+  const app = createApp({ log: silentLogger }).route("/", withCaller);
+  return async (path, init) => await app.request(path, init, { remoteAddr: "127.0.0.1" });
+}
+
+export function sessionCaller(
+  userId: string,
+  role: Role = "user",
+  via: "cookie" | "session-bearer" = "cookie",
+): Caller {
+  return { userId, email: `${userId}@example.test`, role, via, sessionId: `session-${userId}` };
+}
+
+export function apiTokenCaller(userId: string, tokenHash: string, role: Role = "user"): Caller {
+  return { userId, email: `${userId}@example.test`, role, via: "api-token", tokenHash };
+}
+
+export function jsonBody(method: string, body: unknown): RequestInit {
+  return { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+}

@@ -1,0 +1,46 @@
+/**
+ * Token rotation for the CLI and device paths: an agent host trades the nm_ token it holds for a
+ * new one without a dashboard session. The old token stops working in the same transaction that
+ * creates the new one, and rotations are rate limited per user so a stolen token cannot churn.
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { Kysely } from "kysely";
+import { writeAudit } from "../audit/audit_log.ts";
+import { callerOf } from "../auth/caller.ts";
+import { createRateLimiter, type RateLimiter, tooManyRequests } from "../auth/rate_limit.ts";
+import type { MemsvcEnv } from "../env.ts";
+import type { MemsvcDatabase } from "../store/db.ts";
+import type { TokenStore } from "../tokens/api_tokens.ts";
+
+export interface RotateTokenRoutesDeps {
+  tokens: TokenStore;
+  db: Kysely<MemsvcDatabase>;
+  /** Keyed by user id. Default: 10 rotations per user per hour. */
+  rotateLimiter?: RateLimiter;
+}
+
+export function rotateTokenRoutes(deps: RotateTokenRoutesDeps): Hono<MemsvcEnv> {
+  const { tokens, db } = deps;
+  const limiter = deps.rotateLimiter ?? createRateLimiter({ limit: 10, windowMs: 60 * 60_000 });
+  return new Hono<MemsvcEnv>().post("/v1/auth/rotate-token", async (c) => {
+    const caller = callerOf(c);
+    if (caller.via !== "api-token" || !caller.tokenHash) {
+      throw new HTTPException(403, { message: "rotate-token needs the nm_ API token being rotated" });
+    }
+    const { allowed, retryAfterSeconds } = limiter.hit(caller.userId);
+    if (!allowed) return tooManyRequests(c, retryAfterSeconds);
+    const issued = await tokens.rotate(caller.tokenHash);
+    // Deleted or rotated by a concurrent request since this one was authenticated.
+    if (!issued) throw new HTTPException(401, { message: "unauthorized" });
+    await writeAudit(db, {
+      actorId: caller.userId,
+      action: "token.rotate",
+      target: issued.tokenHash,
+      requestId: c.get("requestId"),
+      metadata: { previousTokenHash: caller.tokenHash },
+    });
+    c.header("Cache-Control", "no-store");
+    return c.json(issued);
+  });
+}
