@@ -1,22 +1,85 @@
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import { type AppEnv, createApp } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
+import { authRoutes } from "./auth/auth_routes.ts";
+import type { Auth } from "./auth/better_auth.ts";
+import type { Caller } from "./auth/caller.ts";
+import { csrfGuard } from "./auth/csrf.ts";
+import type { RateLimiter } from "./auth/rate_limit.ts";
+import { resolveCaller } from "./auth/resolve_caller.ts";
 import type { MemsvcConfig } from "./config.ts";
+import type { MemsvcEnv } from "./env.ts";
+import { adminAuditLogRoutes } from "./routes/admin_audit_log.ts";
+import { adminTokenRoutes } from "./routes/admin_tokens.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { meTokenRoutes } from "./routes/me_tokens.ts";
+import { rotateTokenRoutes } from "./routes/rotate_token.ts";
+import type { MemsvcStore } from "./store/db.ts";
+import type { TokenStore } from "./tokens/api_tokens.ts";
 
 export interface MemsvcAppDeps {
   config: MemsvcConfig;
   log: Logger;
+  store: MemsvcStore;
+  /** The identity library; present in MEMSVC_AUTH_MODE=user. */
+  auth?: Auth;
+  tokens: TokenStore;
+  /** The implicit user of the bearer and none modes. */
+  operator: Omit<Caller, "via">;
+  limiters: { signIn: RateLimiter; password: RateLimiter; rotate: RateLimiter };
+}
+
+/** The public origin of the service: MEMSVC_BASE_URL, or the address it listens on. */
+export function baseUrlOf(config: MemsvcConfig): string {
+  if (config.MEMSVC_BASE_URL) return config.MEMSVC_BASE_URL.replace(/\/+$/, "");
+  const host = ["0.0.0.0", "::", ""].includes(config.MEMSVC_HOST) ? "127.0.0.1" : config.MEMSVC_HOST;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${config.MEMSVC_PORT}`;
 }
 
 /** The memsvc HTTP surface: the shared app factory plus memsvc's routes. */
-export function createMemsvcApp({ config, log }: MemsvcAppDeps): Hono<AppEnv> {
+export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
+  const { config, store, tokens } = deps;
   const app = createApp({
-    log,
+    log: deps.log,
     trustedProxies: config.MEMSVC_TRUSTED_PROXIES,
     corsOrigins: config.MEMSVC_CORS_ORIGINS,
     bodyLimitBytes: config.MEMSVC_MAX_BODY_BYTES,
   });
   app.route("/", healthRoutes);
+
+  const api = new Hono<MemsvcEnv>();
+  const callers = resolveCaller({
+    mode: config.MEMSVC_AUTH_MODE,
+    auth: deps.auth,
+    tokens,
+    sharedToken: config.MEMSVC_AUTH_TOKEN,
+    operator: deps.operator,
+  });
+  api.use("/v1/*", callers, csrfGuard([baseUrlOf(config), ...config.MEMSVC_CORS_ORIGINS]));
+  api.use("/api/auth/*", callers);
+
+  if (deps.auth) {
+    api.route(
+      "/",
+      authRoutes({
+        auth: deps.auth,
+        database: store.database,
+        signInLimiter: deps.limiters.signIn,
+        passwordLimiter: deps.limiters.password,
+      }),
+    );
+    api.route("/", meTokenRoutes({ tokens, db: store.database.db }));
+    api.route("/", rotateTokenRoutes({ tokens, db: store.database.db, rotateLimiter: deps.limiters.rotate }));
+  } else {
+    const unavailable =
+      `not available in MEMSVC_AUTH_MODE=${config.MEMSVC_AUTH_MODE}: it has no users to sign in`;
+    api.all("/api/auth/*", (c) => c.json({ error: unavailable }, 404));
+    api.all("/v1/me/tokens/*", (c) => c.json({ error: unavailable }, 404));
+    api.all("/v1/me/tokens", (c) => c.json({ error: unavailable }, 404));
+    api.all("/v1/auth/rotate-token", (c) => c.json({ error: unavailable }, 404));
+  }
+  api.route("/", adminTokenRoutes({ tokens, db: store.database.db }));
+  api.route("/", adminAuditLogRoutes({ db: store.database.db }));
+  app.route("/", api);
   return app;
 }

@@ -3,7 +3,7 @@
  * flags of `memsvc serve` override the variables of the same meaning.
  */
 import { z } from "zod";
-import { csv, defaultDataDir, loadEnv, port, positiveInt } from "../../internal/config/mod.ts";
+import { ConfigError, csv, defaultDataDir, loadEnv, port, positiveInt } from "../../internal/config/mod.ts";
 import { LOG_LEVELS } from "../../internal/log/mod.ts";
 
 export const memsvcEnv = z.object({
@@ -25,10 +25,54 @@ export const memsvcEnv = z.object({
   MEMSVC_MAX_BODY_BYTES: positiveInt(1024 * 1024),
   /** How long shutdown waits for in-flight requests. */
   MEMSVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** user (sessions + API tokens), bearer (one shared token) or none (development, loopback only). */
+  MEMSVC_AUTH_MODE: z.enum(["user", "bearer", "none"]).default("user"),
+  /** Signs session cookies; required unless MEMSVC_AUTH_MODE=none. */
+  MEMSVC_COOKIE_SECRET: z.string().min(32, "must be at least 32 characters (try: openssl rand -hex 32)")
+    .optional(),
+  /** The shared bearer of MEMSVC_AUTH_MODE=bearer. */
+  MEMSVC_AUTH_TOKEN: z.string().min(32, "must be at least 32 characters (try: openssl rand -hex 32)")
+    .optional(),
+  /** The public origin users reach the service at; the trusted origin for CSRF checks. */
+  MEMSVC_BASE_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }).optional(),
+  /** Creates the first admin when none exists; the password is then removed from the environment. */
+  MEMSVC_BOOTSTRAP_ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
+  MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
 });
 
 export type MemsvcConfig = z.output<typeof memsvcEnv>;
 
 export function loadMemsvcConfig(env: Record<string, string | undefined> = process.env): MemsvcConfig {
-  return loadEnv(memsvcEnv, env);
+  const config = loadEnv(memsvcEnv, env);
+  const problems = authProblems(config);
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+/** Rules that tie variables together; each message names the variable to change. */
+function authProblems(config: MemsvcConfig): string[] {
+  const mode = config.MEMSVC_AUTH_MODE;
+  const problems: string[] = [];
+  if (mode !== "none" && !config.MEMSVC_COOKIE_SECRET) {
+    problems.push(
+      `MEMSVC_COOKIE_SECRET is required when MEMSVC_AUTH_MODE is ${mode} (generate one: openssl rand -hex 32)`,
+    );
+  }
+  if (mode === "bearer" && !config.MEMSVC_AUTH_TOKEN) {
+    problems.push(
+      "MEMSVC_AUTH_TOKEN is required when MEMSVC_AUTH_MODE is bearer (generate one: openssl rand -hex 32)",
+    );
+  }
+  if (mode === "none" && !isLoopback(config.MEMSVC_HOST)) {
+    problems.push(
+      `MEMSVC_HOST=${config.MEMSVC_HOST} is not a loopback address: MEMSVC_AUTH_MODE=none serves every request ` +
+        "without authentication and only binds to 127.0.0.1, ::1 or localhost",
+    );
+  }
+  return problems;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -1,18 +1,32 @@
-import { type RunningServer, serve } from "../../internal/http/mod.ts";
+import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
-import { createMemsvcApp } from "./app.ts";
+import { baseUrlOf, createMemsvcApp } from "./app.ts";
+import { createAuth } from "./auth/better_auth.ts";
+import { bootstrapAdmin } from "./auth/bootstrap.ts";
+import type { Caller } from "./auth/caller.ts";
+import { createRateLimiter } from "./auth/rate_limit.ts";
 import type { MemsvcConfig } from "./config.ts";
-import { openMemsvcStore } from "./store/db.ts";
+import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
+import { TokenStore } from "./tokens/api_tokens.ts";
+
+const MINUTE = 60_000;
+
+/** The implicit user of MEMSVC_AUTH_MODE=bearer and none; a real row so data can reference it. */
+const OPERATOR: Omit<Caller, "via"> = { userId: "operator", email: "operator@localhost", role: "admin" };
 
 /**
- * Starts memsvc: opens the store (embedded or PostgreSQL) and migrates it, then serves HTTP.
- * Shutdown drains requests first and closes the store last.
+ * Starts memsvc: opens the store (embedded or PostgreSQL) and migrates it, sets up identity for
+ * the auth mode, then serves HTTP. Shutdown drains requests first and closes the store last.
  */
 export async function startMemsvc(
-  config: MemsvcConfig,
+  given: MemsvcConfig,
   log: Logger,
   options: { handleSignals?: boolean } = {},
 ): Promise<RunningServer> {
+  // The default public URL names the port, so port 0 is resolved before anything is built.
+  const config = given.MEMSVC_PORT === 0 && !given.MEMSVC_BASE_URL
+    ? { ...given, MEMSVC_PORT: await freePort(given.MEMSVC_HOST) }
+    : given;
   const store = await openMemsvcStore({
     url: config.MEMSVC_DATABASE_URL,
     dataDir: config.MEMSVC_DATA_DIR,
@@ -25,16 +39,73 @@ export async function startMemsvc(
     instanceId: store.instanceId,
   });
   try {
-    return serve(createMemsvcApp({ config, log }), {
+    const tokens = new TokenStore(store.database.db, { log });
+    const app = await buildApp(config, log, store, tokens);
+    return serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
       log,
       drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
-      onClose: () => store.database.close(),
+      onClose: async () => {
+        await tokens.drain();
+        await store.database.close();
+      },
       handleSignals: options.handleSignals,
     });
   } catch (err) {
     await store.database.close();
     throw err;
   }
+}
+
+async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, tokens: TokenStore) {
+  const mode = config.MEMSVC_AUTH_MODE;
+  let auth;
+  if (mode === "user") {
+    auth = createAuth({
+      db: store.database.db,
+      secret: config.MEMSVC_COOKIE_SECRET!,
+      baseURL: baseUrlOf(config),
+      trustedOrigins: config.MEMSVC_CORS_ORIGINS,
+      log,
+    });
+    await bootstrapAdmin(auth, store.database, {
+      email: config.MEMSVC_BOOTSTRAP_ADMIN_EMAIL,
+      password: config.MEMSVC_BOOTSTRAP_ADMIN_PASSWORD,
+    }, log);
+  } else {
+    await ensureOperator(store);
+    delete process.env.MEMSVC_BOOTSTRAP_ADMIN_PASSWORD;
+    log.warn(
+      mode === "none"
+        ? "MEMSVC_AUTH_MODE=none: every request acts as the local operator, without authentication"
+        : "MEMSVC_AUTH_MODE=bearer: every holder of MEMSVC_AUTH_TOKEN acts as the operator",
+    );
+  }
+  return createMemsvcApp({
+    config,
+    log,
+    store,
+    auth,
+    tokens,
+    operator: OPERATOR,
+    limiters: {
+      signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
+      password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
+      rotate: createRateLimiter({ limit: 10, windowMs: 60 * MINUTE }),
+    },
+  });
+}
+
+async function ensureOperator({ database: { db } }: MemsvcStore) {
+  await db.insertInto("user")
+    .values({
+      id: OPERATOR.userId,
+      name: "operator",
+      email: OPERATOR.email,
+      emailVerified: true,
+      role: "admin",
+    })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
 }

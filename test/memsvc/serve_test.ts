@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runBinary, startBinary, withBinary } from "./harness/binary.ts";
-import { type PostgresServer, startPostgres } from "./harness/postgres.ts";
+import { runBinary, startBinary, withBinary } from "../harness/binary.ts";
+import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 
 let home: string;
 before(async () => {
@@ -23,6 +23,7 @@ const env = (extra: Record<string, string> = {}) => ({
   HOME: home,
   MEMSVC_PORT: "0",
   MEMSVC_LOG_FORMAT: "json",
+  MEMSVC_COOKIE_SECRET: "serve-test-cookie-secret-0123456789abcdef",
   ...extra,
 });
 

@@ -1,0 +1,96 @@
+/**
+ * /api/auth: the identity library behind memsvc's allowlist. Before a request reaches the library
+ * this layer refuses unlisted paths (404, logged), applies per-account rate limits (sign-in by
+ * email, password changes by user), turns `Bearer ns_…` into the library's bearer form, and guards
+ * the last admin. Successful admin changes are written to the audit log.
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { Database } from "../../../internal/db/mod.ts";
+import { writeAudit } from "../audit/audit_log.ts";
+import type { MemsvcEnv } from "../env.ts";
+import type { MemsvcDatabase } from "../store/db.ts";
+import { ADMIN_ROUTES, allowedAuthRoute, type AuthRoute } from "./allowlist.ts";
+import type { Auth } from "./better_auth.ts";
+import { isSession } from "./caller.ts";
+import { guardLastAdmin } from "./last_admin.ts";
+import { type RateLimiter, tooManyRequests } from "./rate_limit.ts";
+import { sessionHeaders } from "./resolve_caller.ts";
+
+export interface AuthRoutesDeps {
+  auth: Auth;
+  database: Database<MemsvcDatabase>;
+  signInLimiter: RateLimiter;
+  passwordLimiter: RateLimiter;
+}
+
+const PREFIX = "/api/auth";
+const READ_ONLY_ADMIN = new Set<AuthRoute>(["GET /admin/list-users", "POST /admin/list-user-sessions"]);
+
+export function authRoutes(deps: AuthRoutesDeps): Hono<MemsvcEnv> {
+  const app = new Hono<MemsvcEnv>();
+  app.all(`${PREFIX}/*`, async (c) => {
+    const route = allowedAuthRoute(c.req.method, c.req.path.slice(PREFIX.length));
+    if (!route) {
+      c.get("log").warn("auth path not allowlisted", { method: c.req.method, path: c.req.path });
+      return c.json({ error: "not found" }, 404);
+    }
+    const caller = c.get("caller");
+    const adminRoute = (ADMIN_ROUTES as readonly string[]).includes(route);
+    // The same guard as memsvc's own admin routes, before the library sees the request, so every
+    // admin route answers 401 / 403 alike whatever the library would check first.
+    if (adminRoute) {
+      if (!caller) throw new HTTPException(401, { message: "unauthorized" });
+      if (caller.role !== "admin" || !isSession(caller)) {
+        throw new HTTPException(403, { message: "admin routes need a signed-in admin session" });
+      }
+    }
+    const text = c.req.method === "GET" ? "" : await c.req.text();
+    const body = parseObject(text);
+
+    const limitKey = route === "POST /sign-in/email"
+      ? `sign-in:${String(body.email ?? "").trim().toLowerCase()}`
+      : route === "POST /change-password"
+      ? `password:${caller?.userId ?? "anonymous"}`
+      : route === "POST /admin/set-user-password"
+      ? `password:${String(body.userId ?? "")}`
+      : undefined;
+    if (limitKey) {
+      const limiter = limitKey.startsWith("sign-in:") ? deps.signInLimiter : deps.passwordLimiter;
+      const verdict = limiter.hit(limitKey);
+      if (!verdict.allowed) return tooManyRequests(c, verdict.retryAfterSeconds);
+    }
+
+    const request = new Request(c.req.url, {
+      method: c.req.method,
+      headers: sessionHeaders(c.req.raw.headers),
+      body: c.req.method === "GET" ? undefined : text,
+    });
+    const response = await guardLastAdmin(deps.database, { route, body }, () => deps.auth.handler(request));
+
+    if (response.ok && adminRoute && !READ_ONLY_ADMIN.has(route)) {
+      await writeAudit(deps.database.db, {
+        actorId: caller?.userId ?? null,
+        action: `admin.${route.slice("POST /admin/".length)}`,
+        target: typeof body.userId === "string"
+          ? body.userId
+          : typeof body.email === "string"
+          ? body.email
+          : null,
+        requestId: c.get("requestId"),
+        metadata: route === "POST /admin/set-role" ? { role: String(body.role) } : {},
+      });
+    }
+    return response;
+  });
+  return app;
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The last admin can be neither demoted, banned nor removed: the service would have nobody left to
+ * administer it. Checks and the change run under one cluster-wide lock, so two admins demoting each
+ * other at the same moment cannot both succeed.
+ */
+import { HTTPException } from "hono/http-exception";
+import { type Database, withAdvisoryLock } from "../../../internal/db/mod.ts";
+import type { MemsvcDatabase } from "../store/db.ts";
+
+export const LAST_ADMIN_CODE = "LAST_ADMIN_PROTECTED";
+const LOCK = "memsvc:admin-change";
+
+/** A parsed admin request that may take admin rights away from `userId`. */
+export interface AdminChange {
+  route: string;
+  body: Record<string, unknown>;
+}
+
+/** The user an admin request would strip of admin rights, if any. */
+export function demotedUser({ route, body }: AdminChange): string | undefined {
+  const userId = typeof body.userId === "string" ? body.userId : undefined;
+  const data = (body.data ?? {}) as Record<string, unknown>;
+  switch (route) {
+    case "POST /admin/remove-user":
+    case "POST /admin/ban-user":
+      return userId;
+    case "POST /admin/set-role":
+      return isAdminRole(body.role) ? undefined : userId;
+    case "POST /admin/update-user":
+      return ("role" in data && !isAdminRole(data.role)) || data.banned === true ? userId : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function isAdminRole(role: unknown): boolean {
+  return role === "admin" || (Array.isArray(role) && role.includes("admin"));
+}
+
+export class LastAdminError extends HTTPException {
+  constructor() {
+    super(400, {
+      res: Response.json({ error: "cannot remove, demote or ban the last admin", code: LAST_ADMIN_CODE }, {
+        status: 400,
+      }),
+    });
+  }
+}
+
+/**
+ * Runs `apply` (the library call that makes the change) unless it would leave no active admin;
+ * throws LastAdminError (400, code LAST_ADMIN_PROTECTED) instead.
+ */
+export function guardLastAdmin<T>(
+  database: Database<MemsvcDatabase>,
+  change: AdminChange,
+  apply: () => Promise<T>,
+): Promise<T> {
+  const target = demotedUser(change);
+  if (!target) return apply();
+  return withAdvisoryLock(database, LOCK, async () => {
+    const admins = await database.db.selectFrom("user").select("id")
+      .where("role", "=", "admin")
+      .where((eb) => eb.or([eb("banned", "is", null), eb("banned", "=", false)]))
+      .execute();
+    if (admins.some((a) => a.id === target) && admins.length <= 1) throw new LastAdminError();
+    return await apply();
+  });
+}
