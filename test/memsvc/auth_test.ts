@@ -283,7 +283,9 @@ function suite(backend: "pglite" | "postgres") {
       const session = await signIn(server, USER);
       const wrong = { currentPassword: "not-the-password-1", newPassword: "irrelevant-Pa55-123" };
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await session.post("/api/auth/change-password", wrong)).status);
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await session.post("/api/auth/change-password", wrong)).status);
+      }
       assert.ok(statuses.slice(0, 5).every((s) => s === 400 || s === 401), statuses.join(","));
       const last = await session.post("/api/auth/change-password", wrong);
       assert.equal(last.status, 429);
