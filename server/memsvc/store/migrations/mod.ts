@@ -5,8 +5,10 @@
 import type { Migration } from "../../../../internal/db/mod.ts";
 import { engineState } from "./0001_engine_state.ts";
 import { identity } from "./0002_identity.ts";
+import { memory } from "./0003_memory.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_engine_state": engineState,
   "0002_identity": identity,
+  "0003_memory": memory,
 };
