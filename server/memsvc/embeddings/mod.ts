@@ -1,0 +1,28 @@
+/**
+ * Text embeddings for memsvc's vector search: one `Embedder` interface, the offline built-in
+ * hashing embedder (default) and an OpenAI-compatible client, chosen by `createEmbedder`.
+ *
+ * @example
+ * const embedder = createEmbedder(config); // config parsed with embeddingsEnv
+ * const [query] = await embedder.embed(["how do we deploy?"]);
+ * const score = cosine(query, fromBytes(row.vector)); // only for rows whose model === embedder.id
+ */
+export { cosine, type Embedder, EmbedderError, fromBytes, normalize, toBytes } from "./embedder.ts";
+export {
+  ABBREVIATIONS,
+  BUILTIN_DIMENSIONS,
+  BUILTIN_ID,
+  BuiltinEmbedder,
+  embedText,
+  stem,
+  STOP_WORDS,
+  tokens,
+} from "./builtin.ts";
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./openai.ts";
+export {
+  createEmbedder,
+  type CreateEmbedderOptions,
+  embeddingsEnv,
+  embeddingsProblems,
+  type EmbeddingsSettings,
+} from "./config.ts";
