@@ -13,6 +13,12 @@ export type AuditAction =
   | "token.rotate"
   | "token.delete"
   | "token.revoke"
+  | "project.create"
+  | "project.delete"
+  | "project.share"
+  | "project.unshare"
+  | "project.activate"
+  | "project.deactivate"
   | `admin.${string}`;
 
 export interface AuditInput {
