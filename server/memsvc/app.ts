@@ -14,6 +14,13 @@ import { adminTokenRoutes } from "./routes/admin_tokens.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { meTokenRoutes } from "./routes/me_tokens.ts";
 import { rotateTokenRoutes } from "./routes/rotate_token.ts";
+import type { MemoryService } from "./memory/memory_service.ts";
+import type { SearchService } from "./memory/search.ts";
+import type { ActivityRecorder } from "./metrics/activity.ts";
+import { activeProjectRoutes } from "./routes/active_project.ts";
+import { meActivityRoutes } from "./routes/me_activity.ts";
+import { memoryRoutes } from "./routes/memories.ts";
+import { projectRoutes } from "./routes/projects.ts";
 import type { MemsvcStore } from "./store/db.ts";
 import type { TokenStore } from "./tokens/api_tokens.ts";
 
@@ -27,6 +34,9 @@ export interface MemsvcAppDeps {
   /** The implicit user of the bearer and none modes. */
   operator: Omit<Caller, "via">;
   limiters: { signIn: RateLimiter; password: RateLimiter; rotate: RateLimiter };
+  memory: MemoryService;
+  search: SearchService;
+  activity: ActivityRecorder;
 }
 
 /** The public origin of the service: MEMSVC_BASE_URL, or the address it listens on. */
@@ -80,6 +90,10 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   }
   api.route("/", adminTokenRoutes({ tokens, db: store.database.db }));
   api.route("/", adminAuditLogRoutes({ db: store.database.db }));
+  api.route("/", memoryRoutes({ memory: deps.memory, search: deps.search }));
+  api.route("/", projectRoutes({ db: store.database.db }));
+  api.route("/", activeProjectRoutes({ db: store.database.db }));
+  api.route("/", meActivityRoutes({ db: store.database.db, activity: deps.activity }));
   app.route("/", api);
   return app;
 }

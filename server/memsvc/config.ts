@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ConfigError, csv, defaultDataDir, loadEnv, port, positiveInt } from "../../internal/config/mod.ts";
 import { LOG_LEVELS } from "../../internal/log/mod.ts";
+import { embeddingsEnv, embeddingsProblems } from "./embeddings/config.ts";
 
 export const memsvcEnv = z.object({
   /** Interface to listen on. Loopback by default: exposing the service is a deliberate choice. */
@@ -38,13 +39,14 @@ export const memsvcEnv = z.object({
   /** Creates the first admin when none exists; the password is then removed from the environment. */
   MEMSVC_BOOTSTRAP_ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
   MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  ...embeddingsEnv.shape,
 });
 
 export type MemsvcConfig = z.output<typeof memsvcEnv>;
 
 export function loadMemsvcConfig(env: Record<string, string | undefined> = process.env): MemsvcConfig {
   const config = loadEnv(memsvcEnv, env);
-  const problems = authProblems(config);
+  const problems = [...authProblems(config), ...embeddingsProblems(config)];
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -7,6 +7,12 @@ import type { Caller } from "./auth/caller.ts";
 import { createRateLimiter } from "./auth/rate_limit.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
+import { createEmbedder } from "./embeddings/mod.ts";
+import { MemoryService } from "./memory/memory_service.ts";
+import { projectLookup } from "./memory/project_lookup.ts";
+import { SearchService } from "./memory/search.ts";
+import { VectorIndex } from "./memory/vector_index.ts";
+import { ActivityRecorder } from "./metrics/activity.ts";
 import { TokenStore } from "./tokens/api_tokens.ts";
 
 const MINUTE = 60_000;
@@ -40,13 +46,16 @@ export async function startMemsvc(
   });
   try {
     const tokens = new TokenStore(store.database.db, { log });
-    const app = await buildApp(config, log, store, tokens);
+    const activity = new ActivityRecorder(store.database.db, log);
+    const app = await buildApp(config, log, store, tokens, activity);
+    activity.start();
     return serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
       log,
       drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        await activity.stop();
         await tokens.drain();
         await store.database.close();
       },
@@ -58,8 +67,20 @@ export async function startMemsvc(
   }
 }
 
-async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, tokens: TokenStore) {
+async function buildApp(
+  config: MemsvcConfig,
+  log: Logger,
+  store: MemsvcStore,
+  tokens: TokenStore,
+  activity: ActivityRecorder,
+) {
   const mode = config.MEMSVC_AUTH_MODE;
+  const db = store.database.db;
+  const embedder = createEmbedder(config);
+  const index = new VectorIndex(db, embedder);
+  const projects = projectLookup(db);
+  const memoryDeps = { db, embedder, index, projects, activity, log };
+  log.info("embedder ready", { embedder: embedder.id });
   let auth;
   if (mode === "user") {
     auth = createAuth({
@@ -94,6 +115,9 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, t
       password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
       rotate: createRateLimiter({ limit: 10, windowMs: 60 * MINUTE }),
     },
+    memory: new MemoryService(memoryDeps),
+    search: new SearchService(memoryDeps),
+    activity,
   });
 }
 

@@ -1,0 +1,292 @@
+/**
+ * Writes and reads of memory entries: remember (gate, dedupe, insert, embed, link), update in
+ * place, forget, get, recent and the neighbour walk. Search lives in search.ts.
+ */
+import type { Kysely, Updateable } from "kysely";
+import { HTTPException } from "hono/http-exception";
+import { ValidationError } from "../../../internal/http/mod.ts";
+import type { Logger } from "../../../internal/log/mod.ts";
+import type { Caller } from "../auth/caller.ts";
+import { type Embedder, toBytes } from "../embeddings/mod.ts";
+import type { ActivityRecorder } from "../metrics/activity.ts";
+import type { MemoryEntriesTable, MemsvcDatabase } from "../store/db.ts";
+import { contentHash, ENTRY_COLUMNS, type MemoryEntry, newEntryId, toEntry } from "./entry.ts";
+import { LIMITS } from "./limits.ts";
+import type { NeighborsQuery, RecentQuery, RememberBody, UpdateBody } from "./schemas.ts";
+import {
+  accessibleEntry,
+  inScope,
+  partitionKey,
+  type ProjectLookup,
+  readScope,
+  writeScope,
+} from "./scope.ts";
+import type { VectorIndex } from "./vector_index.ts";
+import { rejectionReason } from "./worthiness_gate.ts";
+
+export type RememberResult = { id: string; deduplicated?: true } | { id: null; rejected: string };
+
+export interface MemoryDeps {
+  db: Kysely<MemsvcDatabase>;
+  embedder: Embedder;
+  index: VectorIndex;
+  projects: ProjectLookup;
+  activity: ActivityRecorder;
+  log: Logger;
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+export class MemoryService {
+  constructor(private readonly deps: MemoryDeps) {}
+
+  async remember(caller: Caller, body: RememberBody): Promise<RememberResult> {
+    const { db } = this.deps;
+    const scope = await writeScope(this.deps.projects, caller, body);
+    if (!body.force) {
+      const rejected = rejectionReason(body.content);
+      if (rejected) return { id: null, rejected };
+    }
+    const content = body.content.trim();
+    const hash = await contentHash(content);
+    const inserted = await db.insertInto("memory_entries").values({
+      id: newEntryId(),
+      user_id: scope.userId,
+      project_id: scope.projectId,
+      namespace: scope.namespace,
+      content,
+      content_hash: hash,
+      metadata: body.metadata ?? {},
+      source_type: body.source_type ?? null,
+      captured_from: body.captured_from ?? null,
+      confidence: body.confidence ?? 1,
+    })
+      // The dedupe index decides between concurrent identical writes: exactly one row is created.
+      .onConflict((oc) => oc.doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    this.deps.activity.record(caller.userId, caller.tokenHash, "remember");
+    if (!inserted) {
+      const existing = await db.selectFrom("memory_entries").select("id")
+        .where("user_id", "=", scope.userId)
+        .where((eb) =>
+          scope.projectId === null ? eb("project_id", "is", null) : eb("project_id", "=", scope.projectId)
+        )
+        .where("namespace", "=", scope.namespace)
+        .where("content_hash", "=", hash)
+        .executeTakeFirstOrThrow();
+      return { id: existing.id, deduplicated: true };
+    }
+    const vector = await this.#embedAndStore(inserted.id, content);
+    if (vector) {
+      await this.#linkNearest(
+        inserted.id,
+        partitionKey({ user_id: scope.userId, project_id: scope.projectId, namespace: scope.namespace }),
+        vector,
+      );
+    }
+    return { id: inserted.id };
+  }
+
+  /** Embeds and stores the vector; on embedder failure the entry stays, without a vector, and is logged. */
+  async #embedAndStore(id: string, content: string): Promise<Float32Array | undefined> {
+    const { db, embedder, log } = this.deps;
+    let vector: Float32Array;
+    try {
+      [vector] = (await embedder.embed([content])) as [Float32Array];
+    } catch (err) {
+      log.warn("embedding failed; the entry is stored without a vector", { id, err });
+      return undefined;
+    }
+    await db.insertInto("memory_vectors")
+      .values({ entry_id: id, model: embedder.id, vector: toBytes(vector) })
+      .onConflict((oc) =>
+        oc.column("entry_id").doUpdateSet((eb) => ({
+          model: eb.ref("excluded.model"),
+          vector: eb.ref("excluded.vector"),
+          seq: eb.fn("nextval", [eb.val("memory_vectors_seq")]),
+        }))
+      )
+      .execute();
+    return vector;
+  }
+
+  /** co_occurs edges from a new entry to its nearest entries in the same scope. */
+  async #linkNearest(id: string, partition: string, vector: Float32Array) {
+    const { db, index } = this.deps;
+    await index.sync();
+    const nearest = index.nearest(vector, [partition], LIMITS.coOccurNeighbors, id);
+    if (nearest.length === 0) return;
+    await db.insertInto("memory_edges")
+      .values(nearest.map((n) => ({ from_id: id, to_id: n.id, relation: "co_occurs", weight: n.score })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  async get(caller: Caller, id: string): Promise<MemoryEntry> {
+    return toEntry(await accessibleEntry(this.deps.db, this.deps.projects, caller, id));
+  }
+
+  /**
+   * Rewrites an entry in place: id, hit count, edges and creation time stay. A content change
+   * refreshes hash, text index (a generated column) and vector; anything else never calls the embedder.
+   */
+  async update(caller: Caller, id: string, body: UpdateBody): Promise<MemoryEntry> {
+    const { db } = this.deps;
+    const entry = await accessibleEntry(db, this.deps.projects, caller, id);
+    const patch: Updateable<MemoryEntriesTable> = { updated_at: new Date() };
+    let newContent: string | undefined;
+    if (body.content !== undefined) {
+      const rejected = body.force ? undefined : rejectionReason(body.content);
+      if (rejected) throw new ValidationError([{ path: ["content"], message: rejected, code: "rejected" }]);
+      newContent = body.content.trim();
+      patch.content = newContent;
+      patch.content_hash = await contentHash(newContent);
+    }
+    if (body.metadata !== undefined) patch.metadata = body.metadata;
+    if (body.source_type !== undefined) patch.source_type = body.source_type;
+    if (body.captured_from !== undefined) patch.captured_from = body.captured_from;
+    if (body.confidence !== undefined) patch.confidence = body.confidence;
+    let row;
+    try {
+      row = await db.updateTable("memory_entries").set(patch).where("id", "=", entry.id)
+        .returning(ENTRY_COLUMNS).executeTakeFirst();
+    } catch (err) {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new HTTPException(409, { message: "another entry in this scope already has this content" });
+      }
+      throw err;
+    }
+    if (!row) throw new HTTPException(404, { message: "no such memory" });
+    if (newContent !== undefined && newContent !== entry.content) {
+      await this.#embedAndStore(entry.id, newContent);
+    }
+    this.deps.activity.record(caller.userId, caller.tokenHash, "update");
+    return toEntry(row);
+  }
+
+  async forget(caller: Caller, id: string): Promise<{ deleted: true }> {
+    const { db } = this.deps;
+    const entry = await accessibleEntry(db, this.deps.projects, caller, id);
+    // Edges and the vector go with the entry (ON DELETE CASCADE).
+    await db.deleteFrom("memory_entries").where("id", "=", entry.id).execute();
+    this.deps.index.evict([entry.id]);
+    this.deps.activity.record(caller.userId, caller.tokenHash, "forget");
+    return { deleted: true };
+  }
+
+  /** Newest first, in pages: `nextCursor` continues where this page stopped. */
+  async recent(caller: Caller, query: RecentQuery) {
+    const scope = await readScope(this.deps.projects, caller, query);
+    const limit = query.limit ?? LIMITS.defaultRecentLimit;
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    let q = this.deps.db.selectFrom("memory_entries").select(ENTRY_COLUMNS).where(inScope(scope));
+    if (query.source_type) q = q.where("source_type", "=", query.source_type);
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([
+          eb("created_at", "<", after.at),
+          eb.and([eb("created_at", "=", after.at), eb("id", "<", after.id)]),
+        ])
+      );
+    }
+    const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit + 1).execute();
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    this.deps.activity.record(caller.userId, caller.tokenHash, "recent");
+    return {
+      entries: page.map(toEntry),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+    };
+  }
+
+  /**
+   * The graph around an entry, breadth first to `depth` hops over edges in either direction,
+   * strongest edges first, at most `neighborFanout` per node and `maxNeighborNodes` in all, and
+   * only through entries the caller may read.
+   */
+  async neighbors(caller: Caller, id: string, query: NeighborsQuery) {
+    const { db, projects } = this.deps;
+    const root = await accessibleEntry(db, projects, caller, id);
+    const scope = await readScope(projects, caller, query);
+    if (root.project_id && !scope.projectIds.includes(root.project_id)) {
+      scope.projectIds.push(root.project_id);
+    }
+    if (!scope.namespaces.includes(root.namespace)) scope.namespaces.push(root.namespace);
+
+    const depthOf = new Map<string, number>([[root.id, 0]]);
+    const edges = new Map<string, { from: string; to: string; relation: string; weight: number }>();
+    let frontier = [root.id];
+    for (let depth = 1; depth <= query.depth && frontier.length; depth++) {
+      const found = await db.selectFrom("memory_edges").select(["from_id", "to_id", "relation", "weight"])
+        .where((eb) => eb.or([eb("from_id", "in", frontier), eb("to_id", "in", frontier)]))
+        .orderBy("weight", "desc")
+        .execute();
+      const perNode = new Map<string, number>();
+      const candidates: string[] = [];
+      const kept: typeof found = [];
+      for (const e of found) {
+        const at = frontier.includes(e.from_id) ? e.from_id : e.to_id;
+        const used = perNode.get(at) ?? 0;
+        if (used >= LIMITS.neighborFanout) continue;
+        perNode.set(at, used + 1);
+        kept.push(e);
+        const other = at === e.from_id ? e.to_id : e.from_id;
+        if (!depthOf.has(other)) candidates.push(other);
+      }
+      const readable = candidates.length
+        ? new Set(
+          (await db.selectFrom("memory_entries").select("id").where("id", "in", [...new Set(candidates)])
+            .where(inScope(scope)).execute()).map((r) => r.id),
+        )
+        : new Set<string>();
+      const next: string[] = [];
+      for (const e of kept) {
+        const other = frontier.includes(e.from_id) ? e.to_id : e.from_id;
+        if (!depthOf.has(other)) {
+          if (!readable.has(other) || depthOf.size >= LIMITS.maxNeighborNodes) continue;
+          depthOf.set(other, depth);
+          next.push(other);
+        }
+        edges.set(`${e.from_id}|${e.to_id}|${e.relation}`, {
+          from: e.from_id,
+          to: e.to_id,
+          relation: e.relation,
+          weight: e.weight,
+        });
+      }
+      frontier = next;
+    }
+    const rows = await db.selectFrom("memory_entries").select(ENTRY_COLUMNS).where("id", "in", [
+      ...depthOf.keys(),
+    ])
+      .execute();
+    this.deps.activity.record(caller.userId, caller.tokenHash, "neighbors");
+    return {
+      root: root.id,
+      depth: query.depth,
+      nodes: rows.map((r) => ({ ...toEntry(r), depth: depthOf.get(r.id)! }))
+        .sort((a, b) => a.depth - b.depth || a.id.localeCompare(b.id)),
+      edges: [...edges.values()].filter((e) => depthOf.has(e.from) && depthOf.has(e.to)),
+    };
+  }
+}
+
+function encodeCursor(at: Date, id: string): string {
+  return btoa(`${at.toISOString()}|${id}`).replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  try {
+    const [iso, id] = atob(cursor).split("|");
+    const at = new Date(iso!);
+    if (!id || Number.isNaN(at.getTime())) throw new Error("bad cursor");
+    return { at, id };
+  } catch {
+    throw new ValidationError([{
+      path: ["cursor"],
+      message: "cursor is not one this server returned",
+      code: "custom",
+    }]);
+  }
+}

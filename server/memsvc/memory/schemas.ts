@@ -1,0 +1,118 @@
+/**
+ * Request schemas of the memory routes. The same schemas validate requests and (later) describe
+ * them in /openapi.json, so a limit can only be stated once. Messages name the limit they enforce.
+ */
+import { z } from "zod";
+import { LIMITS } from "./limits.ts";
+
+const L = LIMITS;
+
+function keysWithin(value: unknown, max: number): boolean {
+  if (Array.isArray(value)) return value.every((v) => keysWithin(v, max));
+  if (value && typeof value === "object") {
+    return Object.entries(value).every(([k, v]) => k.length <= max && keysWithin(v, max));
+  }
+  return true;
+}
+
+export const metadataSchema = z.record(z.string(), z.json())
+  .refine((m) => new TextEncoder().encode(JSON.stringify(m)).length <= L.maxMetadataBytes, {
+    message: `metadata must be at most ${L.maxMetadataBytes} bytes serialized (limit: maxMetadataBytes)`,
+  })
+  .refine((m) => keysWithin(m, L.maxMetadataKeyChars), {
+    message: `metadata keys must be at most ${L.maxMetadataKeyChars} characters (limit: maxMetadataKeyChars)`,
+  });
+
+const content = z.string()
+  .refine((s) => s.trim().length > 0, { message: "content must not be empty" })
+  .refine((s) => s.length <= L.maxContentChars, {
+    message: `content must be at most ${L.maxContentChars} characters: split it into one fact per entry`,
+  });
+
+const confidence = z.number().min(0, "confidence must be between 0 and 1").max(
+  1,
+  "confidence must be between 0 and 1",
+);
+const sourceType = z.string().trim().min(1).max(L.maxSourceTypeChars);
+const capturedFrom = z.string().max(L.maxCapturedFromChars);
+const namespace = z.string().trim().min(1).max(L.maxNamespaceChars)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "namespace may hold letters, digits, '_', '.', ':' and '-'");
+const projectRef = z.string().trim().min(1).max(200);
+
+const includes = (what: string, item: z.ZodType<string, string>) =>
+  z.array(item).max(L.maxIncludes, `${what} may list at most ${L.maxIncludes} entries (limit: maxIncludes)`);
+
+export const rememberBody = z.object({
+  content,
+  project: projectRef.optional(),
+  namespace: namespace.optional(),
+  metadata: metadataSchema.optional(),
+  force: z.boolean().optional(),
+  source_type: sourceType.optional(),
+  captured_from: capturedFrom.optional(),
+  confidence: confidence.optional(),
+}).strict();
+
+export const updateBody = z.object({
+  content: content.optional(),
+  metadata: metadataSchema.optional(),
+  source_type: sourceType.nullable().optional(),
+  captured_from: capturedFrom.nullable().optional(),
+  confidence: confidence.optional(),
+  force: z.boolean().optional(),
+}).strict().refine((b) => Object.keys(b).some((k) => k !== "force"), {
+  message: "give at least one of content, metadata, source_type, captured_from, confidence",
+});
+
+/** The scope of a read: one project (or the active one), extra projects and namespaces. */
+const readScope = {
+  project: projectRef.optional(),
+  includeProjects: includes("includeProjects", projectRef).optional(),
+  namespace: namespace.optional(),
+  includeNamespaces: includes("includeNamespaces", namespace).optional(),
+};
+
+export const searchBody = z.object({
+  query: z.string().trim().min(1, "query must not be empty").max(L.maxQueryChars),
+  ...readScope,
+  limit: z.number().int().min(1).max(L.maxSearchLimit).optional(),
+  /** hybrid (default), or one tier alone: keyword or vector. */
+  mode: z.enum(["hybrid", "keyword", "vector"]).optional(),
+}).strict();
+
+/** Comma-separated list in a query string. */
+const csvList = (what: string, item: z.ZodType<string, string>) =>
+  z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).pipe(includes(what, item));
+
+export const recentQuery = z.object({
+  project: projectRef.optional(),
+  includeProjects: csvList("includeProjects", projectRef).optional(),
+  namespace: namespace.optional(),
+  includeNamespaces: csvList("includeNamespaces", namespace).optional(),
+  source_type: sourceType.optional(),
+  limit: z.coerce.number().int().min(1).max(L.maxRecentLimit).optional(),
+  cursor: z.string().max(200).optional(),
+});
+
+export const neighborsQuery = z.object({
+  depth: z.coerce.number({ message: "depth must be 1, 2 or 3 (limit: neighborDepths)" }).refine(
+    (d) => (L.neighborDepths as readonly number[]).includes(d),
+    {
+      message: "depth must be 1, 2 or 3 (limit: neighborDepths)",
+    },
+  ).default(1),
+  project: projectRef.optional(),
+  includeProjects: csvList("includeProjects", projectRef).optional(),
+  namespace: namespace.optional(),
+  includeNamespaces: csvList("includeNamespaces", namespace).optional(),
+});
+
+export type RememberBody = z.output<typeof rememberBody>;
+export type UpdateBody = z.output<typeof updateBody>;
+export type SearchBody = z.output<typeof searchBody>;
+export type RecentQuery = z.output<typeof recentQuery>;
+export type NeighborsQuery = z.output<typeof neighborsQuery>;
+export type ReadScopeInput = Pick<
+  SearchBody,
+  "project" | "includeProjects" | "namespace" | "includeNamespaces"
+>;

@@ -1,0 +1,110 @@
+/**
+ * The vector tier's in-process index. Vectors live in memory_vectors (the source of truth, shared
+ * by every process on the database); this cache holds them by partition for exact cosine search
+ * and catches up before each use by reading only rows whose `seq` is past what it has seen, so
+ * writes from other processes appear too. Deleted entries are not tracked here: callers confirm
+ * candidates against memory_entries and drop the ones that are gone (forget() also evicts locally).
+ */
+import { sql } from "kysely";
+import type { Kysely } from "kysely";
+import type { Embedder } from "../embeddings/mod.ts";
+import { cosine, fromBytes } from "../embeddings/mod.ts";
+import type { MemsvcDatabase } from "../store/db.ts";
+import { partitionKey } from "./scope.ts";
+
+const BATCH = 5_000;
+
+export interface Neighbor {
+  id: string;
+  score: number;
+}
+
+export class VectorIndex {
+  readonly #byPartition = new Map<string, Map<string, Float32Array>>();
+  readonly #partitionOf = new Map<string, string>();
+  #seenSeq = 0n;
+  #syncing: Promise<void> | undefined;
+
+  constructor(private readonly db: Kysely<MemsvcDatabase>, private readonly embedder: Embedder) {}
+
+  get size(): number {
+    return this.#partitionOf.size;
+  }
+
+  /** Reads vectors written since the last sync (by any process). Concurrent callers share one read. */
+  sync(): Promise<void> {
+    return this.#syncing ??= this.#readNew().finally(() => (this.#syncing = undefined));
+  }
+
+  async #readNew(): Promise<void> {
+    for (;;) {
+      const rows = await this.db.selectFrom("memory_vectors")
+        .innerJoin("memory_entries", "memory_entries.id", "memory_vectors.entry_id")
+        .select([
+          "memory_vectors.entry_id",
+          "memory_vectors.vector",
+          "memory_vectors.seq",
+          "memory_entries.user_id",
+          "memory_entries.project_id",
+          "memory_entries.namespace",
+        ])
+        .where("memory_vectors.model", "=", this.embedder.id)
+        .where("memory_vectors.seq", ">", sql<string>`${this.#seenSeq.toString()}::bigint`)
+        .orderBy("memory_vectors.seq")
+        .limit(BATCH)
+        .execute();
+      for (const row of rows) {
+        this.#put(row.entry_id, partitionKey(row), fromBytes(row.vector));
+        const seq = BigInt(row.seq);
+        if (seq > this.#seenSeq) this.#seenSeq = seq;
+      }
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  #put(id: string, partition: string, vector: Float32Array) {
+    const previous = this.#partitionOf.get(id);
+    if (previous && previous !== partition) this.#byPartition.get(previous)?.delete(id);
+    let bucket = this.#byPartition.get(partition);
+    if (!bucket) this.#byPartition.set(partition, bucket = new Map());
+    bucket.set(id, vector);
+    this.#partitionOf.set(id, partition);
+  }
+
+  /** Forgets entries (deleted here, or found gone by a caller). */
+  evict(ids: Iterable<string>) {
+    for (const id of ids) {
+      const partition = this.#partitionOf.get(id);
+      if (partition) this.#byPartition.get(partition)?.delete(id);
+      this.#partitionOf.delete(id);
+    }
+  }
+
+  /** The `k` most similar vectors among the partitions, best first, excluding `exclude`. */
+  nearest(query: Float32Array, partitions: string[], k: number, exclude?: string): Neighbor[] {
+    const top: Neighbor[] = [];
+    for (const partition of partitions) {
+      const bucket = this.#byPartition.get(partition);
+      if (!bucket) continue;
+      for (const [id, vector] of bucket) {
+        if (id === exclude) continue;
+        const score = cosine(query, vector);
+        if (top.length < k) {
+          top.push({ id, score });
+          if (top.length === k) top.sort((a, b) => b.score - a.score);
+        } else if (score > top[k - 1]!.score) {
+          top[k - 1] = { id, score };
+          for (let i = k - 1; i > 0 && top[i]!.score > top[i - 1]!.score; i--) {
+            [top[i], top[i - 1]] = [top[i - 1]!, top[i]!];
+          }
+        }
+      }
+    }
+    return top.sort((a, b) => b.score - a.score);
+  }
+
+  vectorOf(id: string): Float32Array | undefined {
+    const partition = this.#partitionOf.get(id);
+    return partition ? this.#byPartition.get(partition)?.get(id) : undefined;
+  }
+}
