@@ -274,6 +274,12 @@ function suite(backend: "pglite" | "postgres") {
       assert.equal((await bob.call("PUT", `/v1/memories/${fact.body.id}`, { confidence: 0.1 })).status, 404);
       assert.equal((await bob.delete(`/v1/memories/${fact.body.id}`)).status, 404);
 
+      // A browser session works in one project at a time: no includeProjects fan-out by cookie.
+      const browser = await session(server, ADA);
+      const fanOut = await browser.post("/v1/search", { query: "Redis", includeProjects: [pid] });
+      assert.equal(fanOut.status, 403);
+      assert.equal((await ada.post("/v1/search", { query: "Redis", includeProjects: [pid] })).status, 200);
+
       assert.equal((await ada.post(`/v1/projects/${pid}/members`, { email: BOB.email })).status, 201);
       const shared = await bob.post("/v1/search", { query: "Redis job queue", project: pid });
       assert.ok(shared.body.results.some((x: { id: string }) => x.id === fact.body.id));
