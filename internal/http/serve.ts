@@ -12,6 +12,8 @@ export interface ServeOptions {
   log: Logger;
   /** How long shutdown waits for in-flight requests before closing anyway. Default 10 s. */
   drainTimeoutMs?: number;
+  /** Ends long-lived responses (event streams) that would otherwise hold the drain open; runs first. */
+  beforeDrain?: () => Promise<void>;
   /** Releases what the server holds (stores, loops); runs once, after draining. */
   onClose?: () => Promise<void>;
   /** Stop gracefully on SIGTERM and SIGINT, then exit. Default true. */
@@ -45,6 +47,7 @@ export function serve(app: Hono<AppEnv>, options: ServeOptions): RunningServer {
   const stop = () =>
     stopping ??= (async () => {
       log.info("shutting down: draining in-flight requests");
+      await options.beforeDrain?.();
       const drained = await Promise.race([
         listener.close().then(() => true),
         new Promise<boolean>((r) => setTimeout(r, options.drainTimeoutMs ?? 10_000, false).unref?.()),

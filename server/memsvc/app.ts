@@ -18,6 +18,9 @@ import type { MemoryService } from "./memory/memory_service.ts";
 import type { SearchService } from "./memory/search.ts";
 import type { ActivityRecorder } from "./metrics/activity.ts";
 import { activeProjectRoutes } from "./routes/active_project.ts";
+import type { McpDeps } from "./mcp/mcp_server.ts";
+import type { SessionRegistry } from "./mcp/sessions.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { meActivityRoutes } from "./routes/me_activity.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { projectRoutes } from "./routes/projects.ts";
@@ -37,6 +40,7 @@ export interface MemsvcAppDeps {
   memory: MemoryService;
   search: SearchService;
   activity: ActivityRecorder;
+  mcp: { registry: SessionRegistry; server: Omit<McpDeps, "toolNames"> };
 }
 
 /** The public origin of the service: MEMSVC_BASE_URL, or the address it listens on. */
@@ -67,6 +71,8 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   });
   api.use("/v1/*", callers, csrfGuard([baseUrlOf(config), ...config.MEMSVC_CORS_ORIGINS]));
   api.use("/api/auth/*", callers);
+  api.use("/mcp", callers);
+  api.use("/mcp/*", callers);
 
   if (deps.auth) {
     api.route(
@@ -94,6 +100,7 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   api.route("/", projectRoutes({ db: store.database.db }));
   api.route("/", activeProjectRoutes({ db: store.database.db }));
   api.route("/", meActivityRoutes({ db: store.database.db, activity: deps.activity }));
+  api.route("/", mcpRoutes({ ...deps.mcp, keepAliveMs: config.MEMSVC_MCP_KEEPALIVE_MS }));
   app.route("/", api);
   return app;
 }

@@ -40,6 +40,10 @@ export const memsvcEnv = z.object({
   MEMSVC_BOOTSTRAP_ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
   MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   ...embeddingsEnv.shape,
+  /** An SSE session with no POST for this long is closed (contract: 30 minutes; shorter for tests). */
+  MEMSVC_MCP_SSE_IDLE_MS: positiveInt(30 * 60_000),
+  /** Interval of keep-alive comments on idle MCP event streams. */
+  MEMSVC_MCP_KEEPALIVE_MS: positiveInt(25_000),
 });
 
 export type MemsvcConfig = z.output<typeof memsvcEnv>;

@@ -8,6 +8,7 @@ import { createRateLimiter } from "./auth/rate_limit.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
 import { createEmbedder } from "./embeddings/mod.ts";
+import { SessionRegistry } from "./mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
 import { SearchService } from "./memory/search.ts";
@@ -47,8 +48,10 @@ export async function startMemsvc(
   try {
     const tokens = new TokenStore(store.database.db, { log });
     const activity = new ActivityRecorder(store.database.db, log);
-    const app = await buildApp(config, log, store, tokens, activity);
+    const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
+    const app = await buildApp(config, log, store, tokens, activity, sessions);
     activity.start();
+    sessions.start();
     return serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
@@ -60,6 +63,7 @@ export async function startMemsvc(
         await store.database.close();
       },
       handleSignals: options.handleSignals,
+      beforeDrain: () => sessions.closeAll(),
     });
   } catch (err) {
     await store.database.close();
@@ -73,6 +77,7 @@ async function buildApp(
   store: MemsvcStore,
   tokens: TokenStore,
   activity: ActivityRecorder,
+  sessions: SessionRegistry,
 ) {
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
@@ -80,6 +85,8 @@ async function buildApp(
   const index = new VectorIndex(db, embedder);
   const projects = projectLookup(db);
   const memoryDeps = { db, embedder, index, projects, activity, log };
+  const memory = new MemoryService(memoryDeps);
+  const search = new SearchService(memoryDeps);
   log.info("embedder ready", { embedder: embedder.id });
   let auth;
   if (mode === "user") {
@@ -115,9 +122,10 @@ async function buildApp(
       password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
       rotate: createRateLimiter({ limit: 10, windowMs: 60 * MINUTE }),
     },
-    memory: new MemoryService(memoryDeps),
-    search: new SearchService(memoryDeps),
+    memory,
+    search,
     activity,
+    mcp: { registry: sessions, server: { memory, search, db, embedder, index, projects, log } },
   });
 }
 

@@ -1,0 +1,38 @@
+/**
+ * The MCP SDK's own client, for black-box tests: connect to a server over Streamable HTTP or the
+ * legacy SSE transport with a bearer token. (See server/memsvc/mcp/sdk.ts for why @ts-types.)
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/sse"
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+
+export { Client, SSEClientTransport, StreamableHTTPClientTransport };
+
+export async function connectHttp(baseUrl: string, bearer: string): Promise<Client> {
+  const client = new Client({ name: "memsvc-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+export async function connectSse(
+  baseUrl: string,
+  bearer: string,
+): Promise<{ client: Client; transport: SSEClientTransport }> {
+  const client = new Client({ name: "memsvc-test-sse", version: "1.0.0" });
+  const headers = { authorization: `Bearer ${bearer}` };
+  const transport = new SSEClientTransport(new URL(`${baseUrl}/mcp/sse`), {
+    requestInit: { headers },
+    eventSourceInit: {
+      fetch: (url: string | URL | Request, init?: RequestInit) =>
+        fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), ...headers } }),
+    },
+  });
+  await client.connect(transport);
+  return { client, transport };
+}
