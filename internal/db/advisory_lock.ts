@@ -41,3 +41,28 @@ export async function withAdvisoryLock<T, DB>(
     release();
   }
 }
+
+/**
+ * Runs `fn` only if the lock `name` is free across every process on the database; otherwise returns
+ * `{ ran: false }` at once. Background loops use it so two servers sharing one PostgreSQL never run
+ * the same loop together. On PGlite (one process) the caller's own in-flight guard is enough.
+ */
+export async function tryAdvisoryLock<T, DB>(
+  database: Database<DB>,
+  name: string,
+  fn: () => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
+  if (database.backend !== "postgres") return { ran: true, value: await fn() };
+  return await database.db.connection().execute(async (conn) => {
+    const { rows } = await sql<
+      { locked: boolean }
+    >`select pg_try_advisory_lock(hashtextextended(${name}, 0)) as locked`
+      .execute(conn);
+    if (!rows[0]?.locked) return { ran: false as const };
+    try {
+      return { ran: true as const, value: await fn() };
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${name}, 0))`.execute(conn);
+    }
+  });
+}

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { type PostgresServer, startPostgres } from "../../test/harness/postgres.ts";
-import { withAdvisoryLock } from "./advisory_lock.ts";
+import { tryAdvisoryLock, withAdvisoryLock } from "./advisory_lock.ts";
 import { type Database, openDatabase } from "./open_database.ts";
 
 /** Two holders that each record enter/leave around a pause; serialised means no interleaving. */
@@ -35,6 +35,19 @@ describe("withAdvisoryLock on PostgreSQL", () => {
   it("serialises holders in two processes' pools", async () => {
     const events = await overlapOf(one, two);
     assert.ok(["a+,a-,b+,b-", "b+,b-,a+,a-"].includes(events.join(",")), events.join(","));
+  });
+
+  it("tryAdvisoryLock skips at once while another process holds the lock", async () => {
+    let release!: () => void;
+    const held = withAdvisoryLock(one, "try-lock", () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await tryAdvisoryLock(two, "try-lock", () => Promise.resolve(1)), { ran: false });
+    release();
+    await held;
+    assert.deepEqual(await tryAdvisoryLock(two, "try-lock", () => Promise.resolve(2)), {
+      ran: true,
+      value: 2,
+    });
   });
 
   it("serialises holders sharing one pool and releases after a failure", async () => {

@@ -10,5 +10,5 @@
  */
 export { type Database, openDatabase, type OpenDatabaseOptions } from "./open_database.ts";
 export { migrate, type Migration, type MigrationStatus, migrationStatus } from "./migrate.ts";
-export { withAdvisoryLock } from "./advisory_lock.ts";
+export { tryAdvisoryLock, withAdvisoryLock } from "./advisory_lock.ts";
 export { Mutex } from "./mutex.ts";

@@ -18,9 +18,11 @@ import type { MemoryService } from "./memory/memory_service.ts";
 import type { SearchService } from "./memory/search.ts";
 import type { ActivityRecorder } from "./metrics/activity.ts";
 import { activeProjectRoutes } from "./routes/active_project.ts";
+import type { Maintenance } from "./maintenance/mod.ts";
 import type { McpDeps } from "./mcp/mcp_server.ts";
 import type { SessionRegistry } from "./mcp/sessions.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
+import { maintenanceRoutes } from "./routes/maintenance.ts";
 import { meActivityRoutes } from "./routes/me_activity.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { projectRoutes } from "./routes/projects.ts";
@@ -41,6 +43,7 @@ export interface MemsvcAppDeps {
   search: SearchService;
   activity: ActivityRecorder;
   mcp: { registry: SessionRegistry; server: Omit<McpDeps, "toolNames"> };
+  maintenance: Maintenance;
 }
 
 /** The public origin of the service: MEMSVC_BASE_URL, or the address it listens on. */
@@ -100,6 +103,7 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   api.route("/", projectRoutes({ db: store.database.db }));
   api.route("/", activeProjectRoutes({ db: store.database.db }));
   api.route("/", meActivityRoutes({ db: store.database.db, activity: deps.activity }));
+  api.route("/", maintenanceRoutes(deps.maintenance));
   api.route("/", mcpRoutes({ ...deps.mcp, keepAliveMs: config.MEMSVC_MCP_KEEPALIVE_MS }));
   app.route("/", api);
   return app;

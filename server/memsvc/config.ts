@@ -42,6 +42,12 @@ export const memsvcEnv = z.object({
   ...embeddingsEnv.shape,
   /** An SSE session with no POST for this long is closed (contract: 30 minutes; shorter for tests). */
   MEMSVC_MCP_SSE_IDLE_MS: positiveInt(30 * 60_000),
+  /** Lifespan unit of decay in days: lifespan = days × (1 + log2(hits + 1)). */
+  MEMSVC_DECAY_DAYS: positiveInt(7),
+  /** How often decay runs. */
+  MEMSVC_DECAY_INTERVAL_MS: positiveInt(6 * 60 * 60_000),
+  /** Entries the dream cycle examines per run; the next run continues where it stopped. */
+  MEMSVC_DREAM_BATCH: positiveInt(5_000),
   /** Interval of keep-alive comments on idle MCP event streams. */
   MEMSVC_MCP_KEEPALIVE_MS: positiveInt(25_000),
 });

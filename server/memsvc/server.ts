@@ -7,7 +7,8 @@ import type { Caller } from "./auth/caller.ts";
 import { createRateLimiter } from "./auth/rate_limit.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
-import { createEmbedder } from "./embeddings/mod.ts";
+import { createEmbedder, type Embedder } from "./embeddings/mod.ts";
+import { createMaintenance, type Maintenance } from "./maintenance/mod.ts";
 import { SessionRegistry } from "./mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
@@ -49,15 +50,31 @@ export async function startMemsvc(
     const tokens = new TokenStore(store.database.db, { log });
     const activity = new ActivityRecorder(store.database.db, log);
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
-    const app = await buildApp(config, log, store, tokens, activity, sessions);
+    const embedder = createEmbedder(config);
+    const index = new VectorIndex(store.database.db, embedder);
+    const maintenance = createMaintenance(store.database, index, () => embedder.id, {
+      decayDays: config.MEMSVC_DECAY_DAYS,
+      decayIntervalMs: config.MEMSVC_DECAY_INTERVAL_MS,
+      dreamBatch: config.MEMSVC_DREAM_BATCH,
+    }, log);
+    const app = await buildApp(config, log, store, {
+      tokens,
+      activity,
+      sessions,
+      embedder,
+      index,
+      maintenance,
+    });
     activity.start();
     sessions.start();
+    maintenance.start();
     return serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
       log,
       drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        await maintenance.stop();
         await activity.stop();
         await tokens.drain();
         await store.database.close();
@@ -71,20 +88,22 @@ export async function startMemsvc(
   }
 }
 
-async function buildApp(
-  config: MemsvcConfig,
-  log: Logger,
-  store: MemsvcStore,
-  tokens: TokenStore,
-  activity: ActivityRecorder,
-  sessions: SessionRegistry,
-) {
+/** The long-lived parts the app's routes use; startMemsvc owns their lifecycle. */
+interface Parts {
+  tokens: TokenStore;
+  activity: ActivityRecorder;
+  sessions: SessionRegistry;
+  embedder: Embedder;
+  index: VectorIndex;
+  maintenance: Maintenance;
+}
+
+async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, parts: Parts) {
+  const { tokens, activity, sessions, embedder, index, maintenance } = parts;
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
-  const embedder = createEmbedder(config);
-  const index = new VectorIndex(db, embedder);
   const projects = projectLookup(db);
-  const memoryDeps = { db, embedder, index, projects, activity, log };
+  const memoryDeps = { db, embedder, index, projects, activity, log, decayDays: config.MEMSVC_DECAY_DAYS };
   const memory = new MemoryService(memoryDeps);
   const search = new SearchService(memoryDeps);
   log.info("embedder ready", { embedder: embedder.id });
@@ -126,6 +145,7 @@ async function buildApp(
     search,
     activity,
     mcp: { registry: sessions, server: { memory, search, db, embedder, index, projects, log } },
+    maintenance,
   });
 }
 

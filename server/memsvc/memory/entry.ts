@@ -19,6 +19,8 @@ export interface MemoryEntry {
   created_at: string;
   updated_at: string;
   last_accessed_at: string | null;
+  /** Demoted by decay (out of keyword search until a hit promotes it). */
+  cold: boolean;
   /** The user who wrote it (in a project, one of its members). */
   user_id: string;
 }
@@ -39,6 +41,7 @@ export const ENTRY_COLUMNS = [
   "memory_entries.created_at",
   "memory_entries.updated_at",
   "memory_entries.last_accessed_at",
+  "memory_entries.cold",
 ] as const;
 
 export function toEntry(row: Omit<EntryRow, "tsv">): MemoryEntry {
@@ -56,6 +59,7 @@ export function toEntry(row: Omit<EntryRow, "tsv">): MemoryEntry {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     last_accessed_at: row.last_accessed_at?.toISOString() ?? null,
+    cold: row.cold,
     user_id: row.user_id,
   };
 }

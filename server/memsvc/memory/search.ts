@@ -18,6 +18,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import type { Caller } from "../auth/caller.ts";
 import { type Embedder, tokens } from "../embeddings/mod.ts";
 import type { ActivityRecorder } from "../metrics/activity.ts";
+import { lifespanDays } from "../maintenance/decay.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { ENTRY_COLUMNS, type MemoryEntry, toEntry } from "./entry.ts";
 import { LIMITS } from "./limits.ts";
@@ -49,6 +50,8 @@ export interface SearchDeps {
   projects: ProjectLookup;
   activity: ActivityRecorder;
   log: Logger;
+  /** MEMSVC_DECAY_DAYS: the lifespan unit of decay, used to promote cold entries back on a hit. */
+  decayDays: number;
   /** For tests: make a tier fail on purpose. */
   failTier?: "keyword" | "vector";
 }
@@ -135,6 +138,8 @@ export class SearchService {
           sql<number>`ts_rank_cd(tsv, websearch_to_tsquery('english', ${tsquery}))`.as("rank"),
         ])
         .where(inScope(scope))
+        // Cold (decayed) entries are out of the keyword tier; the vector tier can still find them.
+        .where("cold", "=", false)
         .where(sql<boolean>`tsv @@ websearch_to_tsquery('english', ${tsquery})`)
         .orderBy("rank", "desc")
         .limit(n)
@@ -150,12 +155,24 @@ export class SearchService {
     return this.deps.index.nearest(vector!, partitionsOf(scope), n);
   }
 
-  /** One statement; rows locked in id order first, so two searches bumping the same rows cannot deadlock. */
+  /**
+   * One statement; rows locked in id order first, so two searches bumping the same rows cannot
+   * deadlock. A cold entry is promoted back when its lifespan with this hit exceeds its idle time
+   * (the rule of maintenance/decay.ts, evaluated on the values before this hit).
+   */
   async #bumpHits(ids: string[]) {
     if (ids.length === 0) return;
     const sorted = [...ids].sort();
+    const promote = sql<boolean>`cold and ${
+      lifespanDays(this.deps.decayDays, sql`hit_count + 1`)
+    } * interval '1 day'
+      > now() - coalesce(last_accessed_at, updated_at)`;
     await this.deps.db.updateTable("memory_entries")
-      .set((eb) => ({ hit_count: eb("hit_count", "+", 1), last_accessed_at: new Date() }))
+      .set((eb) => ({
+        hit_count: eb("hit_count", "+", 1),
+        last_accessed_at: new Date(),
+        cold: sql<boolean>`case when ${promote} then false else cold end`,
+      }))
       .where(
         "id",
         "in",

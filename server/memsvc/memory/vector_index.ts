@@ -103,6 +103,11 @@ export class VectorIndex {
     return top.sort((a, b) => b.score - a.score);
   }
 
+  /** Ids of every cached vector. */
+  ids(): string[] {
+    return [...this.#partitionOf.keys()];
+  }
+
   vectorOf(id: string): Float32Array | undefined {
     const partition = this.#partitionOf.get(id);
     return partition ? this.#byPartition.get(partition)?.get(id) : undefined;

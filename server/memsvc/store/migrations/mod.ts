@@ -6,9 +6,11 @@ import type { Migration } from "../../../../internal/db/mod.ts";
 import { engineState } from "./0001_engine_state.ts";
 import { identity } from "./0002_identity.ts";
 import { memory } from "./0003_memory.ts";
+import { decay } from "./0004_decay.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_engine_state": engineState,
   "0002_identity": identity,
   "0003_memory": memory,
+  "0004_decay": decay,
 };
