@@ -8,20 +8,16 @@ import * as edgectl from "./edgectl/main.ts";
 import * as gitsyncManager from "./gitsync-manager/main.ts";
 import * as gitsync from "./gitsync/main.ts";
 import * as memsvc from "./memsvc/main.ts";
-import { registerServe } from "./memsvc/serve.ts";
 import * as vaultInit from "./vault-init/main.ts";
 import * as vaultMcp from "./vault-mcp/main.ts";
 import * as vault from "./vault/main.ts";
 
-/** Names of the commands a register function adds, so this test follows cmd/memsvc/serve.ts. */
-function registeredBy(register: (program: Command) => void): string[] {
-  const scratch = new Command();
-  register(scratch);
-  return scratch.commands.map((c) => c.name());
-}
-
 const tools: { name: string; build: (io: Io) => Command; commands: string[] }[] = [
-  { name: "memsvc", build: memsvc.buildProgram, commands: ["version", ...registeredBy(registerServe)] },
+  {
+    name: "memsvc",
+    build: memsvc.buildProgram,
+    commands: ["version", "serve", "mcp", "install", "uninstall", "status", "detect", "mcp-config"],
+  },
   { name: "gitsync-manager", build: gitsyncManager.buildProgram, commands: ["version"] },
   { name: "gitsync", build: gitsync.buildProgram, commands: ["version"] },
   { name: "edgectl", build: edgectl.buildProgram, commands: ["version"] },

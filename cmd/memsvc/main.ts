@@ -1,6 +1,12 @@
 /** memsvc: the memory service binary. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerDetect } from "./detect.ts";
+import { registerInstall } from "./install.ts";
+import { registerMcp } from "./mcp.ts";
+import { registerMcpConfig } from "./mcp_config.ts";
 import { registerServe } from "./serve.ts";
+import { registerStatus } from "./status.ts";
+import { registerUninstall } from "./uninstall.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -18,6 +24,12 @@ export function buildProgram(io: Io = processIo) {
     io,
   });
   registerServe(program);
+  registerMcp(program);
+  registerInstall(program, io);
+  registerUninstall(program, io);
+  registerStatus(program, io);
+  registerDetect(program, io);
+  registerMcpConfig(program, io);
   return program;
 }
 

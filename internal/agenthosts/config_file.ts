@@ -1,0 +1,92 @@
+/**
+ * Reading, backing up and writing host config files. Writes are atomic (a temporary file in the same
+ * directory, then rename) and go to the symlink's target, so a config managed by a dotfile tool stays
+ * a link; the file keeps its mode, and files we create get 0600 because they hold bearer tokens.
+ */
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import {
+  chmod,
+  copyFile,
+  lstat,
+  open,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+} from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+
+/** A config file we refuse to touch; the message names the file and what is wrong. */
+export class ConfigFileError extends Error {
+  override name = "ConfigFileError";
+
+  constructor(readonly path: string, detail: string) {
+    super(`${path}: ${detail}`);
+  }
+}
+
+/** The file's text, or undefined when it does not exist. */
+export async function readConfigText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ConfigFileError(path, (err as Error).message);
+  }
+}
+
+/** The file a write to `path` must replace: the symlink's target (even a missing one), else `path`. */
+export async function writeTarget(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const link = await lstat(path).catch(() => undefined);
+    return link?.isSymbolicLink() ? resolve(dirname(path), await readlink(path)) : path;
+  }
+}
+
+/** Replaces the file's content atomically, keeping its mode (0600 when it is new). */
+export async function writeConfigText(path: string, text: string): Promise<void> {
+  const target = await writeTarget(path);
+  const mode = (await stat(target).catch(() => undefined))?.mode ?? 0o600;
+  const temp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+  );
+  try {
+    const file = await open(temp, "wx", 0o600);
+    try {
+      await file.writeFile(text);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    // The process umask could have narrowed the mode given to open; set it exactly.
+    await chmod(temp, mode & 0o7777);
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Copies the file to `<path>.<tag>-backup-<YYYYMMDDTHHMMSSZ>` (with `-2`, `-3`... when that exists)
+ * beside the path the host uses, and returns the backup's path. Backups are never deleted.
+ */
+export async function backupConfig(path: string, tag: string, now: Date): Promise<string> {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
+  for (let n = 1;; n++) {
+    const backup = `${path}.${tag}-backup-${stamp}${n === 1 ? "" : `-${n}`}`;
+    try {
+      await copyFile(path, backup, constants.COPYFILE_EXCL);
+      await chmod(backup, (await stat(path)).mode & 0o7777);
+      return backup;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+}
