@@ -8,8 +8,25 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/sse"
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { binaryPath } from "./binary.ts";
 
-export { Client, SSEClientTransport, StreamableHTTPClientTransport };
+export { Client, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport };
+
+/** `dist/memsvc mcp` as a stdio MCP server for the SDK's client, bridged to `baseUrl`. */
+export async function connectStdioBridge(baseUrl: string, token: string): Promise<Client> {
+  const client = new Client({ name: "memsvc-test-stdio", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: binaryPath("memsvc"),
+      args: ["mcp"],
+      env: { MEMSVC_BASE_URL: baseUrl, MEMSVC_TOKEN: token, PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      stderr: "pipe",
+    }),
+  );
+  return client;
+}
 
 export async function connectHttp(baseUrl: string, bearer: string): Promise<Client> {
   const client = new Client({ name: "memsvc-test", version: "1.0.0" });

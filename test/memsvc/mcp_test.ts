@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client as HttpClient } from "../harness/http_client.ts";
-import { type Client, connectHttp, connectSse } from "../harness/mcp_client.ts";
+import { type Client, connectHttp, connectSse, connectStdioBridge } from "../harness/mcp_client.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 const ADA = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
@@ -330,5 +330,25 @@ describe("memsvc MCP SSE housekeeping", () => {
     await late.body?.cancel();
     abort.abort();
     assert.ok(server.records().some((r) => r.msg === "idle MCP sessions reaped"));
+  });
+
+  it("dist/memsvc mcp bridges a stdio client to /mcp and survives the server expiring its session", async () => {
+    const client = await connectStdioBridge(server.url, token);
+    try {
+      assert.match(client.getInstructions() ?? "", /memory_context/);
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), TOOLS);
+      const stored = await call(client, "memory_capture", {
+        content: "The bridge test stores this durable fact today.",
+      });
+      assert.match(stored.structuredContent.id, /^m_/);
+      // Idle longer than the session lifetime (1.5 s here): the server reaps the session, the
+      // bridge gets 404, initialises a new session and replays the call.
+      await new Promise((r) => setTimeout(r, 3_200));
+      const found = await call(client, "memory_search", { query: "bridge test durable fact" });
+      assert.ok(!found.isError, JSON.stringify(found));
+      assert.equal(found.structuredContent.results[0].id, stored.structuredContent.id);
+    } finally {
+      await client.close();
+    }
   });
 });
