@@ -13,7 +13,7 @@ import type { MemsvcDatabase } from "../store/db.ts";
 import { ADMIN_ROUTES, allowedAuthRoute, type AuthRoute } from "./allowlist.ts";
 import type { Auth } from "./better_auth.ts";
 import { isSession } from "./caller.ts";
-import { guardLastAdmin } from "./last_admin.ts";
+import { demotedUser, guardLastAdmin } from "./last_admin.ts";
 import { type RateLimiter, tooManyRequests } from "./rate_limit.ts";
 import { sessionHeaders } from "./resolve_caller.ts";
 
@@ -37,16 +37,19 @@ export function authRoutes(deps: AuthRoutesDeps): Hono<MemsvcEnv> {
     }
     const caller = c.get("caller");
     const adminRoute = (ADMIN_ROUTES as readonly string[]).includes(route);
+    const text = c.req.method === "GET" ? "" : await c.req.text();
+    const body = parseObject(text);
     // The same guard as memsvc's own admin routes, before the library sees the request, so every
     // admin route answers 401 / 403 alike whatever the library would check first.
     if (adminRoute) {
       if (!caller) throw new HTTPException(401, { message: "unauthorized" });
-      if (caller.role !== "admin" || !isSession(caller)) {
+      // A change that can strip admin rights checks the caller's role under the last-admin lock
+      // instead (last_admin.ts), so a concurrent demotion cannot turn its answer into a 403.
+      const roleCheckedUnderLock = demotedUser({ route, body }) !== undefined;
+      if (!isSession(caller) || (caller.role !== "admin" && !roleCheckedUnderLock)) {
         throw new HTTPException(403, { message: "admin routes need a signed-in admin session" });
       }
     }
-    const text = c.req.method === "GET" ? "" : await c.req.text();
-    const body = parseObject(text);
 
     const limitKey = route === "POST /sign-in/email"
       ? `sign-in:${String(body.email ?? "").trim().toLowerCase()}`
@@ -66,7 +69,12 @@ export function authRoutes(deps: AuthRoutesDeps): Hono<MemsvcEnv> {
       headers: sessionHeaders(c.req.raw.headers),
       body: c.req.method === "GET" ? undefined : text,
     });
-    const response = await guardLastAdmin(deps.database, { route, body }, () => deps.auth.handler(request));
+    const response = await guardLastAdmin(
+      deps.database,
+      { route, body },
+      caller?.userId ?? "",
+      () => deps.auth.handler(request),
+    );
 
     if (response.ok && adminRoute && !READ_ONLY_ADMIN.has(route)) {
       await writeAudit(deps.database.db, {

@@ -49,11 +49,15 @@ export class LastAdminError extends HTTPException {
 
 /**
  * Runs `apply` (the library call that makes the change) unless it would leave no active admin;
- * throws LastAdminError (400, code LAST_ADMIN_PROTECTED) instead.
+ * throws LastAdminError (400, code LAST_ADMIN_PROTECTED) instead. Under the lock the checks use
+ * fresh rows and run in a fixed order, last admin first, then whether the caller is (still) an
+ * admin (403): so when two admins demote each other at the same moment, one succeeds and the other
+ * is told LAST_ADMIN_PROTECTED, whichever arrives second.
  */
 export function guardLastAdmin<T>(
   database: Database<MemsvcDatabase>,
   change: AdminChange,
+  callerId: string,
   apply: () => Promise<T>,
 ): Promise<T> {
   const target = demotedUser(change);
@@ -64,6 +68,9 @@ export function guardLastAdmin<T>(
       .where((eb) => eb.or([eb("banned", "is", null), eb("banned", "=", false)]))
       .execute();
     if (admins.some((a) => a.id === target) && admins.length <= 1) throw new LastAdminError();
+    if (!admins.some((a) => a.id === callerId)) {
+      throw new HTTPException(403, { message: "admin routes need a signed-in admin session" });
+    }
     return await apply();
   });
 }
