@@ -3,7 +3,15 @@
  * flags of `memsvc serve` override the variables of the same meaning.
  */
 import { z } from "zod";
-import { ConfigError, csv, defaultDataDir, loadEnv, port, positiveInt } from "../../internal/config/mod.ts";
+import {
+  ConfigError,
+  csv,
+  defaultDataDir,
+  flag,
+  loadEnv,
+  port,
+  positiveInt,
+} from "../../internal/config/mod.ts";
 import { LOG_LEVELS } from "../../internal/log/mod.ts";
 import { embeddingsEnv, embeddingsProblems } from "./embeddings/config.ts";
 
@@ -50,6 +58,8 @@ export const memsvcEnv = z.object({
   MEMSVC_DREAM_BATCH: positiveInt(5_000),
   /** Interval of keep-alive comments on idle MCP event streams. */
   MEMSVC_MCP_KEEPALIVE_MS: positiveInt(25_000),
+  /** 0 turns off the admin dashboard's metrics (GET /v1/admin/metrics); Prometheus scraping stays on. */
+  MEMSVC_ADMIN_DASHBOARD: flag(true),
 });
 
 export type MemsvcConfig = z.output<typeof memsvcEnv>;

@@ -5,6 +5,7 @@
  */
 import type { Database } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
+import type { MemsvcMetrics } from "../metrics/registry.ts";
 import type { VectorIndex } from "../memory/vector_index.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { type DecayResult, runDecay } from "./decay.ts";
@@ -28,6 +29,21 @@ export interface Maintenance {
   start(): void;
   stop(): Promise<void>;
   status(): Record<string, ReturnType<Loop<object>["status"]>>;
+}
+
+/** Reports each run to the metrics: the run itself, and what it changed as counters. */
+export function reportTo(metrics: MemsvcMetrics) {
+  return (name: string, outcome: RunOutcome<object>) => {
+    if (outcome.skipped) return metrics.recordLoopRun(name, { durationMs: 0, ok: true, skipped: true });
+    metrics.recordLoopRun(name, outcome.run);
+    const result = (outcome.run.result ?? {}) as Partial<DecayResult & DreamResult & ReapResult>;
+    if (result.demoted) metrics.count("demotions", result.demoted);
+    if (result.merged) metrics.count("dreamMerges", result.merged);
+    const reaped = (result.staleVectors ?? 0) + (result.expiredSessions ?? 0) +
+      (result.expiredVerifications ?? 0) +
+      (result.oldActivitySamples ?? 0) + (result.cachedVectors ?? 0);
+    if (reaped) metrics.count("orphansReaped", reaped);
+  };
 }
 
 export function createMaintenance(

@@ -11,6 +11,8 @@ import type { MemoryService } from "../memory/memory_service.ts";
 import type { ProjectLookup } from "../memory/scope.ts";
 import type { SearchService } from "../memory/search.ts";
 import type { VectorIndex } from "../memory/vector_index.ts";
+import type { MemsvcMetrics } from "../metrics/registry.ts";
+import { timeToolCalls } from "../metrics/tool_timing.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { registerMemoryTools } from "./memory_tools.ts";
@@ -24,6 +26,7 @@ export interface McpDeps {
   index: VectorIndex;
   projects: ProjectLookup;
   log: Logger;
+  metrics: MemsvcMetrics;
   /** The registered tool names (for memory_adoption). */
   toolNames(): string[];
 }
@@ -46,6 +49,7 @@ export const TOOL_NAMES = [
 export function createMcpServer(deps: Omit<McpDeps, "toolNames">): McpServer {
   const server = new McpServer({ name: "memsvc", version: VERSION.slice(1) }, { instructions: INSTRUCTIONS });
   const full: McpDeps = { ...deps, toolNames: () => TOOL_NAMES };
+  timeToolCalls(server, deps.metrics);
   registerMemoryTools(server, full);
   registerProjectTools(server, full);
   return server;

@@ -26,7 +26,7 @@ const includes = z.array(z.string().min(1)).max(LIMITS.maxIncludes).optional();
 export const REQUIRED_TOOLS = ["memory_context", "memory_capture"];
 
 export function registerMemoryTools(server: McpServer, deps: McpDeps) {
-  const { memory, search, db, embedder, index, projects, log } = deps;
+  const { memory, search, db, embedder, index, projects, log, metrics } = deps;
 
   server.registerTool("memory_context", {
     title: "Load relevant memory",
@@ -115,7 +115,11 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
     try {
       const { caller } = identityOf(extra);
       const rejected = rejectionReason(args.content);
-      if (rejected) return ok({ id: null, rejected });
+      // Writes answered here, before memory.remember, are counted here.
+      if (rejected) {
+        metrics.recordRemember("rejected");
+        return ok({ id: null, rejected });
+      }
       // A near-duplicate (same fact, other words) is pointed out instead of stored twice.
       const scope = await writeScope(projects, caller, args);
       const [[vector]] = await Promise.all([embedder.embed([args.content.trim()]), index.sync()]);
@@ -125,6 +129,7 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       if (nearest && nearest.score >= NEAR_DUPLICATE_COSINE) {
         const existing = await memory.get(caller, nearest.id).catch(() => undefined);
         if (existing && existing.content !== args.content.trim()) {
+          metrics.recordRemember("deduplicated");
           return ok({
             id: existing.id,
             nearDuplicate: true,

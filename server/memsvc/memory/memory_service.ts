@@ -9,6 +9,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import type { Caller } from "../auth/caller.ts";
 import { type Embedder, toBytes } from "../embeddings/mod.ts";
 import type { ActivityRecorder } from "../metrics/activity.ts";
+import type { MemsvcMetrics } from "../metrics/registry.ts";
 import type { MemoryEntriesTable, MemsvcDatabase } from "../store/db.ts";
 import { contentHash, ENTRY_COLUMNS, type MemoryEntry, newEntryId, toEntry } from "./entry.ts";
 import { LIMITS } from "./limits.ts";
@@ -33,6 +34,8 @@ export interface MemoryDeps {
   projects: ProjectLookup;
   activity: ActivityRecorder;
   log: Logger;
+  /** Counts writes by outcome, updates, forgets and failures. */
+  metrics: MemsvcMetrics;
 }
 
 const UNIQUE_VIOLATION = "23505";
@@ -41,6 +44,20 @@ export class MemoryService {
   constructor(private readonly deps: MemoryDeps) {}
 
   async remember(caller: Caller, body: RememberBody): Promise<RememberResult> {
+    let result: RememberResult;
+    try {
+      result = await this.#remember(caller, body);
+    } catch (err) {
+      this.deps.metrics.recordFailure("remember", err);
+      throw err;
+    }
+    this.deps.metrics.recordRemember(
+      result.id === null ? "rejected" : "deduplicated" in result ? "deduplicated" : "stored",
+    );
+    return result;
+  }
+
+  async #remember(caller: Caller, body: RememberBody): Promise<RememberResult> {
     const { db } = this.deps;
     const scope = await writeScope(this.deps.projects, caller, body);
     if (!body.force) {
@@ -162,6 +179,7 @@ export class MemoryService {
       await this.#embedAndStore(entry.id, newContent);
     }
     this.deps.activity.record(caller.userId, caller.tokenHash, "update");
+    this.deps.metrics.count("updates");
     return toEntry(row);
   }
 
@@ -172,6 +190,7 @@ export class MemoryService {
     await db.deleteFrom("memory_entries").where("id", "=", entry.id).execute();
     this.deps.index.evict([entry.id]);
     this.deps.activity.record(caller.userId, caller.tokenHash, "forget");
+    this.deps.metrics.count("forgets");
     return { deleted: true };
   }
 

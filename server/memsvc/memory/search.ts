@@ -18,6 +18,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import type { Caller } from "../auth/caller.ts";
 import { type Embedder, tokens } from "../embeddings/mod.ts";
 import type { ActivityRecorder } from "../metrics/activity.ts";
+import type { MemsvcMetrics } from "../metrics/registry.ts";
 import { lifespanDays } from "../maintenance/decay.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { ENTRY_COLUMNS, type MemoryEntry, toEntry } from "./entry.ts";
@@ -50,6 +51,8 @@ export interface SearchDeps {
   projects: ProjectLookup;
   activity: ActivityRecorder;
   log: Logger;
+  /** Counts searches, their outcomes and the hits of each tier. */
+  metrics: MemsvcMetrics;
   /** MEMSVC_DECAY_DAYS: the lifespan unit of decay, used to promote cold entries back on a hit. */
   decayDays: number;
   /** For tests: make a tier fail on purpose. */
@@ -60,6 +63,15 @@ export class SearchService {
   constructor(private readonly deps: SearchDeps) {}
 
   async search(caller: Caller, body: SearchBody): Promise<SearchResponse> {
+    try {
+      return await this.#search(caller, body);
+    } catch (err) {
+      this.deps.metrics.recordFailure("search", err);
+      throw err;
+    }
+  }
+
+  async #search(caller: Caller, body: SearchBody): Promise<SearchResponse> {
     const scope = await readScope(this.deps.projects, caller, body);
     const limit = body.limit ?? LIMITS.defaultSearchLimit;
     const mode = body.mode ?? "hybrid";
@@ -122,6 +134,12 @@ export class SearchService {
     }
     await this.#bumpHits(kept.map((k) => k.row.id));
     this.deps.activity.record(caller.userId, caller.tokenHash, "search");
+    this.deps.metrics.recordSearch({
+      results: kept.length,
+      degraded,
+      keywordHits: kept.filter((k) => scores.get(k.row.id)!.k !== undefined).length,
+      vectorHits: kept.filter((k) => (scores.get(k.row.id)!.v ?? 0) >= VECTOR_FLOOR).length,
+    });
     const results = kept.map((k) => ({
       ...toEntry(k.row),
       hit_count: k.row.hit_count + 1,
@@ -165,22 +183,20 @@ export class SearchService {
     const sorted = [...ids].sort();
     const promote = sql<boolean>`cold and ${
       lifespanDays(this.deps.decayDays, sql`hit_count + 1`)
-    } * interval '1 day'
-      > now() - coalesce(last_accessed_at, updated_at)`;
-    await this.deps.db.updateTable("memory_entries")
-      .set((eb) => ({
-        hit_count: eb("hit_count", "+", 1),
-        last_accessed_at: new Date(),
-        cold: sql<boolean>`case when ${promote} then false else cold end`,
-      }))
-      .where(
-        "id",
-        "in",
-        (eb) =>
-          eb.selectFrom("memory_entries as locked").select("locked.id").where("locked.id", "in", sorted)
-            .orderBy("locked.id").forUpdate(),
-      )
-      .execute();
+    } * interval '1 day' > now() - coalesce(last_accessed_at, updated_at)`;
+    // The subquery locks the rows in id order and evaluates promotion on their values before
+    // this hit; RETURNING tells which rows were promoted.
+    const { rows } = await sql<{ promoted: boolean }>`
+      update memory_entries m
+         set hit_count = m.hit_count + 1,
+             last_accessed_at = now(),
+             cold = m.cold and not x.promoted
+        from (select id, ${promote} as promoted from memory_entries
+               where id in (${sql.join(sorted)}) order by id for update) x
+       where m.id = x.id
+      returning x.promoted`.execute(this.deps.db);
+    const promoted = rows.filter((r) => r.promoted).length;
+    if (promoted) this.deps.metrics.count("promotions", promoted);
   }
 }
 

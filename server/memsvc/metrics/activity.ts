@@ -109,15 +109,40 @@ export class ActivityRecorder {
       .where("user_id", "=", userId)
       .where("minute", ">=", since)
       .execute();
-    const byMinute = new Map<number, Record<string, number>>();
-    const add = (minute: number, counts: Record<string, unknown>) => {
-      const into = byMinute.get(minute) ?? {};
-      for (const [k, v] of Object.entries(counts)) into[k] = (into[k] ?? 0) + Number(v);
-      byMinute.set(minute, into);
-    };
-    for (const r of rows) add(r.minute.getTime(), r.counts as Record<string, unknown>);
-    for (const b of this.pendingFor(userId)) if (b.minute >= since.getTime()) add(b.minute, b.counts);
-    return [...byMinute.entries()].sort(([a], [b]) => a - b)
-      .map(([minute, counts]) => ({ minute: new Date(minute).toISOString(), counts }));
+    return mergeBuckets(since, rows, this.pendingFor(userId));
   }
+
+  /**
+   * One-minute buckets summed over every user and token over the last `hours`, oldest first, the
+   * current minute included. The database sums, so one row per (minute, kind) comes back however
+   * many users were active.
+   */
+  async totals(hours: number) {
+    const since = new Date(this.now() - hours * 60 * MINUTE);
+    const { rows } = await sql<{ minute: Date; kind: string; n: string }>`
+      select minute, k as kind, sum((counts->>k)::bigint) as n
+        from metrics_samples, jsonb_object_keys(counts) as k
+       where minute >= ${since}
+       group by minute, k`.execute(this.db);
+    const sums = rows.map((r) => ({ minute: r.minute, counts: { [r.kind]: r.n } }));
+    return mergeBuckets(since, sums, this.#pending.values());
+  }
+}
+
+/** Adds stored rows and pending buckets up per minute, from `since` on, oldest first. */
+function mergeBuckets(
+  since: Date,
+  rows: Iterable<{ minute: Date; counts: unknown }>,
+  pending: Iterable<{ minute: number; counts: Partial<Record<ActivityKind, number>> }>,
+) {
+  const byMinute = new Map<number, Record<string, number>>();
+  const add = (minute: number, counts: Record<string, unknown>) => {
+    const into = byMinute.get(minute) ?? {};
+    for (const [k, v] of Object.entries(counts)) into[k] = (into[k] ?? 0) + Number(v);
+    byMinute.set(minute, into);
+  };
+  for (const r of rows) add(new Date(r.minute).getTime(), r.counts as Record<string, unknown>);
+  for (const b of pending) if (b.minute >= since.getTime()) add(b.minute, b.counts);
+  return [...byMinute.entries()].sort(([a], [b]) => a - b)
+    .map(([minute, counts]) => ({ minute: new Date(minute).toISOString(), counts }));
 }

@@ -1,0 +1,32 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { MemsvcEnv } from "../env.ts";
+import type { MemsvcMetrics } from "./registry.ts";
+
+/** The route label of requests no route answered: one value, however many paths are probed. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/**
+ * Records each request's duration (until the response headers) and status under its route
+ * pattern, e.g. `/v1/memories/:id`, never the raw path, so the label set stays as small as the
+ * route table; and counts the request for its caller. Mount it before the routes.
+ *
+ * @example
+ * api.use(routeTiming(metrics));
+ */
+export function routeTiming(metrics: MemsvcMetrics): MiddlewareHandler<MemsvcEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    metrics.recordRequest(routePattern(c), c.res.status, performance.now() - started, c.get("caller"));
+  };
+}
+
+/**
+ * The pattern of the handler registered for this request. Hono lists middleware and handlers
+ * alike among the matched routes; as in Hono's own route inspection, a function that takes
+ * `next` is middleware. A request stopped by a guard still counts under the route it asked for.
+ */
+function routePattern(c: Context): string {
+  return matchedRoutes(c).findLast((route) => route.handler.length < 2)?.path ?? UNMATCHED_ROUTE;
+}
