@@ -1,9 +1,14 @@
 /** memsvc: the memory service binary. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerBackup } from "./backup.ts";
 import { registerDetect } from "./detect.ts";
+import { registerExport } from "./export.ts";
+import { registerImport } from "./import.ts";
 import { registerInstall } from "./install.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerMcpConfig } from "./mcp_config.ts";
+import { registerMigrate } from "./migrate.ts";
+import { registerRestore } from "./restore.ts";
 import { registerServe } from "./serve.ts";
 import { registerStatus } from "./status.ts";
 import { registerUninstall } from "./uninstall.ts";
@@ -30,6 +35,11 @@ export function buildProgram(io: Io = processIo) {
   registerStatus(program, io);
   registerDetect(program, io);
   registerMcpConfig(program, io);
+  registerExport(program, io);
+  registerImport(program, io);
+  registerBackup(program, io);
+  registerRestore(program, io);
+  registerMigrate(program, io);
   return program;
 }
 

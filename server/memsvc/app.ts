@@ -10,6 +10,9 @@ import { resolveCaller } from "./auth/resolve_caller.ts";
 import type { MemsvcConfig } from "./config.ts";
 import type { MemsvcEnv } from "./env.ts";
 import { adminAuditLogRoutes } from "./routes/admin_audit_log.ts";
+import { adminBackupRoutes } from "./routes/admin_backup.ts";
+import { adminHealthRoutes } from "./routes/admin_health.ts";
+import { adminMetricsRoutes } from "./routes/admin_metrics.ts";
 import { adminTokenRoutes } from "./routes/admin_tokens.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { meTokenRoutes } from "./routes/me_tokens.ts";
@@ -17,6 +20,9 @@ import { rotateTokenRoutes } from "./routes/rotate_token.ts";
 import type { MemoryService } from "./memory/memory_service.ts";
 import type { SearchService } from "./memory/search.ts";
 import type { ActivityRecorder } from "./metrics/activity.ts";
+import { GaugeReader } from "./metrics/gauges.ts";
+import type { MemsvcMetrics } from "./metrics/registry.ts";
+import { routeTiming } from "./metrics/route_timing.ts";
 import { activeProjectRoutes } from "./routes/active_project.ts";
 import type { Maintenance } from "./maintenance/mod.ts";
 import type { McpDeps } from "./mcp/mcp_server.ts";
@@ -44,6 +50,7 @@ export interface MemsvcAppDeps {
   activity: ActivityRecorder;
   mcp: { registry: SessionRegistry; server: Omit<McpDeps, "toolNames"> };
   maintenance: Maintenance;
+  metrics: MemsvcMetrics;
 }
 
 /** The public origin of the service: MEMSVC_BASE_URL, or the address it listens on. */
@@ -65,6 +72,7 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   app.route("/", healthRoutes);
 
   const api = new Hono<MemsvcEnv>();
+  api.use(routeTiming(deps.metrics));
   const callers = resolveCaller({
     mode: config.MEMSVC_AUTH_MODE,
     auth: deps.auth,
@@ -99,11 +107,39 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   }
   api.route("/", adminTokenRoutes({ tokens, db: store.database.db }));
   api.route("/", adminAuditLogRoutes({ db: store.database.db }));
+  api.route("/", adminBackupRoutes({ database: store.database }));
   api.route("/", memoryRoutes({ memory: deps.memory, search: deps.search }));
   api.route("/", projectRoutes({ db: store.database.db }));
   api.route("/", activeProjectRoutes({ db: store.database.db }));
   api.route("/", meActivityRoutes({ db: store.database.db, activity: deps.activity }));
   api.route("/", maintenanceRoutes(deps.maintenance));
+  const { embedder, index } = deps.mcp.server;
+  const gauges = new GaugeReader({
+    db: store.database.db,
+    embedderId: embedder.id,
+    sessions: deps.mcp.registry,
+    index,
+  });
+  api.route(
+    "/",
+    adminMetricsRoutes({
+      metrics: deps.metrics,
+      gauges,
+      activity: deps.activity,
+      dashboardEnabled: config.MEMSVC_ADMIN_DASHBOARD,
+    }),
+  );
+  api.route(
+    "/",
+    adminHealthRoutes({
+      database: store.database,
+      embedder,
+      metrics: deps.metrics,
+      sessions: deps.mcp.registry,
+      index,
+      dataDir: store.database.backend === "pglite" ? config.MEMSVC_DATA_DIR : undefined,
+    }),
+  );
   api.route("/", mcpRoutes({ ...deps.mcp, keepAliveMs: config.MEMSVC_MCP_KEEPALIVE_MS }));
   app.route("/", api);
   return app;

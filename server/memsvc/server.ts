@@ -8,13 +8,14 @@ import { createRateLimiter } from "./auth/rate_limit.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
 import { createEmbedder, type Embedder } from "./embeddings/mod.ts";
-import { createMaintenance, type Maintenance } from "./maintenance/mod.ts";
+import { createMaintenance, type Maintenance, reportTo } from "./maintenance/mod.ts";
 import { SessionRegistry } from "./mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
 import { SearchService } from "./memory/search.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
 import { ActivityRecorder } from "./metrics/activity.ts";
+import { MemsvcMetrics } from "./metrics/registry.ts";
 import { TokenStore } from "./tokens/api_tokens.ts";
 
 const MINUTE = 60_000;
@@ -49,14 +50,22 @@ export async function startMemsvc(
   try {
     const tokens = new TokenStore(store.database.db, { log });
     const activity = new ActivityRecorder(store.database.db, log);
+    const metrics = new MemsvcMetrics();
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
     const embedder = createEmbedder(config);
     const index = new VectorIndex(store.database.db, embedder);
-    const maintenance = createMaintenance(store.database, index, () => embedder.id, {
-      decayDays: config.MEMSVC_DECAY_DAYS,
-      decayIntervalMs: config.MEMSVC_DECAY_INTERVAL_MS,
-      dreamBatch: config.MEMSVC_DREAM_BATCH,
-    }, log);
+    const maintenance = createMaintenance(
+      store.database,
+      index,
+      () => embedder.id,
+      {
+        decayDays: config.MEMSVC_DECAY_DAYS,
+        decayIntervalMs: config.MEMSVC_DECAY_INTERVAL_MS,
+        dreamBatch: config.MEMSVC_DREAM_BATCH,
+      },
+      log,
+      reportTo(metrics),
+    );
     const app = await buildApp(config, log, store, {
       tokens,
       activity,
@@ -64,6 +73,7 @@ export async function startMemsvc(
       embedder,
       index,
       maintenance,
+      metrics,
     });
     activity.start();
     sessions.start();
@@ -96,14 +106,24 @@ interface Parts {
   embedder: Embedder;
   index: VectorIndex;
   maintenance: Maintenance;
+  metrics: MemsvcMetrics;
 }
 
 async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, parts: Parts) {
-  const { tokens, activity, sessions, embedder, index, maintenance } = parts;
+  const { tokens, activity, sessions, embedder, index, maintenance, metrics } = parts;
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
   const projects = projectLookup(db);
-  const memoryDeps = { db, embedder, index, projects, activity, log, decayDays: config.MEMSVC_DECAY_DAYS };
+  const memoryDeps = {
+    db,
+    embedder,
+    index,
+    projects,
+    activity,
+    log,
+    metrics,
+    decayDays: config.MEMSVC_DECAY_DAYS,
+  };
   const memory = new MemoryService(memoryDeps);
   const search = new SearchService(memoryDeps);
   log.info("embedder ready", { embedder: embedder.id });
@@ -144,8 +164,9 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     memory,
     search,
     activity,
-    mcp: { registry: sessions, server: { memory, search, db, embedder, index, projects, log } },
+    mcp: { registry: sessions, server: { memory, search, db, embedder, index, projects, log, metrics } },
     maintenance,
+    metrics,
   });
 }
 

@@ -1,0 +1,82 @@
+import type { Command } from "@commander-js/extra-typings";
+import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
+import { lineStream, readLines, writeOutput } from "../../server/memsvc/portability/lines.ts";
+import { writeSnapshot } from "../../server/memsvc/portability/snapshot.ts";
+import { openForTool, progressTo, toolConfig } from "../../server/memsvc/portability/tool.ts";
+
+/** `memsvc backup`: a consistent gzip'd JSON Lines snapshot of every table. */
+export function registerBackup(program: Command, io: Io): void {
+  const command = program
+    .command("backup")
+    .summary("Write a consistent backup of the whole database")
+    .description(
+      "Write every table (users, sessions, tokens, projects, entries, links, vectors, metrics) as gzip'd " +
+        "JSON Lines, read in one consistent snapshot, for `memsvc restore`. On PostgreSQL " +
+        "(MEMSVC_DATABASE_URL) this works while servers run. A running server holds the embedded " +
+        "database, so then pass --url to have that server write the backup (GET /v1/admin/backup) with " +
+        "an admin session token in MEMSVC_TOKEN.",
+    )
+    .argument("<file>", "backup file to write (.jsonl.gz), or - for stdout")
+    .option("--url <server>", "take the backup through this running memsvc server")
+    .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
+    .action(async (file, flags) => {
+      const progress = progressTo(io);
+      if (flags.url) {
+        await backupThroughServer(flags.url, file, process.env.MEMSVC_TOKEN);
+        progress(`backup written to ${file}`);
+        return;
+      }
+      const config = toolConfig({ MEMSVC_DATA_DIR: flags.dataDir });
+      const database = await openForTool(
+        config,
+        "a running server holds the embedded database: take the backup through it with " +
+          "--url http://127.0.0.1:7778 (and an admin session token in MEMSVC_TOKEN)",
+      );
+      try {
+        await writeOutput(
+          file,
+          lineStream((sink) => writeSnapshot(database, sink, { progress }), { gzip: true }),
+        );
+      } finally {
+        await database.close();
+      }
+      progress(`backup written to ${file}`);
+    });
+  addExamples(command, [
+    "# PostgreSQL, while the service runs\nMEMSVC_DATABASE_URL=postgres://memsvc@db/memsvc memsvc backup memsvc.jsonl.gz",
+    "# Embedded database of a running server, with an admin session token\n" +
+    "MEMSVC_TOKEN=ns_... memsvc backup memsvc.jsonl.gz --url http://127.0.0.1:7778",
+  ]);
+}
+
+async function backupThroughServer(base: string, file: string, token: string | undefined): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL("/v1/admin/backup", base);
+  } catch {
+    throw new CliError(`--url ${base} is not a URL`, 2);
+  }
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers });
+  } catch (err) {
+    throw new CliError(`cannot reach ${url.origin}: ${(err as Error).message}`);
+  }
+  if (res.status !== 200 || !res.body) {
+    const detail = await res.text().catch(() => "");
+    const hint = res.status === 401 || res.status === 403
+      ? " (set MEMSVC_TOKEN to an admin's session token, ns_...)"
+      : "";
+    throw new CliError(`${url} answered ${res.status}${hint}: ${detail.slice(0, 200)}`);
+  }
+  // Check the stream while it is written: a backup cut short by the server has no end line.
+  const [toFile, toCheck] = res.body.tee();
+  const check = (async () => {
+    let last = "";
+    for await (const line of readLines(toCheck)) last = line;
+    if (!last.startsWith('{"type":"end"')) throw new CliError("the server's backup stream was cut short");
+  })();
+  await Promise.all([writeOutput(file, toFile), check]);
+}
