@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { openTestStore, type TestStore } from "../_test_store.ts";
+import { sql } from "kysely";
 import { ActivityRecorder } from "./activity.ts";
 
 let store: TestStore;
@@ -36,4 +37,19 @@ test("totals sum every user and token per minute, flushed rows and pending bucke
   assert.deepEqual(await activity.history("bob", 2), [
     { minute: "2026-11-22T10:00:00.000Z", counts: { search: 2 } },
   ]);
+});
+
+test("a failed flush keeps its samples, merged with newer ones, for the next flush", async () => {
+  const minute = Date.parse("2026-11-22T12:00:00Z");
+  const activity = new ActivityRecorder(store.db, silentLogger, () => minute + 1_000);
+  activity.record("carol", "token-c", "remember", 3);
+  // The table is unreachable for one flush.
+  await sql`alter table metrics_samples rename to metrics_samples_away`.execute(store.db);
+  await activity.flush();
+  await sql`alter table metrics_samples_away rename to metrics_samples`.execute(store.db);
+  activity.record("carol", "token-c", "remember", 2);
+  await activity.flush();
+  const rows = await store.db.selectFrom("metrics_samples").select(["counts"]).where("user_id", "=", "carol")
+    .execute();
+  assert.deepEqual(rows.map((r) => r.counts), [{ remember: 5 }]);
 });
