@@ -3,7 +3,6 @@ import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
 import { ConfigError } from "../../internal/config/mod.ts";
 import { createLogger } from "../../internal/log/mod.ts";
 import { loadMemsvcConfig } from "../../server/memsvc/config.ts";
-import { startMemsvc } from "../../server/memsvc/server.ts";
 
 /** `memsvc serve`: run the HTTP server until SIGTERM or SIGINT. */
 export function registerServe(program: Command): void {
@@ -37,6 +36,9 @@ export function registerServe(program: Command): void {
         format: config.MEMSVC_LOG_FORMAT,
         bindings: { service: "memsvc" },
       });
+      // Loaded here, not at the top: the server's module graph is most of the binary, and other
+      // commands (`memsvc mcp` runs at every agent-host launch) should not pay for evaluating it.
+      const { startMemsvc } = await import("../../server/memsvc/server.ts");
       await startMemsvc(config, log);
     });
   addExamples(serve, [
