@@ -13,19 +13,14 @@
  * - A tier that fails is logged and skipped; the answer then carries `degraded: true`.
  */
 import { sql } from "kysely";
-import type { Kysely } from "kysely";
-import type { Logger } from "../../../internal/log/mod.ts";
 import type { Caller } from "../auth/caller.ts";
-import { type Embedder, tokens } from "../embeddings/mod.ts";
-import type { ActivityRecorder } from "../metrics/activity.ts";
-import type { MemsvcMetrics } from "../metrics/registry.ts";
+import { tokens } from "../embeddings/mod.ts";
 import { lifespanDays } from "../maintenance/decay.ts";
-import type { MemsvcDatabase } from "../store/db.ts";
 import { ENTRY_COLUMNS, type MemoryEntry, toEntry } from "./entry.ts";
 import { LIMITS } from "./limits.ts";
+import type { MemoryDeps } from "./memory_service.ts";
 import type { SearchBody } from "./schemas.ts";
-import { inScope, partitionsOf, type ProjectLookup, type ReadScope, readScope } from "./scope.ts";
-import type { VectorIndex } from "./vector_index.ts";
+import { inScope, partitionsOf, type ReadScope, readScope } from "./scope.ts";
 
 export const KEYWORD_WEIGHT = 0.4;
 export const VECTOR_WEIGHT = 0.6;
@@ -44,15 +39,8 @@ export interface SearchResponse {
   degraded?: true;
 }
 
-export interface SearchDeps {
-  db: Kysely<MemsvcDatabase>;
-  embedder: Embedder;
-  index: VectorIndex;
-  projects: ProjectLookup;
-  activity: ActivityRecorder;
-  log: Logger;
-  /** Counts searches, their outcomes and the hits of each tier. */
-  metrics: MemsvcMetrics;
+/** The memory service's dependencies, plus what only search needs. */
+export interface SearchDeps extends MemoryDeps {
   /** MEMSVC_DECAY_DAYS: the lifespan unit of decay, used to promote cold entries back on a hit. */
   decayDays: number;
   /** For tests: make a tier fail on purpose. */
