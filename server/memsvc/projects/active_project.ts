@@ -8,7 +8,7 @@ import { type Kysely, sql } from "kysely";
 import type { Caller } from "../auth/caller.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { findProjectView, type ProjectView, projectView } from "./projects.ts";
-import { resolveProject } from "./resolve_project.ts";
+import { reachableBy, resolveProject } from "./resolve_project.ts";
 
 /** The id of the user's active project, when there is one they can still reach. */
 export async function activeProjectId(
@@ -19,15 +19,7 @@ export async function activeProjectId(
     .innerJoin("projects as p", "p.id", "a.project_id")
     .select("a.project_id")
     .where("a.user_id", "=", userId)
-    .where((eb) =>
-      eb.or([
-        eb("p.owner_id", "=", userId),
-        eb.exists(
-          eb.selectFrom("project_members as m").whereRef("m.project_id", "=", "p.id")
-            .where("m.user_id", "=", userId).select("m.user_id"),
-        ),
-      ])
-    )
+    .where(reachableBy(userId))
     .executeTakeFirst();
   return row?.project_id;
 }

@@ -13,6 +13,7 @@ import { parseProjectName } from "./project_name.ts";
 import {
   NO_SUCH_PROJECT,
   type ProjectRole,
+  reachableBy,
   type ResolvedProject,
   resolveProject,
 } from "./resolve_project.ts";
@@ -223,15 +224,7 @@ function views(db: Db, userId: string) {
           .where("a.user_id", "=", userId).select("a.user_id"),
       ).$castTo<boolean>().as("active"),
     ])
-    .where((eb) =>
-      eb.or([
-        eb("p.owner_id", "=", userId),
-        eb.exists(
-          eb.selectFrom("project_members as m").whereRef("m.project_id", "=", "p.id")
-            .where("m.user_id", "=", userId).select("m.user_id"),
-        ),
-      ])
-    );
+    .where(reachableBy(userId));
 }
 
 function toView(

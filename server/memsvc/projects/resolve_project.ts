@@ -4,7 +4,7 @@
  * of this project' distinction is made in one place.
  */
 import { HTTPException } from "hono/http-exception";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import type { Caller } from "../auth/caller.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
@@ -120,4 +120,13 @@ function toResolved(
   role: ProjectRole,
 ): ResolvedProject {
   return { id: row.id, name: row.name, ownerId: row.owner_id, createdAt: row.created_at, role };
+}
+
+/**
+ * A where-clause for queries over `projects as p`: projects the user owns or is a member of. The one
+ * definition of "may use this project" for every query that lists or looks up projects.
+ */
+export function reachableBy(userId: string) {
+  return sql<boolean>`(p.owner_id = ${userId}
+    or exists (select 1 from project_members m where m.project_id = p.id and m.user_id = ${userId}))`;
 }
