@@ -1,6 +1,7 @@
 /**
  * Compiles each tool into a single-file executable, dist/<tool>, with `bun build --compile`,
- * embedding the files it needs at run time (PGlite's wasm and data for memsvc), so a binary runs
+ * embedding the files it needs at run time (PGlite's wasm and data and the dashboard's bundle for
+ * memsvc, bundled here first by scripts/lib/dashboard.ts), so a binary runs
  * from any directory on a machine without node_modules.
  *
  *   deno task build                 # all seven tools
@@ -11,6 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleDashboard } from "./lib/dashboard.ts";
 import { staleTools } from "./lib/stale.ts";
 import { ASSETS, type Tool, TOOLS } from "./lib/tools.ts";
 
@@ -65,6 +67,16 @@ async function main() {
     return;
   }
   mkdirSync(join(ROOT, "dist"), { recursive: true });
+  if (tools.includes("memsvc")) {
+    // memsvc embeds the dashboard's bundle: build it first, from the same sources.
+    const started = performance.now();
+    await bundleDashboard(ROOT);
+    console.log(
+      `build: dashboard bundled into .cache/web/admin in ${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s`,
+    );
+  }
   console.log(`build: compiling ${tools.join(", ")}`);
 
   const queue = [...tools];

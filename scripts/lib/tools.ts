@@ -14,11 +14,15 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
   `node_modules/@electric-sql/pglite/dist/${f}`
 );
 
+/** The dashboard's bundle, written by scripts/lib/dashboard.ts before memsvc is compiled. */
+export const DASHBOARD_OUT = ".cache/web/admin";
+const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
+
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
-  memsvc: PGLITE,
+  memsvc: [...PGLITE, ...DASHBOARD],
 };
 
 /** Folders whose changes make a built binary stale. */
 export const SOURCE_DIRS = ["cmd", "internal", "server", "controller"];
-export const SOURCE_FILES = ["package.json", "package-lock.json"];
+export const SOURCE_FILES = ["package.json", "package-lock.json", "scripts/lib/dashboard.ts"];

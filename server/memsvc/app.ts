@@ -8,6 +8,7 @@ import { csrfGuard } from "./auth/csrf.ts";
 import type { RateLimiter } from "./auth/rate_limit.ts";
 import { resolveCaller } from "./auth/resolve_caller.ts";
 import type { MemsvcConfig } from "./config.ts";
+import { type DashboardBundle, dashboardRoutes } from "./dashboard/serve.ts";
 import type { MemsvcEnv } from "./env.ts";
 import { adminAuditLogRoutes } from "./routes/admin_audit_log.ts";
 import { adminBackupRoutes } from "./routes/admin_backup.ts";
@@ -51,6 +52,8 @@ export interface MemsvcAppDeps {
   mcp: { registry: SessionRegistry; server: Omit<McpDeps, "toolNames"> };
   maintenance: Maintenance;
   metrics: MemsvcMetrics;
+  /** The dashboard's bundle (see dashboard/serve.ts); undefined when it is not built. */
+  dashboard?: DashboardBundle;
 }
 
 /** The public origin of the service: MEMSVC_BASE_URL, or the address it listens on. */
@@ -70,6 +73,14 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
     bodyLimitBytes: config.MEMSVC_MAX_BODY_BYTES,
   });
   app.route("/", healthRoutes);
+  app.route(
+    "/",
+    dashboardRoutes({
+      authMode: config.MEMSVC_AUTH_MODE,
+      enabled: config.MEMSVC_ADMIN_DASHBOARD,
+      bundle: deps.dashboard,
+    }),
+  );
 
   const api = new Hono<MemsvcEnv>();
   api.use(routeTiming(deps.metrics));

@@ -58,7 +58,7 @@ export const memsvcEnv = z.object({
   MEMSVC_DREAM_BATCH: positiveInt(5_000),
   /** Interval of keep-alive comments on idle MCP event streams. */
   MEMSVC_MCP_KEEPALIVE_MS: positiveInt(25_000),
-  /** 0 turns off the admin dashboard's metrics (GET /v1/admin/metrics); Prometheus scraping stays on. */
+  /** 0 turns off the dashboard (/admin) and its metrics (GET /v1/admin/metrics); Prometheus scraping stays on. */
   MEMSVC_ADMIN_DASHBOARD: flag(true),
 });
 

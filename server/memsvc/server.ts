@@ -1,6 +1,7 @@
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
+import { loadDashboardBundle } from "./dashboard/serve.ts";
 import { createAuth } from "./auth/better_auth.ts";
 import { bootstrapAdmin } from "./auth/bootstrap.ts";
 import type { Caller } from "./auth/caller.ts";
@@ -167,6 +168,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     mcp: { registry: sessions, server: { memory, search, db, embedder, index, projects, log, metrics } },
     maintenance,
     metrics,
+    dashboard: await loadDashboardBundle(),
   });
 }
 

@@ -1,0 +1,154 @@
+/**
+ * The dashboard at /admin: a single-page app (server/memsvc/dashboard/ui, bundled by
+ * scripts/lib/dashboard.ts) served under a strict Content-Security-Policy.
+ *
+ *   GET /admin, /admin/*            the page (every client-side route gets the same HTML)
+ *   GET /admin/assets/admin.<h>.js  the bundle; <h> is its content hash, so it is cached for a year
+ *   GET /admin/assets/admin.<h>.css
+ *
+ * A compiled binary reads the bundle from its embedded files; from source it is read from
+ * .cache/web/admin (built by `deno task build memsvc`, or by bundleDashboard()).
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../../internal/http/mod.ts";
+import { embeddedFile } from "../../../internal/platform/mod.ts";
+
+/** No inline script or style, nothing from another origin, never framed. */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join("; ");
+
+const FROM_SOURCE = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", ".cache", "web", "admin");
+
+export interface DashboardAsset {
+  body: Uint8Array<ArrayBuffer>;
+  type: string;
+  /** First 12 hex characters of its SHA-256: part of its URL. */
+  hash: string;
+}
+
+export interface DashboardBundle {
+  js: DashboardAsset;
+  css: DashboardAsset;
+}
+
+function asset(body: Uint8Array<ArrayBuffer>, type: string): DashboardAsset {
+  return { body, type, hash: createHash("sha256").update(body).digest("hex").slice(0, 12) };
+}
+
+/** The embedded bundle, else the one in .cache/web/admin, else undefined (not built). */
+export async function loadDashboardBundle(dir = FROM_SOURCE): Promise<DashboardBundle | undefined> {
+  const read = async (name: string) => {
+    const embedded = embeddedFile(name);
+    if (embedded) return new Uint8Array(await embedded.arrayBuffer());
+    try {
+      return new Uint8Array(readFileSync(join(dir, name)));
+    } catch {
+      return undefined;
+    }
+  };
+  const [js, css] = await Promise.all([read("admin.js"), read("admin.css")]);
+  if (!js || !css) return undefined;
+  return {
+    js: asset(js, "text/javascript; charset=utf-8"),
+    css: asset(css, "text/css; charset=utf-8"),
+  };
+}
+
+const ICON =
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b5bdb"/>` +
+  `<circle cx="11" cy="12" r="4" fill="#fff"/><circle cx="22" cy="10" r="3" fill="#fff"/>` +
+  `<circle cx="19" cy="22" r="4" fill="#fff"/><path d="M11 12 22 10 19 22Z" fill="none" stroke="#fff" stroke-width="1.5"/></svg>`;
+
+function page(bundle: DashboardBundle, authMode: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="memsvc-auth-mode" content="${authMode}">
+<title>memsvc</title>
+<link rel="icon" href="/admin/assets/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/admin/assets/admin.${bundle.css.hash}.css">
+<script type="module" src="/admin/assets/admin.${bundle.js.hash}.js"></script>
+</head>
+<body>
+<div id="app"><noscript>The memsvc dashboard needs JavaScript.</noscript></div>
+</body>
+</html>
+`;
+}
+
+export interface DashboardRoutesDeps {
+  /** MEMSVC_AUTH_MODE, told to the page so it knows whether and how to sign in. */
+  authMode: "user" | "bearer" | "none";
+  /** MEMSVC_ADMIN_DASHBOARD: false turns /admin off (404). */
+  enabled: boolean;
+  bundle: DashboardBundle | undefined;
+}
+
+export function dashboardRoutes({ authMode, enabled, bundle }: DashboardRoutesDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  if (!enabled) {
+    app.all(
+      "/admin",
+      (c) => c.json({ error: "admin dashboard is disabled (MEMSVC_ADMIN_DASHBOARD=0)" }, 404),
+    );
+    app.all(
+      "/admin/*",
+      (c) => c.json({ error: "admin dashboard is disabled (MEMSVC_ADMIN_DASHBOARD=0)" }, 404),
+    );
+    return app;
+  }
+  const html = bundle && page(bundle, authMode);
+  app.use("/admin", csp);
+  app.use("/admin/*", csp);
+  app.get("/admin/assets/:file", (c) => {
+    const file = c.req.param("file");
+    if (file === "icon.svg") {
+      return c.body(ICON, 200, {
+        "content-type": "image/svg+xml",
+        "cache-control": "public, max-age=86400",
+      });
+    }
+    const found = bundle &&
+      [bundle.js, bundle.css].find((a) => file === `admin.${a.hash}.${a === bundle.js ? "js" : "css"}`);
+    if (!found) return c.json({ error: "not found" }, 404);
+    return c.body(found.body, 200, {
+      "content-type": found.type,
+      // The name changes with the content, so a copy never goes stale.
+      "cache-control": "public, max-age=31536000, immutable",
+    });
+  });
+  const servePage = (c: Context<AppEnv>) => {
+    if (!html) {
+      return c.text(
+        "The dashboard is not built. Run `deno task build memsvc` (it bundles the dashboard into .cache/web/admin).\n",
+        503,
+      );
+    }
+    // The page names the current bundle; it must be revalidated so an upgrade takes effect.
+    return c.html(html, 200, { "cache-control": "no-cache" });
+  };
+  app.get("/admin", servePage);
+  app.get("/admin/*", servePage);
+  return app;
+}
+
+const csp: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.header("Content-Security-Policy", DASHBOARD_CSP);
+};

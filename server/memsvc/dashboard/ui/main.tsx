@@ -1,0 +1,183 @@
+/**
+ * The memsvc dashboard: who is signed in, the navigation and the page for the current route.
+ * In MEMSVC_AUTH_MODE=user people sign in with email and password (an HttpOnly session cookie);
+ * in bearer mode with the shared token (kept in this tab only); in none mode nobody signs in.
+ */
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, authMode, bearer, request, type SessionUser, setUnauthorizedHandler } from "./api.ts";
+import { Loading } from "./components.tsx";
+import { href, navigate, type Route, useRoute } from "./router.ts";
+import { BrowsePage } from "./pages/browse.tsx";
+import { GraphPage } from "./pages/graph.tsx";
+import { HealthPage } from "./pages/health.tsx";
+import { MetricsPage } from "./pages/metrics.tsx";
+import { ProjectsPage } from "./pages/projects.tsx";
+import { SignInPage } from "./pages/sign_in.tsx";
+import { TodayPage } from "./pages/today.tsx";
+import { TokensPage } from "./pages/tokens.tsx";
+import { UsersPage } from "./pages/users.tsx";
+
+export interface Me {
+  user: SessionUser;
+  admin: boolean;
+  mode: "user" | "bearer" | "none";
+}
+
+interface PageDef {
+  id: string;
+  title: string;
+  admin?: boolean;
+  render: (me: Me, route: Route) => preact.JSX.Element;
+}
+
+const PAGES: PageDef[] = [
+  { id: "browse", title: "Browse", render: (_me, r) => <BrowsePage route={r} /> },
+  { id: "graph", title: "Graph", render: (_me, r) => <GraphPage route={r} /> },
+  { id: "today", title: "Today", render: () => <TodayPage /> },
+  { id: "projects", title: "Projects", render: () => <ProjectsPage /> },
+  { id: "tokens", title: "API Tokens", render: (me) => <TokensPage mode={me.mode} /> },
+  { id: "users", title: "Users", admin: true, render: (me) => <UsersPage me={me} /> },
+  { id: "health", title: "Health", admin: true, render: () => <HealthPage /> },
+  { id: "metrics", title: "Metrics", admin: true, render: () => <MetricsPage /> },
+];
+
+const OPERATOR: SessionUser = { id: "operator", email: "operator", name: "Operator", role: "admin" };
+
+async function whoAmI(): Promise<Me | null> {
+  const mode = authMode();
+  if (mode === "none") return { user: OPERATOR, admin: true, mode };
+  if (mode === "bearer") {
+    if (!bearer.get()) return null;
+    // Any authenticated read proves the token; the operator is the only caller there is.
+    await request("GET", "/v1/me/active-project", { quiet401: true });
+    return { user: OPERATOR, admin: true, mode };
+  }
+  const session = await api.session();
+  if (!session?.user) return null;
+  return { user: session.user, admin: session.user.role === "admin", mode };
+}
+
+function App() {
+  const route = useRoute();
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [bootError, setBootError] = useState<string>();
+  const [navOpen, setNavOpen] = useState(false);
+
+  const refresh = async () => {
+    try {
+      setMe(await whoAmI());
+    } catch {
+      if (authMode() === "bearer") bearer.clear();
+      setMe(null);
+      if (authMode() !== "bearer") setBootError("Can't reach memsvc. Check that the server is running.");
+    }
+  };
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      if (authMode() === "bearer") bearer.clear();
+      setMe(null);
+    });
+    void refresh();
+  }, []);
+
+  const visible = PAGES.filter((p) => !p.admin || me?.admin);
+  const page = visible.find((p) => p.id === route.page);
+
+  useEffect(() => {
+    if (!me) return;
+    if (!page) navigate(href(visible[0]!.id), true);
+  }, [me, route.page]);
+
+  useEffect(() => {
+    document.title = page ? `${page.title} · memsvc` : me === null ? "Sign in · memsvc" : "memsvc";
+    setNavOpen(false);
+    // Move focus to the new page's heading so keyboard and screen-reader users land on it.
+    requestAnimationFrame(() => document.getElementById("page-title")?.focus({ preventScroll: true }));
+  }, [page?.id, me === null]);
+
+  if (me === undefined) {
+    return (
+      <main class="center">
+        <Loading label="Starting…" />
+      </main>
+    );
+  }
+  if (me === null) return <SignInPage mode={authMode()} error={bootError} onSignedIn={refresh} />;
+
+  const signOut = async () => {
+    if (me.mode === "bearer") bearer.clear();
+    else await api.signOut().catch(() => {});
+    setMe(null);
+    navigate(href(""), true);
+  };
+
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="topbar">
+        <button
+          type="button"
+          class="btn-icon nav-toggle"
+          aria-expanded={navOpen}
+          aria-controls="nav"
+          aria-label="Menu"
+          onClick={() => setNavOpen(!navOpen)}
+        >
+          ☰
+        </button>
+        <a class="brand" href={href("browse")}>memsvc</a>
+        <div class="who">
+          {me.mode === "none"
+            ? (
+              <span class="badge badge-warn" title="MEMSVC_AUTH_MODE=none">
+                No sign-in (development mode)
+              </span>
+            )
+            : (
+              <>
+                <span class="who-name" data-testid="who">{me.user.email}</span>
+                {me.admin && <span class="badge">admin</span>}
+                <button type="button" class="btn btn-small" onClick={signOut}>Sign out</button>
+              </>
+            )}
+        </div>
+      </header>
+      <nav id="nav" class={navOpen ? "nav open" : "nav"} aria-label="Pages">
+        <ul>
+          {visible.filter((p) => !p.admin).map((p) => <NavLink key={p.id} page={p} current={page?.id} />)}
+        </ul>
+        {me.admin && (
+          <>
+            <p class="nav-heading">Admin</p>
+            <ul>
+              {visible.filter((p) => p.admin).map((p) => <NavLink key={p.id} page={p} current={page?.id} />)}
+            </ul>
+          </>
+        )}
+      </nav>
+      <main id="main" class="main">
+        {me.mode === "none" && (
+          <p class="alert alert-warn">
+            Authentication is off (<code>MEMSVC_AUTH_MODE=none</code>): everyone who can reach this address
+            acts as the operator. Use it for local development only.
+          </p>
+        )}
+        {page ? page.render(me, route) : <Loading />}
+      </main>
+    </div>
+  );
+}
+
+function NavLink(props: { page: PageDef; current: string | undefined }) {
+  const active = props.page.id === props.current;
+  return (
+    <li>
+      <a href={href(props.page.id)} aria-current={active ? "page" : undefined} class={active ? "active" : ""}>
+        {props.page.title}
+      </a>
+    </li>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

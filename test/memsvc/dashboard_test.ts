@@ -1,0 +1,356 @@
+/**
+ * Black-box: the /admin dashboard of dist/memsvc in Debian's Chromium (issue 8). Walks what a
+ * person does: sign in as the bootstrap admin, create a user, sign in as that user, create and
+ * share a project, add, browse, edit and forget entries, open the graph, mint and revoke a token,
+ * then watch the admin metrics change. Every page is screenshotted into test-artifacts/screenshots/;
+ * any console error, page error or request leaving 127.0.0.1 fails the test.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { type RunningBinary, startBinary } from "../harness/binary.ts";
+import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from "../harness/browser.ts";
+
+const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
+const USER = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
+const COOKIE_SECRET = "dashboard-test-cookie-secret-0123456789abcdef";
+const skip = browserSkipReason();
+
+async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.getByLabel("Email", { exact: true }).fill(who.email);
+  await page.getByLabel("Password", { exact: true }).fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByTestId("who").filter({ hasText: who.email }).waitFor();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("heading", { name: "Sign in to memsvc" }).waitFor();
+}
+
+async function openPage(page: Page, name: string) {
+  await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name, exact: true }).click();
+  await page.getByRole("heading", { level: 1, name }).waitFor();
+}
+
+/** The number a metrics counter shows, e.g. "Writes". */
+async function counter(page: Page, id: string): Promise<number> {
+  const text = await page.getByTestId(`counter-${id}`).textContent();
+  return Number((text ?? "").replace(/[^\d.]/g, ""));
+}
+
+describe("memsvc dashboard in Chromium", { skip }, () => {
+  let home: string;
+  let server: RunningBinary;
+  let browser: Browser;
+  let w: WatchedPage;
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), "memsvc-dashboard-"));
+    server = await startBinary("memsvc", ["serve"], {
+      cwd: home,
+      env: {
+        HOME: home,
+        MEMSVC_PORT: "0",
+        MEMSVC_LOG_FORMAT: "json",
+        MEMSVC_COOKIE_SECRET: COOKIE_SECRET,
+        MEMSVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+        MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      },
+    });
+    browser = await launchBrowser();
+    w = await watchedPage(browser, server.url);
+    await w.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  });
+
+  after(async () => {
+    await browser?.close();
+    const code = await server?.stop();
+    if (code !== 0 && server) console.error(server.output());
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it("serves the page and its assets under a strict Content-Security-Policy", async () => {
+    const res = await fetch(`${server.url}/admin/`);
+    assert.equal(res.status, 200);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    for (
+      const rule of ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]
+    ) {
+      assert.ok(csp.includes(rule), `${rule} in ${csp}`);
+    }
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/);
+    assert.equal(res.headers.get("cache-control"), "no-cache");
+    const html = await res.text();
+    assert.doesNotMatch(
+      html,
+      /<script>|<style>|style=|https?:\/\//,
+      "no inline code, nothing from elsewhere",
+    );
+    const js = html.match(/src="(\/admin\/assets\/admin\.[0-9a-f]{12}\.js)"/)?.[1];
+    assert.ok(js, html);
+    const asset = await fetch(`${server.url}${js}`);
+    assert.equal(asset.status, 200);
+    assert.match(asset.headers.get("cache-control") ?? "", /immutable/);
+    await asset.body?.cancel();
+    const missing = await fetch(`${server.url}/admin/assets/admin.000000000000.js`);
+    assert.equal(missing.status, 404);
+    await missing.body?.cancel();
+    // Client-side routes get the same page.
+    const deep = await fetch(`${server.url}/admin/projects`);
+    assert.equal(deep.status, 200);
+    await deep.body?.cancel();
+  });
+
+  it("walks the admin and user flows", async () => {
+    try {
+      await walk();
+    } catch (err) {
+      await w.screenshot("zz-failure").catch(() => {});
+      if (w.problems.length) console.error(w.problems.join("\n"));
+      throw err;
+    }
+  });
+
+  async function walk() {
+    const { page } = w;
+    // --- Admin: sign in, users, last-admin refusal, health, metrics ---
+    await page.goto("/admin/");
+    await page.getByRole("heading", { name: "Sign in to memsvc" }).waitFor();
+    await w.screenshot("01-sign-in");
+
+    w.expectHttpError("/api/auth/sign-in/email", 401);
+    await page.getByLabel("Email", { exact: true }).fill(ADMIN.email);
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "don't match an account" }).waitFor();
+    await w.screenshot("02-sign-in-error");
+
+    await signIn(page, ADMIN);
+    await openPage(page, "Users");
+    await page.getByRole("row").filter({ hasText: ADMIN.email }).waitFor();
+    await page.getByRole("button", { name: "New user" }).click();
+    const dialog = page.getByRole("dialog", { name: "New user" });
+    await dialog.getByLabel("Email", { exact: true }).fill(USER.email);
+    await dialog.getByLabel("Name", { exact: true }).fill(USER.name);
+    await dialog.getByLabel("Password", { exact: true }).fill(USER.password);
+    await dialog.getByRole("button", { name: "Create user" }).click();
+    await page.getByText(`Created ${USER.email}.`).waitFor();
+    await page.getByRole("row").filter({ hasText: USER.email }).waitFor();
+
+    // The only admin demoting themself is refused, in words.
+    w.expectHttpError("/api/auth/admin/set-role", 400);
+    await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).selectOption("user");
+    await page.getByRole("alert").filter({ hasText: "You can't remove, demote or ban the last admin" })
+      .waitFor();
+    assert.equal(await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue(), "admin");
+    await w.screenshot("03-users");
+
+    await openPage(page, "Health");
+    await page.getByText("All systems are working.").waitFor();
+    await w.screenshot("04-health");
+
+    await openPage(page, "Metrics");
+    await page.getByTestId("counter-remembers").waitFor();
+    const writesBefore = await counter(page, "remembers");
+    await w.screenshot("05-metrics-before");
+    await signOut(page);
+
+    // --- The new user ---
+    await signIn(page, USER);
+    const nav = page.getByRole("navigation", { name: "Pages" });
+    assert.equal(await nav.getByRole("link", { name: "Users" }).count(), 0, "no admin pages for a user");
+
+    await openPage(page, "Projects");
+    await page.getByText("No projects yet").waitFor();
+    await page.getByLabel("New project name", { exact: true }).fill("Research notes");
+    await page.getByRole("button", { name: "Create project" }).click();
+    const project = page.locator('[data-project="Research notes"]');
+    await project.waitFor();
+    await project.getByRole("button", { name: "Set active" }).click();
+    await project.getByText("active", { exact: true }).waitFor();
+    await project.getByRole("button", { name: "Members" }).click();
+    await project.getByLabel("Share with (exact email)", { exact: true }).fill(ADMIN.email);
+    await project.getByRole("button", { name: "Share", exact: true }).click();
+    await project.getByRole("listitem").filter({ hasText: ADMIN.email }).waitFor();
+    await w.screenshot("06-projects");
+    await project.getByRole("button", { name: `Remove ${ADMIN.email}` }).click();
+    await project.getByRole("listitem").filter({ hasText: ADMIN.email }).waitFor({ state: "detached" });
+
+    await openPage(page, "Browse");
+    await page.getByText("No entries here yet").waitFor();
+    const facts = [
+      "The staging database runs PostgreSQL 15 on port 5433.",
+      "Backups of the staging database run nightly at 02:00 UTC.",
+      "The staging database password rotates every 90 days.",
+      "Ada prefers concise code reviews with concrete suggestions.",
+    ];
+    for (const content of facts) {
+      await page.getByRole("button", { name: "Add entry" }).click();
+      const add = page.getByRole("dialog", { name: "Add entry" });
+      await add.getByLabel("Content", { exact: true }).fill(content);
+      await add.getByRole("button", { name: "Remember" }).click();
+      await add.waitFor({ state: "hidden" });
+      await page.getByRole("link", { name: content }).waitFor();
+    }
+    // The gate's refusal is shown plainly.
+    await page.getByRole("button", { name: "Add entry" }).click();
+    const add = page.getByRole("dialog", { name: "Add entry" });
+    await add.getByLabel("Content", { exact: true }).fill("ok");
+    await add.getByRole("button", { name: "Remember" }).click();
+    await add.getByRole("alert").filter({ hasText: "Not saved" }).waitFor();
+    await add.getByRole("button", { name: "Cancel" }).click();
+    await w.screenshot("07-browse");
+
+    await page.getByLabel("Search", { exact: true }).fill("staging backups");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Showing the best").waitFor();
+    await page.getByRole("link", { name: facts[1]! }).waitFor();
+    await w.screenshot("08-browse-search");
+    await page.getByRole("link", { name: "Clear" }).click();
+
+    // View, edit, forget.
+    await page.getByRole("link", { name: facts[3]! }).click();
+    const entry = page.getByRole("dialog", { name: "Entry" });
+    await entry.getByText("Source type").waitFor();
+    await w.screenshot("09-entry");
+    await entry.getByRole("button", { name: "Edit" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit entry" });
+    await edit.getByLabel("Source type", { exact: true }).fill("code-review");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("dialog", { name: "Entry" }).getByText("code-review").waitFor();
+    await page.getByRole("dialog", { name: "Entry" }).getByRole("button", { name: "Forget" }).click();
+    await page.getByRole("dialog", { name: "Forget this entry?" }).getByRole("button", { name: "Forget" })
+      .click();
+    await page.getByText("Forgotten.").waitFor();
+    await page.getByRole("link", { name: facts[3]! }).waitFor({ state: "detached" });
+
+    // Graph of the first fact: its neighbours are the other staging facts.
+    await page.getByRole("listitem").filter({ hasText: facts[0]! }).getByRole("link", { name: "Graph" })
+      .click();
+    await page.getByRole("heading", { level: 1, name: "Graph" }).waitFor();
+    const nodes = page.locator("svg g.node");
+    await nodes.first().waitFor();
+    assert.ok((await nodes.count()) >= 2, "the root and at least one neighbour");
+    await page.getByRole("combobox", { name: "Depth" }).selectOption("2");
+    await page.locator("svg g.node.root").waitFor();
+    // Keyboard: Tab focus on a neighbour, Enter selects it and the side panel shows it.
+    await page.locator("svg g.node:not(.root)").first().focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("complementary", { name: "Selected entry" }).getByRole("heading", {
+      name: /^Depth [123]$/,
+    })
+      .waitFor();
+    await w.screenshot("10-graph");
+
+    await openPage(page, "Today");
+    await page.getByRole("list", { name: "Activity" }).getByText("Remembered").first().waitFor();
+    await w.screenshot("11-today");
+
+    // Tokens: mint (shown once, copied), use, revoke.
+    await openPage(page, "API Tokens");
+    await page.getByText("No tokens yet").waitFor();
+    await page.getByLabel("Label", { exact: true }).fill("laptop agent");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const plaintext = await page.getByLabel("New token", { exact: true }).inputValue();
+    assert.match(plaintext, /^nm_[A-Za-z0-9_-]{43,}$/);
+    await page.getByRole("button", { name: "Copy" }).click();
+    await page.getByText("Copied to the clipboard.").waitFor();
+    assert.equal(await page.evaluate("navigator.clipboard.readText()"), plaintext);
+    await w.screenshot("12-tokens-minted");
+    const viaToken = (body: unknown) =>
+      fetch(`${server.url}/v1/remember`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${plaintext}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const used = await viaToken({ content: "The token works for agents on the laptop." });
+    assert.equal(used.status, 201, await used.text());
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    assert.equal(
+      await page.getByLabel("New token", { exact: true }).count(),
+      0,
+      "the plaintext is gone once dismissed",
+    );
+    await page.getByRole("row").filter({ hasText: "laptop agent" }).getByRole("button", { name: "Revoke" })
+      .click();
+    await page.getByRole("dialog", { name: "Revoke token?" }).getByRole("button", { name: "Revoke token" })
+      .click();
+    await page.getByText("No tokens yet").waitFor();
+    await w.screenshot("13-tokens-revoked");
+    const revoked = await viaToken({ content: "This must not be stored after revocation." });
+    assert.equal(revoked.status, 401);
+    await revoked.body?.cancel();
+
+    // A narrow screen gets the menu button instead of the sidebar.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.getByRole("button", { name: "Menu" }).click();
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Browse", exact: true })
+      .click();
+    await page.getByRole("heading", { level: 1, name: "Browse" }).waitFor();
+    await w.screenshot("14-browse-mobile");
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await signOut(page);
+
+    // --- Admin again: the metrics moved, and keep moving while watched ---
+    await signIn(page, ADMIN);
+    await openPage(page, "Metrics");
+    await page.getByTestId("counter-remembers").waitFor();
+    const writesAfter = await counter(page, "remembers");
+    assert.ok(writesAfter >= writesBefore + facts.length, `writes ${writesBefore} -> ${writesAfter}`);
+    // A write through the API shows up on the open page without a reload (it polls).
+    const session = await w.context.request.post(`${server.url}/v1/remember`, {
+      headers: { origin: server.url },
+      data: { content: "The metrics page updates itself every few seconds." },
+    });
+    assert.equal(session.status(), 201, await session.text());
+    // (A CSP without unsafe-eval also keeps Playwright's string predicates out: match the text.)
+    await page.getByTestId("counter-remembers").filter({ hasText: new RegExp(`^${writesAfter + 1}$`) })
+      .waitFor({ timeout: 20_000 });
+    await page.locator("figure.chart polyline").first().waitFor();
+    await w.screenshot("15-metrics-after");
+
+    // Interactive API docs, when this build has them.
+    const docs = await fetch(`${server.url}/api-docs`);
+    await docs.body?.cancel();
+    if (docs.status === 200) {
+      await page.goto("/api-docs");
+      await page.waitForLoadState("networkidle");
+      await w.screenshot("16-api-docs");
+    }
+    w.assertClean();
+  }
+});
+
+describe("memsvc dashboard without authentication (MEMSVC_AUTH_MODE=none)", { skip }, () => {
+  it("says plainly that nobody signs in, and works", async () => {
+    const home = await mkdtemp(join(tmpdir(), "memsvc-dashboard-none-"));
+    const server = await startBinary("memsvc", ["serve"], {
+      cwd: home,
+      env: { HOME: home, MEMSVC_PORT: "0", MEMSVC_LOG_FORMAT: "json", MEMSVC_AUTH_MODE: "none" },
+    });
+    const browser = await launchBrowser();
+    try {
+      const w = await watchedPage(browser, server.url);
+      await w.page.goto("/admin/");
+      await w.page.getByText("Authentication is off").waitFor();
+      await w.page.getByText("No sign-in (development mode)").waitFor();
+      assert.equal(await w.page.getByRole("button", { name: "Sign out" }).count(), 0);
+      await openPage(w.page, "API Tokens");
+      await w.page.getByText("No personal tokens in this mode").waitFor();
+      await openPage(w.page, "Users");
+      await w.page.getByText("This server has no user accounts").waitFor();
+      await openPage(w.page, "Health");
+      await w.page.getByText("All systems are working.").waitFor();
+      await w.screenshot("17-mode-none");
+      w.assertClean();
+    } finally {
+      await browser.close();
+      await server.stop();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
