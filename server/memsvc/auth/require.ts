@@ -47,3 +47,24 @@ export function requireAdmin(): MiddlewareHandler<MemsvcEnv> {
     await next();
   };
 }
+
+/** 401 without credentials; 403 unless an nm_ API token (the token rotation path). */
+export function requireApiToken(): MiddlewareHandler<MemsvcEnv> {
+  return async (c, next) => {
+    const caller = callerOf(c);
+    if (caller.via !== "api-token" || !caller.tokenHash) {
+      throw new HTTPException(403, { message: "rotate-token needs the nm_ API token being rotated" });
+    }
+    await next();
+  };
+}
+
+/** 401 without credentials or with a cookie: MCP hosts authenticate with a bearer, never a browser cookie. */
+export function requireBearer(): MiddlewareHandler<MemsvcEnv> {
+  return async (c, next) => {
+    if (callerOf(c).via === "cookie") {
+      throw new HTTPException(401, { message: "MCP needs a bearer token (nm_ or ns_)" });
+    }
+    await next();
+  };
+}

@@ -1,8 +1,10 @@
 /**
- * Request schemas of the memory routes. The same schemas validate requests and (later) describe
- * them in /openapi.json, so a limit can only be stated once. Messages name the limit they enforce.
+ * Request and response schemas of the memory routes. The request schemas validate requests and
+ * describe them in /openapi.json (routes/memories.ts), so a limit can only be stated once; messages
+ * name the limit they enforce. The response schemas describe what the routes answer.
  */
 import { z } from "zod";
+import type { JsonValue } from "../store/db.ts";
 import { LIMITS } from "./limits.ts";
 
 const L = LIMITS;
@@ -15,7 +17,19 @@ function keysWithin(value: unknown, max: number): boolean {
   return true;
 }
 
-export const metadataSchema = z.record(z.string(), z.json())
+/** Any JSON value (z.json() with a name: a recursive schema needs one to be described). */
+export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValue),
+    z.record(z.string(), jsonValue),
+  ])
+).meta({ id: "JsonValue" });
+
+export const metadataSchema = z.record(z.string(), jsonValue)
   .refine((m) => new TextEncoder().encode(JSON.stringify(m)).length <= L.maxMetadataBytes, {
     message: `metadata must be at most ${L.maxMetadataBytes} bytes serialized (limit: maxMetadataBytes)`,
   })
@@ -100,12 +114,56 @@ export const neighborsQuery = z.object({
     {
       message: "depth must be 1, 2 or 3 (limit: neighborDepths)",
     },
-  ).default(1),
+  ).default(1).describe("how many hops to walk: 1, 2 or 3"),
   project: projectRef.optional(),
   includeProjects: csvList("includeProjects", projectRef).optional(),
   namespace: namespace.optional(),
   includeNamespaces: csvList("includeNamespaces", namespace).optional(),
 });
+
+export const memoryIdParam = z.object({ id: z.string().describe("the entry's id") });
+
+export const memoryEntry = z.object({
+  id: z.string(),
+  content: z.string(),
+  content_hash: z.string().describe("SHA-256 hex of the trimmed content"),
+  project: z.string().nullable().describe("the project's id; null for user-global memory"),
+  namespace: z.string(),
+  metadata: jsonValue,
+  source_type: z.string().nullable(),
+  captured_from: z.string().nullable(),
+  confidence: z.number().min(0).max(1),
+  hit_count: z.number().int(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  last_accessed_at: z.iso.datetime().nullable(),
+  cold: z.boolean().describe("demoted by decay: out of keyword search until a hit promotes it"),
+  user_id: z.string().describe("who wrote it (in a project, one of its members)"),
+}).meta({ id: "MemoryEntry" });
+
+export const rememberResult = z.union([
+  z.object({ id: z.string(), deduplicated: z.literal(true).optional() }),
+  z.object({ id: z.null(), rejected: z.string().describe("why the worthiness gate refused it") }),
+]).meta({ id: "RememberResult" });
+
+export const searchResponse = z.object({
+  results: z.array(memoryEntry.extend({ score: z.number() })),
+  degraded: z.literal(true).optional().describe("set when a tier (e.g. the embedder) failed"),
+}).meta({ id: "SearchResponse" });
+
+export const recentResponse = z.object({
+  entries: z.array(memoryEntry),
+  nextCursor: z.string().nullable().describe("pass as `cursor` for the next page; null on the last"),
+});
+
+export const neighborsResponse = z.object({
+  root: z.string(),
+  depth: z.number().int(),
+  nodes: z.array(memoryEntry.extend({ depth: z.number().int() })),
+  edges: z.array(z.object({ from: z.string(), to: z.string(), relation: z.string(), weight: z.number() })),
+});
+
+export const deletedResponse = z.object({ deleted: z.literal(true) }).meta({ id: "Deleted" });
 
 export type RememberBody = z.output<typeof rememberBody>;
 export type UpdateBody = z.output<typeof updateBody>;

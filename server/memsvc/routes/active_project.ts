@@ -4,50 +4,82 @@
  */
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
-import { z } from "zod";
-import { parseJson } from "../../../internal/http/mod.ts";
 import { writeAudit } from "../audit/audit_log.ts";
 import { callerOf } from "../auth/caller.ts";
-import { requireCaller } from "../auth/require.ts";
 import type { MemsvcEnv } from "../env.ts";
+import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import { clearActiveProject, getActiveProject, setActiveProject } from "../projects/mod.ts";
+import { activeProjectResponse, setActiveProjectBody } from "../projects/schemas.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 
 export interface ActiveProjectRoutesDeps {
   db: Kysely<MemsvcDatabase>;
 }
 
-const setBody = z.object({ project: z.string().min(1, "project must be a project id or name") });
+const path = "/v1/me/active-project";
+const tag = "projects";
+
+export const activeProjectApi = {
+  get: defineRoute({
+    method: "get",
+    path,
+    operationId: "getActiveProject",
+    tag,
+    access: "caller",
+    summary: "The caller's active project",
+    responses: { 200: { description: "the active project, or null", schema: activeProjectResponse } },
+  }),
+  set: defineRoute({
+    method: "put",
+    path,
+    operationId: "setActiveProject",
+    tag,
+    access: "caller",
+    summary: "Make a project (id or name) the default of calls that name none",
+    body: setActiveProjectBody,
+    responses: { 200: { description: "the now active project", schema: activeProjectResponse } },
+    errors: [403, 404],
+  }),
+  clear: defineRoute({
+    method: "delete",
+    path,
+    operationId: "clearActiveProject",
+    tag,
+    access: "caller",
+    summary: "Clear the active project",
+    responses: { 200: { description: "`{project: null}`", schema: activeProjectResponse } },
+  }),
+};
 
 export function activeProjectRoutes({ db }: ActiveProjectRoutesDeps): Hono<MemsvcEnv> {
-  return new Hono<MemsvcEnv>()
-    .get("/v1/me/active-project", requireCaller(), async (c) => {
-      return c.json({ project: await getActiveProject(db, callerOf(c).userId) });
-    })
-    .put("/v1/me/active-project", requireCaller(), async (c) => {
-      const caller = callerOf(c);
-      const { project: ref } = await parseJson(c, setBody);
-      const project = await setActiveProject(db, caller, ref);
+  const app = new Hono<MemsvcEnv>();
+  mountRoute(app, activeProjectApi.get, async (c) => {
+    return c.json({ project: await getActiveProject(db, callerOf(c).userId) });
+  });
+  mountRoute(app, activeProjectApi.set, async (c, { body }) => {
+    const caller = callerOf(c);
+    const project = await setActiveProject(db, caller, body.project);
+    await writeAudit(db, {
+      actorId: caller.userId,
+      action: "project.activate",
+      target: project.id,
+      requestId: c.get("requestId"),
+    });
+    return c.json({ project });
+  });
+  mountRoute(app, activeProjectApi.clear, async (c) => {
+    const caller = callerOf(c);
+    const cleared = await clearActiveProject(db, caller.userId);
+    // Clearing nothing changes nothing, so it leaves no audit entry.
+    if (cleared) {
       await writeAudit(db, {
         actorId: caller.userId,
-        action: "project.activate",
-        target: project.id,
+        action: "project.deactivate",
+        target: cleared,
         requestId: c.get("requestId"),
       });
-      return c.json({ project });
-    })
-    .delete("/v1/me/active-project", requireCaller(), async (c) => {
-      const caller = callerOf(c);
-      const cleared = await clearActiveProject(db, caller.userId);
-      // Clearing nothing changes nothing, so it leaves no audit entry.
-      if (cleared) {
-        await writeAudit(db, {
-          actorId: caller.userId,
-          action: "project.deactivate",
-          target: cleared,
-          requestId: c.get("requestId"),
-        });
-      }
-      return c.json({ project: null });
-    });
+    }
+    return c.json({ project: null });
+  });
+  return app;
 }

@@ -4,28 +4,33 @@
  */
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
-import { z } from "zod";
-import { parseQuery } from "../../../internal/http/mod.ts";
 import { listAudit, writeAudit } from "../audit/audit_log.ts";
 import { callerOf } from "../auth/caller.ts";
-import { requireAdmin } from "../auth/require.ts";
+import { auditLogResponse, auditQuery } from "../audit/schemas.ts";
 import type { MemsvcEnv } from "../env.ts";
+import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 
 export interface AdminAuditLogRoutesDeps {
   db: Kysely<MemsvcDatabase>;
 }
 
-const MAX_AUDIT_LIMIT = 500;
-const limitError = `limit must be an integer from 1 to ${MAX_AUDIT_LIMIT}`;
-const auditQuery = z.object({
-  limit: z.coerce.number({ error: limitError }).int({ error: limitError }).min(1, { error: limitError })
-    .max(MAX_AUDIT_LIMIT, { error: limitError }).default(50),
-});
+export const adminAuditLogApi = {
+  list: defineRoute({
+    method: "get",
+    path: "/v1/admin/audit-log",
+    operationId: "adminAuditLog",
+    tag: "admin",
+    access: "admin",
+    summary: "Recent audit entries, newest first",
+    description: "Reading the log is itself recorded (admin.audit-log).",
+    query: auditQuery,
+    responses: { 200: { description: "the entries", schema: auditLogResponse } },
+  }),
+};
 
 export function adminAuditLogRoutes({ db }: AdminAuditLogRoutesDeps): Hono<MemsvcEnv> {
-  return new Hono<MemsvcEnv>().get("/v1/admin/audit-log", requireAdmin(), async (c) => {
-    const { limit } = parseQuery(c, auditQuery);
+  return mountRoute(new Hono<MemsvcEnv>(), adminAuditLogApi.list, async (c, { query: { limit } }) => {
     const entries = await listAudit(db, limit);
     await writeAudit(db, {
       actorId: callerOf(c).userId,

@@ -10,8 +10,8 @@ import { Hono } from "hono";
 import type { Database } from "../../../internal/db/mod.ts";
 import { writeAudit } from "../audit/audit_log.ts";
 import { callerOf } from "../auth/caller.ts";
-import { requireAdmin } from "../auth/require.ts";
 import type { MemsvcEnv } from "../env.ts";
+import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import { lineStream } from "../portability/lines.ts";
 import { writeSnapshot } from "../portability/snapshot.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
@@ -20,8 +20,21 @@ export interface AdminBackupRoutesDeps {
   database: Database<MemsvcDatabase>;
 }
 
+export const adminBackupApi = {
+  backup: defineRoute({
+    method: "get",
+    path: "/v1/admin/backup",
+    operationId: "adminBackup",
+    tag: "admin",
+    access: "admin",
+    summary: "Download a consistent backup of the whole database",
+    description: "gzip'd JSON Lines, the format of `memsvc backup`; restore with `memsvc restore`.",
+    responses: { 200: { description: "the backup (attachment)", contentType: "application/gzip" } },
+  }),
+};
+
 export function adminBackupRoutes({ database }: AdminBackupRoutesDeps): Hono<MemsvcEnv> {
-  return new Hono<MemsvcEnv>().get("/v1/admin/backup", requireAdmin(), async (c) => {
+  return mountRoute(new Hono<MemsvcEnv>(), adminBackupApi.backup, async (c) => {
     await writeAudit(database.db, {
       actorId: callerOf(c).userId,
       action: "admin.backup",

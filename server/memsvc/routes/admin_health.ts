@@ -12,10 +12,11 @@ import { sql } from "kysely";
 import { statfs } from "node:fs/promises";
 import { type Database, migrationStatus } from "../../../internal/db/mod.ts";
 import { redactString } from "../../../internal/log/mod.ts";
-import { requireAdmin } from "../auth/require.ts";
 import type { Embedder } from "../embeddings/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import type { MemsvcMetrics } from "../metrics/registry.ts";
+import { deepHealthResponse } from "../metrics/schemas.ts";
+import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { migrations } from "../store/migrations/mod.ts";
 
@@ -59,9 +60,22 @@ async function probe<T>(check: () => Promise<T>, timeoutMs: number): Promise<Pro
   }
 }
 
+export const adminHealthApi = {
+  deep: defineRoute({
+    method: "get",
+    path: "/v1/admin/health/deep",
+    operationId: "adminDeepHealth",
+    tag: "admin",
+    access: "admin",
+    summary: "Per-dependency health snapshot",
+    description: "200 with `ok: false` when the database or the embedder fails.",
+    responses: { 200: { description: "the snapshot", schema: deepHealthResponse } },
+  }),
+};
+
 export function adminHealthRoutes(deps: AdminHealthRoutesDeps): Hono<MemsvcEnv> {
   const { database, embedder, dataDir, probeTimeoutMs = PROBE_TIMEOUT_MS } = deps;
-  return new Hono<MemsvcEnv>().get("/v1/admin/health/deep", requireAdmin(), async (c) => {
+  return mountRoute(new Hono<MemsvcEnv>(), adminHealthApi.deep, async (c) => {
     const [ping, schema, embedding, disk] = await Promise.all([
       probe(() => sql`select 1`.execute(database.db), probeTimeoutMs),
       probe(() => migrationStatus(database.db, migrations), probeTimeoutMs),

@@ -5,28 +5,37 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
-import { z } from "zod";
-import { parseJson } from "../../../internal/http/mod.ts";
 import { writeAudit } from "../audit/audit_log.ts";
 import { callerOf } from "../auth/caller.ts";
-import { requireAdmin } from "../auth/require.ts";
 import type { MemsvcEnv } from "../env.ts";
+import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
-import { TOKEN_PREFIX, type TokenStore } from "../tokens/api_tokens.ts";
+import type { TokenStore } from "../tokens/api_tokens.ts";
+import { revokedToken, revokeTokenBody } from "../tokens/schemas.ts";
 
 export interface AdminTokenRoutesDeps {
   tokens: TokenStore;
   db: Kysely<MemsvcDatabase>;
 }
 
-const revokeBody = z.object({
-  token: z.string().startsWith(TOKEN_PREFIX, `token must be an API token starting with ${TOKEN_PREFIX}`),
-});
+export const adminTokenApi = {
+  revoke: defineRoute({
+    method: "post",
+    path: "/v1/admin/tokens/revoke",
+    operationId: "adminRevokeToken",
+    tag: "admin",
+    access: "admin",
+    summary: "Revoke any user's API token by its plaintext",
+    description: "For a token found leaked in a log or a repository, whoever owns it.",
+    body: revokeTokenBody,
+    responses: { 200: { description: "revoked; the token now gives 401", schema: revokedToken } },
+    errors: [404],
+  }),
+};
 
 export function adminTokenRoutes({ tokens, db }: AdminTokenRoutesDeps): Hono<MemsvcEnv> {
-  return new Hono<MemsvcEnv>().post("/v1/admin/tokens/revoke", requireAdmin(), async (c) => {
-    const { token } = await parseJson(c, revokeBody);
-    const revoked = await tokens.revoke(token);
+  return mountRoute(new Hono<MemsvcEnv>(), adminTokenApi.revoke, async (c, { body }) => {
+    const revoked = await tokens.revoke(body.token);
     if (!revoked) throw new HTTPException(404, { message: "no such token" });
     await writeAudit(db, {
       actorId: callerOf(c).userId,

@@ -8,8 +8,8 @@
  * Every message carries the caller and request id of the HTTP request that delivered it to the
  * tools (authInfo), and a session answers only the user who opened it.
  */
-import { Hono, type MiddlewareHandler } from "hono";
-import { HTTPException } from "hono/http-exception";
+import { Hono } from "hono";
+import { z } from "zod";
 import { callerOf } from "../auth/caller.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { createMcpServer, type McpDeps } from "../mcp/mcp_server.ts";
@@ -21,6 +21,7 @@ import {
 import type { SessionRegistry } from "../mcp/sessions.ts";
 import { SseServerTransport } from "../mcp/sse_transport.ts";
 import { authInfoFor } from "../mcp/tool_result.ts";
+import { defineRoute, mountRoute, mountRoutes } from "../openapi/route_spec.ts";
 
 export interface McpRoutesDeps {
   registry: SessionRegistry;
@@ -29,14 +30,67 @@ export interface McpRoutesDeps {
 }
 
 const MESSAGES_PATH = "/mcp/messages";
+const tag = "mcp";
+const jsonRpc = z.looseObject({ jsonrpc: z.literal("2.0") }).describe("a JSON-RPC 2.0 message (or a batch)");
+const streamable = {
+  tag,
+  path: "/mcp",
+  // MCP hosts authenticate with a bearer; a browser cookie never opens or drives a session.
+  access: "bearer",
+  description: "MCP Streamable HTTP (protocol revision 2025-03-26 and later): POST an `initialize` " +
+    "request to open a session (its id comes back in `Mcp-Session-Id`), then send that header with " +
+    "every request. Behaviour rules come in the `instructions` of the initialize result.",
+  errors: [400, 403, 404],
+} as const;
 
-/** MCP hosts authenticate with a bearer; a browser cookie never opens or drives a session. */
-const requireBearer: MiddlewareHandler<MemsvcEnv> = async (c, next) => {
-  const caller = callerOf(c);
-  if (caller.via === "cookie") {
-    throw new HTTPException(401, { message: "MCP needs a bearer token (nm_ or ns_)" });
-  }
-  await next();
+export const mcpApi = {
+  post: defineRoute({
+    ...streamable,
+    method: "post",
+    operationId: "mcpPost",
+    summary: "MCP: send JSON-RPC messages",
+    responses: {
+      200: { description: "the answer, as JSON or as an SSE stream (text/event-stream)", schema: jsonRpc },
+      202: { description: "accepted (notifications and responses)" },
+    },
+  }),
+  get: defineRoute({
+    ...streamable,
+    method: "get",
+    operationId: "mcpStream",
+    summary: "MCP: open the server-to-client SSE stream of a session",
+    responses: { 200: { description: "an SSE stream", contentType: "text/event-stream" } },
+  }),
+  delete: defineRoute({
+    ...streamable,
+    method: "delete",
+    operationId: "mcpClose",
+    summary: "MCP: end a session",
+    responses: { 200: { description: "closed" } },
+  }),
+  sse: defineRoute({
+    method: "get",
+    path: "/mcp/sse",
+    operationId: "mcpSse",
+    tag,
+    access: "bearer",
+    summary: "MCP over the legacy SSE transport: open a session",
+    description: "The first event (`endpoint`) names the URL to POST messages to. At most 10 sessions " +
+      "per user; idle sessions are closed after 30 minutes.",
+    responses: { 200: { description: "an SSE stream", contentType: "text/event-stream" } },
+    errors: [429],
+  }),
+  messages: defineRoute({
+    method: "post",
+    path: MESSAGES_PATH,
+    operationId: "mcpSseMessage",
+    tag,
+    access: "bearer",
+    summary: "MCP over SSE: post a message to a session",
+    query: z.object({ sessionId: z.string().min(1).describe("from the `endpoint` event of /mcp/sse") }),
+    responses: { 202: { description: "accepted; the answer comes on the SSE stream" } },
+    errors: [403, 404],
+  }),
 };
 
 const jsonRpcError = (code: number, message: string) => ({
@@ -47,10 +101,7 @@ const jsonRpcError = (code: number, message: string) => ({
 
 export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hono<MemsvcEnv> {
   const app = new Hono<MemsvcEnv>();
-  app.use("/mcp", requireBearer);
-  app.use("/mcp/*", requireBearer);
-
-  app.all("/mcp", async (c) => {
+  mountRoutes(app, [mcpApi.post, mcpApi.get, mcpApi.delete], async (c) => {
     const caller = callerOf(c);
     const authInfo = authInfoFor(caller, c.get("requestId"));
     let parsedBody: unknown;
@@ -94,7 +145,7 @@ export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hon
     return await transport.handleRequest(c.req.raw, { parsedBody, authInfo });
   });
 
-  app.get("/mcp/sse", (c) => {
+  mountRoute(app, mcpApi.sse, (c) => {
     const caller = callerOf(c);
     if (!registry.sseSlotFree(caller.userId)) {
       const max = registry.limits.maxSsePerUser;
@@ -115,9 +166,9 @@ export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hon
     return transport.response;
   });
 
-  app.post(MESSAGES_PATH, async (c) => {
+  mountRoute(app, mcpApi.messages, async (c, { query }) => {
     const caller = callerOf(c);
-    const session = registry.get(c.req.query("sessionId") ?? "");
+    const session = registry.get(query.sessionId);
     if (!session || session.kind !== "sse") return c.json({ error: "no such MCP session" }, 404);
     if (session.userId !== caller.userId) {
       return c.json({ error: "this MCP session belongs to another user" }, 403);

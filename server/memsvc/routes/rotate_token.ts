@@ -10,8 +10,10 @@ import { writeAudit } from "../audit/audit_log.ts";
 import { callerOf } from "../auth/caller.ts";
 import { createRateLimiter, type RateLimiter, tooManyRequests } from "../auth/rate_limit.ts";
 import type { MemsvcEnv } from "../env.ts";
+import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import type { TokenStore } from "../tokens/api_tokens.ts";
+import { issuedToken } from "../tokens/schemas.ts";
 
 export interface RotateTokenRoutesDeps {
   tokens: TokenStore;
@@ -20,17 +22,30 @@ export interface RotateTokenRoutesDeps {
   rotateLimiter?: RateLimiter;
 }
 
+export const rotateTokenApi = {
+  rotate: defineRoute({
+    method: "post",
+    path: "/v1/auth/rotate-token",
+    operationId: "rotateToken",
+    tag: "tokens",
+    access: "api-token",
+    summary: "Trade the nm_ token in use for a new one",
+    description: "For CLI and device paths: the old token stops working when the new one is created. " +
+      "At most 10 rotations per user per hour.",
+    responses: { 200: { description: "the new token (Cache-Control: no-store)", schema: issuedToken } },
+    errors: [429],
+  }),
+};
+
 export function rotateTokenRoutes(deps: RotateTokenRoutesDeps): Hono<MemsvcEnv> {
   const { tokens, db } = deps;
   const limiter = deps.rotateLimiter ?? createRateLimiter({ limit: 10, windowMs: 60 * 60_000 });
-  return new Hono<MemsvcEnv>().post("/v1/auth/rotate-token", async (c) => {
+  return mountRoute(new Hono<MemsvcEnv>(), rotateTokenApi.rotate, async (c) => {
     const caller = callerOf(c);
-    if (caller.via !== "api-token" || !caller.tokenHash) {
-      throw new HTTPException(403, { message: "rotate-token needs the nm_ API token being rotated" });
-    }
     const { allowed, retryAfterSeconds } = limiter.hit(caller.userId);
     if (!allowed) return tooManyRequests(c, retryAfterSeconds);
-    const issued = await tokens.rotate(caller.tokenHash);
+    // The guard (requireApiToken) let only an API token through, so its hash is set.
+    const issued = await tokens.rotate(caller.tokenHash!);
     // Deleted or rotated by a concurrent request since this one was authenticated.
     if (!issued) throw new HTTPException(401, { message: "unauthorized" });
     await writeAudit(db, {
@@ -38,7 +53,7 @@ export function rotateTokenRoutes(deps: RotateTokenRoutesDeps): Hono<MemsvcEnv> 
       action: "token.rotate",
       target: issued.tokenHash,
       requestId: c.get("requestId"),
-      metadata: { previousTokenHash: caller.tokenHash },
+      metadata: { previousTokenHash: caller.tokenHash! },
     });
     c.header("Cache-Control", "no-store");
     return c.json(issued);
