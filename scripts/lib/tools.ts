@@ -18,9 +18,12 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
 export const DASHBOARD_OUT = ".cache/web/admin";
 const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
 
+/** Swagger UI for /api-docs (server/memsvc/openapi/docs_assets.ts). */
+const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
+
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
-  memsvc: [...PGLITE, ...DASHBOARD],
+  memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
 };
 
 /** Folders whose changes make a built binary stale. */

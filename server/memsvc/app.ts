@@ -1,6 +1,9 @@
+import { getCookies } from "better-auth/cookies";
 import { Hono } from "hono";
 import { type AppEnv, createApp } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
+import { VERSION } from "../../internal/version/version.ts";
+import { authApi } from "./auth/auth_api.ts";
 import { authRoutes } from "./auth/auth_routes.ts";
 import type { Auth } from "./auth/better_auth.ts";
 import type { Caller } from "./auth/caller.ts";
@@ -10,29 +13,32 @@ import { resolveCaller } from "./auth/resolve_caller.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type DashboardBundle, dashboardRoutes } from "./dashboard/serve.ts";
 import type { MemsvcEnv } from "./env.ts";
-import { adminAuditLogRoutes } from "./routes/admin_audit_log.ts";
-import { adminBackupRoutes } from "./routes/admin_backup.ts";
-import { adminHealthRoutes } from "./routes/admin_health.ts";
-import { adminMetricsRoutes } from "./routes/admin_metrics.ts";
-import { adminTokenRoutes } from "./routes/admin_tokens.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { meTokenRoutes } from "./routes/me_tokens.ts";
-import { rotateTokenRoutes } from "./routes/rotate_token.ts";
+import { openApiDocument } from "./openapi/document.ts";
+import type { RouteSpec } from "./openapi/route_spec.ts";
+import { adminAuditLogApi, adminAuditLogRoutes } from "./routes/admin_audit_log.ts";
+import { adminBackupApi, adminBackupRoutes } from "./routes/admin_backup.ts";
+import { adminHealthApi, adminHealthRoutes } from "./routes/admin_health.ts";
+import { adminMetricsApi, adminMetricsRoutes } from "./routes/admin_metrics.ts";
+import { adminTokenApi, adminTokenRoutes } from "./routes/admin_tokens.ts";
+import { apiDocsRoutes } from "./routes/api_docs.ts";
+import { healthApi, healthRoutes } from "./routes/health.ts";
+import { meTokenApi, meTokenRoutes } from "./routes/me_tokens.ts";
+import { rotateTokenApi, rotateTokenRoutes } from "./routes/rotate_token.ts";
 import type { MemoryService } from "./memory/memory_service.ts";
 import type { SearchService } from "./memory/search.ts";
 import type { ActivityRecorder } from "./metrics/activity.ts";
 import { GaugeReader } from "./metrics/gauges.ts";
 import type { MemsvcMetrics } from "./metrics/registry.ts";
 import { routeTiming } from "./metrics/route_timing.ts";
-import { activeProjectRoutes } from "./routes/active_project.ts";
+import { activeProjectApi, activeProjectRoutes } from "./routes/active_project.ts";
 import type { Maintenance } from "./maintenance/mod.ts";
 import type { McpDeps } from "./mcp/mcp_server.ts";
 import type { SessionRegistry } from "./mcp/sessions.ts";
-import { mcpRoutes } from "./routes/mcp.ts";
-import { maintenanceRoutes } from "./routes/maintenance.ts";
-import { meActivityRoutes } from "./routes/me_activity.ts";
-import { memoryRoutes } from "./routes/memories.ts";
-import { projectRoutes } from "./routes/projects.ts";
+import { mcpApi, mcpRoutes } from "./routes/mcp.ts";
+import { maintenanceApi, maintenanceRoutes } from "./routes/maintenance.ts";
+import { meActivityApi, meActivityRoutes } from "./routes/me_activity.ts";
+import { memoryApi, memoryRoutes } from "./routes/memories.ts";
+import { projectApi, projectRoutes } from "./routes/projects.ts";
 import type { MemsvcStore } from "./store/db.ts";
 import type { TokenStore } from "./tokens/api_tokens.ts";
 
@@ -73,6 +79,10 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
     bodyLimitBytes: config.MEMSVC_MAX_BODY_BYTES,
   });
   app.route("/", healthRoutes);
+  // What /openapi.json describes: the specs of the routes mounted here, each added where it is mounted.
+  const described: RouteSpec[] = [...Object.values(healthApi)];
+  const describe = (...apis: Record<string, RouteSpec>[]) =>
+    apis.forEach((a) => described.push(...Object.values(a)));
   app.route(
     "/",
     dashboardRoutes({
@@ -108,6 +118,11 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
     );
     api.route("/", meTokenRoutes({ tokens, db: store.database.db }));
     api.route("/", rotateTokenRoutes({ tokens, db: store.database.db, rotateLimiter: deps.limiters.rotate }));
+    describe(
+      Object.fromEntries(authApi(deps.auth).map((s) => [s.operationId, s])),
+      meTokenApi,
+      rotateTokenApi,
+    );
   } else {
     const unavailable =
       `not available in MEMSVC_AUTH_MODE=${config.MEMSVC_AUTH_MODE}: it has no users to sign in`;
@@ -124,6 +139,16 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   api.route("/", activeProjectRoutes({ db: store.database.db }));
   api.route("/", meActivityRoutes({ db: store.database.db, activity: deps.activity }));
   api.route("/", maintenanceRoutes(deps.maintenance));
+  describe(
+    adminTokenApi,
+    adminAuditLogApi,
+    adminBackupApi,
+    memoryApi,
+    projectApi,
+    activeProjectApi,
+    meActivityApi,
+    maintenanceApi,
+  );
   const { embedder, index } = deps.mcp.server;
   const gauges = new GaugeReader({
     db: store.database.db,
@@ -151,7 +176,22 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
       dataDir: store.database.backend === "pglite" ? config.MEMSVC_DATA_DIR : undefined,
     }),
   );
+  describe(adminMetricsApi, adminHealthApi);
   api.route("/", mcpRoutes({ ...deps.mcp, keepAliveMs: config.MEMSVC_MCP_KEEPALIVE_MS }));
+  describe(mcpApi);
   app.route("/", api);
+
+  app.route(
+    "/",
+    apiDocsRoutes({
+      document: () =>
+        openApiDocument(described, {
+          version: VERSION,
+          baseUrl: baseUrlOf(config),
+          mode: config.MEMSVC_AUTH_MODE,
+          sessionCookie: deps.auth ? getCookies(deps.auth.options).sessionToken.name : "",
+        }),
+    }),
+  );
   return app;
 }
