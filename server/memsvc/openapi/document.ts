@@ -132,6 +132,18 @@ function operationOf(spec: RouteSpec, schemas: SchemaSet, mode: AuthMode): Json 
           content: { "application/json": { schema: schemas.convert(spec.body, "input") } },
         },
       }
+      : spec.rawBody
+      ? {
+        requestBody: {
+          required: true,
+          description: spec.rawBody.description,
+          content: {
+            [spec.rawBody.contentType ?? "application/json"]: {
+              ...(spec.rawBody.schema ? { schema: schemas.convert(spec.rawBody.schema, "input") } : {}),
+            },
+          },
+        },
+      }
       : {}),
     responses,
     ...(security ? { security } : {}),

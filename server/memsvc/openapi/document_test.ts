@@ -86,6 +86,12 @@ test("operations list the credentials they accept", async () => {
   assert.deepEqual(schemes(paths["/v1/auth/rotate-token"].post), ["apiToken"]);
   assert.deepEqual(schemes(paths["/mcp"].post), ["apiToken", "sessionBearer"]);
   assert.deepEqual(schemes(paths["/health"].get), []);
+  // MCP: the JSON-RPC body the transport reads itself, and its own error answers.
+  assert.ok(paths["/mcp"].post.requestBody.content["application/json"].schema);
+  assert.equal(
+    paths["/mcp"].post.responses["404"].content["application/json"].schema.$ref,
+    "#/components/schemas/JsonRpcError",
+  );
   assert.deepEqual(schemes(paths["/api/auth/sign-in/email"].post), []);
 });
 

@@ -54,6 +54,11 @@ export interface RouteSpec {
   description?: string;
   access: Access;
   body?: z.ZodType;
+  /**
+   * A body the handler reads itself (JSON-RPC for the MCP transport, which answers malformed
+   * messages in its own protocol): described in the document, not validated by mountRoute.
+   */
+  rawBody?: ResponseSpec;
   query?: z.ZodObject;
   params?: z.ZodObject;
   /** Success answers by status. */

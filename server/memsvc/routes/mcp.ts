@@ -21,6 +21,7 @@ import {
 import type { SessionRegistry } from "../mcp/sessions.ts";
 import { SseServerTransport } from "../mcp/sse_transport.ts";
 import { authInfoFor } from "../mcp/tool_result.ts";
+import { validationErrorBody } from "../openapi/components.ts";
 import { defineRoute, mountRoute, mountRoutes } from "../openapi/route_spec.ts";
 
 export interface McpRoutesDeps {
@@ -31,7 +32,21 @@ export interface McpRoutesDeps {
 
 const MESSAGES_PATH = "/mcp/messages";
 const tag = "mcp";
-const jsonRpc = z.looseObject({ jsonrpc: z.literal("2.0") }).describe("a JSON-RPC 2.0 message (or a batch)");
+const jsonRpc = z.looseObject({ jsonrpc: z.literal("2.0") }).describe("a JSON-RPC 2.0 message");
+const jsonRpcBody = {
+  description: "a JSON-RPC message or a batch",
+  schema: z.union([jsonRpc, z.array(jsonRpc)]),
+};
+const jsonRpcError = z.object({
+  jsonrpc: z.literal("2.0"),
+  error: z.object({ code: z.number().int(), message: z.string() }),
+  id: z.null(),
+}).meta({ id: "JsonRpcError" });
+/** The transport's own error answers: malformed JSON, no session yet (400), a session that is gone (404). */
+const transportErrors = {
+  400: { description: "not JSON, or no valid session: send initialize first", schema: jsonRpcError },
+  404: { description: "the session is gone: initialize again", schema: jsonRpcError },
+};
 const streamable = {
   tag,
   path: "/mcp",
@@ -49,9 +64,11 @@ export const mcpApi = {
     method: "post",
     operationId: "mcpPost",
     summary: "MCP: send JSON-RPC messages",
+    rawBody: jsonRpcBody,
     responses: {
       200: { description: "the answer, as JSON or as an SSE stream (text/event-stream)", schema: jsonRpc },
       202: { description: "accepted (notifications and responses)" },
+      ...transportErrors,
     },
   }),
   get: defineRoute({
@@ -59,14 +76,17 @@ export const mcpApi = {
     method: "get",
     operationId: "mcpStream",
     summary: "MCP: open the server-to-client SSE stream of a session",
-    responses: { 200: { description: "an SSE stream", contentType: "text/event-stream" } },
+    responses: {
+      200: { description: "an SSE stream", contentType: "text/event-stream" },
+      ...transportErrors,
+    },
   }),
   delete: defineRoute({
     ...streamable,
     method: "delete",
     operationId: "mcpClose",
     summary: "MCP: end a session",
-    responses: { 200: { description: "closed" } },
+    responses: { 200: { description: "closed" }, ...transportErrors },
   }),
   sse: defineRoute({
     method: "get",
@@ -88,12 +108,19 @@ export const mcpApi = {
     access: "bearer",
     summary: "MCP over SSE: post a message to a session",
     query: z.object({ sessionId: z.string().min(1).describe("from the `endpoint` event of /mcp/sse") }),
-    responses: { 202: { description: "accepted; the answer comes on the SSE stream" } },
+    rawBody: jsonRpcBody,
+    responses: {
+      202: { description: "accepted; the answer comes on the SSE stream" },
+      400: {
+        description: "no sessionId (structured issues), or a body that is not JSON (a JSON-RPC error)",
+        schema: z.union([validationErrorBody, jsonRpcError]),
+      },
+    },
     errors: [403, 404],
   }),
 };
 
-const jsonRpcError = (code: number, message: string) => ({
+const jsonRpcFailure = (code: number, message: string) => ({
   jsonrpc: "2.0",
   error: { code, message },
   id: null,
@@ -109,14 +136,16 @@ export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hon
       try {
         parsedBody = await c.req.json();
       } catch {
-        return c.json(jsonRpcError(-32700, "Parse error: body is not JSON"), 400);
+        return c.json(jsonRpcFailure(-32700, "Parse error: body is not JSON"), 400);
       }
     }
     const sessionId = c.req.header("mcp-session-id");
     if (sessionId) {
       const session = registry.get(sessionId);
       // 404 tells a client its session is gone and it must initialize again (MCP spec).
-      if (!session || session.kind !== "http") return c.json(jsonRpcError(-32001, "Session not found"), 404);
+      if (!session || session.kind !== "http") {
+        return c.json(jsonRpcFailure(-32001, "Session not found"), 404);
+      }
       if (session.userId !== caller.userId) {
         return c.json({ error: "this MCP session belongs to another user" }, 403);
       }
@@ -124,7 +153,7 @@ export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hon
       return await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo });
     }
     if (c.req.method !== "POST" || !isInitializeRequest(parsedBody)) {
-      return c.json(jsonRpcError(-32000, "Bad Request: no valid session id; send initialize first"), 400);
+      return c.json(jsonRpcFailure(-32000, "Bad Request: no valid session id; send initialize first"), 400);
     }
     const mcp = createMcpServer(server);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -177,7 +206,7 @@ export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hon
     try {
       body = await c.req.json();
     } catch {
-      return c.json(jsonRpcError(-32700, "Parse error: body is not JSON"), 400);
+      return c.json(jsonRpcFailure(-32700, "Parse error: body is not JSON"), 400);
     }
     registry.touch(session);
     const authInfo = authInfoFor(caller, c.get("requestId"));
