@@ -149,6 +149,19 @@ describe("memsvc /openapi.json and /api-docs", () => {
     check("post", "/v1/reap-orphans", await admin.post("/v1/reap-orphans"));
     check("post", "/v1/decay", await admin.post("/v1/decay", { effectiveDays: 30 }));
 
+    // The identity library behind the allowlist, and the last-admin guard in front of it.
+    const again = await new Client(server.url, { origin: server.url }).post("/api/auth/sign-in/email", ADMIN);
+    check("post", "/api/auth/sign-in/email", again);
+    check("get", "/api/auth/admin/list-users", await admin.get("/api/auth/admin/list-users"));
+    const demote = await admin.post("/api/auth/admin/set-role", { userId: again.body.user.id, role: "user" });
+    assert.equal(demote.body.code, "LAST_ADMIN_PROTECTED");
+    check("post", "/api/auth/admin/set-role", demote);
+    check(
+      "post",
+      "/api/auth/sign-in/email",
+      await new Client(server.url).post("/api/auth/sign-in/email", {}),
+    );
+
     // Error bodies of the contract.
     check("post", "/v1/remember", await agent.post("/v1/remember", { content: 42 }));
     check("post", "/v1/remember", await new Client(server.url).post("/v1/remember", { content: "x" }));
