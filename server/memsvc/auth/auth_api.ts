@@ -31,7 +31,12 @@ const CAN_DEMOTE = new Set<AuthRoute>(
 /** The shape of an endpoint in `auth.api` that this module reads. */
 interface Endpoint {
   path?: string;
-  options?: { method?: string | string[]; body?: unknown; query?: unknown; metadata?: { openapi?: object } };
+  options?: {
+    method?: string | string[];
+    body?: unknown;
+    query?: unknown;
+    metadata?: { openapi?: { description?: string } };
+  };
 }
 
 /** The allowlisted endpoint of the library for `method` and `path`, or an error naming it. */
@@ -71,9 +76,12 @@ export function authApi(auth: Auth): RouteSpec[] {
       }`,
       tag: admin ? "auth-admin" : "auth",
       access: signIn ? "public" : admin ? "admin" : "session",
+      // The library's own one-line description, else the path in words.
       summary: signIn
         ? "Sign in with email and password: sets the session cookie"
-        : `${admin ? "Admin: " : ""}${path.split("/").pop()!.replaceAll("-", " ")}`,
+        : `${admin ? "Admin: " : ""}${
+          endpoint.options?.metadata?.openapi?.description ?? path.split("/").pop()!.replaceAll("-", " ")
+        }`,
       description: "Served by the identity library behind memsvc's allowlist." +
         (signIn ? " At most 10 attempts per email per 15 minutes." : ""),
       ...(body && method !== "GET" ? { body } : {}),
