@@ -1,5 +1,5 @@
 /**
- * Bundles the memsvc dashboard (server/memsvc/dashboard/ui) with esbuild into .cache/web/admin/:
+ * Bundles the memsvc dashboard (web/admin) with esbuild into .cache/web/admin/:
  * admin.js (Preact app, minified ES module) and admin.css. scripts/build.ts embeds both in
  * dist/memsvc; the server computes their content hash at start and names them in the page it serves.
  */
@@ -9,7 +9,7 @@ import * as esbuild from "esbuild";
 
 import { DASHBOARD_OUT } from "./tools.ts";
 
-export const DASHBOARD_SOURCE = "server/memsvc/dashboard/ui";
+export const DASHBOARD_SOURCE = "web/admin";
 
 export async function bundleDashboard(root: string): Promise<void> {
   const outdir = join(root, DASHBOARD_OUT);

@@ -27,5 +27,5 @@ export const ASSETS: Partial<Record<Tool, string[]>> = {
 };
 
 /** Folders whose changes make a built binary stale. */
-export const SOURCE_DIRS = ["cmd", "internal", "server", "controller"];
+export const SOURCE_DIRS = ["cmd", "internal", "server", "controller", "web"];
 export const SOURCE_FILES = ["package.json", "package-lock.json", "scripts/lib/dashboard.ts"];

@@ -291,6 +291,7 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Browse", exact: true })
       .click();
     await page.getByRole("heading", { level: 1, name: "Browse" }).waitFor();
+    await page.getByRole("link", { name: facts[0]! }).waitFor();
     await w.screenshot("14-browse-mobile");
     await page.setViewportSize({ width: 1280, height: 860 });
     await signOut(page);

@@ -1,5 +1,5 @@
 /**
- * The dashboard at /admin: a single-page app (server/memsvc/dashboard/ui, bundled by
+ * The dashboard at /admin: a single-page app (web/admin, bundled by
  * scripts/lib/dashboard.ts) served under a strict Content-Security-Policy.
  *
  *   GET /admin, /admin/*            the page (every client-side route gets the same HTML)

@@ -141,10 +141,12 @@ function Tokens() {
                   <td>
                     <Time iso={t.lastUsedAt} />
                   </td>
-                  <td class="row-actions">
-                    <button type="button" class="btn btn-small btn-danger" onClick={() => setRevoking(t)}>
-                      Revoke
-                    </button>
+                  <td>
+                    <div class="row-actions">
+                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRevoking(t)}>
+                        Revoke
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -112,36 +112,38 @@ function UserList({ me }: { me: Me }) {
                   <td>
                     <Time iso={u.createdAt} />
                   </td>
-                  <td class="row-actions">
-                    <button type="button" class="btn btn-small" onClick={() => setPasswordFor(u)}>
-                      Set password
-                    </button>
-                    {u.banned
-                      ? (
-                        <button
-                          type="button"
-                          class="btn btn-small"
-                          onClick={() => act(() => api.unban(u.id), `${u.email} can sign in again.`)}
-                        >
-                          Unban
-                        </button>
-                      )
-                      : (
-                        <button
-                          type="button"
-                          class="btn btn-small"
-                          onClick={() =>
-                            act(
-                              () => api.ban(u.id),
-                              `${u.email} is banned: their sessions and tokens stop working.`,
-                            )}
-                        >
-                          Ban
-                        </button>
-                      )}
-                    <button type="button" class="btn btn-small btn-danger" onClick={() => setRemoving(u)}>
-                      Remove
-                    </button>
+                  <td>
+                    <div class="row-actions">
+                      <button type="button" class="btn btn-small" onClick={() => setPasswordFor(u)}>
+                        Set password
+                      </button>
+                      {u.banned
+                        ? (
+                          <button
+                            type="button"
+                            class="btn btn-small"
+                            onClick={() => act(() => api.unban(u.id), `${u.email} can sign in again.`)}
+                          >
+                            Unban
+                          </button>
+                        )
+                        : (
+                          <button
+                            type="button"
+                            class="btn btn-small"
+                            onClick={() =>
+                              act(
+                                () => api.ban(u.id),
+                                `${u.email} is banned: their sessions and tokens stop working.`,
+                              )}
+                          >
+                            Ban
+                          </button>
+                        )}
+                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRemoving(u)}>
+                        Remove
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -95,3 +95,17 @@ export function Sparkline(props: { values: number[]; label: string }) {
     </svg>
   );
 }
+
+/** Which part of the 24 h history the charts show. */
+export function RangePicker(props: { hours: number; onChange: (hours: number) => void }) {
+  return (
+    <label class="toggle">
+      Show the last
+      <select value={String(props.hours)} onChange={(e) => props.onChange(Number(e.currentTarget.value))}>
+        <option value="1">hour</option>
+        <option value="6">6 hours</option>
+        <option value="24">24 hours</option>
+      </select>
+    </label>
+  );
+}

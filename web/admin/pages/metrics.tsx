@@ -1,11 +1,19 @@
 /** Admin: live counters, rates and latency (polled every 5 s) and the 24 h per-minute history. */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { type AdminMetrics, api } from "../api.ts";
-import { perMinute, Sparkline, TimeChart } from "../charts.tsx";
+import { perMinute, RangePicker, Sparkline, TimeChart } from "../charts.tsx";
 import { ErrorNote, formatNumber, Loading, PageHeader } from "../components.tsx";
 
 const POLL_MS = 5000;
 const KINDS = ["remember", "search", "update", "forget", "recent", "neighbors"];
+const GAUGES: Record<string, string> = {
+  entries: "Entries",
+  edges: "Graph links",
+  pendingEmbeddings: "Waiting for embedding",
+  sseSessions: "MCP SSE sessions",
+  httpSessions: "MCP HTTP sessions",
+  vectorIndexSize: "Vectors in memory",
+};
 const LABELS: Record<string, string> = {
   queries: "Searches",
   zeroHitQueries: "Searches with no result",
@@ -18,6 +26,12 @@ const LABELS: Record<string, string> = {
   searchErrors: "Search errors",
   rememberErrors: "Write errors",
 };
+
+/** "dreamMerges" -> "Dream merges" */
+function sentenceCase(camel: string): string {
+  const words = camel.replace(/([A-Z])/g, " $1").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 function uptime(seconds: number): string {
   const d = Math.floor(seconds / 86400);
@@ -73,7 +87,8 @@ export function MetricsPage() {
 }
 
 function MetricsView({ data, rates }: { data: AdminMetrics; rates: number[] }) {
-  const { start, series } = perMinute(data.history, KINDS, 24);
+  const [hours, setHours] = useState(24);
+  const { start, series } = perMinute(data.history, KINDS, hours);
   const routes = Object.entries(data.latency.routes).sort(([, a], [, b]) => b.count - a.count);
   const tools = Object.entries(data.latency.tools).sort(([, a], [, b]) => b.count - a.count);
   return (
@@ -90,7 +105,7 @@ function MetricsView({ data, rates }: { data: AdminMetrics; rates: number[] }) {
           {Object.entries(data.gauges).filter(([, v]) => typeof v === "number").map(([k, v]) => (
             <Stat
               key={k}
-              label={k.replace(/([A-Z])/g, " $1").toLowerCase()}
+              label={GAUGES[k] ?? sentenceCase(k)}
               value={formatNumber(v as number)}
             />
           ))}
@@ -102,7 +117,7 @@ function MetricsView({ data, rates }: { data: AdminMetrics; rates: number[] }) {
           {Object.entries(data.counters).map(([k, v]) => (
             <Stat
               key={k}
-              label={LABELS[k] ?? k.replace(/([A-Z])/g, " $1").toLowerCase()}
+              label={LABELS[k] ?? sentenceCase(k)}
               value={formatNumber(v)}
               id={`counter-${k}`}
             />
@@ -110,7 +125,10 @@ function MetricsView({ data, rates }: { data: AdminMetrics; rates: number[] }) {
         </div>
       </section>
       <section aria-labelledby="h-history" class="section">
-        <h2 id="h-history" class="section-title">Last 24 hours, per minute</h2>
+        <div class="section-head">
+          <h2 id="h-history" class="section-title">History, per minute</h2>
+          <RangePicker hours={hours} onChange={setHours} />
+        </div>
         <TimeChart
           title="Writes and searches"
           start={start}

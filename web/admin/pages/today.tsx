@@ -1,6 +1,7 @@
 /** What happened in the last 24 hours: entries written and edited, projects and tokens changed. */
-import { api, type TodayItem } from "../api.ts";
-import { perMinute, TimeChart } from "../charts.tsx";
+import { useState } from "preact/hooks";
+import { api, authMode, type TodayItem } from "../api.ts";
+import { perMinute, RangePicker, TimeChart } from "../charts.tsx";
 import { Empty, ErrorNote, Loading, PageHeader, Time, useLoad } from "../components.tsx";
 import { href } from "../router.ts";
 
@@ -21,8 +22,21 @@ const KIND_LABEL: Record<string, string> = {
 
 export function TodayPage() {
   const today = useLoad(() => Promise.all([api.today(24), api.myHistory(24)]), []);
+  // Audit items name their target by id; show names where they are still known.
+  const names = useLoad(async () => {
+    const [projects, tokens] = await Promise.all([
+      api.projects().catch(() => ({ projects: [] })),
+      // Only user mode has personal tokens (elsewhere the route answers 404).
+      authMode() === "user" ? api.tokens().catch(() => ({ tokens: [] })) : { tokens: [] },
+    ]);
+    return new Map<string, string>([
+      ...projects.projects.map((p) => [p.id, `“${p.name}”`] as [string, string]),
+      ...tokens.tokens.map((t) => [t.tokenHash, `“${t.label}”`] as [string, string]),
+    ]);
+  }, []);
   const [feed, history] = today.data ?? [];
-  const chart = history && perMinute(history.buckets, ["remember", "search"], 24);
+  const [hours, setHours] = useState(24);
+  const chart = history && perMinute(history.buckets, ["remember", "search"], hours);
   return (
     <>
       <PageHeader title="Today" lead="Your activity in the last 24 hours, newest first.">
@@ -30,6 +44,7 @@ export function TodayPage() {
       </PageHeader>
       {today.error && <ErrorNote error={today.error} onRetry={today.reload} />}
       {!today.data && today.loading && <Loading />}
+      {chart && <RangePicker hours={hours} onChange={setHours} />}
       {chart && (
         <TimeChart
           title="Your writes and searches"
@@ -49,22 +64,34 @@ export function TodayPage() {
       )}
       {feed && feed.items.length > 0 && (
         <ol class="feed" aria-label="Activity">
-          {feed.items.map((item, i) => <FeedItem key={`${item.id}-${i}`} item={item} />)}
+          {feed.items.map((item, i) => <FeedItem key={`${item.id}-${i}`} item={item} names={names.data} />)}
         </ol>
       )}
     </>
   );
 }
 
-function FeedItem({ item }: { item: TodayItem }) {
+function describe(item: TodayItem, names: Map<string, string> | undefined): string {
+  if (item.summary) return item.summary;
+  const known = names?.get(item.id);
+  if (known) return known;
+  if (item.kind.startsWith("token.")) return `token ${item.id.slice(0, 12)}…`;
+  if (item.kind.startsWith("project.")) return item.kind === "project.delete" ? "a deleted project" : item.id;
+  return item.id;
+}
+
+function FeedItem({ item, names }: { item: TodayItem; names?: Map<string, string> }) {
   const isMemory = item.kind.startsWith("memory.");
+  const text = describe(item, names);
   return (
     <li class="feed-item">
       <span class={`badge kind-${item.kind.split(".")[0]}`}>{KIND_LABEL[item.kind] ?? item.kind}</span>
       <span class="feed-summary">
         {isMemory
-          ? <a href={href("browse", { id: item.id })}>{item.summary || item.id}</a>
-          : item.summary || item.id}
+          ? <a href={href("browse", { id: item.id })}>{text}</a>
+          : item.kind.startsWith("project.") && item.kind !== "project.delete"
+          ? <a href={href("projects")}>{text}</a>
+          : text}
       </span>
       <span class="muted small">
         <Time iso={item.at} />
