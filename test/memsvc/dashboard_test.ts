@@ -16,6 +16,7 @@ import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from 
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 const USER = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
+const TEMP = { email: "temp@example.test", password: "temp-Pa55word-123" };
 const COOKIE_SECRET = "dashboard-test-cookie-secret-0123456789abcdef";
 const skip = browserSkipReason();
 
@@ -149,6 +150,40 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     assert.equal(await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue(), "admin");
     await w.screenshot("03-users");
 
+    // A second account through its whole life: new password, ban, unban, remove (confirmed).
+    await page.getByRole("button", { name: "New user" }).click();
+    await dialog.getByLabel("Email", { exact: true }).fill(TEMP.email);
+    await dialog.getByLabel("Password", { exact: true }).fill(TEMP.password);
+    await dialog.getByLabel("Role", { exact: true }).selectOption("admin");
+    await dialog.getByRole("button", { name: "Create user" }).click();
+    const temp = page.getByRole("row").filter({ hasText: TEMP.email });
+    await temp.waitFor();
+    assert.equal(await page.getByLabel(`Role of ${TEMP.email}`, { exact: true }).inputValue(), "admin");
+    await page.getByLabel(`Role of ${TEMP.email}`, { exact: true }).selectOption("user");
+    await page.getByText(`${TEMP.email} is now a user.`).waitFor();
+    await temp.getByRole("button", { name: "Set password" }).click();
+    const pw = page.getByRole("dialog", { name: `Set password for ${TEMP.email}` });
+    await pw.getByLabel("New password", { exact: true }).fill("another-Pa55word-1");
+    await pw.getByRole("button", { name: "Set password" }).click();
+    await page.getByText(`New password set for ${TEMP.email}.`).waitFor();
+    await temp.getByRole("button", { name: "Ban" }).click();
+    await temp.getByText("banned").waitFor();
+    await temp.getByRole("button", { name: "Unban" }).click();
+    await temp.getByText("active").waitFor();
+    await temp.getByRole("button", { name: "Remove" }).click();
+    const confirmRemove = page.getByRole("dialog", { name: "Remove user?" });
+    await confirmRemove.getByRole("button", { name: "Cancel" }).click();
+    await temp.waitFor();
+    await temp.getByRole("button", { name: "Remove" }).click();
+    // Escape closes a dialog without doing anything.
+    await confirmRemove.waitFor();
+    await page.keyboard.press("Escape");
+    await confirmRemove.waitFor({ state: "hidden" });
+    await temp.getByRole("button", { name: "Remove" }).click();
+    await confirmRemove.getByRole("button", { name: "Remove user" }).click();
+    await page.getByText(`Removed ${TEMP.email}.`).waitFor();
+    await temp.waitFor({ state: "detached" });
+
     await openPage(page, "Health");
     await page.getByText("All systems are working.").waitFor();
     await w.screenshot("04-health");
@@ -281,6 +316,42 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
       .click();
     await page.getByText("No tokens yet").waitFor();
     await w.screenshot("13-tokens-revoked");
+
+    // Paging: 25 more entries (through the API, as the session) make two pages; filter by source type.
+    for (let i = 1; i <= 25; i++) {
+      const res = await w.context.request.post(`${server.url}/v1/remember`, {
+        headers: { origin: server.url },
+        data: { content: `Meeting note number ${i} about the quarterly roadmap.`, source_type: "chat" },
+      });
+      assert.equal(res.status(), 201, await res.text());
+    }
+    await openPage(page, "Browse");
+    await page.getByRole("link", { name: "Meeting note number 25 about the quarterly roadmap." }).waitFor();
+    assert.equal(await page.getByRole("list", { name: "Entries" }).getByRole("listitem").count(), 20);
+    await page.getByRole("button", { name: "Older" }).click();
+    await page.getByText("Page 2").waitFor();
+    await page.getByRole("link", { name: facts[0]! }).waitFor();
+    await page.getByRole("button", { name: "Newer" }).click();
+    await page.getByText("Page 2").waitFor({ state: "detached" });
+    await page.getByLabel("Source type", { exact: true }).fill("manual");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByRole("link", { name: "Meeting note number 25 about the quarterly roadmap." })
+      .waitFor({ state: "detached" });
+    await page.getByRole("link", { name: facts[0]! }).waitFor();
+    await page.getByRole("link", { name: "Clear" }).click();
+
+    // Delete a project, confirmed.
+    await openPage(page, "Projects");
+    await page.getByLabel("New project name", { exact: true }).fill("Scratch");
+    await page.getByRole("button", { name: "Create project" }).click();
+    const scratch = page.locator('[data-project="Scratch"]');
+    await scratch.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog", { name: "Delete “Scratch”?" }).getByRole("button", {
+      name: "Delete project",
+    })
+      .click();
+    await page.getByText("Deleted “Scratch” and its memory.").waitFor();
+    await scratch.waitFor({ state: "detached" });
     const revoked = await viaToken({ content: "This must not be stored after revocation." });
     assert.equal(revoked.status, 401);
     await revoked.body?.cancel();
@@ -291,7 +362,7 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Browse", exact: true })
       .click();
     await page.getByRole("heading", { level: 1, name: "Browse" }).waitFor();
-    await page.getByRole("link", { name: facts[0]! }).waitFor();
+    await page.getByRole("link", { name: "Meeting note number 25 about the quarterly roadmap." }).waitFor();
     await w.screenshot("14-browse-mobile");
     await page.setViewportSize({ width: 1280, height: 860 });
     await signOut(page);
@@ -301,7 +372,7 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await openPage(page, "Metrics");
     await page.getByTestId("counter-remembers").waitFor();
     const writesAfter = await counter(page, "remembers");
-    assert.ok(writesAfter >= writesBefore + facts.length, `writes ${writesBefore} -> ${writesAfter}`);
+    assert.ok(writesAfter >= writesBefore + facts.length + 25, `writes ${writesBefore} -> ${writesAfter}`);
     // A write through the API shows up on the open page without a reload (it polls).
     const session = await w.context.request.post(`${server.url}/v1/remember`, {
       headers: { origin: server.url },
@@ -347,6 +418,49 @@ describe("memsvc dashboard without authentication (MEMSVC_AUTH_MODE=none)", { sk
       await openPage(w.page, "Health");
       await w.page.getByText("All systems are working.").waitFor();
       await w.screenshot("17-mode-none");
+      w.assertClean();
+    } finally {
+      await browser.close();
+      await server.stop();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("memsvc dashboard with one shared token (MEMSVC_AUTH_MODE=bearer)", { skip }, () => {
+  it("signs in with the token, refuses a wrong one, and forgets it on sign-out", async () => {
+    const home = await mkdtemp(join(tmpdir(), "memsvc-dashboard-bearer-"));
+    const token = "dashboard-test-shared-bearer-0123456789abcdef";
+    const server = await startBinary("memsvc", ["serve"], {
+      cwd: home,
+      env: {
+        HOME: home,
+        MEMSVC_PORT: "0",
+        MEMSVC_LOG_FORMAT: "json",
+        MEMSVC_AUTH_MODE: "bearer",
+        MEMSVC_AUTH_TOKEN: token,
+        MEMSVC_COOKIE_SECRET: COOKIE_SECRET,
+      },
+    });
+    const browser = await launchBrowser();
+    try {
+      const w = await watchedPage(browser, server.url);
+      await w.page.goto("/admin/");
+      w.expectHttpError("/v1/me/active-project", 401);
+      await w.page.getByLabel("Token", { exact: true }).fill("not-the-token");
+      await w.page.getByRole("button", { name: "Sign in" }).click();
+      await w.page.getByRole("alert").filter({ hasText: "not this server's MEMSVC_AUTH_TOKEN" }).waitFor();
+      await w.page.getByLabel("Token", { exact: true }).fill(token);
+      await w.page.getByRole("button", { name: "Sign in" }).click();
+      await w.page.getByRole("heading", { level: 1, name: "Browse" }).waitFor();
+      await openPage(w.page, "Projects");
+      await w.page.getByLabel("New project name", { exact: true }).fill("Operator notes");
+      await w.page.getByRole("button", { name: "Create project" }).click();
+      await w.page.locator('[data-project="Operator notes"]').waitFor();
+      await w.screenshot("18-mode-bearer");
+      await signOut(w.page);
+      await w.page.reload();
+      await w.page.getByLabel("Token", { exact: true }).waitFor();
       w.assertClean();
     } finally {
       await browser.close();

@@ -155,18 +155,21 @@ export function Confirm(props: {
   );
 }
 
-/** A labelled control; the hint is its description, not part of its name. */
+/**
+ * A labelled control. The label points at the control with `for` rather than wrapping it, so the
+ * control's name is the label alone (a wrapped <select> would add its selected option's text);
+ * the hint is its description.
+ */
 export function Field(props: { label: string; children: ComponentChildren; hint?: string }) {
-  const hintId = useId();
-  const child = props.hint && isValidElement(props.children)
-    ? cloneElement(props.children, { "aria-describedby": hintId })
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const control = isValidElement(props.children)
+    ? cloneElement(props.children, { id, ...(props.hint ? { "aria-describedby": hintId } : {}) })
     : props.children;
   return (
     <div class="field">
-      <label>
-        <span class="field-label">{props.label}</span>
-        {child}
-      </label>
+      <label class="field-label" for={id}>{props.label}</label>
+      {control}
       {props.hint && <span class="field-hint" id={hintId}>{props.hint}</span>}
     </div>
   );

@@ -102,8 +102,8 @@ export function BrowsePage({ route }: { route: Route }) {
             value={draft.sourceType}
             onInput={(e) => setDraft({ ...draft, sourceType: e.currentTarget.value })}
           />
-          <datalist id="source-types">{SOURCE_TYPES.map((s) => <option key={s} value={s} />)}</datalist>
         </Field>
+        <datalist id="source-types">{SOURCE_TYPES.map((s) => <option key={s} value={s} />)}</datalist>
         <div class="filter-actions">
           <button type="submit" class="btn">Apply</button>
           {(q || project || sourceType) && (
