@@ -58,6 +58,7 @@ if (env.MEMSVC_BOOTSTRAP_ADMIN_PASSWORD === secrets.adminPassword) {
     [
       "",
       `memsvc development server: ${base}  (data in .cache/dev-data, secrets in .cache/dev-secrets.json)`,
+      `  dashboard:   ${base}/admin`,
       `  first admin: ${secrets.adminEmail} / ${secrets.adminPassword}`,
       `  sign in:     curl -s ${base}/api/auth/sign-in/email -H 'content-type: application/json' \\`,
       `                 -d '{"email":"${secrets.adminEmail}","password":"${secrets.adminPassword}"}'`,
