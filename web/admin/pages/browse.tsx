@@ -27,7 +27,9 @@ export function BrowsePage({ route }: { route: Route }) {
   const project = route.params.get("project") ?? "";
   const sourceType = route.params.get("source_type") ?? "";
   const cursor = route.params.get("cursor") ?? "";
-  const page = Number(route.params.get("page") ?? "1") || 1;
+  // The cursors of the pages before this one ("_" for the first), so Newer works from any link.
+  const prev = (route.params.get("prev") ?? "").split(".").filter(Boolean);
+  const page = prev.length + 1;
   const openId = route.params.get("id") ?? "";
 
   const projects = useLoad(() => api.projects(), []);
@@ -60,7 +62,7 @@ export function BrowsePage({ route }: { route: Route }) {
       q: draft.q.trim(),
       source_type: draft.sourceType.trim(),
       cursor: undefined,
-      page: undefined,
+      prev: undefined,
       id: undefined,
     });
   };
@@ -89,7 +91,7 @@ export function BrowsePage({ route }: { route: Route }) {
             name="project"
             value={project}
             onChange={(e) =>
-              go({ project: e.currentTarget.value, cursor: undefined, page: undefined, id: undefined })}
+              go({ project: e.currentTarget.value, cursor: undefined, prev: undefined, id: undefined })}
           >
             <option value="">Personal + active project</option>
             {(projects.data?.projects ?? []).map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
@@ -136,7 +138,14 @@ export function BrowsePage({ route }: { route: Route }) {
             <li key={e.id} class="entry">
               <a
                 class="entry-link"
-                href={href("browse", { q, project, source_type: sourceType, cursor, page, id: e.id })}
+                href={href("browse", {
+                  q,
+                  project,
+                  source_type: sourceType,
+                  cursor,
+                  prev: prev.join(".") || undefined,
+                  id: e.id,
+                })}
               >
                 <span class="entry-content">{e.content}</span>
               </a>
@@ -153,13 +162,32 @@ export function BrowsePage({ route }: { route: Route }) {
       )}
       {!q && entries.data && (page > 1 || entries.data.nextCursor) && (
         <nav class="pager" aria-label="Pages">
-          <button type="button" class="btn" disabled={page <= 1} onClick={() => history.back()}>Newer</button>
+          <button
+            type="button"
+            class="btn"
+            disabled={page <= 1}
+            onClick={() => {
+              const before = prev.at(-1);
+              go({
+                cursor: before === "_" ? undefined : before,
+                prev: prev.slice(0, -1).join(".") || undefined,
+                id: undefined,
+              });
+            }}
+          >
+            Newer
+          </button>
           <span class="muted">Page {page}</span>
           <button
             type="button"
             class="btn"
             disabled={!entries.data.nextCursor}
-            onClick={() => go({ cursor: entries.data!.nextCursor!, page: page + 1, id: undefined })}
+            onClick={() =>
+              go({
+                cursor: entries.data!.nextCursor!,
+                prev: [...prev, cursor || "_"].join("."),
+                id: undefined,
+              })}
           >
             Older
           </button>
@@ -180,7 +208,7 @@ export function BrowsePage({ route }: { route: Route }) {
       <EntryDialog
         id={openId}
         projectNames={projectNames}
-        onClose={() => go({ cursor, page, id: undefined }, true)}
+        onClose={() => go({ cursor, prev: prev.join(".") || undefined, id: undefined }, true)}
         onChanged={async (message) => {
           setNotice(message);
           await entries.reload();

@@ -50,6 +50,11 @@ export function MetricsPage() {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = async () => {
+      // A hidden tab does not poll; it catches up when shown again.
+      if (document.hidden && rates.current.length > 0) {
+        timer = setTimeout(tick, POLL_MS);
+        return;
+      }
       try {
         const m = await api.metrics();
         if (stopped) return;
