@@ -77,5 +77,25 @@ export function forceLayout(
       n.vy *= 0.5;
     }
   }
-  return new Map(nodes.map((n) => [n.id, { id: n.id, x: n.x, y: n.y }]));
+  return fit(nodes, size);
+}
+
+/** Spreads the result over the canvas (at most 2.5× larger), keeping labels inside it. */
+function fit(nodes: { id: string; x: number; y: number }[], size: { width: number; height: number }) {
+  const pad = { x: 90, y: 50 };
+  const xs = nodes.map((n) => n.x);
+  const ys = nodes.map((n) => n.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const scale = Math.min(
+    2.5,
+    (size.width - 2 * pad.x) / Math.max(1, maxX - minX),
+    (size.height - 2 * pad.y) / Math.max(1, maxY - minY),
+  );
+  const cx = (minX + maxX) / 2;
+  const cy = (minY + maxY) / 2;
+  return new Map(nodes.map((n) => [n.id, {
+    id: n.id,
+    x: size.width / 2 + (n.x - cx) * scale,
+    y: size.height / 2 + (n.y - cy) * scale,
+  }]));
 }

@@ -1,20 +1,45 @@
 /** Admin: the deep health snapshot, one card per dependency. */
 import { api } from "../api.ts";
-import { ErrorNote, Loading, PageHeader, Time, useLoad } from "../components.tsx";
+import { ErrorNote, formatNumber, Loading, PageHeader, Time, useLoad } from "../components.tsx";
 
-function Value(props: { value: unknown }) {
+const PART_NAMES: Record<string, string> = {
+  database: "Database",
+  embedder: "Embedder",
+  loops: "Maintenance loops",
+  mcp: "MCP sessions",
+  vectorIndex: "Vector index",
+  disk: "Disk",
+};
+
+function bytes(n: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
+}
+
+/** A value of the snapshot, shown for people: sizes in KB/MB/GB, durations in ms, times as "x ago". */
+function Value(props: { value: unknown; name?: string }) {
   const v = props.value;
+  const name = props.name ?? "";
   if (v === null || v === undefined) return <span class="muted">—</span>;
   if (typeof v === "boolean") return <span>{v ? "yes" : "no"}</span>;
+  if (typeof v === "number" && /Bytes$/.test(name)) return <span>{bytes(v)}</span>;
+  if (typeof v === "number" && /Ms$/.test(name)) return <span>{formatNumber(v)} ms</span>;
   if (typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v)) return <Time iso={v} />;
   if (typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (entries.length === 0) return <span class="muted">Nothing yet.</span>;
     return (
       <dl class="kv nested">
-        {Object.entries(v as Record<string, unknown>).map(([k, x]) => (
+        {entries.map(([k, x]) => (
           <div key={k}>
-            <dt>{k}</dt>
+            <dt>{k.replace(/(Bytes|Ms)$/, "")}</dt>
             <dd>
-              <Value value={x} />
+              <Value value={x} name={k} />
             </dd>
           </div>
         ))}
@@ -53,7 +78,7 @@ export function HealthPage() {
             {parts.map(([name, part]) => (
               <section class="card" key={name} aria-labelledby={`h-${name}`}>
                 <h2 id={`h-${name}`} class="card-title">
-                  {name}
+                  {PART_NAMES[name] ?? name}
                   {"ok" in part && (
                     <span class={part.ok ? "badge badge-ok" : "badge badge-danger"}>
                       {part.ok ? "ok" : "failing"}

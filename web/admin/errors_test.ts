@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ApiError, friendlyMessage } from "./api.ts";
+import { ApiError, friendlyMessage } from "./errors.ts";
 
 describe("ApiError and friendlyMessage", () => {
   it("carries the status and the optional code", () => {
