@@ -367,6 +367,13 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await page.setViewportSize({ width: 1280, height: 860 });
     await signOut(page);
 
+    // A session that ends under the page (cookie gone) leads back to sign-in, not to a broken page.
+    await signIn(page, USER);
+    await w.context.clearCookies();
+    w.expectHttpError("/v1/me/tokens", 401);
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "API Tokens" }).click();
+    await page.getByRole("heading", { name: "Sign in to memsvc" }).waitFor();
+
     // --- Admin again: the metrics moved, and keep moving while watched ---
     await signIn(page, ADMIN);
     await openPage(page, "Metrics");
@@ -384,6 +391,9 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
       .waitFor({ timeout: 20_000 });
     await page.locator("figure.chart polyline").first().waitFor();
     await w.screenshot("15-metrics-after");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await w.screenshot("15-metrics-dark");
+    await page.emulateMedia({ colorScheme: "light" });
 
     // Interactive API docs, when this build has them.
     const docs = await fetch(`${server.url}/api-docs`);
