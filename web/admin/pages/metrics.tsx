@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { type AdminMetrics, api } from "../api.ts";
 import { perMinute, RangePicker, Sparkline, TimeChart } from "../charts.tsx";
-import { ErrorNote, formatNumber, Loading, PageHeader } from "../components.tsx";
+import { ErrorNote, formatNumber, Loading, PageHeader, Time } from "../components.tsx";
 
 const POLL_MS = 5000;
 const KINDS = ["remember", "search", "update", "forget", "recent", "neighbors"];
@@ -115,6 +115,12 @@ function MetricsView({ data, rates }: { data: AdminMetrics; rates: number[] }) {
             />
           ))}
         </div>
+        {typeof data.gauges.countedAt === "string" && (
+          <p class="muted small">
+            Rates cover the last minute. Entry and link counts are refreshed every 30 s (last{" "}
+            <Time iso={data.gauges.countedAt} />) to keep this page cheap.
+          </p>
+        )}
       </section>
       <section aria-labelledby="h-counters" class="section">
         <h2 id="h-counters" class="section-title">Counters</h2>
