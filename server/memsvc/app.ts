@@ -89,6 +89,7 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
       authMode: config.MEMSVC_AUTH_MODE,
       enabled: config.MEMSVC_ADMIN_DASHBOARD,
       bundle: deps.dashboard,
+      origins: [baseUrlOf(config), ...config.MEMSVC_CORS_ORIGINS],
     }),
   );
 

@@ -88,7 +88,7 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     const html = await res.text();
     assert.doesNotMatch(
       html,
-      /<script>|<style>|style=|https?:\/\//,
+      /<script>|<style>|style=|(src|href)="(https?:)?\/\//,
       "no inline code, nothing from elsewhere",
     );
     const js = html.match(/src="(\/admin\/assets\/admin\.[0-9a-f]{12}\.js)"/)?.[1];

@@ -13,6 +13,17 @@ export function authMode(): AuthMode {
   return mode === "bearer" || mode === "none" ? mode : "user";
 }
 
+/**
+ * In user mode, the origin this page should be opened at when it is open somewhere else (e.g.
+ * localhost instead of 127.0.0.1): there the server refuses cookie-authenticated writes.
+ */
+export function expectedOrigin(): string | undefined {
+  if (authMode() !== "user") return undefined;
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="memsvc-origins"]')?.content ?? "";
+  const origins = meta.split(" ").filter(Boolean);
+  return origins.length && !origins.includes(location.origin) ? origins[0] : undefined;
+}
+
 const BEARER_KEY = "memsvc.bearer";
 /** In bearer mode the shared token lives in this tab's sessionStorage only. */
 export const bearer = {

@@ -1,7 +1,7 @@
 /** Small building blocks shared by the pages: loading and empty states, errors, dialogs, forms. */
 import { cloneElement, type ComponentChildren, isValidElement } from "preact";
 import { useCallback, useEffect, useId, useRef, useState } from "preact/hooks";
-import { friendlyMessage } from "./api.ts";
+import { expectedOrigin, friendlyMessage } from "./api.ts";
 
 /** Loads data when `deps` change; `reload` fetches again without clearing what is shown. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -193,4 +193,21 @@ export function Time(props: { iso: string | null | undefined }) {
 
 export function formatNumber(n: number): string {
   return new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(n);
+}
+
+/** Warns when the page is open at an origin whose writes the server refuses. */
+export function OriginWarning() {
+  const expected = expectedOrigin();
+  if (!expected) return null;
+  const there = `${expected}${location.pathname}${location.search}`;
+  return (
+    <p class="alert alert-warn" role="alert">
+      <span>
+        This page is open at <code>{location.origin}</code>, but memsvc accepts sign-in and changes only from
+        {" "}
+        <code>{expected}</code> (its <code>MEMSVC_BASE_URL</code>).{" "}
+        <a href={there}>Open the dashboard there</a>.
+      </span>
+    </p>
+  );
 }

@@ -6,7 +6,7 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, authMode, bearer, request, type SessionUser, setUnauthorizedHandler } from "./api.ts";
-import { Loading } from "./components.tsx";
+import { Loading, OriginWarning } from "./components.tsx";
 import { href, navigate, type Route, useRoute } from "./router.ts";
 import { BrowsePage } from "./pages/browse.tsx";
 import { GraphPage } from "./pages/graph.tsx";
@@ -157,6 +157,7 @@ function App() {
         )}
       </nav>
       <main id="main" class="main">
+        <OriginWarning />
         {me.mode === "none" && (
           <p class="alert alert-warn">
             Authentication is off (<code>MEMSVC_AUTH_MODE=none</code>): everyone who can reach this address

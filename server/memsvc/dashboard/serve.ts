@@ -72,7 +72,9 @@ const ICON =
   `<circle cx="11" cy="12" r="4" fill="#fff"/><circle cx="22" cy="10" r="3" fill="#fff"/>` +
   `<circle cx="19" cy="22" r="4" fill="#fff"/><path d="M11 12 22 10 19 22Z" fill="none" stroke="#fff" stroke-width="1.5"/></svg>`;
 
-function page(bundle: DashboardBundle, authMode: string): string {
+const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function page(bundle: DashboardBundle, authMode: string, origins: readonly string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -80,6 +82,7 @@ function page(bundle: DashboardBundle, authMode: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="memsvc-auth-mode" content="${authMode}">
+<meta name="memsvc-origins" content="${escapeAttr(origins.map((o) => new URL(o).origin).join(" "))}">
 <title>memsvc</title>
 <link rel="icon" href="/admin/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/admin/assets/admin.${bundle.css.hash}.css">
@@ -98,9 +101,16 @@ export interface DashboardRoutesDeps {
   /** MEMSVC_ADMIN_DASHBOARD: false turns /admin off (404). */
   enabled: boolean;
   bundle: DashboardBundle | undefined;
+  /**
+   * MEMSVC_BASE_URL and MEMSVC_CORS_ORIGINS: the origins whose writes the CSRF check accepts. The
+   * page warns when it is opened elsewhere, where sign-in and every change would be refused.
+   */
+  origins?: readonly string[];
 }
 
-export function dashboardRoutes({ authMode, enabled, bundle }: DashboardRoutesDeps): Hono<AppEnv> {
+export function dashboardRoutes(
+  { authMode, enabled, bundle, origins = [] }: DashboardRoutesDeps,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   if (!enabled) {
     app.all(
@@ -113,7 +123,7 @@ export function dashboardRoutes({ authMode, enabled, bundle }: DashboardRoutesDe
     );
     return app;
   }
-  const html = bundle && page(bundle, authMode);
+  const html = bundle && page(bundle, authMode, origins);
   app.use("/admin", csp);
   app.use("/admin/*", csp);
   app.get("/admin/assets/:file", (c) => {

@@ -42,9 +42,19 @@ describe("dashboard routes", () => {
     }
   });
 
-  it("tells the page the auth mode", async () => {
+  it("tells the page the auth mode and the origins its writes must come from", async () => {
     const none = dashboardRoutes({ authMode: "none", enabled: true, bundle });
     assert.match(await (await none.request("/admin/")).text(), /content="none"/);
+    const user = dashboardRoutes({
+      authMode: "user",
+      enabled: true,
+      bundle,
+      origins: ["http://127.0.0.1:7778/", 'https://a.example/x?y="<z>'],
+    });
+    assert.match(
+      await (await user.request("/admin/")).text(),
+      /<meta name="memsvc-origins" content="http:\/\/127\.0\.0\.1:7778 https:\/\/a\.example">/,
+    );
   });
 
   it("answers 503 with the fix when the bundle is not built", async () => {

@@ -1,7 +1,7 @@
 /** Sign-in: email and password (user mode) or the shared token (bearer mode). */
 import { useState } from "preact/hooks";
 import { api, type AuthMode, bearer, friendlyMessage, request } from "../api.ts";
-import { ErrorNote, Field } from "../components.tsx";
+import { ErrorNote, Field, OriginWarning } from "../components.tsx";
 
 export function SignInPage(props: { mode: AuthMode; error?: string; onSignedIn: () => Promise<void> }) {
   const [email, setEmail] = useState("");
@@ -41,6 +41,7 @@ export function SignInPage(props: { mode: AuthMode; error?: string; onSignedIn: 
     <main class="signin">
       <form class="card signin-card" onSubmit={submit} aria-describedby="signin-help">
         <h1 id="page-title" tabIndex={-1}>Sign in to memsvc</h1>
+        <OriginWarning />
         <ErrorNote error={error} />
         {props.mode === "bearer"
           ? (
