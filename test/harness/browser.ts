@@ -114,10 +114,34 @@ export async function watchedPage(browser: Browser, baseUrl: string): Promise<Wa
     async screenshot(name) {
       const path = join(SCREENSHOTS, `${name}.png`);
       await page.screenshot({ path, fullPage: true });
+      for (const control of await unnamedControls(page)) {
+        problems.push(`${name}: control without a name: ${control}`);
+      }
       return path;
     },
     assertClean() {
       if (problems.length) throw new Error(`the browser saw problems:\n  ${problems.join("\n  ")}`);
     },
   };
+}
+
+/**
+ * Controls a screen reader could not name: form fields without a label, buttons and links without
+ * text or aria-label. (A string, not a function: Playwright sends it over CDP, which the page's CSP
+ * does not govern.)
+ */
+async function unnamedControls(page: Page): Promise<string[]> {
+  return await page.evaluate(`(() => {
+    const named = (el) => {
+      if (el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || el.title) return true;
+      if (el.id && document.querySelector('label[for="' + CSS.escape(el.id) + '"]')) return true;
+      if (el.closest("label")) return true;
+      if (["BUTTON", "A"].includes(el.tagName)) return el.textContent.trim() !== "";
+      return false;
+    };
+    const controls = document.querySelectorAll(
+      'input:not([type=hidden]), select, textarea, button, a[href], [role=button]',
+    );
+    return [...controls].filter((el) => !named(el)).map((el) => el.outerHTML.slice(0, 120));
+  })()`) as string[];
 }

@@ -131,7 +131,14 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await w.screenshot("02-sign-in-error");
 
     await signIn(page, ADMIN);
+    // Keyboard: on a freshly loaded page the first Tab reaches the skip link; after moving to
+    // another page, focus is on that page's heading.
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Browse" }).waitFor();
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate("document.activeElement?.textContent"), "Skip to content");
     await openPage(page, "Users");
+    await page.locator("h1#page-title:focus").waitFor();
     await page.getByRole("row").filter({ hasText: ADMIN.email }).waitFor();
     await page.getByRole("button", { name: "New user" }).click();
     const dialog = page.getByRole("dialog", { name: "New user" });

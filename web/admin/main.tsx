@@ -4,7 +4,7 @@
  * in bearer mode with the shared token (kept in this tab only); in none mode nobody signs in.
  */
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, authMode, bearer, request, type SessionUser, setUnauthorizedHandler } from "./api.ts";
 import { Loading, OriginWarning } from "./components.tsx";
 import { href, navigate, type Route, useRoute } from "./router.ts";
@@ -89,12 +89,18 @@ function App() {
     if (!page) navigate(href(visible[0]!.id), true);
   }, [me, route.page]);
 
+  const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
     document.title = page ? `${page.title} · memsvc` : me === null ? "Sign in · memsvc" : "memsvc";
     setNavOpen(false);
-    // Move focus to the new page's heading so keyboard and screen-reader users land on it.
-    requestAnimationFrame(() => document.getElementById("page-title")?.focus({ preventScroll: true }));
-  }, [page?.id, me === null]);
+    // After a client-side page change, move focus to the new page's heading so keyboard and
+    // screen-reader users land on it. Not on the first page: there Tab starts at the skip link.
+    const key = `${page?.id}:${me === null}`;
+    if (shown.current !== undefined && shown.current !== key) {
+      requestAnimationFrame(() => document.getElementById("page-title")?.focus({ preventScroll: true }));
+    }
+    if (me !== undefined) shown.current = key;
+  }, [page?.id, me === null, me === undefined]);
 
   if (me === undefined) {
     return (
