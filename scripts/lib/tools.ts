@@ -14,11 +14,27 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
   `node_modules/@electric-sql/pglite/dist/${f}`
 );
 
+/** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
+const EDGEPROXY_CRDS = [
+  "proxygateway",
+  "proxyroute",
+  "proxybackend",
+  "proxyvip",
+  "proxypolicy",
+  "tcproute",
+  "tlsroute",
+  "grpcroute",
+  "ippool",
+  "wasmplugin",
+  "certificate",
+].map((kind) => `crds/edgeproxy.io/${kind}.yaml`);
+
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: PGLITE,
+  edgectl: EDGEPROXY_CRDS,
 };
 
 /** Folders whose changes make a built binary stale. */
-export const SOURCE_DIRS = ["cmd", "internal", "server", "controller"];
+export const SOURCE_DIRS = ["cmd", "internal", "server", "controller", "crds"];
 export const SOURCE_FILES = ["package.json", "package-lock.json"];
