@@ -66,7 +66,7 @@ export class KubeApiError extends Error {
     }
     super(
       status === 401
-        ? `You must be logged in to the server (Unauthorized): ${text}`
+        ? `You must be logged in to the server (${text})`
         : `Error from server (${reason}): ${text}`,
     );
     this.status = status;
