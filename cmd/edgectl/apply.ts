@@ -21,6 +21,7 @@ export function collect(value: string, previous: string[]): string[] {
 export function registerApply(program: Command, io: Io) {
   const command = program
     .command("apply")
+    .summary("Create or update resources from manifest files, directories or stdin")
     .description(
       "Create or update resources from YAML or JSON manifests: files, directories (their .yaml, .yml " +
         "and .json files) or - for stdin; a file may hold several documents. Without --server-side, " +

@@ -26,6 +26,7 @@ interface Target {
 export function registerDelete(program: Command, io: Io) {
   const command = program
     .command("delete")
+    .summary("Delete resources by type and name, by manifest, or all of some types")
     .description(
       "Delete resources by type and name (several names, or comma-separated types like gateways,routes), " +
         "every resource of the given types in the namespace (--all), or the objects a manifest describes (-f).",

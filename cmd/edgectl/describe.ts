@@ -8,6 +8,7 @@ import { getByName, resourceTypeArgument, withSession } from "./kube.ts";
 export function registerDescribe(program: Command, io: Io) {
   const command = program
     .command("describe")
+    .summary("Show one resource in detail, with its events")
     .description(
       "Show one resource in detail: name, namespace, labels, annotations, API version, kind, metadata, " +
         "spec and status, then the events recorded about it.",

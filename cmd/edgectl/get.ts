@@ -14,6 +14,7 @@ export const TYPE_HELP = RESOURCE_TYPES.map((t) =>
 export function registerGet(program: Command, io: Io) {
   const command = program
     .command("get")
+    .summary("List resources of a type, or show one, as a table, JSON or YAML")
     .description(
       "Display one resource, or list the resources of a type in a table, as JSON or as YAML. " +
         `Types: ${TYPE_HELP}. Lists of policies include WASM plugins (TYPE WASMPlugin).`,

@@ -22,6 +22,7 @@ interface InstalledCrd {
 export function registerInstallCrds(program: Command, io: Io) {
   const command = program
     .command("install-crds")
+    .summary("Install or upgrade the edgeproxy.io CRDs and wait until they are served")
     .description(
       "Create or update the edge proxy's CustomResourceDefinitions (API group edgeproxy.io/v1alpha1, " +
         "carried inside edgectl), wait until the API server serves each of them, and report per CRD " +
