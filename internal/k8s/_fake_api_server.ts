@@ -16,6 +16,7 @@ export interface SeenRequest {
 export interface Reply {
   status?: number;
   contentType?: string;
+  headers?: Record<string, string>;
   body?: unknown;
 }
 
@@ -37,7 +38,10 @@ export async function startFakeApiServer(handle: (req: SeenRequest) => Reply): P
       requests.push(seen);
       const reply = handle(seen);
       const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body ?? {});
-      res.writeHead(reply.status ?? 200, { "Content-Type": reply.contentType ?? "application/json" });
+      res.writeHead(reply.status ?? 200, {
+        "Content-Type": reply.contentType ?? "application/json",
+        ...reply.headers,
+      });
       res.end(text);
     });
   });

@@ -108,6 +108,8 @@ function encodeQuery(query: Record<string, QueryValue> | undefined): string {
   return s ? `?${s}` : "";
 }
 
+const MAX_429_ATTEMPTS = 3;
+
 export class KubeClient {
   /** The resolved kubeconfig this client uses. */
   readonly config: ResolvedKubeconfig;
@@ -178,16 +180,26 @@ export class KubeClient {
 
   /** Sends a request; returns status, headers and body text. Throws KubeApiError for status >= 400. */
   async requestRaw(req: KubeRequest): Promise<KubeResponse> {
-    const res = await this.withAuthRetry(
-      async (creds) => {
-        const msg = await this.send(req, creds);
-        const body = await readBody(msg);
-        return { status: msg.statusCode ?? 0, headers: msg.headers, body };
-      },
-      (r) => r.status,
-    );
-    if (res.status >= 400) throw apiError(res.status, res.body, req);
-    return res;
+    for (let attempt = 1;; attempt++) {
+      const res = await this.withAuthRetry(
+        async (creds) => {
+          const msg = await this.send(req, creds);
+          const body = await readBody(msg);
+          return { status: msg.statusCode ?? 0, headers: msg.headers, body };
+        },
+        (r) => r.status,
+      );
+      // Throttled (API priority and fairness): wait as told and try again, a few times.
+      if (res.status === 429 && attempt < MAX_429_ATTEMPTS) {
+        const after = Number(res.headers["retry-after"]);
+        await new Promise((r) =>
+          setTimeout(r, Math.min(Number.isFinite(after) && after >= 0 ? after : 1, 10) * 1000)
+        );
+        continue;
+      }
+      if (res.status >= 400) throw apiError(res.status, res.body, req);
+      return res;
+    }
   }
 
   /**
@@ -311,7 +323,23 @@ export class KubeClient {
     return agent;
   }
 
-  private send(req: KubeRequest, creds: Credentials): Promise<http.IncomingMessage> {
+  /**
+   * Sends once more when a kept-alive connection turned out to be closed by the server
+   * (ECONNRESET on a reused socket: the request never reached it), except for POST, which is not
+   * idempotent.
+   */
+  private async send(req: KubeRequest, creds: Credentials): Promise<http.IncomingMessage> {
+    try {
+      return await this.sendOnce(req, creds);
+    } catch (err) {
+      const stale = err instanceof KubeConnectionError &&
+        (err.cause as { staleSocket?: boolean })?.staleSocket;
+      if (!stale || req.method === "POST") throw err;
+      return await this.sendOnce(req, creds);
+    }
+  }
+
+  private sendOnce(req: KubeRequest, creds: Credentials): Promise<http.IncomingMessage> {
     const method = req.method ?? "GET";
     let payload: string | Uint8Array | undefined;
     let contentType = req.contentType;
@@ -349,7 +377,8 @@ export class KubeClient {
           r.destroy(e);
         });
       }
-      r.on("error", (err: NodeJS.ErrnoException) => {
+      r.on("error", (err: NodeJS.ErrnoException & { staleSocket?: boolean }) => {
+        if (r.reusedSocket && err.code === "ECONNRESET") err.staleSocket = true;
         reject(new KubeConnectionError(this.server, connectionCause(err), { cause: err }));
       });
       r.end(payload);

@@ -113,6 +113,41 @@ describe("KubeClient", () => {
     }
   });
 
+  it("waits and retries when throttled (429), then reports the server's answer", async () => {
+    let calls = 0;
+    const api = await startFakeApiServer(() => {
+      calls++;
+      return calls <= 2
+        ? {
+          status: 429,
+          headers: { "Retry-After": "0" },
+          body: { kind: "Status", reason: "TooManyRequests", message: "slow down" },
+        }
+        : { body: { ok: calls } };
+    });
+    const client = new KubeClient(api.config());
+    try {
+      assert.deepEqual(await client.request({ path: "/x" }), { ok: 3 });
+      calls = 0;
+      // Throttled three times in a row: give up with the server's reason.
+      const stubborn = await startFakeApiServer(() => ({
+        status: 429,
+        headers: { "Retry-After": "0" },
+        body: { kind: "Status", reason: "TooManyRequests", message: "slow down" },
+      }));
+      const c2 = new KubeClient(stubborn.config());
+      await assert.rejects(c2.request({ path: "/x" }), {
+        message: "Error from server (TooManyRequests): slow down",
+      });
+      assert.equal(stubborn.requests.length, 3);
+      c2.close();
+      await stubborn.close();
+    } finally {
+      client.close();
+      await api.close();
+    }
+  });
+
   it("after a 401, runs the exec plugin again and retries once", async () => {
     const counter = join(dir, "count");
     const plugin = join(dir, "plugin.sh");
