@@ -14,7 +14,7 @@ import {
   resourceTypeOfKind,
   UnknownTypeError,
 } from "./resources.ts";
-import { byNamespaceAndName, listDocument, resourceTable } from "./table.ts";
+import { listDocument, resourceTable } from "./table.ts";
 import { formatTable } from "../../internal/cli/mod.ts";
 
 test("every CRD file is in the repo, embedded in the binary and loaded", () => {
@@ -186,16 +186,4 @@ test("lists print as one kubectl List document, without managedFields", () => {
     metadata: { resourceVersion: "" },
   });
   assert.equal(JSON.stringify(Object.keys(doc)), '["apiVersion","items","kind","metadata"]');
-});
-
-test("objects across namespaces sort by namespace, then name", () => {
-  const objects = [meta("b", 0, "x"), meta("a", 0, "y"), meta("a", 0, "x")].map((m) => ({ metadata: m }));
-  assert.deepEqual(
-    objects.sort(byNamespaceAndName).map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
-    [
-      "x/a",
-      "x/b",
-      "y/a",
-    ],
-  );
 });

@@ -48,11 +48,3 @@ export function withoutManagedFields(object: KubeObject): KubeObject {
   const { managedFields: _, ...metadata } = object.metadata;
   return { ...object, metadata };
 }
-
-/** Namespace, then name: the order kubectl lists objects across namespaces. */
-export function byNamespaceAndName(a: KubeObject, b: KubeObject): number {
-  const key = (o: KubeObject) => [o.metadata?.namespace ?? "", o.metadata?.name ?? ""] as const;
-  const [an, aname] = key(a);
-  const [bn, bname] = key(b);
-  return an < bn ? -1 : an > bn ? 1 : aname < bname ? -1 : aname > bname ? 1 : 0;
-}
