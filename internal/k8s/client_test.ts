@@ -186,6 +186,30 @@ describe("KubeClient", () => {
     }
   });
 
+  it("streams a watch as events; a refusal throws before the first event", async () => {
+    const events = [
+      { type: "ADDED", object: { metadata: { name: "a" } } },
+      { type: "DELETED", object: { metadata: { name: "a" } } },
+    ];
+    const api = await startFakeApiServer((req) =>
+      req.url.includes("/forbidden")
+        ? { status: 403, body: { kind: "Status", reason: "Forbidden", message: "no watching" } }
+        : { body: events.map((e) => JSON.stringify(e)).join("\n") + "\n" }
+    );
+    const client = new KubeClient(api.config());
+    try {
+      const seen = [];
+      for await (const e of client.watch("/api/v1/configmaps", { resourceVersion: "5" })) seen.push(e);
+      assert.deepEqual(seen, events);
+      assert.equal(api.requests[0]!.url, "/api/v1/configmaps?resourceVersion=5&watch=true");
+      const forbidden = client.watch("/api/v1/forbidden");
+      await assert.rejects(forbidden.next(), { message: "Error from server (Forbidden): no watching" });
+    } finally {
+      client.close();
+      await api.close();
+    }
+  });
+
   it("explains a server that cannot be reached", async () => {
     const port = await freePort();
     const api = await startFakeApiServer(() => ({}));

@@ -226,7 +226,7 @@ export async function startKubeApiServer(options: StartOptions = {}): Promise<Ku
   const bins = options.binaries ?? kubeBinaries();
   if (!bins) {
     throw new Error(
-      `kube-apiserver ${KUBE_APISERVER.version} is not built: run \`deno run --allow-all scripts/k8s/build.ts\`` +
+      `kube-apiserver ${KUBE_APISERVER.version} is not built: run \`deno task k8s:build\`` +
         " (or set K8S_TEST_KUBE_APISERVER and K8S_TEST_ETCD)",
     );
   }

@@ -18,6 +18,7 @@ import {
   getTable,
   KubeApiError,
   KubeClient,
+  KubeConnectionError,
   type KubeObject,
   LAST_APPLIED_ANNOTATION,
   listEvents,
@@ -83,6 +84,30 @@ describe("internal/k8s against kube-apiserver", { skip: kubeApiServerSkip() }, (
     const v = await serverVersion(admin);
     assert.equal(v.gitVersion, "v1.34.4");
     assert.equal(v.major, "1");
+  });
+
+  it("honours tls-server-name and insecure-skip-tls-verify, and explains TLS failures", async () => {
+    const base = admin.config;
+    const withCluster = (cluster: Partial<typeof base.cluster>) =>
+      client(new KubeClient({ ...base, cluster: { ...base.cluster, ...cluster } }));
+    // The serving certificate is for 127.0.0.1 and localhost.
+    assert.equal((await serverVersion(withCluster({ tlsServerName: "localhost" }))).major, "1");
+    await assert.rejects(serverVersion(withCluster({ tlsServerName: "wrong.example" })), (err: unknown) => {
+      assert.ok(err instanceof KubeConnectionError);
+      assert.match(
+        err.message,
+        new RegExp(`^unable to connect to the server at ${base.cluster.server}: .*wrong\\.example`),
+      );
+      return true;
+    });
+    await assert.rejects(serverVersion(withCluster({ caData: undefined })), {
+      message:
+        `unable to connect to the server at ${base.cluster.server}: tls: failed to verify certificate: certificate signed by unknown authority`,
+    });
+    assert.equal(
+      (await serverVersion(withCluster({ caData: undefined, insecureSkipTlsVerify: true }))).major,
+      "1",
+    );
   });
 
   it("discovers built-in resources and resolves kubectl's type words", async () => {
