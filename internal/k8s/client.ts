@@ -208,7 +208,7 @@ export class KubeClient {
    */
   async *stream(req: KubeRequest): AsyncGenerator<string> {
     const msg = await this.withAuthRetry(
-      (creds) => this.send({ timeoutMs: 0, ...req }, creds),
+      (creds) => this.send({ ...req, timeoutMs: req.timeoutMs ?? 0 }, creds),
       (m) => m.statusCode ?? 0,
       (m) => m.resume(),
     );
