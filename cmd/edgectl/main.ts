@@ -1,23 +1,44 @@
-/** edgectl: the kubectl-style CLI for the edge proxy. */
+/** edgectl: the kubectl-style CLI for the edge proxy. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerApply } from "./apply.ts";
+import { registerDelete } from "./delete.ts";
+import { registerDescribe } from "./describe.ts";
+import { registerGet } from "./get.ts";
+import { registerInstallCrds } from "./install_crds.ts";
+import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
+import { registerVersion } from "./version.ts";
 
 export function buildProgram(io: Io = processIo) {
-  return createProgram({
+  const program = createProgram({
     name: "edgectl",
     summary:
       "edgectl is a kubectl-style command-line tool for the edge proxy. The proxy is configured through " +
       "Kubernetes custom resources (API group edgeproxy.io/v1alpha1: gateways, routes, backends, policies and " +
-      "more); edgectl works with those resources and with the proxy's agents. Output is a table, JSON or " +
-      "YAML (-o, or EDGECTL_OUTPUT).",
+      "more); edgectl installs their definitions and gets, describes, applies and deletes them. Output is a " +
+      "table, JSON or YAML (-o, or EDGECTL_OUTPUT).",
+    description:
+      "It uses your kubeconfig like kubectl: --kubeconfig, else $KUBECONFIG, else ~/.kube/config; " +
+      "--context or EDGECTL_CONTEXT picks a context, -n or EDGECTL_NAMESPACE a namespace.",
     examples: [
-      "# Print the version\nedgectl version",
-      "# Print it as YAML\nedgectl version -o yaml",
-      "# Make JSON the default output format\nEDGECTL_OUTPUT=json edgectl version",
+      "# Install the edge proxy's resource definitions into the cluster\nedgectl install-crds",
+      "# Apply a directory of manifests\nedgectl apply -f manifests/",
+      "# List the routes of every namespace\nedgectl get routes -A",
+      "# Describe a gateway\nedgectl describe gateway main -n shop",
+      "# Print the client and Kubernetes versions as YAML\nedgectl version -o yaml",
     ],
-    docs: "README.md in the source repository",
-    outputEnv: "EDGECTL_OUTPUT",
+    docs: "README.md and docs/edgectl.md in the source repository",
+    outputEnv: OUTPUT_ENV,
+    versionCommand: false,
     io,
   });
+  addGlobalOptions(program);
+  registerVersion(program, io);
+  registerInstallCrds(program, io);
+  registerGet(program, io);
+  registerDescribe(program, io);
+  registerApply(program, io);
+  registerDelete(program, io);
+  return program;
 }
 
 if (import.meta.main) await run(buildProgram());

@@ -17,6 +17,8 @@ export interface ProgramOptions {
   docs: string;
   /** Environment variable backing `-o` (e.g. EDGECTL_OUTPUT), for tools whose commands honour one. */
   outputEnv?: string;
+  /** False when the tool registers its own `version` command (edgectl also prints the server's). */
+  versionCommand?: boolean;
   io?: Io;
 }
 
@@ -36,6 +38,6 @@ export function createProgram(options: ProgramOptions): Command {
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   addExamples(program, options.examples);
   program.addHelpText("after", `\nDocumentation: ${options.docs}`);
-  addVersionCommand(program, io, options.outputEnv);
+  if (options.versionCommand !== false) addVersionCommand(program, io, options.outputEnv);
   return program;
 }

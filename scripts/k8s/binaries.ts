@@ -174,12 +174,19 @@ export async function ensureBinary(
   rmSync(join(src, "go.sum"), { force: true });
   for (const f of recipeFiles(c)) copyFileSync(join(c.recipeDir, f), join(src, f));
   log(`building ${c.name} ${c.version} in ${dir} (a cold build takes many minutes)`);
-  await go(["mod", "tidy"], src);
+  // `go build` is silent for minutes: say it is still working, so CI logs show progress.
+  const heartbeat = setInterval(() => {
+    log(`  ... still building ${c.name} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }, 30_000);
   const tmp = `${bin}.tmp-${process.pid}`;
   try {
+    log(`  go mod tidy`);
+    await go(["mod", "tidy"], src);
+    log(`  go build ${c.pkg}`);
     await go(["build", "-trimpath", `-ldflags=${linkerFlags(c)}`, "-o", tmp, c.pkg], src);
     renameSync(tmp, bin);
   } finally {
+    clearInterval(heartbeat);
     rmSync(tmp, { force: true });
   }
   writeFileSync(`${bin}.recipe`, `${recipeHash(c)}\n`);

@@ -21,11 +21,27 @@ const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
 /** Swagger UI for /api-docs (server/memsvc/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
+/** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
+const EDGEPROXY_CRDS = [
+  "proxygateway",
+  "proxyroute",
+  "proxybackend",
+  "proxyvip",
+  "proxypolicy",
+  "tcproute",
+  "tlsroute",
+  "grpcroute",
+  "ippool",
+  "wasmplugin",
+  "certificate",
+].map((kind) => `crds/edgeproxy.io/${kind}.yaml`);
+
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
+  edgectl: EDGEPROXY_CRDS,
 };
 
 /** Folders whose changes make a built binary stale. */
-export const SOURCE_DIRS = ["cmd", "internal", "server", "controller", "web"];
+export const SOURCE_DIRS = ["cmd", "internal", "server", "controller", "web", "crds"];
 export const SOURCE_FILES = ["package.json", "package-lock.json", "scripts/lib/dashboard.ts"];

@@ -31,6 +31,11 @@ export interface KubeApiServer {
   clientKeyFile: string;
   /** Milliseconds from the call until /readyz answered ok. */
   startupMs: number;
+  /**
+   * Writes a kubeconfig for another user: a client certificate signed by the cluster CA with
+   * CN=`user` and O=each of `groups`. Without RBAC bindings such a user is refused (Forbidden).
+   */
+  userKubeconfig(user: string, groups?: string[]): Promise<string>;
   /** Stops kube-apiserver and etcd and deletes their files. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -55,6 +60,17 @@ export function kubeBinaries(): KubeBinaries | undefined {
 /** True when startKubeApiServer() can run; tests use it to skip with a reason. */
 export function kubeApiServerAvailable(): boolean {
   return kubeBinaries() !== undefined;
+}
+
+/**
+ * The `skip` option for tests that need kube-apiserver: a reason to skip when it is not built, except
+ * in CI (CI=true), where .ci/run builds it first, so a missing binary must fail the tests instead.
+ *
+ *   describe("apply", { skip: kubeApiServerSkip() }, () => { ... });
+ */
+export function kubeApiServerSkip(): string | false {
+  if (kubeApiServerAvailable() || process.env.CI === "true") return false;
+  return `kube-apiserver ${KUBE_APISERVER.version} not built: run \`deno task k8s:build\``;
 }
 
 async function openssl(dir: string, args: string[]): Promise<void> {
@@ -87,6 +103,30 @@ async function generatePki(dir: string): Promise<void> {
     // SEC1 ("EC PRIVATE KEY"): kube-apiserver does not read the PKCS#8 that genpkey writes.
     openssl(dir, ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "sa.key"]),
   ]);
+}
+
+/** A client certificate for `user` in `groups`, signed by the CA in `dir`; returns PEM cert and key. */
+async function issueClientCert(
+  dir: string,
+  user: string,
+  groups: string[],
+): Promise<{ cert: string; key: string }> {
+  const safe = (v: string) => v.replace(/[/\\=+,]/g, "_");
+  const subj = [...groups.map((g) => `/O=${safe(g)}`), `/CN=${safe(user)}`].join("");
+  const base = `user-${Buffer.from(user).toString("hex")}`;
+  // deno-fmt-ignore
+  await openssl(dir, [
+    "req", "-x509", "-CA", "ca.crt", "-CAkey", "ca.key", "-newkey", "ec", "-pkeyopt",
+    "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${base}.key`, "-out", `${base}.crt`,
+    "-days", "2", "-subj", subj,
+    "-addext", "basicConstraints=critical,CA:FALSE",
+    "-addext", "keyUsage=critical,digitalSignature,keyEncipherment",
+    "-addext", "extendedKeyUsage=clientAuth",
+  ]);
+  const [cert, key] = await Promise.all(
+    [`${base}.crt`, `${base}.key`].map((f) => readFile(join(dir, f), "utf8")),
+  );
+  return { cert: cert!, key: key! };
 }
 
 function kubeconfig(server: string, ca: string, cert: string, key: string): string {
@@ -186,7 +226,7 @@ export async function startKubeApiServer(options: StartOptions = {}): Promise<Ku
   const bins = options.binaries ?? kubeBinaries();
   if (!bins) {
     throw new Error(
-      `kube-apiserver ${KUBE_APISERVER.version} is not built: run \`deno run --allow-all scripts/k8s/build.ts\`` +
+      `kube-apiserver ${KUBE_APISERVER.version} is not built: run \`deno task k8s:build\`` +
         " (or set K8S_TEST_KUBE_APISERVER and K8S_TEST_ETCD)",
     );
   }
@@ -281,6 +321,12 @@ export async function startKubeApiServer(options: StartOptions = {}): Promise<Ku
       clientCertFile: f("admin.crt"),
       clientKeyFile: f("admin.key"),
       startupMs: performance.now() - started,
+      userKubeconfig: async (user: string, groups: string[] = []) => {
+        const { cert: userCert, key: userKey } = await issueClientCert(dir, user, groups);
+        const path = f(`kubeconfig-${Buffer.from(user).toString("hex")}`);
+        await writeFile(path, kubeconfig(server, ca!, userCert, userKey), { mode: 0o600 });
+        return path;
+      },
       stop,
     };
   } catch (err) {

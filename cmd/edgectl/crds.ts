@@ -1,0 +1,33 @@
+/**
+ * The edgeproxy.io CustomResourceDefinitions, read from crds/edgeproxy.io/*.yaml. A compiled edgectl
+ * carries them as embedded files (scripts/lib/tools.ts ASSETS), so `edgectl install-crds` works from
+ * the single binary in any directory; from source they are read from the repository.
+ */
+import { readFile } from "node:fs/promises";
+import { parse } from "yaml";
+import { embeddedFile } from "../../internal/platform/mod.ts";
+import type { KubeObject } from "./resources.ts";
+
+/** One file per kind; base names are unique among every tool's embedded files. */
+export const CRD_FILES = [
+  "proxygateway.yaml",
+  "proxyroute.yaml",
+  "proxybackend.yaml",
+  "proxyvip.yaml",
+  "proxypolicy.yaml",
+  "tcproute.yaml",
+  "tlsroute.yaml",
+  "grpcroute.yaml",
+  "ippool.yaml",
+  "wasmplugin.yaml",
+  "certificate.yaml",
+] as const;
+
+export const CRD_DIR = new URL("../../crds/edgeproxy.io/", import.meta.url);
+
+export async function loadCrds(): Promise<KubeObject[]> {
+  return await Promise.all(CRD_FILES.map(async (file) => {
+    const text = await (embeddedFile(file)?.text() ?? readFile(new URL(file, CRD_DIR), "utf8"));
+    return parse(text) as KubeObject;
+  }));
+}

@@ -1,0 +1,125 @@
+/**
+ * What every edgectl command that talks to Kubernetes shares: the global flags (--kubeconfig,
+ * --context, -n), the client they select, type words resolved through the resource table, and the
+ * REST mapping of a kind found through discovery (so plurals come from the server, never guessed).
+ */
+import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
+import { CliError, envOption } from "../../internal/cli/mod.ts";
+import {
+  type ApiResource,
+  discoveryFor,
+  getObject,
+  isKubeApiError,
+  KubeClient,
+  type KubeObject,
+  NoKindMatchError,
+} from "../../internal/k8s/mod.ts";
+import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
+import { API_VERSION, resolveResourceTypes, type ResourceType, UnknownTypeError } from "./resources.ts";
+
+export const OUTPUT_ENV = "EDGECTL_OUTPUT";
+
+/** The global flags, accepted before or after the command name. */
+export function addGlobalOptions(program: Command) {
+  return program
+    .option("--kubeconfig <path>", "Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
+    .addOption(
+      envOption(
+        "--context <name>",
+        "Kubeconfig context to use (default: current-context)",
+        "EDGECTL_CONTEXT",
+      ),
+    )
+    .addOption(
+      envOption(
+        "-n, --namespace <name>",
+        "Namespace to use (default: the context's namespace, else default)",
+        "EDGECTL_NAMESPACE",
+      ),
+    );
+}
+
+interface GlobalFlags {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+}
+
+export interface Session {
+  client: KubeClient;
+  /** The namespace commands work in: -n, EDGECTL_NAMESPACE, the context's, else "default". */
+  namespace: string;
+}
+
+/** Runs `fn` with a client for the selected kubeconfig and context; closes it afterwards. */
+export async function withSession<T>(
+  command: CommandUnknownOpts,
+  fn: (session: Session) => Promise<T>,
+): Promise<T> {
+  const flags = command.optsWithGlobals() as GlobalFlags;
+  const client = KubeClient.fromKubeconfig({
+    ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+    ...(flags.namespace ? { namespace: flags.namespace } : {}),
+    userAgent: `edgectl/${TOOL_VERSION}`,
+  });
+  try {
+    return await fn({ client, namespace: client.namespace });
+  } finally {
+    client.close();
+  }
+}
+
+/** The types a type word (or comma-separated words) names; an unknown word is a usage error. */
+export function resourceTypesArgument(command: CommandUnknownOpts, words: string): ResourceType[] {
+  try {
+    return resolveResourceTypes(words);
+  } catch (err) {
+    if (err instanceof UnknownTypeError) command.error(`${err.message}`);
+    throw err;
+  }
+}
+
+/** Exactly one type; `get gw,rt` is a usage error. */
+export function resourceTypeArgument(command: CommandUnknownOpts, words: string): ResourceType {
+  const types = resourceTypesArgument(command, words);
+  if (types.length !== 1) command.error(`${command.name()} takes one resource type, not "${words}"`);
+  return types[0]!;
+}
+
+/** The API resource serving `kind` in edgeproxy.io/v1alpha1, from discovery. */
+export async function apiResource(client: KubeClient, kind: string): Promise<ApiResource> {
+  try {
+    return await discoveryFor(client).forKind(API_VERSION, kind);
+  } catch (err) {
+    if (err instanceof NoKindMatchError) {
+      throw new CliError(
+        `the server does not serve ${kind} (${API_VERSION}): install the CRDs with \`edgectl install-crds\``,
+      );
+    }
+    throw err;
+  }
+}
+
+/**
+ * One object by name. For types that list further kinds (policies: WASMPlugins too), those are
+ * tried when the main kind has no such object; the first NotFound is reported when none has it.
+ */
+export async function getByName(
+  client: KubeClient,
+  type: ResourceType,
+  name: string,
+  namespace: string,
+): Promise<KubeObject> {
+  let notFound: unknown;
+  for (const kind of [type.kind, ...(type.alsoLists ?? [])]) {
+    try {
+      return await getObject(client, await apiResource(client, kind), name, { namespace });
+    } catch (err) {
+      if (kind !== type.kind && err instanceof CliError) continue;
+      if (!isKubeApiError(err, "NotFound")) throw err;
+      notFound ??= err;
+    }
+  }
+  throw notFound;
+}

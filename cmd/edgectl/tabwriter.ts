@@ -1,0 +1,59 @@
+/**
+ * Go's text/tabwriter, as kubectl's describe output uses it (flags 0, pad character space): cells end
+ * at a tab, a line's text after its last tab is not aligned, and a column is as wide as its widest
+ * cell plus padding over each run of consecutive lines that have a cell in that column. Reproducing
+ * the algorithm, rather than approximating it, is what makes `edgectl describe` line up exactly as
+ * `kubectl describe` does (e.g. `Events:` aligned with the last status lines above it).
+ */
+export interface TabwriterOptions {
+  minWidth: number;
+  padding: number;
+}
+
+/** Formats `text` (lines ending in "\n", cells separated by "\t"). */
+export function tabwrite(text: string, options: TabwriterOptions): string {
+  const lines = text.split("\n").map((line) => line.split("\t"));
+  const trailingNewline = text.endsWith("\n");
+  if (trailingNewline) lines.pop();
+  const widths: number[] = [];
+  const out: string[] = [];
+
+  const writeLines = (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const cells = lines[i]!;
+      out.push(
+        cells.map((cell, j) => j < widths.length ? cell + " ".repeat(widths[j]! - width(cell)) : cell)
+          .join(""),
+      );
+    }
+  };
+
+  // Go's Writer.format: recursively find blocks of lines that have a cell in the current column.
+  const format = (line0: number, line1: number) => {
+    const column = widths.length;
+    for (let i = line0; i < line1; i++) {
+      if (column >= lines[i]!.length - 1) continue;
+      writeLines(line0, i);
+      line0 = i;
+      let w = options.minWidth;
+      for (; i < line1; i++) {
+        const cells = lines[i]!;
+        if (column >= cells.length - 1) break;
+        w = Math.max(w, width(cells[column]!) + options.padding);
+      }
+      widths.push(w);
+      format(line0, i);
+      widths.pop();
+      line0 = i;
+    }
+    writeLines(line0, line1);
+  };
+
+  format(0, lines.length);
+  return out.join("\n") + (trailingNewline ? "\n" : "");
+}
+
+/** Width in code points, as Go counts runes. */
+function width(cell: string): number {
+  return [...cell].length;
+}

@@ -1,0 +1,406 @@
+/**
+ * A small Kubernetes API client on node:https (fetch cannot send client certificates portably; node:https
+ * with ca/cert/key and a keep-alive Agent works both in Bun-compiled binaries and under Deno).
+ *
+ *   const client = KubeClient.fromKubeconfig({ path: flags.kubeconfig, context: flags.context });
+ *   const ns = await client.request<{ items: unknown[] }>({ path: "/api/v1/namespaces" });
+ *   client.close();
+ *
+ * Authentication: bearer token (token, tokenFile re-read when it changes), client certificate
+ * (data or files), basic auth, or an exec credential plugin (run lazily, cached until expiry, run
+ * again once after a 401). Errors: the server's Status becomes KubeApiError; a server that cannot be
+ * reached becomes KubeConnectionError("unable to connect to the server at <url>: <cause>").
+ */
+import { readFileSync, statSync } from "node:fs";
+import * as http from "node:http";
+import * as https from "node:https";
+import { ExecCredentialProvider } from "./exec_credential.ts";
+import { KubeApiError, KubeconfigError, KubeConnectionError, type KubeStatus } from "./errors.ts";
+import { loadKubeconfig, type LoadKubeconfigOptions, type ResolvedKubeconfig } from "./kubeconfig.ts";
+
+export type QueryValue = string | number | boolean | undefined | null | readonly string[];
+
+export interface KubeRequest {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+  /** Absolute API path, e.g. /api/v1/namespaces/default/configmaps. */
+  path: string;
+  /** Query parameters; undefined/null values are left out, arrays repeat the key. */
+  query?: Record<string, QueryValue>;
+  /** An object is sent as JSON; a string or bytes as given. */
+  body?: unknown;
+  /** Default application/json when there is a body. */
+  contentType?: string;
+  /** Default application/json. */
+  accept?: string;
+  /** Idle timeout in ms (default: the client's, 60 s); 0 for none (watches, log streams). */
+  timeoutMs?: number;
+}
+
+export interface KubeResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface KubeClientOptions {
+  /** Default request idle timeout in ms (default 60 000). */
+  timeoutMs?: number;
+  userAgent?: string;
+  /** Namespace to use instead of the kubeconfig's (`-n`). */
+  namespace?: string;
+  /** For exec plugins: whether they may prompt (default process.stdin.isTTY). */
+  stdinIsTerminal?: boolean;
+}
+
+/** One event of a watch stream. */
+export interface WatchEvent<T = Record<string, unknown>> {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+  object: T;
+}
+
+interface Credentials {
+  authorization?: string;
+  cert?: string;
+  key?: string;
+}
+
+/** Human text for the Node error codes a failed connection carries. */
+function connectionCause(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `no such host (${err.message})`;
+    case "ECONNRESET":
+      return "connection reset by peer";
+    case "ETIMEDOUT":
+      return "i/o timeout";
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
+      return "tls: failed to verify certificate: certificate signed by unknown authority";
+    case "CERT_HAS_EXPIRED":
+      return "tls: failed to verify certificate: certificate has expired";
+    default:
+      return err.message || String(err.code ?? err);
+  }
+}
+
+function readPem(file: string, what: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new KubeconfigError("invalid", `cannot read ${what} ${file}: ${(err as Error).message}`);
+  }
+}
+
+function encodeQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) { for (const item of v) params.append(k, item); }
+    else params.append(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+const MAX_429_ATTEMPTS = 3;
+
+export class KubeClient {
+  /** The resolved kubeconfig this client uses. */
+  readonly config: ResolvedKubeconfig;
+  /** Server URL without a trailing slash. */
+  readonly server: string;
+  /** Namespace for namespaced requests without an explicit one: the option, else the context's. */
+  readonly namespace: string;
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+  private readonly url: URL;
+  private readonly ca?: string;
+  private readonly exec?: ExecCredentialProvider;
+  private staticCreds?: Credentials;
+  private agents = new Map<string, http.Agent>();
+  private token?: { value: string; mtimeMs: number };
+
+  constructor(config: ResolvedKubeconfig, options: KubeClientOptions = {}) {
+    this.config = config;
+    this.server = config.cluster.server;
+    this.namespace = options.namespace || config.namespace;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.userAgent = options.userAgent ?? "toolkit-k8s";
+    try {
+      this.url = new URL(this.server);
+    } catch {
+      throw new KubeconfigError(
+        "invalid",
+        `cluster "${config.cluster.name}" has an invalid server URL "${this.server}"`,
+      );
+    }
+    if (this.url.protocol !== "https:" && this.url.protocol !== "http:") {
+      throw new KubeconfigError("invalid", `server URL "${this.server}" must use https or http`);
+    }
+    const c = config.cluster;
+    this.ca = c.caData ?? (c.caFile ? readPem(c.caFile, "certificate-authority") : undefined);
+    const u = config.user;
+    if (u.authProvider) {
+      throw new KubeconfigError(
+        "invalid",
+        `user "${u.name}" uses the auth-provider "${u.authProvider}", which is not supported; use an exec credential plugin`,
+      );
+    }
+    if (u.exec) {
+      this.exec = new ExecCredentialProvider(u.exec, {
+        cluster: c,
+        ...(options.stdinIsTerminal === undefined ? {} : { stdinIsTerminal: options.stdinIsTerminal }),
+      });
+    }
+  }
+
+  /** loadKubeconfig + new KubeClient. */
+  static fromKubeconfig(options: LoadKubeconfigOptions & KubeClientOptions = {}): KubeClient {
+    return new KubeClient(loadKubeconfig(options), options);
+  }
+
+  /** Sends a request and returns the parsed JSON body (undefined for an empty body). */
+  async request<T = unknown>(req: KubeRequest): Promise<T> {
+    const res = await this.requestRaw(req);
+    if (!res.body) return undefined as T;
+    const type = String(res.headers["content-type"] ?? "");
+    if (!type.includes("json") && !type.includes("yaml")) return res.body as T;
+    try {
+      return JSON.parse(res.body) as T;
+    } catch {
+      return res.body as T;
+    }
+  }
+
+  /** Sends a request; returns status, headers and body text. Throws KubeApiError for status >= 400. */
+  async requestRaw(req: KubeRequest): Promise<KubeResponse> {
+    for (let attempt = 1;; attempt++) {
+      const res = await this.withAuthRetry(
+        async (creds) => {
+          const msg = await this.send(req, creds);
+          const body = await readBody(msg);
+          return { status: msg.statusCode ?? 0, headers: msg.headers, body };
+        },
+        (r) => r.status,
+      );
+      // Throttled (API priority and fairness): wait as told and try again, a few times.
+      if (res.status === 429 && attempt < MAX_429_ATTEMPTS) {
+        const after = Number(res.headers["retry-after"]);
+        await new Promise((r) =>
+          setTimeout(r, Math.min(Number.isFinite(after) && after >= 0 ? after : 1, 10) * 1000)
+        );
+        continue;
+      }
+      if (res.status >= 400) throw apiError(res.status, res.body, req);
+      return res;
+    }
+  }
+
+  /**
+   * Streams a response body as text chunks (pod logs with follow=true). Throws KubeApiError before
+   * the first chunk when the server refuses. Breaking out of the loop closes the connection.
+   */
+  async *stream(req: KubeRequest): AsyncGenerator<string> {
+    const msg = await this.withAuthRetry(
+      (creds) => this.send({ ...req, timeoutMs: req.timeoutMs ?? 0 }, creds),
+      (m) => m.statusCode ?? 0,
+      (m) => m.resume(),
+    );
+    if ((msg.statusCode ?? 0) >= 400) throw apiError(msg.statusCode ?? 0, await readBody(msg), req);
+    msg.setEncoding("utf8");
+    try {
+      for await (const chunk of msg) yield chunk as string;
+    } finally {
+      msg.destroy();
+    }
+  }
+
+  /** Watches a collection (`watch=true` is added) and yields its events. */
+  async *watch<T = Record<string, unknown>>(
+    path: string,
+    query: Record<string, QueryValue> = {},
+  ): AsyncGenerator<WatchEvent<T>> {
+    let buffer = "";
+    for await (const chunk of this.stream({ path, query: { ...query, watch: true } })) {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (line) yield JSON.parse(line) as WatchEvent<T>;
+      }
+    }
+  }
+
+  /** Closes idle keep-alive connections so the process can exit. */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  /** Runs `attempt`; after a 401 with an exec plugin, runs the plugin again and retries once (as client-go does). */
+  private async withAuthRetry<R>(
+    attempt: (creds: Credentials) => Promise<R>,
+    status: (r: R) => number,
+    discard?: (r: R) => void,
+  ): Promise<R> {
+    const first = await attempt(await this.credentials());
+    if (status(first) !== 401 || !this.exec) return first;
+    discard?.(first);
+    this.exec.invalidate();
+    return await attempt(await this.credentials());
+  }
+
+  private async credentials(): Promise<Credentials> {
+    const u = this.config.user;
+    if (this.exec) {
+      const c = await this.exec.get();
+      if (c.token) return { authorization: `Bearer ${c.token}` };
+      return { cert: c.clientCertificateData, key: c.clientKeyData };
+    }
+    if (!this.staticCreds) {
+      const creds: Credentials = {};
+      const cert = u.clientCertificateData ??
+        (u.clientCertificateFile ? readPem(u.clientCertificateFile, "client-certificate") : undefined);
+      const key = u.clientKeyData ?? (u.clientKeyFile ? readPem(u.clientKeyFile, "client-key") : undefined);
+      if (cert && key) {
+        creds.cert = cert;
+        creds.key = key;
+      } else if (cert || key) {
+        throw new KubeconfigError(
+          "invalid",
+          `user "${u.name}" has a client ${cert ? "certificate but no key" : "key but no certificate"}`,
+        );
+      }
+      if (u.token) creds.authorization = `Bearer ${u.token}`;
+      else if (u.username !== undefined && u.password !== undefined) {
+        creds.authorization = `Basic ${Buffer.from(`${u.username}:${u.password}`).toString("base64")}`;
+      }
+      this.staticCreds = creds;
+    }
+    if (u.tokenFile && !u.token) {
+      return { ...this.staticCreds, authorization: `Bearer ${this.readTokenFile(u.tokenFile)}` };
+    }
+    return this.staticCreds;
+  }
+
+  /** Re-reads the token file when it changed: projected service-account tokens rotate. */
+  private readTokenFile(file: string): string {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+      if (this.token && this.token.mtimeMs === mtimeMs) return this.token.value;
+      const value = readFileSync(file, "utf8").trim();
+      this.token = { value, mtimeMs };
+      return value;
+    } catch (err) {
+      throw new KubeconfigError("invalid", `cannot read tokenFile ${file}: ${(err as Error).message}`);
+    }
+  }
+
+  private agent(creds: Credentials): http.Agent {
+    const id = `${creds.cert ?? ""}\0${creds.key ?? ""}`;
+    let agent = this.agents.get(id);
+    if (!agent) {
+      const c = this.config.cluster;
+      agent = this.url.protocol === "https:"
+        ? new https.Agent({
+          keepAlive: true,
+          ...(this.ca ? { ca: this.ca } : {}),
+          ...(creds.cert ? { cert: creds.cert, key: creds.key } : {}),
+          rejectUnauthorized: !c.insecureSkipTlsVerify,
+          ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
+        })
+        : new http.Agent({ keepAlive: true });
+      this.agents.set(id, agent);
+    }
+    return agent;
+  }
+
+  /**
+   * Sends once more when a kept-alive connection turned out to be closed by the server
+   * (ECONNRESET on a reused socket: the request never reached it), except for POST, which is not
+   * idempotent.
+   */
+  private async send(req: KubeRequest, creds: Credentials): Promise<http.IncomingMessage> {
+    try {
+      return await this.sendOnce(req, creds);
+    } catch (err) {
+      const stale = err instanceof KubeConnectionError &&
+        (err.cause as { staleSocket?: boolean })?.staleSocket;
+      if (!stale || req.method === "POST") throw err;
+      return await this.sendOnce(req, creds);
+    }
+  }
+
+  private sendOnce(req: KubeRequest, creds: Credentials): Promise<http.IncomingMessage> {
+    const method = req.method ?? "GET";
+    let payload: string | Uint8Array | undefined;
+    let contentType = req.contentType;
+    if (req.body !== undefined) {
+      if (typeof req.body === "string" || req.body instanceof Uint8Array) payload = req.body;
+      else payload = JSON.stringify(req.body);
+      contentType ??= "application/json";
+    }
+    const headers: http.OutgoingHttpHeaders = {
+      Accept: req.accept ?? "application/json",
+      "User-Agent": this.userAgent,
+    };
+    if (contentType) headers["Content-Type"] = contentType;
+    if (payload !== undefined) headers["Content-Length"] = Buffer.byteLength(payload);
+    if (creds.authorization) headers.Authorization = creds.authorization;
+    const basePath = this.url.pathname.replace(/\/+$/, "");
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const mod = this.url.protocol === "https:" ? https : http;
+    const agent = this.agent(creds);
+    return new Promise((resolve, reject) => {
+      const r = mod.request({
+        protocol: this.url.protocol,
+        hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
+        port: this.url.port || (this.url.protocol === "https:" ? 443 : 80),
+        method,
+        path: `${basePath}${req.path}${encodeQuery(req.query)}`,
+        headers,
+        agent,
+        ...(this.config.cluster.tlsServerName ? { servername: this.config.cluster.tlsServerName } : {}),
+      }, resolve);
+      if (timeoutMs > 0) {
+        r.setTimeout(timeoutMs, () => {
+          const e = new Error(`request timed out after ${timeoutMs / 1000} s`) as NodeJS.ErrnoException;
+          e.code = "KUBE_TIMEOUT";
+          r.destroy(e);
+        });
+      }
+      r.on("error", (err: NodeJS.ErrnoException & { staleSocket?: boolean }) => {
+        if (r.reusedSocket && err.code === "ECONNRESET") err.staleSocket = true;
+        reject(new KubeConnectionError(this.server, connectionCause(err), { cause: err }));
+      });
+      r.end(payload);
+    });
+  }
+}
+
+function readBody(msg: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    msg.on("data", (d: Buffer) => chunks.push(d));
+    msg.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    msg.on("error", reject);
+  });
+}
+
+function apiError(status: number, body: string, req: KubeRequest): KubeApiError {
+  let parsed: KubeStatus | string = body;
+  try {
+    parsed = JSON.parse(body) as KubeStatus;
+  } catch {
+    // Not JSON (e.g. a plain-text 404 from a non-API path): keep the text.
+  }
+  return new KubeApiError(status, parsed, req.method ?? "GET", req.path);
+}

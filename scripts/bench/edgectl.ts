@@ -1,0 +1,208 @@
+/**
+ * `deno task bench:edgectl`: how fast dist/edgectl lists many resources compared with kubectl, and
+ * how long it takes to start.
+ *
+ * Starts a throwaway kube-apiserver (test/harness/k8s.ts), installs the CRDs with edgectl, creates
+ * 1,000 ProxyRoutes across 10 namespaces, then times (wall clock, alternating the two tools) N runs of
+ * `edgectl get routes -A` and `kubectl get proxyroutes.edgeproxy.io -A`, and N runs of
+ * `edgectl version --client`. Prints a table and writes the figures as JSON to
+ * .cache/bench/edgectl.json. Both listings are checked to print every route.
+ *
+ *   deno task bench:edgectl                       # 1,000 routes, 15 runs each
+ *   deno task bench:edgectl --routes 200 --runs 5
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { formatTable } from "../../internal/cli/mod.ts";
+import { KubeClient } from "../../internal/k8s/mod.ts";
+import { startKubeApiServer } from "../../test/harness/k8s.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const EDGECTL = join(ROOT, "dist", "edgectl");
+const KUBECTL = process.env.KUBECTL ?? "kubectl";
+const NAMESPACES = 10;
+const CREATE_CONCURRENCY = 16;
+
+interface Timing {
+  runs: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+}
+
+function summarize(samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    runs: samples.length,
+    medianMs: round(median),
+    minMs: round(sorted[0]!),
+    maxMs: round(sorted.at(-1)!),
+  };
+}
+
+/** Runs a command to completion; returns wall time in ms and stdout. Fails on a non-zero exit. */
+function timed(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = performance.now() - started;
+      if (code === 0) resolve({ ms, stdout });
+      else reject(new Error(`${cmd} ${args.join(" ")} exited ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+async function createRoutes(client: KubeClient, count: number) {
+  for (let n = 0; n < NAMESPACES; n++) {
+    await client.request({
+      method: "POST",
+      path: "/api/v1/namespaces",
+      body: { apiVersion: "v1", kind: "Namespace", metadata: { name: `bench-${n}` } },
+    });
+  }
+  let next = 0;
+  await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, async () => {
+    for (let i = next++; i < count; i = next++) {
+      const namespace = `bench-${i % NAMESPACES}`;
+      await client.request({
+        method: "POST",
+        path: `/apis/edgeproxy.io/v1alpha1/namespaces/${namespace}/proxyroutes`,
+        body: {
+          apiVersion: "edgeproxy.io/v1alpha1",
+          kind: "ProxyRoute",
+          metadata: { name: `route-${String(i).padStart(4, "0")}`, namespace },
+          spec: {
+            hostnames: [`r${i}.example.com`],
+            rules: [{
+              matches: [{ path: { type: "PathPrefix", value: "/" } }],
+              backendRef: { name: `svc-${i}` },
+            }],
+          },
+        },
+      });
+    }
+  }));
+}
+
+function kubectlVersion(): string | undefined {
+  const out = spawnSync(KUBECTL, ["version", "--client", "-o", "json"], { encoding: "utf8" }).stdout;
+  try {
+    return JSON.parse(out).clientVersion?.gitVersion;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { routes: { type: "string", default: "1000" }, runs: { type: "string", default: "15" } },
+  });
+  const routes = Number(values.routes);
+  const runs = Number(values.runs);
+  if (!(routes > 0) || !(runs > 0)) throw new Error("--routes and --runs must be positive numbers");
+  if (spawnSync(KUBECTL, ["version", "--client"], { stdio: "ignore" }).status !== 0) {
+    throw new Error(`kubectl not found (${KUBECTL}); set KUBECTL to its path`);
+  }
+  const build = spawnSync(join(ROOT, "node_modules", ".bin", "deno"), [
+    "task",
+    "build",
+    "--if-stale",
+    "edgectl",
+  ], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (build.status !== 0 || !existsSync(EDGECTL)) throw new Error("building dist/edgectl failed");
+
+  const k8s = await startKubeApiServer();
+  const kubectlCache = mkdtempSync(join(tmpdir(), "bench-kubectl-cache-"));
+  try {
+    const env = { KUBECONFIG: k8s.kubeconfigPath };
+    await timed(EDGECTL, ["install-crds"], env);
+    const client = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
+    const createStarted = performance.now();
+    try {
+      await createRoutes(client, routes);
+    } finally {
+      client.close();
+    }
+    const createMs = performance.now() - createStarted;
+    console.log(`created ${routes} ProxyRoutes in ${(createMs / 1000).toFixed(1)} s`);
+
+    const edgectlGet = [EDGECTL, ["get", "routes", "-A"]] as const;
+    // kubectl keeps its discovery cache in a temporary directory, warmed by the first run.
+    const kubectlGet = [KUBECTL, [
+      "get",
+      "proxyroutes.edgeproxy.io",
+      "-A",
+      `--cache-dir=${kubectlCache}`,
+    ]] as const;
+    for (const [cmd, args] of [edgectlGet, kubectlGet]) {
+      const { stdout } = await timed(cmd, [...args], env);
+      const rows = stdout.trimEnd().split("\n").length - 1;
+      if (rows !== routes) throw new Error(`${cmd} listed ${rows} routes, not ${routes}`);
+    }
+    const edgectlMs: number[] = [];
+    const kubectlMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      edgectlMs.push((await timed(edgectlGet[0], [...edgectlGet[1]], env)).ms);
+      kubectlMs.push((await timed(kubectlGet[0], [...kubectlGet[1]], env)).ms);
+    }
+    const startupMs: number[] = [];
+    await timed(EDGECTL, ["version", "--client"], {});
+    for (let i = 0; i < runs; i++) startupMs.push((await timed(EDGECTL, ["version", "--client"], {})).ms);
+
+    const edgectl = summarize(edgectlMs);
+    const kubectl = summarize(kubectlMs);
+    const startup = summarize(startupMs);
+    const ratio = Math.round((edgectl.medianMs / kubectl.medianMs) * 100) / 100;
+    const result = {
+      date: new Date().toISOString(),
+      routes,
+      namespaces: NAMESPACES,
+      machine: { cpus: cpus().length, loadavg1m: Math.round(loadavg()[0]! * 100) / 100 },
+      kubectlVersion: kubectlVersion(),
+      edgectlGetRoutes: edgectl,
+      kubectlGetRoutes: kubectl,
+      ratioEdgectlToKubectl: ratio,
+      edgectlVersionClient: startup,
+    };
+    process.stdout.write(
+      formatTable(["measurement", "runs", "median ms", "min ms", "max ms"], [
+        ["edgectl get routes -A", edgectl.runs, edgectl.medianMs, edgectl.minMs, edgectl.maxMs],
+        ["kubectl get proxyroutes -A", kubectl.runs, kubectl.medianMs, kubectl.minMs, kubectl.maxMs],
+        ["edgectl version --client", startup.runs, startup.medianMs, startup.minMs, startup.maxMs],
+      ]),
+    );
+    console.log(
+      `ratio edgectl/kubectl (median wall time, ${routes} routes): ${ratio}` +
+        ` (load average ${result.machine.loadavg1m} on ${result.machine.cpus} CPUs)`,
+    );
+    const out = join(ROOT, ".cache", "bench");
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "edgectl.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote .cache/bench/edgectl.json`);
+  } finally {
+    rmSync(kubectlCache, { recursive: true, force: true });
+    await k8s.stop();
+  }
+}
+
+await main();
