@@ -28,6 +28,8 @@ export interface BenchServer {
 export interface ServerOptions {
   dataDir?: string;
   databaseUrl?: string;
+  /** Another build to run instead of dist/memsvc (to compare two builds). */
+  binary?: string;
 }
 
 export function serverEnv(options: ServerOptions): Record<string, string> {
@@ -51,7 +53,7 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
   const started = performance.now();
   // A fixed port keeps the "listening" log line out of the timing path: the port is known ahead.
   const port = await freePort();
-  const child = spawn(binaryPath("memsvc"), ["serve", "--port", String(port)], {
+  const child = spawn(options.binary ?? binaryPath("memsvc"), ["serve", "--port", String(port)], {
     env: serverEnv(options),
     stdio: ["ignore", "pipe", "pipe"],
   });
