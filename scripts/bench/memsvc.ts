@@ -1,7 +1,7 @@
 /**
  * The memsvc benchmark suite (docs/benchmarks.md explains every figure):
  *
- *   deno task bench:memsvc            # the full suite, about 10 minutes on an idle 2-core machine
+ *   deno task bench:memsvc            # the full suite: 12 minutes on a loaded 2-core machine
  *   deno task bench:memsvc --quick    # a tenth of the sizes, to check the suite itself
  *
  * Everything runs against dist/memsvc as a child process, and against the peers, in one run; the
