@@ -46,3 +46,21 @@ test("createPGlite refuses a binary that embeds only some of PGlite's files", as
     message: "incomplete PGlite files in this binary: missing initdb.wasm",
   });
 });
+
+test("bytea goes in and out unchanged, every byte value and the empty value", async () => {
+  const pglite = await createPGlite(await tempDir());
+  try {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const { rows } = await pglite.query<{ a: Uint8Array; b: Uint8Array; n: number }>(
+      "select $1::bytea as a, $2::bytea as b, length($1::bytea) as n",
+      [all, new Uint8Array()],
+    );
+    assert.deepEqual([...rows[0]!.a], [...all]);
+    assert.equal(rows[0]!.n, 256, "the server received the bytes, not their text");
+    assert.equal(rows[0]!.b.length, 0);
+    assert.ok(rows[0]!.a instanceof Uint8Array);
+    await assert.rejects(pglite.query("select $1::bytea", ["not bytes"]), /bytea/);
+  } finally {
+    await pglite.close();
+  }
+});

@@ -79,12 +79,14 @@ export async function startMemsvc(
     activity.start();
     sessions.start();
     maintenance.start();
-    return serve(app, {
+    let warming = Promise.resolve();
+    const server = serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
       log,
       drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        await warming;
         await maintenance.stop();
         await activity.stop();
         await tokens.drain();
@@ -93,6 +95,8 @@ export async function startMemsvc(
       handleSignals: options.handleSignals,
       beforeDrain: () => sessions.closeAll(),
     });
+    warming = warmIndex(index, log);
+    return server;
   } catch (err) {
     await store.database.close();
     throw err;
@@ -183,4 +187,19 @@ async function ensureOperator({ database: { db } }: MemsvcStore) {
     })
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
+}
+
+/**
+ * Reads every stored vector into the index right after listening, so the first search does not
+ * pay for it (about a second per 10k entries on the embedded database). Requests interleave with
+ * its batches; a failure only means the first search reads the vectors instead.
+ */
+async function warmIndex(index: VectorIndex, log: Logger): Promise<void> {
+  const started = performance.now();
+  try {
+    await index.sync();
+    log.info("vector index loaded", { vectors: index.size, ms: Math.round(performance.now() - started) });
+  } catch (err) {
+    log.warn("vector index warm-up failed; the first search reads the vectors instead", { err });
+  }
 }

@@ -2,7 +2,7 @@
  * Writes and reads of memory entries: remember (gate, dedupe, insert, embed, link), update in
  * place, forget, get, recent and the neighbour walk. Search lives in search.ts.
  */
-import type { Kysely, Updateable } from "kysely";
+import type { Kysely, QueryCreator, Updateable } from "kysely";
 import { HTTPException } from "hono/http-exception";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
@@ -94,9 +94,9 @@ export class MemoryService {
         .executeTakeFirstOrThrow();
       return { id: existing.id, deduplicated: true };
     }
-    const vector = await this.#embedAndStore(inserted.id, content);
+    const vector = await this.#embed(inserted.id, content);
     if (vector) {
-      await this.#linkNearest(
+      await this.#storeAndLink(
         inserted.id,
         partitionKey({ user_id: scope.userId, project_id: scope.projectId, namespace: scope.namespace }),
         vector,
@@ -105,36 +105,45 @@ export class MemoryService {
     return { id: inserted.id };
   }
 
-  /** Embeds and stores the vector; on embedder failure the entry stays, without a vector, and is logged. */
-  async #embedAndStore(id: string, content: string): Promise<Float32Array | undefined> {
-    const { db, embedder, log } = this.deps;
-    let vector: Float32Array;
+  /** The entry's vector; undefined (logged) when the embedder fails: the entry stays, found by keyword. */
+  async #embed(id: string, content: string): Promise<Float32Array | undefined> {
     try {
-      [vector] = (await embedder.embed([content])) as [Float32Array];
+      return (await this.deps.embedder.embed([content]))[0];
     } catch (err) {
-      log.warn("embedding failed; the entry is stored without a vector", { id, err });
+      this.deps.log.warn("embedding failed; the entry is stored without a vector", { id, err });
       return undefined;
     }
-    await db.insertInto("memory_vectors")
-      .values({ entry_id: id, model: embedder.id, vector: toBytes(vector) })
+  }
+
+  /** Inserts or replaces an entry's vector; a replaced one moves to the end of the sequence. */
+  #upsertVector(db: QueryCreator<MemsvcDatabase>, id: string, vector: Float32Array) {
+    return db.insertInto("memory_vectors")
+      .values({ entry_id: id, model: this.deps.embedder.id, vector: toBytes(vector) })
       .onConflict((oc) =>
         oc.column("entry_id").doUpdateSet((eb) => ({
           model: eb.ref("excluded.model"),
           vector: eb.ref("excluded.vector"),
           seq: eb.fn("nextval", [eb.val("memory_vectors_seq")]),
         }))
-      )
-      .execute();
-    return vector;
+      );
   }
 
-  /** co_occurs edges from a new entry to its nearest entries in the same scope. */
-  async #linkNearest(id: string, partition: string, vector: Float32Array) {
+  /**
+   * Stores a new entry's vector and its co_occurs edges to the nearest entries of its scope in one
+   * statement: one commit instead of two, and commits are much of a write's cost on the embedded
+   * database.
+   */
+  async #storeAndLink(id: string, partition: string, vector: Float32Array) {
     const { db, index } = this.deps;
     await index.sync();
     const nearest = index.nearest(vector, [partition], LIMITS.coOccurNeighbors, id);
-    if (nearest.length === 0) return;
-    await db.insertInto("memory_edges")
+    if (nearest.length === 0) {
+      await this.#upsertVector(db, id, vector).execute();
+      return;
+    }
+    // A data-modifying WITH runs to completion whether or not the main statement reads it.
+    await db.with("stored_vector", (qc) => this.#upsertVector(qc, id, vector))
+      .insertInto("memory_edges")
       .values(nearest.map((n) => ({ from_id: id, to_id: n.id, relation: "co_occurs", weight: n.score })))
       .onConflict((oc) => oc.doNothing())
       .execute();
@@ -176,7 +185,8 @@ export class MemoryService {
     }
     if (!row) throw new HTTPException(404, { message: "no such memory" });
     if (newContent !== undefined && newContent !== entry.content) {
-      await this.#embedAndStore(entry.id, newContent);
+      const vector = await this.#embed(entry.id, newContent);
+      if (vector) await this.#upsertVector(db, entry.id, vector).execute();
     }
     this.deps.activity.record(caller.userId, caller.tokenHash, "update");
     this.deps.metrics.count("updates");

@@ -1,0 +1,464 @@
+/**
+ * The memsvc benchmark suite (docs/benchmarks.md explains every figure):
+ *
+ *   deno task bench:memsvc            # the full suite: 12 minutes on a loaded 2-core machine
+ *   deno task bench:memsvc --quick    # a tenth of the sizes, to check the suite itself
+ *
+ * Everything runs against dist/memsvc as a child process, and against the peers, in one run; the
+ * table goes to stdout and every figure to .cache/bench/memsvc-<timestamp>.json.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { binaryPath, ROOT } from "../../test/harness/binary.ts";
+import { connectHttp } from "../../test/harness/mcp_client.ts";
+import { startPostgres } from "../../test/harness/postgres.ts";
+import { memories, queries } from "./data.ts";
+import { BENCH_USER, type BenchServer, post, serverEnv, startServer } from "./memsvc_server.ts";
+import { startMem0 } from "./peers/mem0.ts";
+import { startServerMemory } from "./peers/server_memory.ts";
+import { type LatencySummary, type LoadResult, runLoad, summarize } from "./stats.ts";
+import { ratio, table } from "./table.ts";
+
+const quick = process.argv.includes("--quick");
+const scale = (n: number) => (quick ? Math.max(10, Math.round(n / 10)) : n);
+
+const SEARCH_SIZES: [number, number, number] = [scale(1_000), scale(10_000), scale(100_000)];
+const SIZES = { write: scale(10_000), search: SEARCH_SIZES };
+const CONCURRENCY = [1, 8, 32];
+const QUERIES = scale(200);
+const MODES = ["hybrid", "keyword", "vector"] as const;
+type Mode = (typeof MODES)[number];
+/** server-memory rewrites its whole file per call and mem0 scans every vector per query: bounded. */
+const PEER_MAX = scale(10_000);
+const PEER_QUERIES = scale(50);
+
+interface Relevance {
+  memories: { id: string; content: string }[];
+  queries: { query: string; expected: string[] }[];
+}
+const relevance = JSON.parse(
+  readFileSync(join(ROOT, "test", "fixtures", "memsvc_relevance.json"), "utf8"),
+) as Relevance;
+
+const started = performance.now();
+const log = (msg: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0)}s] ${msg}`);
+const progress = (what: string) => (done: number) => log(`  ${what}: ${done}`);
+
+// ---- data ----
+// Every phase takes fresh texts: remembers at three concurrencies on two backends, the search
+// scope, MCP captures, and the peers' writes and search scopes.
+const texts = memories(SIZES.write * 8 + SIZES.search[2]! + QUERIES + PEER_MAX * 2, 7);
+let cursor = 0;
+const take = (n: number) => texts.slice(cursor, cursor += n);
+const searchQueries = queries(QUERIES, 11);
+
+const results: Record<string, unknown> = {
+  startedAt: new Date().toISOString(),
+  quick,
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+  },
+  commit: git(["rev-parse", "--short", "HEAD"]),
+};
+
+function git(args: string[]): string {
+  try {
+    return execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+async function remember(server: BenchServer, content: string, namespace: string) {
+  await post(server, "/v1/remember", { content, namespace });
+}
+
+async function loadHttp(server: BenchServer, items: string[], namespace: string, concurrency = 8) {
+  return await runLoad(
+    items.length,
+    concurrency,
+    (i) => remember(server, items[i]!, namespace),
+    progress(`loading ${namespace}`),
+  );
+}
+
+async function searchLatency(server: BenchServer, namespace: string, mode: Mode): Promise<LatencySummary> {
+  const r = await runLoad(QUERIES, 1, async (i) => {
+    await post(server, "/v1/search", { query: searchQueries[i]!, namespace, mode, limit: 10 });
+  });
+  return r.latency;
+}
+
+/**
+ * The first search is timed on its own: after a start it reads every vector into the in-process
+ * index, which is not what a steady-state query costs.
+ */
+async function searchAllModes(server: BenchServer, namespace: string) {
+  const t = performance.now();
+  await post(server, "/v1/search", { query: searchQueries[0]!, namespace, limit: 10 });
+  const out = { firstMs: Math.round(performance.now() - t) } as Record<Mode, LatencySummary> & {
+    firstMs: number;
+  };
+  for (const mode of MODES) out[mode] = await searchLatency(server, namespace, mode);
+  return out;
+}
+
+/** Mean over the labelled queries of |expected ∩ top 10| / |expected|. */
+function recallAt10(found: string[][]): number {
+  let sum = 0;
+  relevance.queries.forEach((q, i) => {
+    const top = new Set(found[i]!.slice(0, 10));
+    sum += q.expected.filter((id) => top.has(id)).length / q.expected.length;
+  });
+  return Math.round((sum / relevance.queries.length) * 1000) / 1000;
+}
+
+async function memsvcRecall(server: BenchServer) {
+  const idOf = new Map<string, string>();
+  for (const m of relevance.memories) {
+    const { id } = await post(server, "/v1/remember", { content: m.content, namespace: "relevance" }) as {
+      id: string;
+    };
+    idOf.set(id, m.id);
+  }
+  const out = {} as Record<Mode, number>;
+  for (const mode of MODES) {
+    const found: string[][] = [];
+    for (const q of relevance.queries) {
+      const { results } = await post(server, "/v1/search", {
+        query: q.query,
+        namespace: "relevance",
+        mode,
+        limit: 10,
+      }) as { results: { id: string }[] };
+      found.push(results.map((r) => idOf.get(r.id) ?? r.id));
+    }
+    out[mode] = recallAt10(found);
+  }
+  return out;
+}
+
+async function writePath(server: BenchServer, backend: string) {
+  const out: Record<string, LoadResult> = {};
+  for (const c of CONCURRENCY) {
+    log(`${backend}: ${SIZES.write} remembers at concurrency ${c}`);
+    const items = take(SIZES.write);
+    out[`c${c}`] = await runLoad(
+      items.length,
+      c,
+      (i) => remember(server, items[i]!, `write-c${c}`),
+      progress("remembered"),
+    );
+  }
+  return out;
+}
+
+async function mcpLatency(server: BenchServer) {
+  const client = await connectHttp(server.url, server.token);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name, arguments: args }) as { isError?: boolean; content: unknown };
+    if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+  };
+  const captures = take(QUERIES);
+  const search = await runLoad(QUERIES, 1, (i) => call("memory_search", { query: searchQueries[i]! }));
+  const capture = await runLoad(QUERIES, 1, (i) => call("memory_capture", { content: captures[i]! }));
+  await client.close();
+  return { memory_search: search.latency, memory_capture: capture.latency };
+}
+
+/** An export file (format 1) of `items` in namespace `search` of the bench user, for `memsvc import`. */
+function exportFile(path: string, items: string[]) {
+  const now = new Date().toISOString();
+  const lines = [
+    JSON.stringify({ type: "memsvc-export", version: 1, exportedAt: now }),
+    JSON.stringify({ type: "user", email: BENCH_USER, name: "bench" }),
+    ...items.map((content) =>
+      JSON.stringify({
+        type: "entry",
+        id: `m_${randomBytes(12).toString("hex")}`,
+        user: BENCH_USER,
+        project: null,
+        namespace: "search",
+        content,
+        content_hash: createHash("sha256").update(content.trim()).digest("hex"),
+        metadata: {},
+        source_type: "observation",
+        captured_from: "bench",
+        confidence: 1,
+        hit_count: 0,
+        cold: false,
+        created_at: now,
+        updated_at: now,
+        last_accessed_at: null,
+      })
+    ),
+  ];
+  writeFileSync(path, lines.join("\n") + "\n");
+}
+
+async function memsvcImport(dataDir: string, file: string): Promise<number> {
+  const t = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(binaryPath("memsvc"), ["import", file], {
+      env: { ...serverEnv({ dataDir }), MEMSVC_LOG_LEVEL: "warn" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (d) => {
+      stderr += d;
+      const last = String(d).trim().split("\n").pop();
+      if (last) log(`  import: ${last.slice(0, 120)}`);
+    });
+    child.on(
+      "close",
+      (code) => code === 0 ? resolve() : reject(new Error(`memsvc import: ${code}\n${stderr}`)),
+    );
+  });
+  return Math.round(performance.now() - t);
+}
+
+// ---- memsvc on the embedded database ----
+const work = await mkdtemp(join(tmpdir(), "memsvc-bench-"));
+const embedded: Record<string, unknown> = {};
+const processFigures: Record<string, unknown> = { binaryBytes: statSync(binaryPath("memsvc")).size };
+try {
+  const dataDir = join(work, "pglite");
+  log("cold start on an empty data dir");
+  const first = await startServer({ dataDir });
+  processFigures.coldStartEmptyMs = first.startMs;
+  processFigures.rssAfterFirstStartMb = first.peakRssMb();
+  await first.stop();
+  const warm: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const s = await startServer({ dataDir });
+    warm.push(s.startMs);
+    await s.stop();
+  }
+  processFigures.warmStartEmptyMs = summarize(warm).p50;
+
+  log("memsvc on the embedded database");
+  const server = await startServer({ dataDir });
+  await server.login();
+  log("recall@10 on the labelled set");
+  results.recall = { memsvc: await memsvcRecall(server) };
+  embedded.write = await writePath(server, "embedded");
+  processFigures.peakRssWriteLoadMb = server.peakRssMb();
+
+  const search: Record<string, unknown> = {};
+  let loaded = 0;
+  for (const size of SIZES.search.slice(0, 2)) {
+    log(`search: loading to ${size} entries over HTTP`);
+    await loadHttp(server, take(size - loaded), "search");
+    loaded = size;
+    log(`search at ${size}`);
+    search[size] = await searchAllModes(server, "search");
+  }
+  log("MCP tools/call latency");
+  results.mcp = await mcpLatency(server);
+  await server.stop();
+
+  const big = SIZES.search[2]!;
+  log(`search: importing ${big - loaded} more entries with memsvc import`);
+  const file = join(work, "search.jsonl");
+  exportFile(file, take(big - loaded));
+  embedded.importMs = await memsvcImport(dataDir, file);
+  const full = await startServer({ dataDir });
+  processFigures.startWith100kMs = full.startMs;
+  await full.login();
+  log(`search at ${big}`);
+  search[big] = await searchAllModes(full, "search");
+  processFigures.peakRss100kMb = full.peakRssMb();
+  await full.stop();
+  embedded.search = search;
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+results.process = processFigures;
+results.embedded = embedded;
+
+// ---- memsvc on PostgreSQL 15 ----
+log("memsvc on PostgreSQL 15");
+const pg = await startPostgres();
+try {
+  const server = await startServer({ databaseUrl: pg.url });
+  await server.login();
+  results.postgres = { write: await writePath(server, "postgres") };
+  await server.stop();
+} finally {
+  await pg.stop();
+}
+
+// ---- peers ----
+const peers: Record<string, unknown> = {};
+const peerDir = await mkdtemp(join(tmpdir(), "memsvc-bench-peers-"));
+try {
+  log("peer: @modelcontextprotocol/server-memory");
+  const sm = await startServerMemory(join(peerDir, "memory.jsonl"));
+  const smItems = take(PEER_MAX);
+  const firstK = SIZES.search[0]!;
+  // One entity per tools/call at concurrency 1 (one stdio session serialises calls anyway).
+  const smWrite = await runLoad(firstK, 1, (i) => sm.add([{ name: `m${i}`, text: smItems[i]! }]));
+  const smSearch: Record<string, LatencySummary> = {};
+  const smQueries = searchQueries.slice(0, PEER_QUERIES);
+  smSearch[firstK] = (await runLoad(smQueries.length, 1, async (i) =>
+    void await sm.search(smQueries[i]!))).latency;
+  for (let i = firstK; i < PEER_MAX; i += 500) {
+    await sm.add(smItems.slice(i, i + 500).map((text, j) => ({ name: `m${i + j}`, text })));
+  }
+  smSearch[PEER_MAX] = (await runLoad(smQueries.length, 1, async (i) =>
+    void await sm.search(smQueries[i]!))).latency;
+  await sm.close();
+  const smRel = await startServerMemory(join(peerDir, "relevance.jsonl"));
+  await smRel.add(relevance.memories.map((m) => ({ name: m.id, text: m.content })));
+  const smFound: string[][] = [];
+  for (const q of relevance.queries) smFound.push(await smRel.search(q.query));
+  await smRel.close();
+  peers.serverMemory = { write: { c1: smWrite }, search: smSearch, recallAt10: recallAt10(smFound) };
+
+  log("peer: mem0ai (open-source library, local mode)");
+  const mem0 = await startMem0();
+  const m0Write: Record<string, LoadResult> = {};
+  for (const c of [1, 32]) m0Write[`c${c}`] = await mem0.add(`write-c${c}`, take(SIZES.write), c);
+  const m0Search: Record<string, LatencySummary> = {};
+  const m0Items = take(PEER_MAX);
+  await mem0.add("search", m0Items.slice(0, firstK), 8);
+  m0Search[firstK] = (await mem0.search("search", smQueries, 10)).latency;
+  await mem0.add("search", m0Items.slice(firstK), 8);
+  m0Search[PEER_MAX] = (await mem0.search("search", smQueries, 10)).latency;
+  await mem0.add("relevance", relevance.memories.map((m) => m.content), 1);
+  const byText = new Map(relevance.memories.map((m) => [m.content, m.id]));
+  const m0Found = (await mem0.search("relevance", relevance.queries.map((q) => q.query), 10)).results
+    .map((texts) => texts.map((t) => byText.get(t) ?? t));
+  await mem0.close();
+  peers.mem0 = { write: m0Write, search: m0Search, recallAt10: recallAt10(m0Found) };
+} finally {
+  await rm(peerDir, { recursive: true, force: true });
+}
+results.peers = peers;
+results.machine = {
+  ...results.machine as object,
+  loadAverageAtEnd: loadavg().map((x) => Math.round(x * 100) / 100),
+};
+results.wallSeconds = Math.round((performance.now() - started) / 1000);
+
+// ---- report ----
+const outDir = join(ROOT, ".cache", "bench");
+mkdirSync(outDir, { recursive: true });
+const outFile = join(outDir, `memsvc-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+writeFileSync(outFile, JSON.stringify(results, null, 2) + "\n");
+console.log(report(results));
+console.log(`\nresults: ${outFile}`);
+
+// deno-lint-ignore no-explicit-any
+function report(r: any): string {
+  const w = (x: LoadResult) => [x.throughput, x.latency.p50, x.latency.p95, x.latency.p99];
+  const l = (x: LatencySummary) => [x.p50, x.p95, x.p99];
+  const sm = r.peers.serverMemory;
+  const m0 = r.peers.mem0;
+  const [s1, s2, s3] = SIZES.search;
+  const sections = [
+    `memsvc benchmark — ${r.startedAt}, commit ${r.commit}, ${r.machine.cpus} CPUs, load ${
+      r.machine.loadAverageAtStart.join(" ")
+    } at start${quick ? " (QUICK: a tenth of the sizes)" : ""}; wall ${r.wallSeconds} s`,
+    "",
+    "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s)",
+    table(["", "writes/s", "p50", "p95", "p99"], [
+      ...CONCURRENCY.map((c) => [`embedded c=${c}`, ...w(r.embedded.write[`c${c}`])]),
+      ...CONCURRENCY.map((c) => [`postgres c=${c}`, ...w(r.postgres.write[`c${c}`])]),
+      [`server-memory c=1 (${s1})`, ...w(sm.write.c1)],
+      ["mem0 c=1 (in-process)", ...w(m0.write.c1)],
+      ["mem0 c=32 (in-process)", ...w(m0.write.c32)],
+    ]),
+    "",
+    "Search: POST /v1/search, limit 10, one scope, concurrency 1 (ms)",
+    table(
+      ["", "p50", "p95", "p99"],
+      SIZES.search.flatMap((n) => MODES.map((m) => [`${n} ${m}`, ...l(r.embedded.search[n][m])])).concat([
+        [`server-memory ${s1} search_nodes`, ...l(sm.search[s1])],
+        [`server-memory ${PEER_MAX} search_nodes`, ...l(sm.search[PEER_MAX])],
+        [`mem0 ${s1} (in-process)`, ...l(m0.search[s1])],
+        [`mem0 ${PEER_MAX} (in-process)`, ...l(m0.search[PEER_MAX])],
+      ]),
+    ),
+    "",
+    "MCP over Streamable HTTP /mcp, tools/call (ms)",
+    table(["", "p50", "p95", "p99"], [
+      ["memory_search", ...l(r.mcp.memory_search)],
+      ["memory_capture", ...l(r.mcp.memory_capture)],
+    ]),
+    "",
+    "Process",
+    table(["", "value"], [
+      ["binary size (MB)", (r.process.binaryBytes / 2 ** 20).toFixed(1)],
+      ["cold start, empty data dir (ms)", r.process.coldStartEmptyMs],
+      ["start, initialised empty data dir (ms)", r.process.warmStartEmptyMs],
+      [`start with ${s3} entries (ms)`, r.process.startWith100kMs],
+      [`first search after that start (ms)`, r.embedded.search[s3].firstMs],
+      ["peak RSS after first start (MB)", r.process.rssAfterFirstStartMb],
+      ["peak RSS under write load (MB)", r.process.peakRssWriteLoadMb],
+      [`peak RSS, fresh start + search at ${s3} (MB)`, r.process.peakRss100kMb],
+      [`memsvc import of ${s3! - s2!} entries (s)`, (r.embedded.importMs / 1000).toFixed(1)],
+    ]),
+    "",
+    "Recall@10 on test/fixtures/memsvc_relevance.json (200 memories, 30 queries)",
+    table(["", "recall@10"], [
+      ...MODES.map((m) => [`memsvc ${m}`, r.recall.memsvc[m]]),
+      ["server-memory search_nodes", sm.recallAt10],
+      ["mem0 (same embedder)", m0.recallAt10],
+    ]),
+    "",
+    "Ratios ours / theirs (latency: < 1 is faster; throughput: > 1 is more)",
+    table(["", "vs server-memory", "vs mem0"], [
+      [
+        "remember p50, c=1",
+        ratio(r.embedded.write.c1.latency.p50, sm.write.c1.latency.p50),
+        ratio(r.embedded.write.c1.latency.p50, m0.write.c1.latency.p50),
+      ],
+      [
+        "remember p95, c=1",
+        ratio(r.embedded.write.c1.latency.p95, sm.write.c1.latency.p95),
+        ratio(r.embedded.write.c1.latency.p95, m0.write.c1.latency.p95),
+      ],
+      ["writes/s, c=32", "-", ratio(r.embedded.write.c32.throughput, m0.write.c32.throughput)],
+      [
+        `search p50 at ${s1} (hybrid)`,
+        ratio(r.embedded.search[s1].hybrid.p50, sm.search[s1].p50),
+        ratio(r.embedded.search[s1].hybrid.p50, m0.search[s1].p50),
+      ],
+      [
+        `search p95 at ${s1} (hybrid)`,
+        ratio(r.embedded.search[s1].hybrid.p95, sm.search[s1].p95),
+        ratio(r.embedded.search[s1].hybrid.p95, m0.search[s1].p95),
+      ],
+      [
+        `search p50 at ${s2} (hybrid)`,
+        ratio(r.embedded.search[s2].hybrid.p50, sm.search[PEER_MAX].p50),
+        ratio(r.embedded.search[s2].hybrid.p50, m0.search[PEER_MAX].p50),
+      ],
+      [
+        `search p95 at ${s2} (hybrid)`,
+        ratio(r.embedded.search[s2].hybrid.p95, sm.search[PEER_MAX].p95),
+        ratio(r.embedded.search[s2].hybrid.p95, m0.search[PEER_MAX].p95),
+      ],
+      [
+        "recall@10 (hybrid)",
+        ratio(r.recall.memsvc.hybrid, sm.recallAt10),
+        ratio(r.recall.memsvc.hybrid, m0.recallAt10),
+      ],
+    ]),
+    "",
+    "Not measured: server-memory and mem0 beyond " + PEER_MAX +
+    " entries (server-memory rewrites its whole file",
+    "per call, mem0's local vector store scans every vector per query in JavaScript); server-memory writes",
+    "beyond " + s1 +
+    " one at a time (the rest are loaded 500 per call); PostgreSQL search (same SQL and index).",
+  ];
+  return sections.join("\n");
+}
