@@ -20,32 +20,13 @@ import { parseArgs } from "node:util";
 import { formatTable } from "../../internal/cli/mod.ts";
 import { KubeClient } from "../../internal/k8s/mod.ts";
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
+import { summarize } from "./stats.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EDGECTL = join(ROOT, "dist", "edgectl");
 const KUBECTL = process.env.KUBECTL ?? "kubectl";
 const NAMESPACES = 10;
 const CREATE_CONCURRENCY = 16;
-
-interface Timing {
-  runs: number;
-  medianMs: number;
-  minMs: number;
-  maxMs: number;
-}
-
-function summarize(samples: number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return {
-    runs: samples.length,
-    medianMs: round(median),
-    minMs: round(sorted[0]!),
-    maxMs: round(sorted.at(-1)!),
-  };
-}
 
 /** Runs a command to completion; returns wall time in ms and stdout. Fails on a non-zero exit. */
 function timed(
@@ -172,7 +153,7 @@ async function main() {
     const edgectl = summarize(edgectlMs);
     const kubectl = summarize(kubectlMs);
     const startup = summarize(startupMs);
-    const ratio = Math.round((edgectl.medianMs / kubectl.medianMs) * 100) / 100;
+    const ratio = Math.round((edgectl.p50 / kubectl.p50) * 100) / 100;
     const result = {
       date: new Date().toISOString(),
       routes,
@@ -186,9 +167,9 @@ async function main() {
     };
     process.stdout.write(
       formatTable(["measurement", "runs", "median ms", "min ms", "max ms"], [
-        ["edgectl get routes -A", edgectl.runs, edgectl.medianMs, edgectl.minMs, edgectl.maxMs],
-        ["kubectl get proxyroutes -A", kubectl.runs, kubectl.medianMs, kubectl.minMs, kubectl.maxMs],
-        ["edgectl version --client", startup.runs, startup.medianMs, startup.minMs, startup.maxMs],
+        ["edgectl get routes -A", edgectl.n, edgectl.p50, edgectl.min, edgectl.max],
+        ["kubectl get proxyroutes -A", kubectl.n, kubectl.p50, kubectl.min, kubectl.max],
+        ["edgectl version --client", startup.n, startup.p50, startup.min, startup.max],
       ]),
     );
     console.log(

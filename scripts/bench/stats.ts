@@ -6,6 +6,7 @@ export interface LatencySummary {
   p95: number;
   p99: number;
   mean: number;
+  min: number;
   max: number;
 }
 
@@ -26,6 +27,7 @@ export function summarize(samples: readonly number[]): LatencySummary {
     p95: round(percentile(sorted, 0.95)),
     p99: round(percentile(sorted, 0.99)),
     mean: round(sorted.reduce((s, x) => s + x, 0) / sorted.length),
+    min: round(sorted[0]!),
     max: round(sorted[sorted.length - 1]!),
   };
 }
