@@ -10,25 +10,18 @@ import { join } from "node:path";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
+import { memsvcEnv, TEST_COOKIE_SECRET } from "../harness/memsvc.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 const USER = { email: "ada@example.test", password: "ada-Pa55word-123" };
 const SECOND_ADMIN = { email: "grace@example.test", password: "grace-Pa55word-123" };
-const COOKIE_SECRET = "auth-test-cookie-secret-0123456789abcdef0123";
+const COOKIE_SECRET = TEST_COOKIE_SECRET;
 
 /** Every secret the suite uses; none may appear in the server's log. */
 const secrets = new Set<string>([ADMIN.password, USER.password, SECOND_ADMIN.password, COOKIE_SECRET]);
 
 function baseEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    HOME: home,
-    MEMSVC_PORT: "0",
-    MEMSVC_LOG_FORMAT: "json",
-    MEMSVC_COOKIE_SECRET: COOKIE_SECRET,
-    MEMSVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    ...extra,
-  };
+  return memsvcEnv(home, { admin: ADMIN, extra });
 }
 
 async function signIn(server: RunningBinary, who: { email: string; password: string }): Promise<Client> {

@@ -13,11 +13,11 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from "../harness/browser.ts";
+import { memsvcEnv } from "../harness/memsvc.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 const USER = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
 const TEMP = { email: "temp@example.test", password: "temp-Pa55word-123" };
-const COOKIE_SECRET = "dashboard-test-cookie-secret-0123456789abcdef";
 const skip = browserSkipReason();
 
 async function signIn(page: Page, who: { email: string; password: string }) {
@@ -53,14 +53,7 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     home = await mkdtemp(join(tmpdir(), "memsvc-dashboard-"));
     server = await startBinary("memsvc", ["serve"], {
       cwd: home,
-      env: {
-        HOME: home,
-        MEMSVC_PORT: "0",
-        MEMSVC_LOG_FORMAT: "json",
-        MEMSVC_COOKIE_SECRET: COOKIE_SECRET,
-        MEMSVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-        MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      },
+      env: memsvcEnv(home, { admin: ADMIN }),
     });
     browser = await launchBrowser();
     w = await watchedPage(browser, server.url);
@@ -450,14 +443,7 @@ describe("memsvc dashboard with one shared token (MEMSVC_AUTH_MODE=bearer)", { s
     const token = "dashboard-test-shared-bearer-0123456789abcdef";
     const server = await startBinary("memsvc", ["serve"], {
       cwd: home,
-      env: {
-        HOME: home,
-        MEMSVC_PORT: "0",
-        MEMSVC_LOG_FORMAT: "json",
-        MEMSVC_AUTH_MODE: "bearer",
-        MEMSVC_AUTH_TOKEN: token,
-        MEMSVC_COOKIE_SECRET: COOKIE_SECRET,
-      },
+      env: memsvcEnv(home, { extra: { MEMSVC_AUTH_MODE: "bearer", MEMSVC_AUTH_TOKEN: token } }),
     });
     const browser = await launchBrowser();
     try {

@@ -12,6 +12,7 @@ import postgres from "postgres";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
+import { memsvcEnv } from "../harness/memsvc.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 const ADA = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
@@ -30,15 +31,7 @@ describe("memsvc maintenance on PostgreSQL", () => {
     pg = await startPostgres();
     server = await startBinary("memsvc", ["serve"], {
       cwd: home,
-      env: {
-        HOME: home,
-        MEMSVC_PORT: "0",
-        MEMSVC_LOG_FORMAT: "json",
-        MEMSVC_DATABASE_URL: pg.url,
-        MEMSVC_COOKIE_SECRET: "maintenance-cookie-secret-0123456789abcdef",
-        MEMSVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-        MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      },
+      env: memsvcEnv(home, { admin: ADMIN, extra: { MEMSVC_DATABASE_URL: pg.url } }),
     });
     sql = postgres(pg.url, { max: 2, onnotice: () => {} });
     admin = new Client(server.url, { origin: server.url });

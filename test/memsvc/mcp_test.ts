@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client as HttpClient } from "../harness/http_client.ts";
 import { type Client, connectHttp, connectSse, connectStdioBridge } from "../harness/mcp_client.ts";
+import { memsvcEnv } from "../harness/memsvc.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 const ADA = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
@@ -32,15 +33,7 @@ const TOOLS = [
 ];
 
 function serverEnv(home: string, extra: Record<string, string> = {}) {
-  return {
-    HOME: home,
-    MEMSVC_PORT: "0",
-    MEMSVC_LOG_FORMAT: "json",
-    MEMSVC_COOKIE_SECRET: "mcp-test-cookie-secret-0123456789abcdef012",
-    MEMSVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    ...extra,
-  };
+  return memsvcEnv(home, { admin: ADMIN, extra });
 }
 
 /** Creates Ada and Bob and returns an nm_ API token for each. */

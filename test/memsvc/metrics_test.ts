@@ -13,25 +13,18 @@ import { type RunningBinary, startBinary, withBinary } from "../harness/binary.t
 import { Client } from "../harness/http_client.ts";
 import { connectHttp } from "../harness/mcp_client.ts";
 import { checkExposition } from "../harness/prometheus_format.ts";
+import { memsvcEnv, TEST_COOKIE_SECRET } from "../harness/memsvc.ts";
 
 const ADMIN = { email: "root@example.test", password: "metrics-admin-Pa55word!" };
 const ADA = { email: "ada@example.test", password: "ada-metrics-Pa55word", name: "Ada" };
-const COOKIE_SECRET = "metrics-test-cookie-secret-0123456789abcdef";
+const COOKIE_SECRET = TEST_COOKIE_SECRET;
 const ROUTES = ["/v1/admin/metrics", "/v1/admin/metrics/prom", "/v1/admin/health/deep"];
 
 /** Every secret the suite uses; none may appear in a metrics or health answer, nor in the log. */
 const secrets = new Set<string>([ADMIN.password, ADA.password, COOKIE_SECRET]);
 
 function serverEnv(home: string, extra: Record<string, string> = {}) {
-  return {
-    HOME: home,
-    MEMSVC_PORT: "0",
-    MEMSVC_LOG_FORMAT: "json",
-    MEMSVC_COOKIE_SECRET: COOKIE_SECRET,
-    MEMSVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    ...extra,
-  };
+  return memsvcEnv(home, { admin: ADMIN, extra });
 }
 
 /** Signs in by cookie; also returns the session token, usable as `Bearer ns_<token>`. */

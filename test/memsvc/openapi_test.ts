@@ -12,6 +12,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { z } from "zod";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
+import { memsvcEnv } from "../harness/memsvc.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 
@@ -45,14 +46,7 @@ describe("memsvc /openapi.json and /api-docs", () => {
     home = await mkdtemp(join(tmpdir(), "memsvc-openapi-"));
     server = await startBinary("memsvc", ["serve"], {
       cwd: home,
-      env: {
-        HOME: home,
-        MEMSVC_PORT: "0",
-        MEMSVC_LOG_FORMAT: "json",
-        MEMSVC_COOKIE_SECRET: "openapi-test-cookie-secret-0123456789abcdef",
-        MEMSVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-        MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      },
+      env: memsvcEnv(home, { admin: ADMIN }),
     });
     admin = new Client(server.url, { origin: server.url });
     const signIn = await admin.post("/api/auth/sign-in/email", ADMIN);

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runBinary, startBinary, withBinary } from "../harness/binary.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
+import { memsvcEnv } from "../harness/memsvc.ts";
 
 let home: string;
 before(async () => {
@@ -19,13 +20,7 @@ after(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const env = (extra: Record<string, string> = {}) => ({
-  HOME: home,
-  MEMSVC_PORT: "0",
-  MEMSVC_LOG_FORMAT: "json",
-  MEMSVC_COOKIE_SECRET: "serve-test-cookie-secret-0123456789abcdef",
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => memsvcEnv(home, { extra });
 
 describe("memsvc serve on the embedded database", () => {
   it("answers /health with exactly {ok:true}, the hardening headers and a 16-hex request id", async () => {
