@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { freePort } from "../../internal/http/free_port.ts";
-import { binaryPath } from "../../test/harness/binary.ts";
+import { binaryPath, isReady } from "../../test/harness/binary.ts";
 
 const ADMIN = { email: "bench@example.com", password: "bench-password-1" };
 const COOKIE_SECRET = "b".repeat(64);
@@ -66,7 +66,7 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (!gone && Date.now() < deadline) {
-    if (await healthy(url)) {
+    if (await isReady(`${url}/health`)) {
       const startMs = Math.round(performance.now() - started);
       return handle(child, url, startMs, () => output, exited);
     }
@@ -75,16 +75,6 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
   child.kill("SIGKILL");
   await exited;
   throw new Error(`memsvc serve did not become ready:\n${output.slice(-4000)}`);
-}
-
-async function healthy(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/health`);
-    await res.body?.cancel();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
 }
 
 function handle(

@@ -117,7 +117,8 @@ export async function startBinary(
   );
 }
 
-async function isReady(url: string): Promise<boolean> {
+/** Whether `url` answers 200 now (false while nothing listens). */
+export async function isReady(url: string): Promise<boolean> {
   try {
     const res = await fetch(url);
     await res.body?.cancel();
