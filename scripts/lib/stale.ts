@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SOURCE_DIRS, SOURCE_FILES, type Tool } from "./tools.ts";
+import { SOURCES, type Tool, TOOL_SOURCES } from "./tools.ts";
 
 function newestMtime(path: string): number {
   let st;
@@ -17,9 +17,11 @@ function newestMtime(path: string): number {
 
 /** The tools whose dist/ binary is missing or older than any source file. */
 export function staleTools(root: string, tools: readonly Tool[]): Tool[] {
-  const sources = Math.max(...[...SOURCE_DIRS, ...SOURCE_FILES].map((p) => newestMtime(join(root, p))));
+  const newest = (paths: readonly string[]) => Math.max(0, ...paths.map((p) => newestMtime(join(root, p))));
+  const shared = newest(SOURCES);
   return tools.filter((tool) => {
     try {
+      const sources = Math.max(shared, newest(TOOL_SOURCES[tool] ?? []));
       return statSync(join(root, "dist", tool)).mtimeMs < sources;
     } catch {
       return true;

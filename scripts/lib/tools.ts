@@ -42,6 +42,11 @@ export const ASSETS: Partial<Record<Tool, string[]>> = {
   edgectl: EDGEPROXY_CRDS,
 };
 
-/** Folders whose changes make a built binary stale. */
-export const SOURCE_DIRS = ["cmd", "internal", "server", "controller", "web", "crds"];
-export const SOURCE_FILES = ["package.json", "package-lock.json", "scripts/lib/dashboard.ts"];
+/** Folders and files whose changes make every built binary stale. */
+export const SOURCES = ["cmd", "internal", "server", "controller", "package.json", "package-lock.json"];
+
+/** Further sources of one binary only: a dashboard edit rebuilds memsvc, not the other six. */
+export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
+  memsvc: ["web", "scripts/lib/dashboard.ts"],
+  edgectl: ["crds"],
+};
