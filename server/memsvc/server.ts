@@ -86,6 +86,7 @@ export async function startMemsvc(
       log,
       drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        index.stop();
         await warming;
         await maintenance.stop();
         await activity.stop();
@@ -172,7 +173,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     mcp: { registry: sessions, server: { memory, search, db, embedder, index, projects, log, metrics } },
     maintenance,
     metrics,
-    dashboard: await loadDashboardBundle(),
+    dashboard: config.MEMSVC_ADMIN_DASHBOARD ? await loadDashboardBundle() : undefined,
   });
 }
 

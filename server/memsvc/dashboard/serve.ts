@@ -113,14 +113,10 @@ export function dashboardRoutes(
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   if (!enabled) {
-    app.all(
-      "/admin",
-      (c) => c.json({ error: "admin dashboard is disabled (MEMSVC_ADMIN_DASHBOARD=0)" }, 404),
-    );
-    app.all(
-      "/admin/*",
-      (c) => c.json({ error: "admin dashboard is disabled (MEMSVC_ADMIN_DASHBOARD=0)" }, 404),
-    );
+    const disabled = (c: Context<AppEnv>) =>
+      c.json({ error: "admin dashboard is disabled (MEMSVC_ADMIN_DASHBOARD=0)" }, 404);
+    app.all("/admin", disabled);
+    app.all("/admin/*", disabled);
     return app;
   }
   const html = bundle && page(bundle, authMode, origins);

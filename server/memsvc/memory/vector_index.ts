@@ -40,11 +40,17 @@ export class VectorIndex {
   readonly #partitionOf = new Map<string, string>();
   #seenSeq = 0n;
   #syncing: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(private readonly db: Kysely<MemsvcDatabase>, private readonly embedder: Embedder) {}
 
   get size(): number {
     return this.#partitionOf.size;
+  }
+
+  /** Ends a read in progress after its current batch (shutdown must not wait for a whole warm-up). */
+  stop() {
+    this.#stopped = true;
   }
 
   /** Reads vectors written since the last sync (by any process). Concurrent callers share one read. */
@@ -74,7 +80,7 @@ export class VectorIndex {
         const seq = BigInt(row.seq);
         if (seq > this.#seenSeq) this.#seenSeq = seq;
       }
-      if (rows.length < BATCH) return;
+      if (rows.length < BATCH || this.#stopped) return;
       // PGlite answers without real I/O, so a loop of reads would never let the event loop serve
       // requests (health checks included) until all vectors are in. A request needs a few turns of
       // the loop (accept, read, answer): pause long enough between batches for them.
