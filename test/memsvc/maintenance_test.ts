@@ -94,6 +94,29 @@ describe("memsvc maintenance on PostgreSQL", () => {
     assert.equal((await ada.get(`/v1/memories/${old}`)).body.cold, true);
   });
 
+  it("a neighbour deleted by another process neither fails a remember nor costs it its vector", async () => {
+    const write = async (content: string) => {
+      const r = await ada.post("/v1/remember", { content, namespace: "stale-neighbour" });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return r.body.id as string;
+    };
+    const gone = await write("Quentin keeps the staging database credentials in the team vault.");
+    // A search brings the vector into the server's cache.
+    const found = await ada.post("/v1/search", {
+      query: "staging credentials",
+      namespace: "stale-neighbour",
+    });
+    assert.deepEqual(found.body.results.map((r: { id: string }) => r.id), [gone]);
+    // Deleted behind the server's back, as another memsvc process on this database would: the
+    // server's vector cache still holds it as the nearest neighbour of the next write.
+    await sql`delete from memory_entries where id = ${gone}`;
+    const kept = await write("Quentin keeps the staging database credentials in the shared team vault.");
+    const [vector] = await sql`select 1 from memory_vectors where entry_id = ${kept}`;
+    assert.ok(vector, "the new entry has its vector");
+    const edges = await sql`select to_id from memory_edges where from_id = ${kept}`;
+    assert.deepEqual(edges.map((e) => e.to_id), [], "no edge to the deleted entry");
+  });
+
   it("the dream cycle merges near-duplicates into the older entry, sums hits and redirects edges", async () => {
     const older = await remember("Pascal lives in Dubai and works for the port authority.");
     const newer = await remember("Pascal lives in Dubai and works for the port authority!");

@@ -2,7 +2,7 @@
  * Writes and reads of memory entries: remember (gate, dedupe, insert, embed, link), update in
  * place, forget, get, recent and the neighbour walk. Search lives in search.ts.
  */
-import type { Kysely, QueryCreator, Updateable } from "kysely";
+import { type Kysely, type QueryCreator, sql, type Updateable } from "kysely";
 import { HTTPException } from "hono/http-exception";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
@@ -141,10 +141,16 @@ export class MemoryService {
       await this.#upsertVector(db, id, vector).execute();
       return;
     }
-    // A data-modifying WITH runs to completion whether or not the main statement reads it.
+    // A data-modifying WITH runs to completion whether or not the main statement reads it. The cache
+    // may still hold entries another process deleted: edges go only to neighbours that exist, so a
+    // stale one can neither fail the foreign key nor take the new vector down with it.
+    const neighbours = sql.join(nearest.map((n) => sql`(${n.id}, ${n.score}::real)`));
     await db.with("stored_vector", (qc) => this.#upsertVector(qc, id, vector))
       .insertInto("memory_edges")
-      .values(nearest.map((n) => ({ from_id: id, to_id: n.id, relation: "co_occurs", weight: n.score })))
+      .columns(["from_id", "to_id", "relation", "weight"])
+      .expression(sql`
+        select ${id}, e.id, 'co_occurs', n.weight
+        from (values ${neighbours}) as n(to_id, weight) join memory_entries e on e.id = n.to_id`)
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
