@@ -5,7 +5,7 @@
  * into labels (`lastTransitionTime` → `Last Transition Time`), nested levels indented by two spaces,
  * and Events last. Columns are aligned with Go's tabwriter (minwidth 0, padding 2), as kubectl does.
  */
-import { formatAge } from "../../internal/k8s/mod.ts";
+import { formatAge, LAST_APPLIED_ANNOTATION } from "../../internal/k8s/mod.ts";
 import type { KubeObject } from "./resources.ts";
 import { tabwrite } from "./tabwriter.ts";
 
@@ -24,8 +24,6 @@ export interface KubeEvent {
   reportingController?: string;
 }
 
-/** kubectl hides this annotation; it repeats the whole object. */
-const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 const MAX_ANNOTATION_LENGTH = 140;
 const SKIPPED = new Set([
   ".metadata.managedFields",
@@ -68,7 +66,8 @@ function writeLabels(write: Write, labels: Record<string, string>) {
 }
 
 function writeAnnotations(write: Write, annotations: Record<string, string>) {
-  const keys = Object.keys(annotations).filter((k) => k !== LAST_APPLIED).sort(compare);
+  // kubectl hides the last-applied annotation; it repeats the whole object.
+  const keys = Object.keys(annotations).filter((k) => k !== LAST_APPLIED_ANNOTATION).sort(compare);
   if (keys.length === 0) return write(0, "Annotations:\t<none>");
   keys.forEach((key, i) => {
     const prefix = i === 0 ? "Annotations:\t" : "\t";

@@ -4,7 +4,7 @@
  * and short names (resources_test.ts checks that they agree).
  */
 import type { Cell } from "../../internal/cli/mod.ts";
-import type { KubeObject } from "../../internal/k8s/mod.ts";
+import { editDistance, type KubeObject } from "../../internal/k8s/mod.ts";
 
 export const GROUP = "edgeproxy.io";
 export const VERSION = "v1alpha1";
@@ -240,21 +240,4 @@ export function nearestName(word: string): string | undefined {
     if (!best || distance < best.distance) best = { name, distance };
   }
   return best && best.distance <= Math.max(2, Math.floor(w.length / 3)) ? best.name : undefined;
-}
-
-/** Levenshtein distance. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

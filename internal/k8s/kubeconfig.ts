@@ -143,7 +143,10 @@ function readFile(file: string): Raw {
   try {
     doc = parseYaml(text);
   } catch (err) {
-    throw new KubeconfigError("invalid", `kubeconfig ${file} is not valid YAML: ${(err as Error).message}`);
+    // Only the first line: the yaml package appends the offending source lines, which in a kubeconfig
+    // can be a token or a client key.
+    const reason = (err as Error).message.split("\n")[0];
+    throw new KubeconfigError("invalid", `kubeconfig ${file} is not valid YAML: ${reason}`);
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== "object" || Array.isArray(doc)) {

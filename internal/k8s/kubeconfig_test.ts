@@ -227,6 +227,16 @@ contexts: [{ name: c, context: { cluster: c, user: u } }]
     fails({ path: write("clusters: [\n"), env: {} }, "invalid", /is not valid YAML/);
   });
 
+  it("keeps the file's lines, which may hold a token, out of a YAML error", () => {
+    const broken = write("users:\n- name: u\n  user:\n    token: s3cr3t-token-value: x\n");
+    assert.throws(() => loadKubeconfig({ path: broken, env: {} }), (err: unknown) => {
+      assert.ok(err instanceof KubeconfigError);
+      assert.match(err.message, /is not valid YAML/);
+      assert.doesNotMatch(err.message, /s3cr3t/);
+      return true;
+    });
+  });
+
   it("falls back to the in-cluster service account when no kubeconfig exists", () => {
     const sa = join(root, "sa");
     mkdirSync(sa, { recursive: true });
