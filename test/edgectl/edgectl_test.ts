@@ -376,7 +376,8 @@ Events:
 
   test(
     "describe matches kubectl describe for every object",
-    { skip: !existsSync(KUBECTL) && "no kubectl" },
+    // CI has kubectl (the machine image provides it): there a missing one fails instead of skipping.
+    { skip: process.env.CI !== "true" && !existsSync(KUBECTL) && "no kubectl" },
     async () => {
       const jobs = RESOURCE_TYPES.map((type) => async () => {
         const name = expectedNames(type.kind)[0]!;
