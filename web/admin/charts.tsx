@@ -32,7 +32,8 @@ export function TimeChart(props: { title: string; start: number; series: Series[
   const max = Math.max(1, ...props.series.flatMap((s) => s.values));
   const x = (i: number) => pad.l + (i / Math.max(1, n - 1)) * (W - pad.l - pad.r);
   const y = (v: number) => H - pad.b - (v / max) * (H - pad.t - pad.b);
-  const ticks = [0, Math.round(max / 2), max];
+  // A set: with max 1 the middle tick would repeat the top one.
+  const ticks = [...new Set([0, Math.round(max / 2), max])];
   const hours = n / 60;
   const labels = [0, 0.25, 0.5, 0.75, 1].map((f) => {
     const i = Math.round(f * (n - 1));

@@ -136,12 +136,17 @@ export function Confirm(props: {
   onClose: () => void;
 }) {
   const action = useAction();
+  // The dialog stays mounted between uses: a failure must not greet the next thing it asks about.
+  const close = () => {
+    action.setError(undefined);
+    props.onClose();
+  };
   return (
-    <Dialog title={props.title} open={props.open} onClose={props.onClose}>
+    <Dialog title={props.title} open={props.open} onClose={close}>
       <div class="dialog-body">{props.children}</div>
       <ErrorNote error={action.error} />
       <div class="dialog-actions">
-        <button type="button" class="btn" onClick={props.onClose}>Cancel</button>
+        <button type="button" class="btn" onClick={close}>Cancel</button>
         <button
           type="button"
           class="btn btn-danger"
