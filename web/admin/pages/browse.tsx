@@ -2,7 +2,7 @@
  * Browse memory: newest first, page by page, or search; filter by project and source type; open an
  * entry to read, edit or forget it; add one. The filters live in the URL, so a view can be shared.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, type Entry, type Project } from "../api.ts";
 import {
   Confirm,
@@ -52,6 +52,8 @@ export function BrowsePage({ route }: { route: Route }) {
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<string>();
   const [draft, setDraft] = useState({ q, sourceType });
+  // Back, forward and links change the URL under the form: the fields follow it.
+  useEffect(() => setDraft({ q, sourceType }), [q, sourceType]);
 
   const go = (params: Record<string, string | number | undefined>, replace = false) =>
     navigate(href("browse", { q, project, source_type: sourceType, ...params }), replace);

@@ -2,7 +2,7 @@
  * An entry's neighbourhood at depth 1–3: an SVG graph whose nodes can be dragged (mouse or
  * touch), focused with Tab and opened with Enter; the selected node's content is shown beside it.
  */
-import { useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, type Entry } from "../api.ts";
 import { Empty, ErrorNote, Field, Loading, PageHeader, useLoad } from "../components.tsx";
 import { forceLayout, type LayoutNode } from "../force.ts";
@@ -15,6 +15,8 @@ export function GraphPage({ route }: { route: Route }) {
   const id = route.params.get("id") ?? "";
   const depth = Math.min(3, Math.max(1, Number(route.params.get("depth") ?? "1") || 1));
   const [draft, setDraft] = useState(id);
+  // A link to another entry (or back/forward) changes the URL under the form: the field follows it.
+  useEffect(() => setDraft(id), [id]);
   const recent = useLoad(() => (id ? Promise.resolve(undefined) : api.recent({ limit: 8 })), [id]);
   const graph = useLoad(() => (id ? api.neighbors(id, depth) : Promise.resolve(undefined)), [id, depth]);
 
