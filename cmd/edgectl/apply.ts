@@ -1,14 +1,8 @@
 /** `edgectl apply -f <file|dir|->`: create or update resources from manifests, as kubectl apply does. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import {
-  applyObject,
-  type KubeObject,
-  type Manifest,
-  objectRef,
-  readManifests,
-} from "../../internal/k8s/mod.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { applyObject, type KubeObject, type Manifest, objectRef } from "../../internal/k8s/mod.ts";
+import { OUTPUT_ENV, readNamedManifests, withSession } from "./kube.ts";
 import { listDocument, withoutManagedFields } from "./table.ts";
 
 export const FIELD_MANAGER = "edgectl";
@@ -40,8 +34,7 @@ export function registerApply(program: Command, io: Io) {
     .action(async (flags, cmd) => {
       if (flags.filename.length === 0) cmd.error("-f/--filename is required");
       if (flags.forceConflicts && !flags.serverSide) cmd.error("--force-conflicts requires --server-side");
-      const manifests = await readManifests(flags.filename);
-      for (const m of manifests) checkManifest(m);
+      const manifests = await readNamedManifests(flags.filename);
       await withSession(cmd, async ({ client, namespace }) => {
         const applied: KubeObject[] = [];
         const errors: unknown[] = [];
@@ -55,7 +48,7 @@ export function registerApply(program: Command, io: Io) {
             });
             applied.push(withoutManagedFields(result.object));
             if (flags.output === "table") {
-              io.stdout.write(`${objectRef(result.resource, m.object.metadata!.name!)} ${result.action}\n`);
+              io.stdout.write(`${objectRef(result.resource, m.object.metadata.name)} ${result.action}\n`);
             }
           } catch (err) {
             errors.push(err);
@@ -79,12 +72,4 @@ export function registerApply(program: Command, io: Io) {
 
 function describeSource(m: Manifest): string {
   return `${m.source} (document ${m.index})`;
-}
-
-/** Every manifest must name its type and itself before anything is sent. */
-function checkManifest(m: Manifest) {
-  if (!m.object.apiVersion || !m.object.kind) {
-    throw new CliError(`${describeSource(m)}: apiVersion and kind are required`);
-  }
-  if (!m.object.metadata?.name) throw new CliError(`${describeSource(m)}: metadata.name is required`);
 }

@@ -1,5 +1,8 @@
 /** edgectl's argument checks, run in-process: each is a usage error (exit 2) found before any cluster access. */
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { executeCaptured, withEnv } from "../../internal/cli/testing.ts";
 import { buildProgram } from "./main.ts";
@@ -87,4 +90,22 @@ test("commands that need the cluster report a missing kubeconfig with exit 1", a
     assert.equal(r.stdout, "");
     assert.match(r.stderr, /^error: .*\n$/);
   });
+});
+
+test("apply -f and delete -f refuse a manifest without a name before reaching for the cluster", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "edgectl-nameless-"));
+  try {
+    const file = join(dir, "route.yaml");
+    await writeFile(file, "apiVersion: edgeproxy.io/v1alpha1\nkind: ProxyRoute\nmetadata: {}\n");
+    await withEnv(NO_CLUSTER, async () => {
+      for (const command of ["apply", "delete"]) {
+        const r = await executeCaptured(buildProgram, [command, "-f", file]);
+        assert.equal(r.code, 1, r.stderr);
+        // The kubeconfig does not exist: naming the manifest's problem shows nothing was attempted.
+        assert.equal(r.stderr, `error: ${file} (document 1): metadata.name is required\n`);
+      }
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -11,7 +11,13 @@ import {
   readManifests,
 } from "../../internal/k8s/mod.ts";
 import { collect } from "./apply.ts";
-import { apiResource, resourceTypesArgument, withSession } from "./kube.ts";
+import {
+  apiResource,
+  type NamedManifest,
+  readNamedManifests,
+  resourceTypesArgument,
+  withSession,
+} from "./kube.ts";
 
 const FORCE_WARNING =
   "Warning: Immediate deletion does not wait for confirmation that the running resource has " +
@@ -61,16 +67,13 @@ export function registerDelete(program: Command, io: Io) {
       // kubectl's rules: --force means grace period 0; 0 without --force means 1 (graceful, but quick).
       if (flags.force && gracePeriod < 0) gracePeriod = 0;
       if (gracePeriod === 0 && !flags.force) gracePeriod = 1;
-      const manifests = flags.filename.length > 0 ? await readManifests(flags.filename) : [];
+      const manifests: NamedManifest[] = flags.filename.length > 0
+        ? await readNamedManifests(flags.filename)
+        : [];
 
       await withSession(cmd, async ({ client, namespace }) => {
         const targets: Target[] = [];
         for (const m of manifests) {
-          if (!m.object.apiVersion || !m.object.kind || !m.object.metadata?.name) {
-            throw new CliError(
-              `${m.source} (document ${m.index}): apiVersion, kind and metadata.name are required`,
-            );
-          }
           const resource = await discoveryFor(client).forKind(m.object.apiVersion, m.object.kind);
           targets.push({
             resource,

@@ -12,7 +12,9 @@ import {
   isKubeApiError,
   KubeClient,
   type KubeObject,
+  type Manifest,
   NoKindMatchError,
+  readManifests,
 } from "../../internal/k8s/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { API_VERSION, resolveResourceTypes, type ResourceType, UnknownTypeError } from "./resources.ts";
@@ -122,4 +124,22 @@ export async function getByName(
     }
   }
   throw notFound;
+}
+
+/**
+ * The manifests of `-f` for apply and delete, checked before anything is sent: readManifests
+ * already requires apiVersion and kind, and both commands also need each object's name.
+ */
+export async function readNamedManifests(paths: readonly string[]): Promise<NamedManifest[]> {
+  const manifests = await readManifests(paths);
+  for (const m of manifests) {
+    if (!m.object.metadata?.name) {
+      throw new CliError(`${m.source} (document ${m.index}): metadata.name is required`);
+    }
+  }
+  return manifests as NamedManifest[];
+}
+
+export interface NamedManifest extends Manifest {
+  object: KubeObject & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
 }
