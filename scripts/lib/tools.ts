@@ -1,3 +1,5 @@
+import { CRD_FILES } from "../../cmd/edgectl/crds.ts";
+
 /** The seven binaries, and the files each embeds besides its code. */
 export const TOOLS = [
   "memsvc",
@@ -22,19 +24,7 @@ const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
-const EDGEPROXY_CRDS = [
-  "proxygateway",
-  "proxyroute",
-  "proxybackend",
-  "proxyvip",
-  "proxypolicy",
-  "tcproute",
-  "tlsroute",
-  "grpcroute",
-  "ippool",
-  "wasmplugin",
-  "certificate",
-].map((kind) => `crds/edgeproxy.io/${kind}.yaml`);
+const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
 
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
