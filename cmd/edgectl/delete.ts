@@ -8,7 +8,6 @@ import {
   isKubeApiError,
   type KubeClient,
   listObjects,
-  readManifests,
 } from "../../internal/k8s/mod.ts";
 import { collect } from "./apply.ts";
 import {
