@@ -7,7 +7,8 @@
  *
  * Environment: K8S_TEST_CACHE (cache root), XDG_CACHE_HOME. Needs `go` (>= 1.24) and the module proxy.
  */
-import { type Component, ensureBinary, ETCD, KUBE_APISERVER } from "./binaries.ts";
+import { type Component, ensureBinary } from "../testenv/go_build.ts";
+import { ETCD, KUBE_APISERVER } from "../testenv/servers.ts";
 
 const args = process.argv.slice(2);
 for (const a of args) {

@@ -6,7 +6,8 @@
  *   deno run --allow-all scripts/k8s/up.ts
  */
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
-import { ensureBinary, KUBE_APISERVER } from "./binaries.ts";
+import { ensureBinary } from "../testenv/go_build.ts";
+import { KUBE_APISERVER } from "../testenv/servers.ts";
 
 try {
   const built = await ensureBinary(KUBE_APISERVER);

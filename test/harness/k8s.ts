@@ -16,7 +16,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "../../internal/http/free_port.ts";
-import { cachedBinary, ETCD, KUBE_APISERVER } from "../../scripts/k8s/binaries.ts";
+import { cachedBinary } from "../../scripts/testenv/go_build.ts";
+import { ETCD, KUBE_APISERVER } from "../../scripts/testenv/servers.ts";
 
 const run = promisify(execFile);
 

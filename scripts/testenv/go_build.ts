@@ -1,6 +1,7 @@
 /**
- * Where the Kubernetes test servers come from: pinned Go module recipes in test/k8s/<name>/go.mod,
- * built with the machine's Go toolchain through the module proxy into a cache outside the repo.
+ * Builds test servers and tools from pinned Go module recipes (a wrapper go.mod per component, kept in
+ * the repo under test/) with the machine's Go toolchain through the module proxy, into a cache outside
+ * the repo. The list of components lives in servers.ts.
  *
  * Cache layout (root = $K8S_TEST_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/toolkit-k8s):
  *
@@ -25,12 +26,10 @@ import {
 } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export interface Component {
-  name: "kube-apiserver" | "etcd";
+  /** Binary name, and the cache directory's prefix. */
+  name: string;
   /** Upstream release the recipe pins; part of the cache directory name. */
   version: string;
   /** Folder holding go.mod (and go.sum once generated) of the wrapper module. */
@@ -40,41 +39,6 @@ export interface Component {
   /** -X linker settings (package.var => value). */
   linkerVars?: Record<string, string>;
 }
-
-/**
- * What upstream's hack/lib/version.sh stamps into the binary; without it kube-apiserver reports
- * "v0.0.0-master+$Format:%H$" at /version and `kubectl version` fails to parse it.
- */
-function kubeVersionVars(version: string): Record<string, string> {
-  const [major, minor] = version.replace(/^v/, "").split(".");
-  const vars: Record<string, string> = {};
-  for (const pkg of ["k8s.io/component-base/version", "k8s.io/client-go/pkg/version"]) {
-    vars[`${pkg}.gitVersion`] = version;
-    vars[`${pkg}.gitMajor`] = major!;
-    vars[`${pkg}.gitMinor`] = minor!;
-    vars[`${pkg}.gitTreeState`] = "clean";
-    vars[`${pkg}.buildDate`] = "1970-01-01T00:00:00Z";
-  }
-  return vars;
-}
-
-/** Kubernetes release of the kube-apiserver recipe; test/k8s/kube-apiserver/go.mod pins the same. */
-const KUBERNETES_VERSION = "v1.34.4";
-
-export const KUBE_APISERVER: Component = {
-  name: "kube-apiserver",
-  version: KUBERNETES_VERSION,
-  recipeDir: join(ROOT, "test", "k8s", "kube-apiserver"),
-  pkg: "k8s.io/kubernetes/cmd/kube-apiserver",
-  linkerVars: kubeVersionVars(KUBERNETES_VERSION),
-};
-
-export const ETCD: Component = {
-  name: "etcd",
-  version: "v3.5.35",
-  recipeDir: join(ROOT, "test", "k8s", "etcd"),
-  pkg: "go.etcd.io/etcd/server/v3",
-};
 
 export function cacheRoot(): string {
   const env = process.env.K8S_TEST_CACHE;
