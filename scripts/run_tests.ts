@@ -1,7 +1,10 @@
 /**
- * The one test command (`deno task test`, which `npm test` runs): builds the binaries when their
- * sources changed, runs lint, the format check and the type check, then every test, and ends with
- * the line `N passed, N failed`. Each static check counts as one test. Exit code 1 if anything failed.
+ * The one test command (`deno task test`, which `npm test` runs): provisions what the tests need
+ * (Debian packages, test servers built from Go modules; scripts/testenv/provision.ts), builds the
+ * binaries when their sources changed, runs lint, the format check and the type check, then every
+ * test, and ends with the line `N passed, N failed, N skipped`, listing what failed and what was
+ * skipped. Each static check counts as one test. Exit code 1 if anything failed; when provisioning
+ * is impossible here it stops before the tests with one message saying what to install.
  *
  *   deno task test                    # everything
  *   deno task test internal/log test/memsvc_serve_test.ts   # some test files or folders (checks still run)
@@ -11,6 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { countJunit } from "./lib/junit.ts";
+import { provision } from "./testenv/provision.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const DENO = join(ROOT, "node_modules", ".bin", "deno");
@@ -43,6 +47,15 @@ async function main() {
   const started = performance.now();
   const gates: [string, boolean][] = [];
 
+  process.stdout.write("== provision (Debian packages, test servers)\n");
+  try {
+    await provision((line) => process.stdout.write(`   ${line}\n`));
+  } catch (err) {
+    process.stdout.write(`\nerror: ${(err as Error).message}\n\n0 passed, 1 failed, 0 skipped\n`);
+    process.exitCode = 1;
+    return;
+  }
+
   const gate = async (name: string, cmd: string, args: string[], quiet = true) => {
     process.stdout.write(`== ${name}\n`);
     const r = await run(cmd, args, quiet);
@@ -70,11 +83,14 @@ async function main() {
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
   const junit = join(ARTIFACTS, "junit.xml");
+  // test/harness/skip.ts writes the reason of every skip here, for the summary.
+  const skipLog = join(ARTIFACTS, "skips.txt");
+  process.env.TEST_SKIP_LOG = skipLog;
   const targets = paths.length ? paths : CODE_DIRS.filter(hasTypeScript);
   const testRun = built
     ? await run(DENO, ["test", "--allow-all", "--no-check", `--junit-path=${junit}`, ...targets])
     : { code: 1, output: "" };
-  let counts = { passed: 0, failed: 0, skipped: 0, failures: [] as string[] };
+  let counts = { passed: 0, failed: 0, skipped: 0, failures: [] as string[], skips: [] as string[] };
   try {
     counts = countJunit(readFileSync(junit, "utf8"));
   } catch {
@@ -92,12 +108,25 @@ async function main() {
   const failed = counts.failed + gateFailures.length;
   const failures = [...gateFailures, ...counts.failures];
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  if (counts.skips.length) {
+    const reasons = [...new Set(readIfExists(skipLog).split("\n").filter(Boolean))];
+    process.stdout.write(
+      `\nSkipped:\n${counts.skips.map((s) => `  - ${s}`).join("\n")}\n` +
+        (reasons.length ? `  because: ${reasons.join("; ")}\n` : ""),
+    );
+  }
   if (failures.length) process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join("\n")}\n`);
-  process.stdout.write(
-    `\n(${seconds} s; ${counts.skipped} skipped; JUnit report: test-artifacts/junit.xml)\n`,
-  );
-  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  process.stdout.write(`\n(${seconds} s; JUnit report: test-artifacts/junit.xml)\n`);
+  process.stdout.write(`${passed} passed, ${failed} failed, ${counts.skipped} skipped\n`);
   process.exitCode = failed ? 1 : 0;
+}
+
+function readIfExists(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 /** Folders with TypeScript in them; deno check and deno test refuse folders with none. */

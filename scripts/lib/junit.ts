@@ -4,6 +4,8 @@ export interface TestCounts {
   failed: number;
   skipped: number;
   failures: string[];
+  /** Skipped cases, each with its reason when the report gives one. */
+  skips: string[];
 }
 
 const unescape = (s: string) =>
@@ -24,14 +26,17 @@ export function countJunit(xml: string): TestCounts {
     body: m[3] ?? "",
   }));
   const names = cases.map((c) => c.name);
-  const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, failures: [], skips: [] };
   for (const c of cases) {
     if (names.some((n) => n.startsWith(`${c.name} > `))) continue;
     if (/<failure|<error/.test(c.body)) {
       counts.failed++;
       counts.failures.push(c.name);
-    } else if (/<skipped/.test(c.body)) counts.skipped++;
-    else counts.passed++;
+    } else if (/<skipped/.test(c.body)) {
+      counts.skipped++;
+      const reason = /<skipped[^>]*message="([^"]*)"/.exec(c.body)?.[1];
+      counts.skips.push(reason ? `${c.name}: ${unescape(reason)}` : c.name);
+    } else counts.passed++;
   }
   return counts;
 }

@@ -25,16 +25,24 @@ function kubeVersionVars(version: string): Record<string, string> {
   return vars;
 }
 
-/** Kubernetes release of the kube-apiserver recipe; test/k8s/kube-apiserver/go.mod pins the same. */
+/** Kubernetes release of the recipe in test/k8s/kubernetes/go.mod, which pins the same. */
 const KUBERNETES_VERSION = "v1.34.4";
 
-export const KUBE_APISERVER: Component = {
-  name: "kube-apiserver",
-  version: KUBERNETES_VERSION,
-  recipeDir: join(ROOT, "test", "k8s", "kube-apiserver"),
-  pkg: "k8s.io/kubernetes/cmd/kube-apiserver",
-  linkerVars: kubeVersionVars(KUBERNETES_VERSION),
-};
+/** One binary of k8s.io/kubernetes; all three share the recipe (and so Go's build cache). */
+function kubernetesBinary(name: string): Component {
+  return {
+    name,
+    version: KUBERNETES_VERSION,
+    recipeDir: join(ROOT, "test", "k8s", "kubernetes"),
+    pkg: `k8s.io/kubernetes/cmd/${name}`,
+    linkerVars: kubeVersionVars(KUBERNETES_VERSION),
+  };
+}
+
+export const KUBE_APISERVER = kubernetesBinary("kube-apiserver");
+/** The workload controllers (Deployments, Jobs, garbage collection, ...) for `workloads: true`. */
+export const KUBE_CONTROLLER_MANAGER = kubernetesBinary("kube-controller-manager");
+export const KUBE_SCHEDULER = kubernetesBinary("kube-scheduler");
 
 export const ETCD: Component = {
   name: "etcd",
@@ -43,5 +51,20 @@ export const ETCD: Component = {
   pkg: "go.etcd.io/etcd/server/v3",
 };
 
+/** kwok's controller: fake nodes that run Pods through the stages in test/k8s/kwok/stages.yaml. */
+export const KWOK: Component = {
+  name: "kwok",
+  version: "v0.8.0",
+  recipeDir: join(ROOT, "test", "k8s", "kwok"),
+  pkg: "sigs.k8s.io/kwok/cmd/kwok",
+  linkerVars: { "sigs.k8s.io/kwok/pkg/consts.Version": "0.8.0" },
+};
+
 /** Everything the tests need, in build order (the apiserver first: later builds reuse its Go cache). */
-export const TEST_SERVERS: Component[] = [KUBE_APISERVER, ETCD];
+export const TEST_SERVERS: Component[] = [
+  KUBE_APISERVER,
+  KUBE_CONTROLLER_MANAGER,
+  KUBE_SCHEDULER,
+  ETCD,
+  KWOK,
+];

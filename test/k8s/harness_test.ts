@@ -1,31 +1,30 @@
-/** test/harness/k8s.ts's skip rule: skip locally without kube-apiserver, never in CI. */
+/** test/harness/k8s.ts never skips: a missing server fails, naming the command that builds it. */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { withEnv } from "../../internal/cli/testing.ts";
-import { kubeApiServerAvailable, kubeApiServerSkip, startKubeApiServer } from "../harness/k8s.ts";
+import { kubeBinaries, startKubeApiServer, workloadBinaries } from "../harness/k8s.ts";
 
-describe("kubeApiServerSkip", () => {
+describe("the Kubernetes harness without its binaries", () => {
   const empty = mkdtempSync(join(tmpdir(), "k8s-empty-cache-"));
   const notBuilt = { K8S_TEST_CACHE: empty, K8S_TEST_KUBE_APISERVER: undefined };
 
-  it("gives a reason to skip when kube-apiserver is not built", async () => {
-    await withEnv({ ...notBuilt, CI: undefined }, () => {
-      assert.equal(kubeApiServerAvailable(), false);
-      assert.match(
-        String(kubeApiServerSkip()),
-        /kube-apiserver v1\.34\.4 not built: run `deno task k8s:build`/,
+  it("fails naming the command that builds kube-apiserver", async () => {
+    await withEnv(notBuilt, async () => {
+      assert.throws(
+        () => kubeBinaries(),
+        /kube-apiserver v1\.34\.4 is not built: run `deno task testenv:build kube-apiserver`/,
       );
-      return Promise.resolve();
+      await assert.rejects(startKubeApiServer(), /deno task testenv:build kube-apiserver/);
     });
   });
 
-  it("never skips in CI, so a missing build fails the tests", async () => {
-    await withEnv({ ...notBuilt, CI: "true" }, async () => {
-      assert.equal(kubeApiServerSkip(), false);
-      await assert.rejects(startKubeApiServer(), /kube-apiserver v1\.34\.4 is not built/);
+  it("fails naming the workload servers that are missing", async () => {
+    await withEnv(notBuilt, () => {
+      assert.throws(() => workloadBinaries(), /kube-controller-manager v1\.34\.4 is not built/);
+      return Promise.resolve();
     });
     rmSync(empty, { recursive: true, force: true });
   });

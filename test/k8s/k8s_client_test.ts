@@ -27,7 +27,7 @@ import {
   serverVersion,
   UnknownResourceTypeError,
 } from "../../internal/k8s/mod.ts";
-import { type KubeApiServer, kubeApiServerSkip, startKubeApiServer } from "../harness/k8s.ts";
+import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 
 const FM = "k8s-client-test";
 
@@ -61,7 +61,7 @@ const WIDGET_CRD: KubeObject = {
   },
 };
 
-describe("internal/k8s against kube-apiserver", { skip: kubeApiServerSkip() }, () => {
+describe("internal/k8s against kube-apiserver", () => {
   let k8s: KubeApiServer;
   let admin: KubeClient;
   let dir: string;

@@ -14,11 +14,12 @@ import type { Browser, Page } from "playwright-core";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from "../harness/browser.ts";
 import { memsvcEnv } from "../harness/memsvc.ts";
+import { skipBecause } from "../harness/skip.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
 const USER = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
 const TEMP = { email: "temp@example.test", password: "temp-Pa55word-123" };
-const skip = browserSkipReason();
+const skip = skipBecause(browserSkipReason());
 
 async function signIn(page: Page, who: { email: string; password: string }) {
   await page.getByLabel("Email", { exact: true }).fill(who.email);

@@ -2,8 +2,8 @@
 // when Debian's etcd 3.4 is not enough. etcd's own go.mod files replace their sibling modules with
 // local paths, so `go install go.etcd.io/etcd/server/v3@v3.5.35` is refused; requiring the
 // published siblings at the same version here gives the same build.
-// Used by scripts/k8s/build.ts --etcd. Change every v3.5.35 / v2.305.35 below and ETCD.version
-// in scripts/k8s/binaries.ts together, then delete go.sum and run the build once to regenerate it.
+// Used by scripts/testenv/go_build.ts. Change every v3.5.35 / v2.305.35 below and ETCD.version
+// in scripts/testenv/servers.ts together, then delete go.sum and run the build once to regenerate it.
 module toolkit.local/k8s-test-env/etcd
 
 go 1.26.0

@@ -1,15 +1,20 @@
-// Wrapper module that builds kube-apiserver from pinned upstream Go modules.
+// Wrapper module that builds kube-apiserver, kube-controller-manager and kube-scheduler from pinned
+// upstream Go modules (one recipe, so the three builds share Go's module and build caches).
 // k8s.io/kubernetes requires its staging modules at v0.0.0 behind local replaces, so a plain
 // `go install k8s.io/kubernetes/cmd/kube-apiserver@v1.34.4` fails ("unknown revision v0.0.0",
 // kubernetes/kubernetes#79384). Every staging module is replaced by its published v0.34.4.
-// Used by scripts/k8s/build.ts, which copies this file to a cache directory outside the repo.
+// Used by scripts/testenv/go_build.ts, which copies this file to a cache directory outside the repo.
 // To move to another release, change every v1.34.4 / v0.34.4 below and KUBERNETES_VERSION in
-// scripts/k8s/binaries.ts together, then delete go.sum and run the build once to regenerate it.
+// scripts/testenv/servers.ts together, then delete go.sum and run the build once to regenerate it.
 module toolkit.local/k8s-test-env/apiserver
 
 go 1.24.0
 
-tool k8s.io/kubernetes/cmd/kube-apiserver
+tool (
+	k8s.io/kubernetes/cmd/kube-apiserver
+	k8s.io/kubernetes/cmd/kube-controller-manager
+	k8s.io/kubernetes/cmd/kube-scheduler
+)
 
 require k8s.io/kubernetes v1.34.4
 
