@@ -89,22 +89,28 @@ function goEnv(): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Runs go quietly: `go mod tidy` names every module it downloads (hundreds of lines), which buries
+ * the progress lines; the output is kept and its end shown only when the command fails.
+ */
 function go(args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn("go", args, { cwd, env: goEnv(), stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn("go", args, { cwd, env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const keep = (d: Buffer) => (output = (output + d).slice(-16_384));
+    child.stdout!.on("data", keep);
+    child.stderr!.on("data", keep);
     child.once("error", (err) =>
       reject(
         (err as NodeJS.ErrnoException).code === "ENOENT"
           ? new Error("go not found on PATH: a Go toolchain (>= 1.24) is needed to build the test servers")
           : err,
       ));
-    child.once(
-      "exit",
-      (code, signal) =>
-        code === 0
-          ? resolve()
-          : reject(new Error(`go ${args.join(" ")} failed (${signal ?? `exit ${code}`})`)),
-    );
+    child.once("close", (code, signal) => {
+      if (code === 0) return resolve();
+      const last = output.trimEnd().split("\n").slice(-20).join("\n");
+      reject(new Error(`go ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${last}`));
+    });
   });
 }
 
