@@ -29,8 +29,12 @@ function exitWhenReaderGone(err: Error & { code?: string }) {
 export async function execute(program: CommandUnknownOpts, args: readonly string[]): Promise<number> {
   const output = program.configureOutput();
   configureErrors(program, program.name());
+  // Without the help request, commander reports the unknown command itself (with a suggestion).
+  const parsed = hasUnknownCommand(program, args)
+    ? args.filter((a, i) => a !== "-h" && a !== "--help" && !(a === "help" && i === args.indexOf("help")))
+    : args;
   try {
-    await program.parseAsync(args, { from: "user" });
+    await program.parseAsync(parsed, { from: "user" });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return commanderExitCode(err);
@@ -38,6 +42,40 @@ export async function execute(program: CommandUnknownOpts, args: readonly string
     if (process.env.DEBUG && err instanceof Error && err.stack) output.writeErr?.(`${err.stack}\n`);
     return err instanceof CliError ? err.exitCode : 1;
   }
+}
+
+/**
+ * Commander answers `tool bogus --help` (and `tool help bogus`) with the root help and exit 0, as if
+ * `bogus` existed; a command that does not exist is a usage error with or without --help. Walks the
+ * arguments the way commander matches them (skipping options and their values): true when help is
+ * asked for and a word names no command where a command is expected.
+ */
+function hasUnknownCommand(program: CommandUnknownOpts, args: readonly string[]): boolean {
+  if (!args.some((a) => a === "-h" || a === "--help" || a === "help")) return false;
+  let command = program;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return false;
+    if (arg.startsWith("-")) {
+      if (!arg.includes("=") && takesValue(command, arg)) i++;
+      continue;
+    }
+    if (command.commands.length === 0) return false;
+    if (arg === "help" && command === program) continue;
+    const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) return command.registeredArguments.length === 0;
+    command = sub;
+  }
+  return false;
+}
+
+/** Whether `flag` is an option of `command` or an ancestor that takes a value (`-n ns`, `--output json`). */
+function takesValue(command: CommandUnknownOpts, flag: string): boolean {
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
+    const option = c.options.find((o) => o.short === flag || o.long === flag);
+    if (option) return option.required || option.optional;
+  }
+  return false;
 }
 
 /**

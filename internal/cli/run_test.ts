@@ -74,6 +74,27 @@ test("a suggestion stays on the error line", async () => {
   );
 });
 
+test("an unknown command exits 2 even when help is asked for", async () => {
+  for (const args of [["gett", "--help"], ["-h", "gett"], ["help", "gett"]]) {
+    const r = await executeCaptured(demo, args);
+    assert.deepEqual(
+      r,
+      {
+        code: 2,
+        stdout: "",
+        stderr: "error: unknown command 'gett' (Did you mean get?)\nRun 'demo --help' for usage.\n",
+      },
+      args.join(" "),
+    );
+  }
+  // A real command's help still works, and so does help for it.
+  for (const args of [["get", "--help"], ["help", "get"]]) {
+    const r = await executeCaptured(demo, args);
+    assert.equal(r.code, 0, args.join(" "));
+    assert.match(r.stdout, /Usage: demo get \[options\] <name>/);
+  }
+});
+
 test("an unknown command exits 2", async () => {
   const r = await executeCaptured(demo, ["gett"]);
   assert.equal(r.code, 2);
