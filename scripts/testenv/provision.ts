@@ -40,11 +40,13 @@ export class ProvisionError extends Error {}
 type Log = (line: string) => void;
 
 /** How to run a command as root here: directly, through `sudo -n`, or not at all. */
-function rootRunner(): ((cmd: string, args: string[]) => string[]) | undefined {
+type RootRunner = (cmd: string, args: string[]) => string[];
+
+function rootRunner(): RootRunner | null {
   if (process.getuid?.() === 0) return (cmd, args) => [cmd, ...args];
   const sudo = spawnSync("sudo", ["-n", "true"], { stdio: "ignore" });
   if (sudo.status === 0) return (cmd, args) => ["sudo", "-n", cmd, ...args];
-  return undefined;
+  return null;
 }
 
 async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -57,14 +59,18 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promis
   }
 }
 
-export async function provisionDebianPackages(log: Log, packages = DEBIAN_PACKAGES): Promise<void> {
+export async function provisionDebianPackages(
+  log: Log,
+  packages = DEBIAN_PACKAGES,
+  /** How to run apt-get as root; null when this user cannot. */
+  asRoot: RootRunner | null = rootRunner(),
+): Promise<void> {
   const missing = packages.filter((p) => !existsSync(p.file));
   if (missing.length === 0) {
     log(`provision: Debian packages ${packages.map((p) => p.name).join(", ")}: installed`);
     return;
   }
   const names = missing.map((p) => p.name);
-  const asRoot = rootRunner();
   if (!asRoot) {
     throw new ProvisionError(
       `missing Debian packages ${names.join(", ")} (${missing.map((p) => p.for).join(", ")}), and ` +
