@@ -34,6 +34,8 @@ export interface KubeRequest {
   accept?: string;
   /** Idle timeout in ms (default: the client's, 60 s); 0 for none (watches, log streams). */
   timeoutMs?: number;
+  /** For streams: aborting closes the connection and ends the stream. */
+  signal?: AbortSignal;
 }
 
 export interface KubeResponse {
@@ -214,9 +216,15 @@ export class KubeClient {
     );
     if ((msg.statusCode ?? 0) >= 400) throw apiError(msg.statusCode ?? 0, await readBody(msg), req);
     msg.setEncoding("utf8");
+    const abort = () => msg.destroy();
+    req.signal?.addEventListener("abort", abort, { once: true });
+    if (req.signal?.aborted) abort();
     try {
       for await (const chunk of msg) yield chunk as string;
+    } catch (err) {
+      if (!req.signal?.aborted) throw err;
     } finally {
+      req.signal?.removeEventListener("abort", abort);
       msg.destroy();
     }
   }
@@ -225,9 +233,12 @@ export class KubeClient {
   async *watch<T = Record<string, unknown>>(
     path: string,
     query: Record<string, QueryValue> = {},
+    signal?: AbortSignal,
   ): AsyncGenerator<WatchEvent<T>> {
     let buffer = "";
-    for await (const chunk of this.stream({ path, query: { ...query, watch: true } })) {
+    for await (
+      const chunk of this.stream({ path, query: { ...query, watch: true }, ...(signal ? { signal } : {}) })
+    ) {
       buffer += chunk;
       let nl: number;
       while ((nl = buffer.indexOf("\n")) >= 0) {

@@ -111,3 +111,6 @@ export {
   NoKindMatchError,
   UnknownResourceTypeError,
 } from "./errors.ts";
+export { Informer, type InformerEvent, type InformerOptions, objectKey } from "./informer.ts";
+export { type LeaderElectionOptions, runLeaderElection } from "./leader_election.ts";
+export { type BackoffOptions, type ReconcileResult, runWorkers, WorkQueue } from "./workqueue.ts";

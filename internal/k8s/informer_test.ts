@@ -1,0 +1,52 @@
+/** The informer's 410 Gone path, which a real server produces only after etcd compaction. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { startFakeApiServer } from "./_fake_api_server.ts";
+import { KubeClient } from "./client.ts";
+import { Informer, type InformerEvent } from "./informer.ts";
+
+const cm = (name: string, rv: string) => ({ metadata: { name, namespace: "ns", resourceVersion: rv } });
+
+test("a watch answered with 410 Gone makes the informer list again and report what changed", async () => {
+  let lists = 0;
+  const fake = await startFakeApiServer((req) => {
+    if (!req.url.includes("watch=true")) {
+      lists++;
+      // The second list: a was deleted and b changed while the watch was gone.
+      const items = lists === 1 ? [cm("a", "1"), cm("b", "2")] : [cm("b", "7"), cm("c", "8")];
+      return {
+        body: { kind: "ConfigMapList", metadata: { resourceVersion: lists === 1 ? "2" : "8" }, items },
+      };
+    }
+    if (lists === 1) {
+      assert.match(req.url, /resourceVersion=2&allowWatchBookmarks=true/);
+      return {
+        contentType: "application/json",
+        body: JSON.stringify({
+          type: "ERROR",
+          object: {
+            kind: "Status",
+            code: 410,
+            reason: "Expired",
+            message: "too old resource version: 2 (5)",
+          },
+        }) + "\n",
+      };
+    }
+    return { contentType: "application/json", body: "" };
+  });
+  const client = new KubeClient(fake.config());
+  const informer = new Informer(client, { path: "/api/v1/namespaces/ns/configmaps" });
+  const events: string[] = [];
+  informer.onEvent((e: InformerEvent) => events.push(`${e.type} ${e.object.metadata?.name}`));
+  const stop = new AbortController();
+  const running = informer.run(stop.signal);
+  await informer.synced;
+  while (informer.lists < 2) await new Promise((r) => setTimeout(r, 10));
+  stop.abort();
+  await running;
+  client.close();
+  await fake.close();
+  assert.deepEqual(events, ["add a", "add b", "delete a", "update b", "add c"]);
+  assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ["b", "c"]);
+});
