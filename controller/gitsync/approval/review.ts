@@ -1,0 +1,127 @@
+/**
+ * The approval rules of the admission webhook for Applications (seed sections 2, 3, 5.1): who
+ * approved, when, and which plan digest are recorded from the authenticated request, never taken from
+ * the object. A person approves by setting `approved-revision` (and, to bind the approval to the plan
+ * they reviewed, `approve-digest`); the webhook refuses an approve-digest that differs from the
+ * Revision's current plan digest, records approved-by/at/digest, and drops approve-digest (it is never
+ * stored). Any hand-made change to approved-by/at/digest is undone: those keep the values the webhook
+ * last wrote. This module is the decision only (AdmissionReview in, response with a JSON Patch out).
+ */
+import { ANNOTATION } from "../rollout/groups.ts";
+
+export const APPROVED_REVISION = `${ANNOTATION}approved-revision`;
+export const APPROVE_DIGEST = `${ANNOTATION}approve-digest`;
+export const APPROVED_BY = `${ANNOTATION}approved-by`;
+export const APPROVED_AT = `${ANNOTATION}approved-at`;
+export const APPROVED_DIGEST = `${ANNOTATION}approved-digest`;
+const WEBHOOK_OWNED = [APPROVED_BY, APPROVED_AT, APPROVED_DIGEST];
+
+/** The parts of an admission.k8s.io/v1 AdmissionRequest this review reads. */
+export interface AdmissionRequest {
+  uid: string;
+  kind: { group: string; version: string; kind: string };
+  namespace?: string;
+  operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+  userInfo: { username?: string; groups?: string[] };
+  object?: { metadata?: { name?: string; annotations?: Record<string, string> } };
+  oldObject?: { metadata?: { annotations?: Record<string, string> } } | null;
+}
+
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: { code: number; reason: string; message: string };
+  patchType?: "JSONPatch";
+  /** base64 of a JSON Patch (RFC 6902). */
+  patch?: string;
+}
+
+/** Looks up the current plan digest of a Revision in the Application's namespace (undefined: none). */
+export type PlanDigestLookup = (namespace: string, revision: string) => Promise<string | undefined>;
+
+const deny = (uid: string, code: number, reason: string, message: string): AdmissionResponse => ({
+  uid,
+  allowed: false,
+  status: { code, reason, message },
+});
+
+/** JSON Pointer token for an annotation key (`/` and `~` escaped). */
+const pointer = (key: string) => `/metadata/annotations/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+
+export async function reviewApplication(
+  req: AdmissionRequest,
+  planDigest: PlanDigestLookup,
+  now: () => Date = () => new Date(),
+): Promise<AdmissionResponse> {
+  if (req.operation !== "CREATE" && req.operation !== "UPDATE") return { uid: req.uid, allowed: true };
+  const current = req.object?.metadata?.annotations ?? {};
+  const old = req.oldObject?.metadata?.annotations ?? {};
+  const wanted: Record<string, string | undefined> = {};
+  // What the webhook owns keeps its last written value, whatever the request says.
+  for (const key of WEBHOOK_OWNED) wanted[key] = old[key];
+
+  const revision = current[APPROVED_REVISION];
+  const digest = current[APPROVE_DIGEST];
+  const asksApproval = digest !== undefined ||
+    (revision !== undefined && revision !== old[APPROVED_REVISION]);
+  if (asksApproval) {
+    if (!revision) {
+      return deny(
+        req.uid,
+        400,
+        "BadRequest",
+        `${APPROVE_DIGEST} needs ${APPROVED_REVISION}: name the Revision you approve`,
+      );
+    }
+    const user = req.userInfo.username;
+    if (!user) return deny(req.uid, 403, "Forbidden", "an approval needs an authenticated user");
+    const ns = req.namespace ?? "";
+    const actual = await planDigest(ns, revision);
+    if (!actual) {
+      return deny(
+        req.uid,
+        404,
+        "NotFound",
+        `Revision ${ns}/${revision} has no plan to approve (not found or not planned yet)`,
+      );
+    }
+    if (digest !== undefined && digest !== actual) {
+      return deny(
+        req.uid,
+        409,
+        "Conflict",
+        `the plan of Revision ${revision} changed: you approved ${digest} but its plan is now ${actual}; ` +
+          "review the new plan (gitsync plan) and approve again",
+      );
+    }
+    wanted[APPROVED_BY] = user;
+    wanted[APPROVED_AT] = now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    wanted[APPROVED_DIGEST] = actual;
+  }
+  wanted[APPROVE_DIGEST] = undefined; // checked above, never stored
+
+  const ops: Record<string, unknown>[] = [];
+  const hasAnnotations = req.object?.metadata?.annotations !== undefined;
+  const after: Record<string, string> = { ...current };
+  for (const [key, value] of Object.entries(wanted)) {
+    if (value === undefined) delete after[key];
+    else after[key] = value;
+  }
+  if (!hasAnnotations) {
+    if (Object.keys(after).length) ops.push({ op: "add", path: "/metadata/annotations", value: after });
+  } else {
+    for (const [key, value] of Object.entries(wanted)) {
+      if (value === undefined && key in current) ops.push({ op: "remove", path: pointer(key) });
+      else if (value !== undefined && current[key] !== value) {
+        ops.push({ op: key in current ? "replace" : "add", path: pointer(key), value });
+      }
+    }
+  }
+  if (!ops.length) return { uid: req.uid, allowed: true };
+  return {
+    uid: req.uid,
+    allowed: true,
+    patchType: "JSONPatch",
+    patch: Buffer.from(JSON.stringify(ops)).toString("base64"),
+  };
+}
