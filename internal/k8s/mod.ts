@@ -42,6 +42,7 @@ export {
   runExecPlugin,
 } from "./exec_credential.ts";
 export {
+  type Impersonation,
   KubeClient,
   type KubeClientOptions,
   type KubeRequest,

@@ -1,6 +1,7 @@
 /**
  * internal/k8s's controller pieces against kube-apiserver: an informer's cache and events, and leader
- * election on a Lease between two candidates (failover when the leader stops, and when it dies).
+ * election on a Lease between two candidates (failover when the leader stops, and when it dies), and
+ * acting as a service account through impersonation.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -129,5 +130,47 @@ describe("controller runtime against kube-apiserver", () => {
     assert.ok(waited >= 1_900, `waited ${waited} ms for the ghost's lease to run out`);
     c.abort();
     await rc;
+  });
+
+  it("a client impersonating a service account is authorized as that account", async () => {
+    const sa = "system:serviceaccount:default:deployer";
+    const asDeployer = client.impersonating({ user: sa });
+    const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "by-deployer" }, data: { a: "1" } };
+    await assert.rejects(
+      asDeployer.request({ method: "POST", path: cms, body: cm }),
+      /Error from server \(Forbidden\): configmaps is forbidden: User "system:serviceaccount:default:deployer" cannot create/,
+    );
+    await client.request({
+      method: "POST",
+      path: "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles",
+      body: {
+        metadata: { name: "cm-writer" },
+        rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["*"] }],
+      },
+    });
+    await client.request({
+      method: "POST",
+      path: "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings",
+      body: {
+        metadata: { name: "deployer" },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "cm-writer" },
+        subjects: [{ kind: "ServiceAccount", name: "deployer", namespace: "default" }],
+      },
+    });
+    const created = await until("RBAC takes effect", async () => {
+      try {
+        return await asDeployer.request<{ metadata: { managedFields: { manager: string }[] } }>({
+          method: "PATCH",
+          path: `${cms}/by-deployer`,
+          query: { fieldManager: "gitsync", force: false },
+          contentType: "application/apply-patch+yaml",
+          body: cm,
+        });
+      } catch {
+        return undefined;
+      }
+    });
+    assert.deepEqual(created.metadata.managedFields.map((f) => f.manager), ["gitsync"]);
+    asDeployer.close();
   });
 });
