@@ -38,7 +38,7 @@ const tools: {
       "migrate",
     ],
   },
-  { name: "gitsync-manager", build: gitsyncManager.buildProgram, commands: ["version"] },
+  { name: "gitsync-manager", build: gitsyncManager.buildProgram, commands: ["version", "install-crds"] },
   { name: "gitsync", build: gitsync.buildProgram, commands: ["version"] },
   {
     name: "edgectl",
@@ -83,7 +83,7 @@ for (const tool of tools) {
     );
     assert.deepEqual(helpCommands(stdout).sort(), ["help", ...tool.commands].sort());
     assert.match(stdout, /\nExamples:\n {2}# /);
-    assert.match(stdout, /\nDocumentation: .*README\.md/);
+    assert.match(stdout, /\nDocumentation: .*(README|docs\/[\w-]+)\.md/);
   });
 
   test(`${tool.name}: an unknown flag and an unknown command exit 2`, async () => {

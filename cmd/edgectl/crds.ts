@@ -3,10 +3,7 @@
  * carries them as embedded files (scripts/lib/tools.ts ASSETS), so `edgectl install-crds` works from
  * the single binary in any directory; from source they are read from the repository.
  */
-import { readFile } from "node:fs/promises";
-import { parse } from "yaml";
-import { embeddedFile } from "../../internal/platform/mod.ts";
-import type { KubeObject } from "./resources.ts";
+import { type KubeObject, readCrds } from "../../internal/k8s/mod.ts";
 
 /** One file per kind; base names are unique among every tool's embedded files. */
 export const CRD_FILES = [
@@ -25,9 +22,6 @@ export const CRD_FILES = [
 
 export const CRD_DIR = new URL("../../crds/edgeproxy.io/", import.meta.url);
 
-export async function loadCrds(): Promise<KubeObject[]> {
-  return await Promise.all(CRD_FILES.map(async (file) => {
-    const text = await (embeddedFile(file)?.text() ?? readFile(new URL(file, CRD_DIR), "utf8"));
-    return parse(text) as KubeObject;
-  }));
+export function loadCrds(): Promise<KubeObject[]> {
+  return readCrds(CRD_FILES, CRD_DIR);
 }

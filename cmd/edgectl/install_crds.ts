@@ -1,23 +1,10 @@
 /** `edgectl install-crds`: applies the edgeproxy.io CRDs embedded in edgectl and waits until they are served. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import {
-  applyObject,
-  discoveryFor,
-  getObject,
-  type KubeClient,
-  type KubeObject,
-} from "../../internal/k8s/mod.ts";
+import { CrdsNotEstablishedError, installCrds } from "../../internal/k8s/mod.ts";
 import { loadCrds } from "./crds.ts";
 import { FIELD_MANAGER } from "./apply.ts";
 import { OUTPUT_ENV, withSession } from "./kube.ts";
-
-interface InstalledCrd {
-  name: string;
-  kind: string;
-  action: string;
-  established: boolean;
-}
 
 export function registerInstallCrds(program: Command, io: Io) {
   const command = program
@@ -36,17 +23,16 @@ export function registerInstallCrds(program: Command, io: Io) {
       }
       const crds = await loadCrds();
       await withSession(cmd, async ({ client }) => {
-        const results: InstalledCrd[] = [];
-        for (const crd of crds) {
-          const r = await applyObject(client, crd, { fieldManager: FIELD_MANAGER });
-          results.push({
-            name: crd.metadata!.name!,
-            kind: String((crd.spec as { names: { kind: string } }).names.kind),
-            action: r.action,
-            established: false,
+        let results;
+        try {
+          results = await installCrds(client, crds, {
+            fieldManager: FIELD_MANAGER,
+            timeoutMs: Number(flags.timeout) * 1000,
           });
+        } catch (err) {
+          if (err instanceof CrdsNotEstablishedError) throw new CliError(err.message);
+          throw err;
         }
-        await waitEstablished(client, results, Number(flags.timeout) * 1000);
         printResult(io, { crds: results }, flags.output, {
           headers: ["name", "kind", "result", "established"],
           rows: (v) => v.crds.map((c) => [c.name, c.kind, c.action, c.established ? "True" : "False"]),
@@ -57,28 +43,4 @@ export function registerInstallCrds(program: Command, io: Io) {
     "# Install or upgrade the CRDs in the current cluster\nedgectl install-crds",
     "# Same, in another context, as JSON\nedgectl install-crds --context prod -o json",
   ]);
-}
-
-async function waitEstablished(client: KubeClient, crds: InstalledCrd[], timeoutMs: number) {
-  const res = await discoveryFor(client).forKind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const crd of crds.filter((c) => !c.established)) {
-      crd.established = isEstablished(await getObject(client, res, crd.name));
-    }
-    const waiting = crds.filter((c) => !c.established);
-    if (waiting.length === 0) return;
-    if (Date.now() >= deadline) {
-      throw new CliError(
-        `not established after ${timeoutMs / 1000} s: ${waiting.map((c) => c.name).join(", ")}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function isEstablished(crd: KubeObject): boolean {
-  const conditions = (crd.status as { conditions?: { type: string; status: string }[] } | undefined)
-    ?.conditions;
-  return conditions?.some((c) => c.type === "Established" && c.status === "True") ?? false;
 }

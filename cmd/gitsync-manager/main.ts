@@ -1,8 +1,9 @@
 /** gitsync-manager: the Kubernetes GitOps controller binary. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerInstallCrds } from "./install_crds.ts";
 
 export function buildProgram(io: Io = processIo) {
-  return createProgram({
+  const program = createProgram({
     name: "gitsync-manager",
     summary:
       "gitsync-manager is a Kubernetes GitOps controller. It renders manifests from Git or a Helm chart " +
@@ -11,11 +12,14 @@ export function buildProgram(io: Io = processIo) {
       "It also serves the admission webhook, the Git push receiver and a read-only web console.",
     examples: [
       "# Print the version\ngitsync-manager version",
-      "# Print it as YAML\ngitsync-manager version -o yaml",
+      "# Install or upgrade the CRDs\ngitsync-manager install-crds",
+      "# Print the version as YAML\ngitsync-manager version -o yaml",
     ],
-    docs: "README.md in the source repository",
+    docs: "docs/gitsync.md in the source repository",
     io,
   });
+  registerInstallCrds(program, io);
+  return program;
 }
 
 if (import.meta.main) await run(buildProgram());

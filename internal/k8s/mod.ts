@@ -115,3 +115,4 @@ export {
 export { Informer, type InformerEvent, type InformerOptions, objectKey } from "./informer.ts";
 export { type LeaderElectionOptions, runLeaderElection } from "./leader_election.ts";
 export { type BackoffOptions, type ReconcileResult, runWorkers, WorkQueue } from "./workqueue.ts";
+export { CrdsNotEstablishedError, installCrds, type InstalledCrd, readCrds } from "./crds.ts";

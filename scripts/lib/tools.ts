@@ -1,4 +1,5 @@
 import { CRD_FILES } from "../../cmd/edgectl/crds.ts";
+import { CRD_FILES as GITSYNC_CRD_FILES } from "../../controller/gitsync/crds.ts";
 
 /** The seven binaries, and the files each embeds besides its code. */
 export const TOOLS = [
@@ -26,10 +27,14 @@ const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_mod
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
 
+/** The sync.gitsync.io CRDs (controller/gitsync/crds.ts reads them back). */
+const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${file}`);
+
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
   edgectl: EDGEPROXY_CRDS,
+  "gitsync-manager": GITSYNC_CRDS,
 };
 
 /** Folders and files whose changes make every built binary stale. */
@@ -38,5 +43,6 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 /** Further sources of one binary only: a dashboard edit rebuilds memsvc, not the other six. */
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
   memsvc: ["web", "scripts/lib/dashboard.ts"],
-  edgectl: ["crds"],
+  edgectl: ["crds/edgeproxy.io"],
+  "gitsync-manager": ["crds/sync.gitsync.io"],
 };

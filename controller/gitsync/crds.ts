@@ -1,0 +1,26 @@
+/**
+ * The sync.gitsync.io CustomResourceDefinitions (crds/sync.gitsync.io/*.yaml), embedded in
+ * dist/gitsync-manager and dist/gitsync (scripts/lib/tools.ts ASSETS) and read from the repository
+ * when run from source. Applications, Repositories and Revisions are the public integration API.
+ */
+import { type KubeObject, readCrds } from "../../internal/k8s/mod.ts";
+
+export const GROUP = "sync.gitsync.io";
+export const VERSION = "v1alpha1";
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+/** One file per kind; base names are unique among every tool's embedded files. */
+export const CRD_FILES = [
+  "application.yaml",
+  "repository.yaml",
+  "revision.yaml",
+  "imagepolicy.yaml",
+  "notificationsink.yaml",
+  "healthcheck.yaml",
+] as const;
+
+export const CRD_DIR = new URL("../../crds/sync.gitsync.io/", import.meta.url);
+
+export function loadCrds(): Promise<KubeObject[]> {
+  return readCrds(CRD_FILES, CRD_DIR);
+}
