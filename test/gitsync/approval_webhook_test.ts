@@ -1,0 +1,266 @@
+/**
+ * Approval through the admission webhook, end to end: kube-apiserver calls gitsync's webhook for
+ * Application changes; a second user approves with `kubectl annotate`; a forged approved-by is undone;
+ * an approval of a changed plan is refused; with the webhook down, Applications cannot change.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/approval/review.ts";
+import {
+  MUTATE_APPLICATION_PATH,
+  startWebhookServer,
+  type WebhookServer,
+} from "../../controller/gitsync/approval/webhook_server.ts";
+import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
+import { freePort } from "../../internal/http/free_port.ts";
+import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
+import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+
+const run = promisify(execFile);
+const NS = "team";
+const APPS = `/apis/${API_VERSION}/namespaces/${NS}/applications`;
+const PLAN = "sha256:" + "1".repeat(64);
+
+async function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run("kubectl", ["--kubeconfig", kubeconfig, "-n", NS, ...args]);
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, out: (e.stdout ?? "") + (e.stderr ?? "") };
+  }
+}
+
+describe("approval through the admission webhook", () => {
+  let k8s: KubeApiServer;
+  let admin: KubeClient;
+  let webhook: WebhookServer | undefined;
+  let dir: string;
+  let bob: string;
+  let mallory: string;
+  const annotations = async () =>
+    (await admin.request<{ metadata: { annotations?: Record<string, string> } }>({ path: `${APPS}/web` }))
+      .metadata.annotations ?? {};
+
+  before(async () => {
+    k8s = await startKubeApiServer();
+    admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
+    dir = await mkdtemp(join(tmpdir(), "gitsync-webhook-"));
+    // A serving certificate for 127.0.0.1, from a CA the API server is told to trust.
+    await run("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-keyout",
+      join(dir, "ca.key"),
+      "-out",
+      join(dir, "ca.crt"),
+      "-subj",
+      "/CN=webhook-ca",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign",
+    ]);
+    await run("openssl", [
+      "req",
+      "-x509",
+      "-CA",
+      join(dir, "ca.crt"),
+      "-CAkey",
+      join(dir, "ca.key"),
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-keyout",
+      join(dir, "tls.key"),
+      "-out",
+      join(dir, "tls.crt"),
+      "-subj",
+      "/CN=gitsync-webhook",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-addext",
+      "extendedKeyUsage=serverAuth",
+    ]);
+    await installCrds(admin, await loadCrds(), { fieldManager: "test", timeoutMs: 30_000 });
+    webhook = await startWebhookServer({
+      host: "127.0.0.1",
+      port: await freePort(),
+      certFile: join(dir, "tls.crt"),
+      keyFile: join(dir, "tls.key"),
+      planDigest: async (ns, name) => {
+        try {
+          const r = await admin.request<{ status?: { plan?: { digest?: string } } }>({
+            path: `/apis/${API_VERSION}/namespaces/${ns}/revisions/${name}`,
+          });
+          return r.status?.plan?.digest;
+        } catch {
+          return undefined;
+        }
+      },
+    });
+    const ca = Buffer.from(await readFile(join(dir, "ca.crt"))).toString("base64");
+    await admin.request({
+      method: "POST",
+      path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+      body: {
+        metadata: { name: "gitsync" },
+        webhooks: [{
+          name: "applications.sync.gitsync.io",
+          clientConfig: { url: `https://127.0.0.1:${webhook.port}${MUTATE_APPLICATION_PATH}`, caBundle: ca },
+          rules: [{
+            apiGroups: ["sync.gitsync.io"],
+            apiVersions: ["v1alpha1"],
+            operations: ["CREATE", "UPDATE"],
+            resources: ["applications"],
+          }],
+          failurePolicy: "Fail",
+          sideEffects: "None",
+          admissionReviewVersions: ["v1"],
+          timeoutSeconds: 5,
+        }],
+      },
+    });
+    await admin.request({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: NS } } });
+    await admin.request({
+      method: "POST",
+      path: `/apis/${API_VERSION}/namespaces/${NS}/revisions`,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Revision",
+        metadata: { name: "web-1" },
+        spec: { applicationRef: { name: "web" }, sourceRevision: "abc123" },
+      },
+    });
+    await admin.request({
+      method: "PATCH",
+      path: `/apis/${API_VERSION}/namespaces/${NS}/revisions/web-1/status`,
+      contentType: "application/merge-patch+json",
+      body: { status: { phase: "AwaitingApproval", plan: { digest: PLAN } } },
+    });
+    // People who may update Applications (and so approve them): RBAC decides who.
+    await admin.request({
+      method: "POST",
+      path: "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+      body: {
+        metadata: { name: "gitsync-approver" },
+        rules: [{
+          apiGroups: ["sync.gitsync.io"],
+          resources: ["applications"],
+          verbs: ["get", "list", "patch", "update"],
+        }],
+      },
+    });
+    for (const user of ["bob", "mallory"]) {
+      await admin.request({
+        method: "POST",
+        path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
+        body: {
+          metadata: { name: user },
+          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "gitsync-approver" },
+          subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }],
+        },
+      });
+    }
+    bob = await k8s.userKubeconfig("bob", ["release-managers"]);
+    mallory = await k8s.userKubeconfig("mallory");
+    // The webhook configuration takes effect within a moment: retry the create until it is admitted.
+    const app = {
+      apiVersion: API_VERSION,
+      kind: "Application",
+      metadata: { name: "web", annotations: { [APPROVED_BY]: "forged-at-create" } },
+      spec: { source: { repositoryRef: { name: "web" }, path: "deploy" } },
+    };
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await admin.request({ method: "POST", path: APPS, body: app });
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  });
+  after(async () => {
+    await webhook?.close();
+    admin?.close();
+    await k8s?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("strips approval annotations an Application is created with", async () => {
+    assert.equal((await annotations())[APPROVED_BY], undefined);
+  });
+
+  it("a second user approves the digest they reviewed with kubectl annotate; the webhook records who", async () => {
+    const r = await kubectl(bob, [
+      "annotate",
+      "applications.sync.gitsync.io",
+      "web",
+      "sync.gitsync.io/approved-revision=web-1",
+      `sync.gitsync.io/approve-digest=${PLAN}`,
+    ]);
+    assert.equal(r.code, 0, r.out);
+    const a = await annotations();
+    assert.equal(a[APPROVED_BY], "bob");
+    assert.equal(a[APPROVED_DIGEST], PLAN);
+    assert.match(a["sync.gitsync.io/approved-at"] ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.equal(a["sync.gitsync.io/approve-digest"], undefined, "never stored");
+  });
+
+  it("a forged approved-by is undone", async () => {
+    const r = await kubectl(mallory, [
+      "annotate",
+      "--overwrite",
+      "applications.sync.gitsync.io",
+      "web",
+      `${APPROVED_BY}=mallory`,
+      `${APPROVED_DIGEST}=sha256:forged`,
+    ]);
+    assert.equal(r.code, 0, r.out);
+    const a = await annotations();
+    assert.equal(a[APPROVED_BY], "bob");
+    assert.equal(a[APPROVED_DIGEST], PLAN);
+  });
+
+  it("approving a digest that is no longer the plan's is refused with both digests named", async () => {
+    const stale = "sha256:" + "2".repeat(64);
+    const r = await kubectl(bob, [
+      "annotate",
+      "--overwrite",
+      "applications.sync.gitsync.io",
+      "web",
+      "sync.gitsync.io/approved-revision=web-1",
+      `sync.gitsync.io/approve-digest=${stale}`,
+    ]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.out, /admission webhook "applications.sync.gitsync.io" denied the request/);
+    assert.match(r.out, new RegExp(`you approved ${stale} but its plan is now ${PLAN}`));
+    assert.equal((await annotations())[APPROVED_DIGEST], PLAN, "nothing changed");
+  });
+
+  it("fails closed: with the webhook down no Application can change", async () => {
+    await webhook!.close();
+    webhook = undefined;
+    const r = await kubectl(k8s.kubeconfigPath, ["label", "applications.sync.gitsync.io", "web", "team=a"]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.out, /failed calling webhook "applications.sync.gitsync.io"/);
+  });
+});
