@@ -187,6 +187,11 @@ export class KubeClient {
     return new KubeClient(this.config, { ...this.options, impersonate: who });
   }
 
+  /** Whom this client acts as, when it impersonates. */
+  get impersonation(): Impersonation | undefined {
+    return this.options.impersonate;
+  }
+
   /** Sends a request and returns the parsed JSON body (undefined for an empty body). */
   async request<T = unknown>(req: KubeRequest): Promise<T> {
     const res = await this.requestRaw(req);

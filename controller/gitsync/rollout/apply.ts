@@ -1,0 +1,127 @@
+/**
+ * Writes to the cluster for a rollout, always as the Application's service account (an impersonating
+ * client; seed section 5.2): Server-Side Apply of each object, first as a dry run for the plan, then
+ * for real, group by group. Conflicts with another field manager fail unless the Application's
+ * conflictPolicy is adopt (then the fields are taken over); an RBAC denial fails with Forbidden naming
+ * the object. Failures carry the reason the Revision records (seed section 7, notes section 2).
+ */
+import {
+  discoveryFor,
+  getObject,
+  isKubeApiError,
+  type KubeClient,
+  type KubeObject,
+  NoKindMatchError,
+  patchObject,
+} from "../../../internal/k8s/mod.ts";
+
+export const FIELD_MANAGER = "gitsync";
+
+export type FailureReason = "Forbidden" | "ConflictFailure" | "ApplyFailure" | "ValidationFailure";
+
+/** Why a write failed, for Revision.status.failure; the message names the object. */
+export class RolloutFailure extends Error {
+  override name = "RolloutFailure";
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+    readonly resource: { apiVersion?: string; kind?: string; namespace?: string; name?: string },
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApplyOptions {
+  /** fail (default): a field owned by another manager fails the apply; adopt: take it over. */
+  conflictPolicy: "fail" | "adopt";
+  /** Objects without a namespace of their own go here when their kind is namespaced. */
+  defaultNamespace: string;
+}
+
+export interface AppliedObject {
+  desired: KubeObject;
+  /** The live object before (absent when it did not exist). */
+  before?: KubeObject;
+  /** What the server answered (the would-be object for a dry run). */
+  after: KubeObject;
+}
+
+function ref(o: KubeObject): string {
+  const ns = o.metadata?.namespace;
+  return `${o.kind}/${ns ? `${ns}/` : ""}${o.metadata?.name}`;
+}
+
+function failure(err: unknown, o: KubeObject, as: string): RolloutFailure {
+  const resource = {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
+    name: o.metadata?.name,
+  };
+  if (err instanceof NoKindMatchError) {
+    return new RolloutFailure("ValidationFailure", `${ref(o)}: ${err.message}`, resource, true);
+  }
+  if (isKubeApiError(err, 403)) {
+    return new RolloutFailure(
+      "Forbidden",
+      `${as} may not apply ${ref(o)}: ${err.serverMessage}`,
+      resource,
+      false,
+    );
+  }
+  if (isKubeApiError(err, 409) || isKubeApiError(err, "Conflict")) {
+    return new RolloutFailure(
+      "ConflictFailure",
+      `${
+        ref(o)
+      }: fields are owned by another manager (${err.serverMessage}); set conflictPolicy: adopt to take them over`,
+      resource,
+      false,
+    );
+  }
+  if (isKubeApiError(err, 422) || isKubeApiError(err, 400)) {
+    return new RolloutFailure("ValidationFailure", `${ref(o)}: ${err.serverMessage}`, resource, false);
+  }
+  return new RolloutFailure("ApplyFailure", `${ref(o)}: ${(err as Error).message}`, resource, true);
+}
+
+/**
+ * Server-Side Applies `objects` in order with `client` (which impersonates the service account),
+ * as a dry run or for real; returns each object before and after. The first failure stops the
+ * group and is thrown as a RolloutFailure.
+ */
+export async function applyObjects(
+  client: KubeClient,
+  objects: KubeObject[],
+  options: ApplyOptions & { dryRun: boolean },
+): Promise<AppliedObject[]> {
+  const discovery = discoveryFor(client);
+  const as = client.impersonation?.user ?? `user ${client.config.user.name}`;
+  const out: AppliedObject[] = [];
+  for (const desired of objects) {
+    let object = desired;
+    try {
+      const res = await discovery.forKind(desired.apiVersion ?? "", desired.kind ?? "");
+      const namespace = res.namespaced ? desired.metadata?.namespace ?? options.defaultNamespace : undefined;
+      object = { ...desired, metadata: { ...desired.metadata, ...(namespace ? { namespace } : {}) } };
+      let before: KubeObject | undefined;
+      try {
+        before = await getObject(client, res, object.metadata!.name!, { namespace });
+      } catch (err) {
+        if (!isKubeApiError(err, 404)) throw err;
+      }
+      const after = await patchObject(client, res, object.metadata!.name!, object, {
+        type: "apply",
+        namespace,
+        fieldManager: FIELD_MANAGER,
+        force: options.conflictPolicy === "adopt",
+        ...(options.dryRun ? { dryRun: true } : {}),
+      });
+      out.push({ desired: object, ...(before ? { before } : {}), after });
+    } catch (err) {
+      throw failure(err, object, as);
+    }
+  }
+  return out;
+}
