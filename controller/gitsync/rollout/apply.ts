@@ -17,7 +17,12 @@ import {
 
 export const FIELD_MANAGER = "gitsync";
 
-export type FailureReason = "Forbidden" | "ConflictFailure" | "ApplyFailure" | "ValidationFailure";
+export type FailureReason =
+  | "Forbidden"
+  | "ConflictFailure"
+  | "ApplyFailure"
+  | "ValidationFailure"
+  | "HookFailed";
 
 /** Why a write failed, for Revision.status.failure; the message names the object. */
 export class RolloutFailure extends Error {

@@ -1,0 +1,228 @@
+/**
+ * One step of a Revision's rollout (seed sections 1.3 and 3): applies the current group as the
+ * service account and advances only when every object in it is Healthy: pre-sync hooks, then each
+ * sync wave, then prune, then post-sync hooks. The reconciler calls `rolloutStep` until it reports
+ * `complete` or `failed`, persisting `RolloutState` in the Revision's status between calls, so a
+ * restarted or failed-over manager resumes where the last one stopped.
+ *
+ * Hook rules: a hook runs once per rollout (created only while Pending in this rollout, so a
+ * succeeded hook that ttlSecondsAfterFinished removed is neither rerun nor drift); a failed hook fails
+ * the Revision with HookFailed naming it, and later groups are not applied; a hook deleted while it
+ * runs fails the Revision; a retry reruns only the failed hook; hook objects of an earlier rollout are
+ * deleted before this rollout creates them again.
+ */
+import {
+  deleteObject,
+  discoveryFor,
+  getObject,
+  isKubeApiError,
+  type KubeClient,
+  type KubeObject,
+} from "../../../internal/k8s/mod.ts";
+import { assessHealth, type Health } from "../health/assess.ts";
+import { applyObjects, RolloutFailure } from "./apply.ts";
+import type { Group } from "./groups.ts";
+import { planPrune } from "./prune.ts";
+
+export type HookState = "Pending" | "Running" | "Succeeded" | "Failed" | "Deleted";
+
+export interface HookStatus {
+  kind: string;
+  namespace?: string;
+  name: string;
+  stage: "pre-sync" | "post-sync";
+  state: HookState;
+  /** The rollout attempt this state belongs to. */
+  rollout: number;
+  message?: string;
+}
+
+/** What the Revision keeps between steps. */
+export interface RolloutState {
+  /** Rollout attempt: a fresh approval or a retry starts the next. */
+  rollout: number;
+  /** Index into the groups of the group being applied. */
+  group: number;
+  hooks: HookStatus[];
+}
+
+export interface StepContext {
+  /** Impersonates the Application's service account. */
+  client: KubeClient;
+  groups: Group[];
+  state: RolloutState;
+  conflictPolicy: "fail" | "adopt";
+  namespace: string;
+  /** Live managed objects (the prune inventory) when the prune group comes. */
+  inventory: () => Promise<KubeObject[]>;
+  /** Every desired object of the Revision (for prune). */
+  desired: KubeObject[];
+  kindsWithoutStatus?: ReadonlySet<string>;
+}
+
+export type StepResult =
+  | { outcome: "progressing"; state: RolloutState; waitingFor: string }
+  | { outcome: "complete"; state: RolloutState; pruneSkipped?: string }
+  | { outcome: "failed"; state: RolloutState; failure: RolloutFailure };
+
+const keyOf = (o: { kind?: string; namespace?: string; name?: string }) =>
+  `${o.kind}/${o.namespace ?? ""}/${o.name}`;
+const metaKey = (o: KubeObject) =>
+  keyOf({ kind: o.kind, namespace: o.metadata?.namespace, name: o.metadata?.name });
+
+function withNamespace(o: KubeObject, ns: string, namespaced: boolean): KubeObject {
+  return namespaced && !o.metadata?.namespace ? { ...o, metadata: { ...o.metadata, namespace: ns } } : o;
+}
+
+/** Reads the live object (as the service account); undefined when it does not exist. */
+async function live(client: KubeClient, o: KubeObject): Promise<KubeObject | undefined> {
+  const res = await discoveryFor(client).forKind(o.apiVersion ?? "", o.kind ?? "");
+  try {
+    return {
+      ...(await getObject(client, res, o.metadata!.name!, { namespace: o.metadata?.namespace })),
+      kind: o.kind,
+      apiVersion: o.apiVersion,
+    };
+  } catch (err) {
+    if (isKubeApiError(err, 404)) return undefined;
+    throw err;
+  }
+}
+
+async function namespaced(client: KubeClient, o: KubeObject): Promise<boolean> {
+  return (await discoveryFor(client).forKind(o.apiVersion ?? "", o.kind ?? "")).namespaced;
+}
+
+function hookFailure(h: HookStatus, message: string): RolloutFailure {
+  return new RolloutFailure(
+    "HookFailed",
+    `${h.stage} hook ${h.kind}/${h.namespace ? `${h.namespace}/` : ""}${h.name} ${message}`,
+    { kind: h.kind, ...(h.namespace ? { namespace: h.namespace } : {}), name: h.name },
+    true,
+  );
+}
+
+/** One step; see the module comment. Never throws for rollout failures: they are `failed` results. */
+export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
+  const state: RolloutState = { ...ctx.state, hooks: ctx.state.hooks.map((h) => ({ ...h })) };
+  try {
+    while (state.group < ctx.groups.length) {
+      const group = ctx.groups[state.group]!;
+      if (group.stage === "prune") {
+        // Desired objects without a namespace land in the Application's: compare them as such.
+        const desired = await Promise.all(
+          ctx.desired.map(async (o) => withNamespace(o, ctx.namespace, await namespaced(ctx.client, o))),
+        );
+        const plan = planPrune(await ctx.inventory(), desired);
+        for (const o of plan.delete) {
+          const res = await discoveryFor(ctx.client).forKind(o.apiVersion ?? "", o.kind ?? "");
+          await deleteObject(ctx.client, res, o.metadata!.name!, {
+            namespace: o.metadata?.namespace,
+            propagationPolicy: "Background",
+          }).catch((err) => {
+            if (!isKubeApiError(err, 404)) throw err;
+          });
+        }
+        state.group++;
+        if (plan.skippedMessage && state.group >= ctx.groups.length) {
+          return { outcome: "complete", state, pruneSkipped: plan.skippedMessage };
+        }
+        continue;
+      }
+      const objects = await Promise.all(
+        group.objects.map(async (o) => withNamespace(o, ctx.namespace, await namespaced(ctx.client, o))),
+      );
+      const waiting = group.stage === "wave"
+        ? await applyWave(ctx, objects)
+        : await runHooks(ctx, state, group.stage, objects);
+      if (waiting) return { outcome: "progressing", state, waitingFor: waiting };
+      state.group++;
+    }
+    return { outcome: "complete", state };
+  } catch (err) {
+    if (err instanceof RolloutFailure) return { outcome: "failed", state, failure: err };
+    throw err;
+  }
+}
+
+/** Applies a wave (idempotent: Server-Side Apply) and says what is not Healthy yet, if anything. */
+async function applyWave(ctx: StepContext, objects: KubeObject[]): Promise<string | undefined> {
+  const applied = await applyObjects(ctx.client, objects, {
+    conflictPolicy: ctx.conflictPolicy,
+    defaultNamespace: ctx.namespace,
+    dryRun: false,
+  });
+  for (const a of applied) {
+    const h: Health = assessHealth({ ...a.after, kind: a.desired.kind }, ctx.kindsWithoutStatus);
+    if (h.status !== "Healthy") {
+      return `${metaKey(a.desired)}: ${h.status}${h.message ? ` (${h.message})` : ""}`;
+    }
+  }
+  return undefined;
+}
+
+/** Runs the hooks of a stage once per rollout; says which hook is still running, or throws HookFailed. */
+async function runHooks(
+  ctx: StepContext,
+  state: RolloutState,
+  stage: "pre-sync" | "post-sync",
+  objects: KubeObject[],
+): Promise<string | undefined> {
+  let waiting: string | undefined;
+  for (const o of objects) {
+    const key = metaKey(o);
+    let hook = state.hooks.find((h) => keyOf(h) === key && h.stage === stage);
+    if (!hook) {
+      hook = {
+        kind: o.kind!,
+        ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
+        name: o.metadata!.name!,
+        stage,
+        state: "Pending",
+        rollout: state.rollout,
+      };
+      state.hooks.push(hook);
+    }
+    if (hook.rollout < state.rollout && hook.state !== "Succeeded") {
+      hook.state = "Pending"; // A retry reruns what failed; what succeeded stays done.
+      hook.rollout = state.rollout;
+      delete hook.message;
+    }
+    if (hook.state === "Succeeded") continue;
+    if (hook.state === "Pending") {
+      // A hook object from an earlier rollout or Revision is replaced, so the hook runs again.
+      const previous = await live(ctx.client, o);
+      if (previous) {
+        const res = await discoveryFor(ctx.client).forKind(o.apiVersion ?? "", o.kind ?? "");
+        await deleteObject(ctx.client, res, o.metadata!.name!, {
+          namespace: o.metadata?.namespace,
+          propagationPolicy: "Foreground",
+        });
+        return `${key}: replacing the hook object of an earlier rollout`;
+      }
+      await applyObjects(ctx.client, [o], {
+        conflictPolicy: ctx.conflictPolicy,
+        defaultNamespace: ctx.namespace,
+        dryRun: false,
+      });
+      hook.state = "Running";
+    }
+    const current = await live(ctx.client, o);
+    if (!current) {
+      hook.state = "Deleted";
+      throw hookFailure(hook, "was deleted while it ran");
+    }
+    const h = assessHealth(current, ctx.kindsWithoutStatus);
+    if (h.status === "Healthy") {
+      hook.state = "Succeeded";
+      continue;
+    }
+    if (h.status === "Degraded") {
+      hook.state = "Failed";
+      hook.message = h.message;
+      throw hookFailure(hook, `failed: ${h.message}`);
+    }
+    waiting ??= `${key}: ${h.status}${h.message ? ` (${h.message})` : ""}`;
+  }
+  return waiting;
+}
