@@ -127,6 +127,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       new Promise((resolve) => {
         clearInterval(refresh);
         server.close(() => resolve());
+        // Keep-alive connections from the API server would hold close() open until they time out.
         server.closeAllConnections?.();
       }),
   };

@@ -1,0 +1,225 @@
+/**
+ * Git sources over https and http (seed sections 2, 5.3, 5.8, 8; notes section 9): one bare clone
+ * per Repository and credentials under the source cache, fetched shallow (depth 1, one branch, no
+ * tags) and then incrementally (a later fetch sends what the cache has and receives only what is
+ * new), and a checkout of one commit as an in-memory tree for the renderers, refused when a symlink
+ * resolves outside the checkout. Credentials come from the caller (a labelled Secret, read uncached)
+ * and never reach messages. ssh:// and git:// are separate transports.
+ *
+ * @example
+ * const fetched = await fetchGit({ url, revision: "main", cacheRoot, cacheKey: "team/web", credentials });
+ * const tree = await checkout(fetched);            // Map of path -> bytes
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join, posix } from "node:path";
+import git from "isomorphic-git";
+import { cappedHttp } from "./capped_http.ts";
+import { parseRemoteUrl, redactUrl } from "./remote_url.ts";
+
+export interface GitCredentials {
+  username?: string;
+  password?: string;
+  /** Sent as Authorization: Bearer (Git hosts that take tokens that way). */
+  bearerToken?: string;
+}
+
+export interface FetchGitOptions {
+  url: string;
+  /** Branch, tag or full commit SHA. */
+  revision: string;
+  credentials?: GitCredentials;
+  /** The source cache root (default /tmp/gitsync-source-cache in the manager). */
+  cacheRoot: string;
+  /** namespace/name of the Repository: part of the cache identity. */
+  cacheKey: string;
+  /** Most bytes one fetch response may carry. */
+  maxPackBytes?: number;
+}
+
+export interface FetchedCommit {
+  commit: string;
+  gitdir: string;
+  /** Bytes received from the server by this fetch. */
+  bytes: number;
+}
+
+export class GitSourceError extends Error {
+  override name = "GitSourceError";
+  constructor(message: string, readonly reason: "SourceFailure" | "AuthenticationFailure") {
+    super(message);
+  }
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** The bare clone's folder: one per Repository, URL and credentials (never shared across Secrets). */
+export function cacheDir(o: Pick<FetchGitOptions, "cacheRoot" | "cacheKey" | "url" | "credentials">): string {
+  const id = createHash("sha256")
+    .update(o.cacheKey).update("\0").update(o.url).update("\0")
+    .update(JSON.stringify(o.credentials ?? {}))
+    .digest("hex").slice(0, 32);
+  return join(o.cacheRoot, "git", id);
+}
+
+export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
+  const remote = parseRemoteUrl(o.url);
+  if (remote.transport !== "https" && remote.transport !== "http") {
+    throw new GitSourceError(`${remote.transport} transport is handled elsewhere`, "SourceFailure");
+  }
+  const gitdir = cacheDir(o);
+  await mkdir(gitdir, { recursive: true });
+  if (!fs.existsSync(join(gitdir, "HEAD"))) {
+    await git.init({ fs, gitdir, bare: true, defaultBranch: "main" });
+    await git.addRemote({ fs, gitdir, remote: "origin", url: remote.url });
+  }
+  let bytes = 0;
+  const http = cappedHttp({
+    ...(o.maxPackBytes ? { maxBytes: o.maxPackBytes } : {}),
+    onBytes: (n) => (bytes += n),
+  });
+  const headers: Record<string, string> = o.credentials?.bearerToken
+    ? { Authorization: `Bearer ${o.credentials.bearerToken}` }
+    : {};
+  let authFailed = false;
+  const auth = {
+    onAuth: () =>
+      o.credentials?.username || o.credentials?.password
+        ? { username: o.credentials.username ?? "git", password: o.credentials.password ?? "" }
+        : { cancel: true },
+    onAuthFailure: () => {
+      authFailed = true;
+      return { cancel: true };
+    },
+  };
+  const where = redactUrl(remote.url);
+  try {
+    if (SHA.test(o.revision)) {
+      // A commit can only be asked for by a name the server advertises: fetch the default branch's
+      // history until the commit is there.
+      await git.fetch({
+        fs,
+        http,
+        gitdir,
+        url: remote.url,
+        singleBranch: true,
+        tags: false,
+        headers,
+        ...auth,
+      });
+      await git.readCommit({ fs, gitdir, oid: o.revision }).catch(() => {
+        throw new GitSourceError(
+          `commit ${o.revision} is not on the default branch of ${where}`,
+          "SourceFailure",
+        );
+      });
+      return { commit: o.revision, gitdir, bytes };
+    }
+    // The first fetch is shallow; later ones deepen relative to what the cache has, so the server
+    // answers with the new commits only (a plain depth-1 fetch would send the whole tree again).
+    const cached = fs.existsSync(join(gitdir, "shallow"));
+    const r = await git.fetch({
+      fs,
+      http,
+      gitdir,
+      url: remote.url,
+      ref: o.revision,
+      singleBranch: true,
+      depth: 1,
+      relative: cached,
+      tags: false,
+      headers,
+      ...auth,
+    });
+    if (!r.fetchHead) {
+      throw new GitSourceError(`revision ${o.revision} was not found in ${where}`, "SourceFailure");
+    }
+    return { commit: r.fetchHead, gitdir, bytes };
+  } catch (err) {
+    if (err instanceof GitSourceError) throw err;
+    if (authFailed || /HTTP Error: 401|HTTP Error: 403/.test((err as Error).message)) {
+      throw new GitSourceError(`${where} refused the credentials (spec.git.auth)`, "AuthenticationFailure");
+    }
+    const e = err as { code?: string; message: string };
+    if (e.code === "NotFoundError" || /Could not find/.test(e.message)) {
+      throw new GitSourceError(`revision ${o.revision} was not found in ${where}`, "SourceFailure");
+    }
+    throw new GitSourceError(`fetching ${where} failed: ${redactUrl(e.message)}`, "SourceFailure");
+  }
+}
+
+export interface CheckoutLimits {
+  /** Most files; default 20,000. */
+  maxFiles?: number;
+  /** Most bytes in all; default 256 MiB. */
+  maxBytes?: number;
+}
+
+export class CheckoutRefused extends Error {
+  override name = "CheckoutRefused";
+}
+
+/**
+ * The files of a commit as path -> bytes (paths relative to the root, `/`-separated), symlinks
+ * followed inside the tree. A symlink whose target leaves the checkout refuses the whole commit.
+ */
+export async function checkout(
+  f: FetchedCommit,
+  limits: CheckoutLimits = {},
+): Promise<Map<string, Uint8Array>> {
+  const maxFiles = limits.maxFiles ?? 20_000;
+  const maxBytes = limits.maxBytes ?? 256 * 1024 * 1024;
+  const files = new Map<string, Uint8Array>();
+  const links = new Map<string, string>();
+  let total = 0;
+  const { commit } = await git.readCommit({ fs, gitdir: f.gitdir, oid: f.commit });
+  const walk = async (treeOid: string, prefix: string) => {
+    const { tree } = await git.readTree({ fs, gitdir: f.gitdir, oid: treeOid });
+    for (const entry of tree) {
+      const path = prefix ? `${prefix}/${entry.path}` : entry.path;
+      if (entry.type === "tree") {
+        await walk(entry.oid, path);
+        continue;
+      }
+      if (entry.type !== "blob") continue; // submodules are not followed
+      const { blob } = await git.readBlob({ fs, gitdir: f.gitdir, oid: entry.oid });
+      total += blob.length;
+      if (files.size + links.size >= maxFiles || total > maxBytes) {
+        throw new CheckoutRefused(
+          `commit ${f.commit} is larger than the checkout limits (${maxFiles} files, ${maxBytes} bytes)`,
+        );
+      }
+      if (entry.mode === "120000") links.set(path, new TextDecoder().decode(blob));
+      else files.set(path, blob);
+    }
+  };
+  await walk(commit.tree, "");
+  for (const [path, target] of links) {
+    const resolved = resolveLink(path, target, links);
+    if (resolved === undefined) {
+      throw new CheckoutRefused(
+        `commit ${f.commit} refused: symlink ${path} -> ${target} resolves outside the checkout`,
+      );
+    }
+    const content = files.get(resolved);
+    if (content) files.set(path, content);
+  }
+  return files;
+}
+
+/** The in-tree path a symlink ends at, or undefined when it leaves the tree (or loops). */
+function resolveLink(path: string, target: string, links: Map<string, string>): string | undefined {
+  let at = path;
+  let to = target;
+  for (let hops = 0; hops < 16; hops++) {
+    if (to.startsWith("/")) return undefined;
+    const next = posix.normalize(posix.join(posix.dirname(at), to));
+    if (next === ".." || next.startsWith("../")) return undefined;
+    const further = links.get(next);
+    if (further === undefined) return next;
+    at = next;
+    to = further;
+  }
+  return undefined;
+}

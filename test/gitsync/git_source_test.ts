@@ -1,0 +1,155 @@
+/**
+ * gitsync's Git source over HTTP against a real Git server (git-http-backend): shallow first fetch,
+ * incremental later fetches, branch/tag/commit revisions, credentials, and the checkout's refusals.
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { checkout, fetchGit, GitSourceError } from "../../controller/gitsync/source/git/git_source.ts";
+import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
+
+const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : undefined);
+
+describe("Git source over HTTP", () => {
+  let server: GitHttpServer;
+  let repo: GitRepo;
+  let cacheRoot: string;
+  const creds = { username: "alice", password: "s3cret-pass" };
+
+  before(async () => {
+    server = await startGitHttpServer({ users: { alice: "s3cret-pass" } });
+    cacheRoot = await mkdtemp(join(tmpdir(), "gitsync-cache-"));
+    repo = await server.createRepo("web", {
+      "deploy/web.yaml": "kind: ConfigMap\n",
+      "deploy/values.yaml": "x: 1\n",
+      "deploy/link.yaml": "symlink:values.yaml",
+      // Big enough that a re-download would show in the byte count.
+      "assets/blob.txt": randomBytes(384 * 1024).toString("base64"),
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    if (cacheRoot) await rm(cacheRoot, { recursive: true, force: true });
+  });
+
+  it("fetches a branch shallow and checks out its files, symlinks followed inside the tree", async () => {
+    const f = await fetchGit({
+      url: repo.url,
+      revision: "main",
+      credentials: creds,
+      cacheRoot,
+      cacheKey: "team/web",
+    });
+    assert.match(f.commit, /^[0-9a-f]{40}$/);
+    const files = await checkout(f);
+    assert.equal(text(files.get("deploy/web.yaml")), "kind: ConfigMap\n");
+    assert.equal(text(files.get("deploy/link.yaml")), "x: 1\n");
+    assert.equal(files.get("assets/blob.txt")?.length, 4 * 128 * 1024);
+  });
+
+  it("a later fetch after a new commit is incremental: far fewer bytes than the first", async () => {
+    const key = { cacheRoot, cacheKey: "team/incremental", credentials: creds };
+    const first = await fetchGit({ url: repo.url, revision: "main", ...key });
+    const commit = await repo.commit({ "deploy/web.yaml": "kind: ConfigMap\ndata: {a: b}\n" });
+    const second = await fetchGit({ url: repo.url, revision: "main", ...key });
+    assert.equal(second.commit, commit);
+    assert.ok(first.bytes > 50_000, `first fetch ${first.bytes} bytes`);
+    assert.ok(second.bytes < first.bytes / 5, `second fetch ${second.bytes} bytes, first ${first.bytes}`);
+    assert.equal(text((await checkout(second)).get("deploy/web.yaml")), "kind: ConfigMap\ndata: {a: b}\n");
+  });
+
+  it("resolves a tag and a commit SHA", async () => {
+    await repo.tag("v1.0.0");
+    const tagged = await fetchGit({
+      url: repo.url,
+      revision: "v1.0.0",
+      credentials: creds,
+      cacheRoot,
+      cacheKey: "team/tag",
+    });
+    const head = await fetchGit({
+      url: repo.url,
+      revision: "main",
+      credentials: creds,
+      cacheRoot,
+      cacheKey: "team/tag",
+    });
+    assert.equal(tagged.commit, head.commit);
+    const older = await repo.commit({ "deploy/extra.yaml": "kind: Secret\n" });
+    await repo.commit({ "deploy/extra.yaml": "kind: ConfigMap\n" });
+    const pinned = await fetchGit({
+      url: repo.url,
+      revision: older,
+      credentials: creds,
+      cacheRoot,
+      cacheKey: "team/sha",
+    });
+    assert.equal(pinned.commit, older);
+    assert.equal(text((await checkout(pinned)).get("deploy/extra.yaml")), "kind: Secret\n");
+  });
+
+  it("wrong credentials fail with AuthenticationFailure and never show them", async () => {
+    await assert.rejects(
+      fetchGit({
+        url: repo.url,
+        revision: "main",
+        credentials: { username: "alice", password: "wrong-password-123" },
+        cacheRoot,
+        cacheKey: "team/bad",
+      }),
+      (err) => {
+        assert.ok(err instanceof GitSourceError);
+        assert.equal(err.reason, "AuthenticationFailure");
+        assert.doesNotMatch(err.message, /wrong-password-123|s3cret/);
+        return true;
+      },
+    );
+  });
+
+  it("an unknown branch is a SourceFailure naming it", async () => {
+    await assert.rejects(
+      fetchGit({ url: repo.url, revision: "nope", credentials: creds, cacheRoot, cacheKey: "team/nope" }),
+      /revision nope was not found/,
+    );
+  });
+
+  it("refuses filesystem URLs and credentials in URLs before connecting", async () => {
+    for (const url of ["/srv/repo.git", "file:///srv/repo.git", "ftp://h/r.git"]) {
+      await assert.rejects(
+        fetchGit({ url, revision: "main", cacheRoot, cacheKey: "x" }),
+        /refused|not allowed|not a Git URL/,
+      );
+    }
+    await assert.rejects(
+      fetchGit({
+        url: repo.url.replace("http://", "http://alice:s3cret-pass@"),
+        revision: "main",
+        cacheRoot,
+        cacheKey: "x",
+      }),
+      (err: Error) =>
+        !err.message.includes("s3cret") && /credentials in a Git URL are refused/.test(err.message),
+    );
+  });
+
+  it("refuses a commit with a symlink that resolves outside the checkout", async () => {
+    const evil = await server.createRepo("evil", {
+      "deploy/ok.yaml": "a: 1\n",
+      "deploy/passwd.yaml": "symlink:../../etc/passwd",
+    });
+    const f = await fetchGit({
+      url: evil.url,
+      revision: "main",
+      credentials: creds,
+      cacheRoot,
+      cacheKey: "team/evil",
+    });
+    await assert.rejects(
+      checkout(f),
+      /symlink deploy\/passwd.yaml -> ..\/..\/etc\/passwd resolves outside the checkout/,
+    );
+  });
+});

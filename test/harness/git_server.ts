@@ -1,0 +1,159 @@
+/**
+ * A real Git server for tests: Git's own `git-http-backend` (smart HTTP) run as CGI behind a small
+ * node:http server on a free loopback port, with optional basic auth, serving bare repositories
+ * made in a temp dir. `commit()` adds a commit through a work tree and pushes it.
+ *
+ *   const git = await startGitHttpServer({ users: { alice: "s3cret" } });
+ *   const repo = await git.createRepo("web", { "deploy/cm.yaml": "kind: ConfigMap ..." });
+ *   // repo.url = http://127.0.0.1:<port>/web.git
+ *   await git.stop();
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const BACKEND = "/usr/lib/git-core/git-http-backend";
+
+export interface GitRepo {
+  name: string;
+  url: string;
+  /** Writes files (a value starting with "symlink:" makes a symlink), commits, pushes; returns the commit. */
+  commit(files: Record<string, string>, message?: string): Promise<string>;
+  /** Creates a tag at the current commit and pushes it. */
+  tag(name: string): Promise<void>;
+}
+
+export interface GitHttpServer {
+  url: string;
+  createRepo(name: string, files: Record<string, string>): Promise<GitRepo>;
+  /** Bytes of response bodies sent so far. */
+  bytesSent(): number;
+  stop(): Promise<void>;
+}
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: "test",
+  GIT_AUTHOR_EMAIL: "test@example.test",
+  GIT_COMMITTER_NAME: "test",
+  GIT_COMMITTER_EMAIL: "test@example.test",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+
+async function gitIn(cwd: string, args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, { cwd, env: { ...process.env, ...GIT_ENV } });
+  return stdout.trim();
+}
+
+export async function startGitHttpServer(
+  options: { users?: Record<string, string> } = {},
+): Promise<GitHttpServer> {
+  const root = await mkdtemp(join(tmpdir(), "git-http-"));
+  let sent = 0;
+  const server: Server = createServer((req, res) => {
+    if (options.users) {
+      const header = req.headers.authorization ?? "";
+      const [user, pass] = Buffer.from(header.replace(/^Basic /, ""), "base64").toString().split(":");
+      if (!header.startsWith("Basic ") || options.users[user ?? ""] !== pass) {
+        res.writeHead(401, { "www-authenticate": 'Basic realm="git"' });
+        res.end();
+        return;
+      }
+    }
+    const url = new URL(req.url ?? "/", "http://x");
+    const cgi = spawn(BACKEND, [], {
+      env: {
+        ...GIT_ENV,
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        GIT_PROJECT_ROOT: join(root, "srv"),
+        GIT_HTTP_EXPORT_ALL: "1",
+        REQUEST_METHOD: req.method ?? "GET",
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers["content-type"] ?? "",
+        ...(req.headers["content-length"] ? { CONTENT_LENGTH: req.headers["content-length"] } : {}),
+        ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
+        REMOTE_ADDR: "127.0.0.1",
+      },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    req.pipe(cgi.stdin);
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    cgi.stdout.on("data", (chunk: Buffer) => {
+      if (headersDone) {
+        sent += chunk.length;
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      headersDone = true;
+      let status = 200;
+      const headers: Record<string, string> = {};
+      for (const line of head.subarray(0, end).toString().split("\r\n")) {
+        const i = line.indexOf(":");
+        const k = line.slice(0, i).trim();
+        const v = line.slice(i + 1).trim();
+        if (k.toLowerCase() === "status") status = Number(v.split(" ")[0]);
+        else headers[k] = v;
+      }
+      res.writeHead(status, headers);
+      const rest = head.subarray(end + 4);
+      sent += rest.length;
+      res.write(rest);
+    });
+    cgi.on("close", () => res.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    bytesSent: () => sent,
+    async createRepo(name, files) {
+      const bare = join(root, "srv", `${name}.git`);
+      const work = join(root, "work", name);
+      await mkdir(bare, { recursive: true });
+      await mkdir(work, { recursive: true });
+      await gitIn(bare, ["init", "--bare", "-b", "main"]);
+      await gitIn(work, ["init", "-b", "main"]);
+      await gitIn(work, ["remote", "add", "origin", bare]);
+      const repo: GitRepo = {
+        name,
+        url: `${url}/${name}.git`,
+        async commit(changes, message = "change") {
+          for (const [path, content] of Object.entries(changes)) {
+            const file = join(work, path);
+            await mkdir(dirname(file), { recursive: true });
+            await rm(file, { force: true });
+            if (content.startsWith("symlink:")) await symlink(content.slice("symlink:".length), file);
+            else await writeFile(file, content);
+          }
+          await gitIn(work, ["add", "-A"]);
+          await gitIn(work, ["commit", "-q", "-m", message]);
+          await gitIn(work, ["push", "-q", "origin", "main"]);
+          return await gitIn(work, ["rev-parse", "HEAD"]);
+        },
+        async tag(tag) {
+          await gitIn(work, ["tag", tag]);
+          await gitIn(work, ["push", "-q", "origin", tag]);
+        },
+      };
+      await repo.commit(files, "initial");
+      return repo;
+    },
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await closed;
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
