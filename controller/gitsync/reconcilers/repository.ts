@@ -1,0 +1,177 @@
+/**
+ * The Repository reconciler (seed sections 2, 4, 5.3, 8): fetches the remote on its poll interval,
+ * at once when the push receiver stamps `sync.gitsync.io/reconcile-requested-at`, and when the spec
+ * changes; records the commit in status.artifact and the outcome in the Ready condition. Reads top to
+ * bottom as its states: load → credentials → due? → fetch → record.
+ *
+ * Credentials come only from a Secret in the Repository's namespace labelled
+ * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (seed section 5.3).
+ */
+import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
+import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
+import { API_VERSION } from "../crds.ts";
+import {
+  type FetchedCommit,
+  fetchGit,
+  type GitCredentials,
+  GitSourceError,
+} from "../source/git/git_source.ts";
+import { RemoteUrlError } from "../source/git/remote_url.ts";
+
+export const RECONCILE_REQUESTED_AT = "sync.gitsync.io/reconcile-requested-at";
+export const GIT_CREDENTIALS_LABEL = "sync.gitsync.io/git-credentials";
+
+export interface Repository extends KubeObject {
+  spec: {
+    git: { url: string; revision?: string; auth?: { secretRef?: { name: string } } };
+    pollInterval?: string;
+  };
+  status?: {
+    observedGeneration?: number;
+    artifact?: { revision?: string; ref?: string; fetchedAt?: string };
+    lastHandledReconcileAt?: string;
+    conditions?: {
+      type: string;
+      status: string;
+      reason?: string;
+      message?: string;
+      lastTransitionTime?: string;
+    }[];
+  };
+}
+
+export interface RepositoryReconcilerOptions {
+  /** The manager's own client (not impersonated: Repositories and their Secrets are the controller's). */
+  client: KubeClient;
+  /** The Repository from the informer's cache. */
+  get: (key: string) => Repository | undefined;
+  cacheRoot: string;
+  now?: () => Date;
+  /** Fetches; tests may count calls. */
+  fetch?: typeof fetchGit;
+}
+
+/** Go-style durations as the CRD allows them (5m, 1h30m, 90s, 500ms). */
+export function parseDuration(text: string): number {
+  let ms = 0;
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+    ms += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
+  }
+  return ms;
+}
+
+class CredentialsRefused extends Error {}
+
+export function repositoryReconciler(o: RepositoryReconcilerOptions) {
+  const now = o.now ?? (() => new Date());
+  const doFetch = o.fetch ?? fetchGit;
+
+  async function credentials(repo: Repository): Promise<GitCredentials | undefined> {
+    const name = repo.spec.git.auth?.secretRef?.name;
+    if (!name) return undefined;
+    const ns = repo.metadata!.namespace!;
+    let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
+    try {
+      secret = await o.client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
+    } catch (err) {
+      if (isKubeApiError(err, 404)) {
+        throw new CredentialsRefused(`Secret ${ns}/${name} (spec.git.auth.secretRef) does not exist`);
+      }
+      throw err;
+    }
+    if (secret.metadata?.labels?.[GIT_CREDENTIALS_LABEL] !== "true") {
+      throw new CredentialsRefused(
+        `Secret ${ns}/${name} is not labelled ${GIT_CREDENTIALS_LABEL}=true, so it is not used for Git credentials`,
+      );
+    }
+    const value = (k: string) =>
+      secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined;
+    const c: GitCredentials = {};
+    const username = value("username");
+    const password = value("password");
+    const bearerToken = value("bearerToken");
+    if (username) c.username = username;
+    if (password) c.password = password;
+    if (bearerToken) c.bearerToken = bearerToken;
+    return c;
+  }
+
+  async function writeStatus(repo: Repository, status: Repository["status"]): Promise<void> {
+    await o.client.request({
+      method: "PATCH",
+      path: `/apis/${API_VERSION}/namespaces/${repo.metadata!.namespace}/repositories/${
+        repo.metadata!.name
+      }/status`,
+      contentType: "application/merge-patch+json",
+      body: { status },
+    });
+  }
+
+  function ready(repo: Repository, status: "True" | "False", reason: string, message: string) {
+    const previous = repo.status?.conditions?.find((c) => c.type === "Ready");
+    const changed = previous?.status !== status || previous?.reason !== reason;
+    return {
+      type: "Ready",
+      status,
+      reason,
+      message,
+      observedGeneration: repo.metadata?.generation,
+      lastTransitionTime: changed
+        ? now().toISOString().replace(/\.\d{3}Z$/, "Z")
+        : previous!.lastTransitionTime,
+    };
+  }
+
+  return async function reconcile(key: string): Promise<ReconcileResult> {
+    // Load.
+    const repo = o.get(key);
+    if (!repo) return {};
+    const pollMs = parseDuration(repo.spec.pollInterval ?? "5m") || 300_000;
+    const requested = repo.metadata?.annotations?.[RECONCILE_REQUESTED_AT];
+    const fetchedAt = repo.status?.artifact?.fetchedAt ? Date.parse(repo.status.artifact.fetchedAt) : 0;
+    // Due? A new spec, a receiver's stamp not handled yet, or the poll interval passed.
+    const due = repo.status?.observedGeneration !== repo.metadata?.generation ||
+      (requested !== undefined && requested !== repo.status?.lastHandledReconcileAt) ||
+      now().getTime() - fetchedAt >= pollMs;
+    if (!due) return { requeueAfterMs: Math.max(1000, fetchedAt + pollMs - now().getTime()) };
+
+    // Credentials, then fetch.
+    let fetched: FetchedCommit;
+    try {
+      fetched = await doFetch({
+        url: repo.spec.git.url,
+        revision: repo.spec.git.revision ?? "main",
+        credentials: await credentials(repo),
+        cacheRoot: o.cacheRoot,
+        cacheKey: key,
+      });
+    } catch (err) {
+      const reason = err instanceof CredentialsRefused ||
+          (err instanceof GitSourceError && err.reason === "AuthenticationFailure")
+        ? "AuthenticationFailure"
+        : err instanceof RemoteUrlError || err instanceof GitSourceError
+        ? "SourceFailure"
+        : undefined;
+      if (!reason) throw err; // Unexpected: retried with backoff by the queue.
+      await writeStatus(repo, {
+        observedGeneration: repo.metadata?.generation,
+        ...(requested ? { lastHandledReconcileAt: requested } : {}),
+        conditions: [ready(repo, "False", reason, (err as Error).message)],
+      });
+      return { requeueAfterMs: pollMs };
+    }
+
+    // Record.
+    await writeStatus(repo, {
+      observedGeneration: repo.metadata?.generation,
+      artifact: {
+        revision: fetched.commit,
+        ref: repo.spec.git.revision ?? "main",
+        fetchedAt: now().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      },
+      ...(requested ? { lastHandledReconcileAt: requested } : {}),
+      conditions: [ready(repo, "True", "Succeeded", `fetched ${fetched.commit}`)],
+    });
+    return { requeueAfterMs: pollMs };
+  };
+}

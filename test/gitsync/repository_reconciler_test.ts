@@ -1,0 +1,157 @@
+/**
+ * The Repository reconciler with its informer and work queue, against kube-apiserver and a real Git
+ * server: the commit lands in status, a reconcile-requested-at stamp fetches at once, and credentials
+ * from an unlabelled Secret or wrong ones show in the Ready condition without the secret.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
+import {
+  RECONCILE_REQUESTED_AT,
+  type Repository,
+  repositoryReconciler,
+} from "../../controller/gitsync/reconcilers/repository.ts";
+import {
+  Informer,
+  installCrds,
+  KubeClient,
+  objectKey,
+  runWorkers,
+  WorkQueue,
+} from "../../internal/k8s/mod.ts";
+import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
+import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+
+const NS = "default";
+const REPOS = `/apis/${API_VERSION}/namespaces/${NS}/repositories`;
+
+describe("Repository reconciler", () => {
+  let k8s: KubeApiServer;
+  let client: KubeClient;
+  let git: GitHttpServer;
+  let repo: GitRepo;
+  let cacheRoot: string;
+  const stop = new AbortController();
+  let workers: Promise<void>;
+  let queue: WorkQueue<string>;
+
+  const status = async (name: string) =>
+    (await client.request<Repository>({ path: `${REPOS}/${name}` })).status;
+  async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const v = await probe();
+      if (v !== undefined) return v;
+      if (Date.now() > deadline) throw new Error(`${what}: not within 20 s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const secret = (name: string, password: string, labelled: boolean) =>
+    client.request({
+      method: "POST",
+      path: `/api/v1/namespaces/${NS}/secrets`,
+      body: {
+        metadata: { name, ...(labelled ? { labels: { "sync.gitsync.io/git-credentials": "true" } } : {}) },
+        stringData: { username: "alice", password },
+      },
+    });
+  const repository = (name: string, secretName: string) =>
+    client.request({
+      method: "POST",
+      path: REPOS,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Repository",
+        metadata: { name },
+        spec: {
+          git: { url: repo.url, revision: "main", auth: { secretRef: { name: secretName } } },
+          pollInterval: "1h",
+        },
+      },
+    });
+
+  before(async () => {
+    [k8s, git] = await Promise.all([
+      startKubeApiServer(),
+      startGitHttpServer({ users: { alice: "s3cret-pass" } }),
+    ]);
+    client = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
+    cacheRoot = await mkdtemp(join(tmpdir(), "gitsync-cache-"));
+    await installCrds(client, await loadCrds(), { fieldManager: "test", timeoutMs: 30_000 });
+    repo = await git.createRepo("shop", { "deploy/cm.yaml": "kind: ConfigMap\n" });
+    const informer = new Informer<Repository>(client, { path: `/apis/${API_VERSION}/repositories` });
+    queue = new WorkQueue<string>();
+    informer.onEvent((e) => queue.add(objectKey(e.object)));
+    void informer.run(stop.signal);
+    await informer.synced;
+    const reconcile = repositoryReconciler({ client, get: (k) => informer.get(k), cacheRoot });
+    workers = runWorkers(queue, 2, reconcile);
+  });
+  after(async () => {
+    stop.abort();
+    queue?.shutDown();
+    await workers;
+    client?.close();
+    await Promise.all([k8s?.stop(), git?.stop()]);
+    if (cacheRoot) await rm(cacheRoot, { recursive: true, force: true });
+  });
+
+  it("records the fetched commit and Ready", async () => {
+    await secret("shop-git", "s3cret-pass", true);
+    await repository("shop", "shop-git");
+    const s = await until(
+      "an artifact",
+      async () => (await status("shop"))?.artifact?.revision ? await status("shop") : undefined,
+    );
+    assert.match(s!.artifact!.revision!, /^[0-9a-f]{40}$/);
+    assert.deepEqual(
+      s!.conditions!.map((c) => `${c.type} ${c.status} ${c.reason}`),
+      ["Ready True Succeeded"],
+    );
+  });
+
+  it("a reconcile-requested-at stamp fetches the new commit at once, despite a 1h poll interval", async () => {
+    const commit = await repo.commit({ "deploy/cm.yaml": "kind: ConfigMap\ndata: {a: b}\n" });
+    const stamp = new Date().toISOString();
+    await client.request({
+      method: "PATCH",
+      path: `${REPOS}/shop`,
+      contentType: "application/merge-patch+json",
+      body: { metadata: { annotations: { [RECONCILE_REQUESTED_AT]: stamp } } },
+    });
+    const s = await until("the new commit", async () => {
+      const st = await status("shop");
+      return st?.artifact?.revision === commit ? st : undefined;
+    });
+    assert.equal(s.lastHandledReconcileAt, stamp);
+  });
+
+  it("an unlabelled Secret is not used: Ready False naming the label", async () => {
+    await secret("loose", "s3cret-pass", false);
+    await repository("loose", "loose");
+    const s = await until(
+      "a condition",
+      async () => (await status("loose"))?.conditions?.length ? await status("loose") : undefined,
+    );
+    assert.deepEqual(s.conditions!.map((c) => `${c.status} ${c.reason}`), ["False AuthenticationFailure"]);
+    assert.match(
+      s.conditions![0]!.message!,
+      /Secret default\/loose is not labelled sync.gitsync.io\/git-credentials=true/,
+    );
+    assert.equal(s.artifact, undefined);
+  });
+
+  it("wrong credentials: Ready False, AuthenticationFailure, and the password appears nowhere", async () => {
+    await secret("wrong", "not-the-password-42", true);
+    await repository("wrong", "wrong");
+    const s = await until(
+      "a condition",
+      async () => (await status("wrong"))?.conditions?.length ? await status("wrong") : undefined,
+    );
+    assert.equal(s.conditions![0]!.reason, "AuthenticationFailure");
+    assert.doesNotMatch(JSON.stringify(s), /not-the-password-42|s3cret/);
+  });
+});
