@@ -116,3 +116,4 @@ export { Informer, type InformerEvent, type InformerOptions, objectKey } from ".
 export { type LeaderElectionOptions, runLeaderElection } from "./leader_election.ts";
 export { type BackoffOptions, type ReconcileResult, runWorkers, WorkQueue } from "./workqueue.ts";
 export { CrdsNotEstablishedError, installCrds, type InstalledCrd, readCrds } from "./crds.ts";
+export { EventRecorder, type EventRecorderOptions } from "./event_recorder.ts";

@@ -5,7 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Informer, type InformerEvent, KubeClient, runLeaderElection } from "../../internal/k8s/mod.ts";
+import {
+  EventRecorder,
+  Informer,
+  type InformerEvent,
+  KubeClient,
+  listEvents,
+  runLeaderElection,
+} from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 
 async function until<T>(
@@ -172,5 +179,28 @@ describe("controller runtime against kube-apiserver", () => {
     });
     assert.deepEqual(created.metadata.managedFields.map((f) => f.manager), ["gitsync"]);
     asDeployer.close();
+  });
+
+  it("events: recorded on the object, redacted, and a repeat counted instead of added", async () => {
+    const cm = await client.request<
+      { apiVersion: string; kind: string; metadata: { name: string; namespace: string; uid: string } }
+    >({
+      method: "POST",
+      path: cms,
+      body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "evented" } },
+    });
+    const events = new EventRecorder(client, {
+      component: "gitsync-manager",
+      redact: (t) => t.replace(/token=\S+/g, "token=REDACTED"),
+    });
+    const obj = { ...cm, apiVersion: "v1", kind: "ConfigMap" };
+    await events.warning(obj, "HookFailed", "hook failed with token=abc123");
+    await events.warning(obj, "HookFailed", "hook failed with token=abc123");
+    await events.normal(obj, "RolloutComplete", "all groups Healthy");
+    const seen = await listEvents(client, obj);
+    assert.deepEqual(
+      seen.map((e) => `${e.type} ${e.reason} ${e.count} ${e.message}`),
+      ["Warning HookFailed 2 hook failed with token=REDACTED", "Normal RolloutComplete 1 all groups Healthy"],
+    );
   });
 });
