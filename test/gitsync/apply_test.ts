@@ -9,6 +9,7 @@ import { buildPlan } from "../../controller/gitsync/plan/plan.ts";
 import { applyObjects, RolloutFailure } from "../../controller/gitsync/rollout/apply.ts";
 import { KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 
 const NS = "team";
 const cm = (name: string, data: Record<string, string>): KubeObject => ({
@@ -27,25 +28,10 @@ describe("rollout writes as the service account", () => {
   before(async () => {
     k8s = await startKubeApiServer();
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
-    await admin.request({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: NS } } });
-    await admin.request({
-      method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`,
-      body: {
-        metadata: { name: "deployer" },
-        rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["*"] }],
-      },
-    });
-    await admin.request({
-      method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
-      body: {
-        metadata: { name: "deployer" },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "deployer" },
-        subjects: [{ kind: "ServiceAccount", name: "deployer", namespace: NS }],
-      },
-    });
-    deployer = admin.impersonating({ user: `system:serviceaccount:${NS}:deployer` });
+    await createNamespace(admin, NS);
+    deployer = await serviceAccountWithRole(admin, NS, "deployer", [
+      { apiGroups: [""], resources: ["configmaps"], verbs: ["*"] },
+    ]);
     // What an earlier rollout applied.
     await applyObjects(deployer, [cm("existing", { a: "1" })], { ...opts, dryRun: false });
   });

@@ -12,6 +12,7 @@ import {
   type PodOutcome,
   startKubeApiServer,
 } from "../harness/k8s.ts";
+import { createNamespace } from "../harness/k8s_fixtures.ts";
 
 const NS = "health";
 
@@ -51,16 +52,7 @@ describe("health of live workloads", () => {
   before(async () => {
     k8s = await startKubeApiServer({ workloads: true });
     client = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
-    await client.request({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: NS } } });
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      try {
-        await client.request({ path: `/api/v1/namespaces/${NS}/serviceaccounts/default` });
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await createNamespace(client, NS, { forPods: true });
   });
   after(async () => {
     client?.close();

@@ -10,6 +10,7 @@ import { rolloutGroups } from "../../controller/gitsync/rollout/groups.ts";
 import { type RolloutState, rolloutStep, type StepResult } from "../../controller/gitsync/rollout/rollout.ts";
 import { KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
+import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 
 const NS = "shop";
 const MANAGED = { "sync.gitsync.io/application": "shop" };
@@ -90,38 +91,10 @@ describe("rollout of a Revision on a cluster with workloads", () => {
   before(async () => {
     k8s = await startKubeApiServer({ workloads: true });
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
-    await admin.request({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: NS } } });
-    await admin.request({
-      method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`,
-      body: {
-        metadata: { name: "deployer" },
-        rules: [{
-          apiGroups: ["", "apps", "batch"],
-          resources: ["configmaps", "deployments", "jobs"],
-          verbs: ["*"],
-        }],
-      },
-    });
-    await admin.request({
-      method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
-      body: {
-        metadata: { name: "deployer" },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "deployer" },
-        subjects: [{ kind: "ServiceAccount", name: "deployer", namespace: NS }],
-      },
-    });
-    sa = admin.impersonating({ user: `system:serviceaccount:${NS}:deployer` });
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      try {
-        await get(`/api/v1/namespaces/${NS}/serviceaccounts/default`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await createNamespace(admin, NS, { forPods: true });
+    sa = await serviceAccountWithRole(admin, NS, "deployer", [
+      { apiGroups: ["", "apps", "batch"], resources: ["configmaps", "deployments", "jobs"], verbs: ["*"] },
+    ]);
     await admin.request({
       method: "POST",
       path: `/api/v1/namespaces/${NS}/configmaps`,

@@ -1,0 +1,51 @@
+/**
+ * Objects most Kubernetes tests set up: a namespace that is ready for Pods, and a service account
+ * bound to a Role with a client that acts as it (what gitsync does for an Application).
+ */
+import type { KubeClient } from "../../internal/k8s/mod.ts";
+
+/**
+ * Creates a namespace; with `forPods`, waits until the ServiceAccount controller has given it its
+ * `default` account (Pods are refused before that; needs `workloads: true`).
+ */
+export async function createNamespace(client: KubeClient, name: string, options: { forPods?: boolean } = {}) {
+  await client.request({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name } } });
+  if (!options.forPods) return;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await client.request({ path: `/api/v1/namespaces/${name}/serviceaccounts/default` });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+export interface PolicyRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+/** A Role with `rules` bound to service account `name` in `namespace`; returns a client acting as it. */
+export async function serviceAccountWithRole(
+  admin: KubeClient,
+  namespace: string,
+  name: string,
+  rules: PolicyRule[],
+): Promise<KubeClient> {
+  const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}`;
+  await admin.request({ method: "POST", path: `${rbac}/roles`, body: { metadata: { name }, rules } });
+  await admin.request({
+    method: "POST",
+    path: `${rbac}/rolebindings`,
+    body: {
+      metadata: { name },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name },
+      subjects: [{ kind: "ServiceAccount", name, namespace }],
+    },
+  });
+  return admin.impersonating({ user: `system:serviceaccount:${namespace}:${name}` });
+}
