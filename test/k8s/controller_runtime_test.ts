@@ -198,9 +198,10 @@ describe("controller runtime against kube-apiserver", () => {
     await events.warning(obj, "HookFailed", "hook failed with token=abc123");
     await events.normal(obj, "RolloutComplete", "all groups Healthy");
     const seen = await listEvents(client, obj);
+    // Both events can share one lastTimestamp second, so the list order is not theirs to keep.
     assert.deepEqual(
-      seen.map((e) => `${e.type} ${e.reason} ${e.count} ${e.message}`),
-      ["Warning HookFailed 2 hook failed with token=REDACTED", "Normal RolloutComplete 1 all groups Healthy"],
+      seen.map((e) => `${e.type} ${e.reason} ${e.count} ${e.message}`).sort(),
+      ["Normal RolloutComplete 1 all groups Healthy", "Warning HookFailed 2 hook failed with token=REDACTED"],
     );
   });
 });
