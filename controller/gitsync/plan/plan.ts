@@ -27,7 +27,8 @@ export interface PlanEntry {
 export interface Plan {
   digest: string;
   entries: PlanEntry[];
-  summary: Record<PlanAction, number>;
+  /** Counts per action; JSON field names as in the CRD (prune-skipped is pruneSkipped). */
+  summary: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
   /** True when diffs were left out to keep the plan within its size budget. */
   truncated: boolean;
 }
@@ -111,11 +112,40 @@ const refKey = (o: KubeObject) =>
 
 const yamlOf = (o: KubeObject | undefined) => (o ? stringify(o, { sortMapEntries: true }) : "");
 
+/**
+ * A dry-run create invents values a real create would invent again differently: the object's uid
+ * (a Job's selector and template labels carry it) and a Service's cluster IPs and node ports. They
+ * are shown as "(generated)" so that planning the same commit twice gives the same digest.
+ */
+function withoutInventedValues(after: KubeObject, desired: KubeObject): KubeObject {
+  const uid = after.metadata?.uid;
+  const replaced = JSON.parse(
+    JSON.stringify(after, (_k, v) => (uid && v === uid ? "(generated)" : v)),
+  ) as KubeObject;
+  if (after.kind === "Service" && after.apiVersion === "v1") {
+    const spec = (replaced.spec ?? {}) as Record<string, unknown>;
+    const want = (desired.spec ?? {}) as Record<string, unknown>;
+    if (!want.clusterIP && spec.clusterIP && spec.clusterIP !== "None") spec.clusterIP = "(generated)";
+    if (!want.clusterIPs && Array.isArray(spec.clusterIPs)) {
+      spec.clusterIPs = spec.clusterIPs.map((ip) => (ip === "None" ? ip : "(generated)"));
+    }
+    const wantPorts = (want.ports ?? []) as { nodePort?: number }[];
+    if (Array.isArray(spec.ports)) {
+      spec.ports = (spec.ports as { nodePort?: unknown }[]).map((p, i) =>
+        p.nodePort !== undefined && wantPorts[i]?.nodePort === undefined
+          ? { ...p, nodePort: "(generated)" }
+          : p
+      );
+    }
+  }
+  return replaced;
+}
+
 export function buildPlan(input: PlanInput): Plan {
   const entries: PlanEntry[] = [];
   for (const c of input.changes) {
     const live = comparable(c.before);
-    const next = comparable(c.after);
+    const next = comparable(c.before ? c.after : withoutInventedValues(c.after, c.desired));
     const action: PlanAction = !live
       ? "create"
       : canonicalJson(live) === canonicalJson(next)
@@ -157,10 +187,7 @@ export function buildPlan(input: PlanInput): Plan {
     const { diff: _d, ...rest } = e;
     return rest;
   });
-  const summary = { create: 0, update: 0, unchanged: 0, prune: 0, "prune-skipped": 0 } as Record<
-    PlanAction,
-    number
-  >;
-  for (const e of entries) summary[e.action]++;
+  const summary = { create: 0, update: 0, unchanged: 0, prune: 0, pruneSkipped: 0 };
+  for (const e of entries) summary[e.action === "prune-skipped" ? "pruneSkipped" : e.action]++;
   return { digest, entries: bounded, summary, truncated };
 }

@@ -31,7 +31,7 @@ test("create, update and unchanged with diffs that ignore server-owned fields", 
     pruneSkipped: [{ apiVersion: "v1", kind: "Secret", metadata: { name: "keep", namespace: "app" } }],
     redact,
   });
-  assert.deepEqual(plan.summary, { create: 1, update: 1, unchanged: 1, prune: 1, "prune-skipped": 1 });
+  assert.deepEqual(plan.summary, { create: 1, update: 1, unchanged: 1, prune: 1, pruneSkipped: 1 });
   assert.deepEqual(plan.entries.map((e) => `${e.action} ${e.kind}/${e.name}`), [
     "create ConfigMap/a",
     "update ConfigMap/b",
@@ -135,4 +135,54 @@ test("a plan over its diff budget keeps every entry, drops late diffs, and says 
   assert.equal(plan.truncated, true);
   assert.ok(plan.entries[0]!.diff);
   assert.equal(plan.entries[2]!.diff, undefined);
+});
+
+test("planning a create twice gives one digest though the dry run invents a uid, cluster IP and node port", () => {
+  const job = (uid: string) => ({
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: "migrate", namespace: "app", uid },
+    spec: {
+      selector: { matchLabels: { "batch.kubernetes.io/controller-uid": uid } },
+      template: { metadata: { labels: { "controller-uid": uid } } },
+    },
+  });
+  const svc = (ip: string, port: number) => ({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "web", namespace: "app" },
+    spec: { clusterIP: ip, clusterIPs: [ip], ports: [{ port: 80, nodePort: port }] },
+  });
+  const desiredSvc = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "web" },
+    spec: { ports: [{ port: 80 }] },
+  };
+  const plan = (uid: string, ip: string, port: number) =>
+    buildPlan({
+      changes: [
+        { desired: { apiVersion: "batch/v1", kind: "Job", metadata: { name: "migrate" } }, after: job(uid) },
+        { desired: desiredSvc, after: svc(ip, port) },
+      ],
+      prune: [],
+      pruneSkipped: [],
+      redact,
+    });
+  const a = plan("1111-aaaa", "10.0.0.7", 30001);
+  const b = plan("2222-bbbb", "10.0.0.9", 30002);
+  assert.equal(a.digest, b.digest);
+  assert.doesNotMatch(a.entries.map((e) => e.diff).join(""), /1111|10\.0\.0\.7|30001/);
+  // A port the manifest asks for is the manifest's, and a change to it is a change.
+  const pinned = (port: number) =>
+    buildPlan({
+      changes: [{
+        desired: { ...desiredSvc, spec: { ports: [{ port: 80, nodePort: port }] } },
+        after: svc("10.0.0.7", port),
+      }],
+      prune: [],
+      pruneSkipped: [],
+      redact,
+    }).digest;
+  assert.notEqual(pinned(30001), pinned(30002));
 });

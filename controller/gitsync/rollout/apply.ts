@@ -6,6 +6,7 @@
  * the object. Failures carry the reason the Revision records (seed section 7, notes section 2).
  */
 import {
+  createObject,
   discoveryFor,
   getObject,
   isKubeApiError,
@@ -42,6 +43,11 @@ export interface ApplyOptions {
   conflictPolicy: "fail" | "adopt";
   /** Objects without a namespace of their own go here when their kind is namespaced. */
   defaultNamespace: string;
+  /**
+   * The objects are deleted and created again by the rollout (hooks): a dry run then creates a copy
+   * under a generated name, so an existing object neither fails it nor shows as an update.
+   */
+  recreate?: boolean;
 }
 
 export interface AppliedObject {
@@ -110,6 +116,23 @@ export async function applyObjects(
       const res = await discovery.forKind(desired.apiVersion ?? "", desired.kind ?? "");
       const namespace = res.namespaced ? desired.metadata?.namespace ?? options.defaultNamespace : undefined;
       object = { ...desired, metadata: { ...desired.metadata, ...(namespace ? { namespace } : {}) } };
+      if (options.recreate && options.dryRun) {
+        const { name, ...meta } = object.metadata!;
+        const copy = await createObject(client, res, {
+          ...object,
+          metadata: { ...meta, generateName: `${name}-` },
+        }, {
+          namespace,
+          fieldManager: FIELD_MANAGER,
+          dryRun: true,
+        });
+        // The generated name is the object's own name again (a Job's labels carry it too).
+        const generated = copy.metadata!.name;
+        const after = JSON.parse(JSON.stringify(copy, (_k, v) => (v === generated ? name : v))) as KubeObject;
+        delete after.metadata!.generateName;
+        out.push({ desired: object, after });
+        continue;
+      }
       let before: KubeObject | undefined;
       try {
         before = await getObject(client, res, object.metadata!.name!, { namespace });
