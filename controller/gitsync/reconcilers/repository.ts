@@ -60,41 +60,50 @@ export function parseDuration(text: string): number {
   return ms;
 }
 
-class CredentialsRefused extends Error {}
+export class CredentialsRefused extends Error {
+  override name = "CredentialsRefused";
+}
+
+/**
+ * The Git credentials of a Repository: from the Secret spec.git.auth names, in the same namespace,
+ * only when it is labelled sync.gitsync.io/git-credentials=true; read uncached every time.
+ */
+export async function readGitCredentials(
+  client: KubeClient,
+  repo: Repository,
+): Promise<GitCredentials | undefined> {
+  const name = repo.spec.git.auth?.secretRef?.name;
+  if (!name) return undefined;
+  const ns = repo.metadata!.namespace!;
+  let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
+  try {
+    secret = await client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
+  } catch (err) {
+    if (isKubeApiError(err, 404)) {
+      throw new CredentialsRefused(`Secret ${ns}/${name} (spec.git.auth.secretRef) does not exist`);
+    }
+    throw err;
+  }
+  if (secret.metadata?.labels?.[GIT_CREDENTIALS_LABEL] !== "true") {
+    throw new CredentialsRefused(
+      `Secret ${ns}/${name} is not labelled ${GIT_CREDENTIALS_LABEL}=true, so it is not used for Git credentials`,
+    );
+  }
+  const value = (k: string) =>
+    secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined;
+  const c: GitCredentials = {};
+  const username = value("username");
+  const password = value("password");
+  const bearerToken = value("bearerToken");
+  if (username) c.username = username;
+  if (password) c.password = password;
+  if (bearerToken) c.bearerToken = bearerToken;
+  return c;
+}
 
 export function repositoryReconciler(o: RepositoryReconcilerOptions) {
   const now = o.now ?? (() => new Date());
   const doFetch = o.fetch ?? fetchGit;
-
-  async function credentials(repo: Repository): Promise<GitCredentials | undefined> {
-    const name = repo.spec.git.auth?.secretRef?.name;
-    if (!name) return undefined;
-    const ns = repo.metadata!.namespace!;
-    let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-    try {
-      secret = await o.client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
-    } catch (err) {
-      if (isKubeApiError(err, 404)) {
-        throw new CredentialsRefused(`Secret ${ns}/${name} (spec.git.auth.secretRef) does not exist`);
-      }
-      throw err;
-    }
-    if (secret.metadata?.labels?.[GIT_CREDENTIALS_LABEL] !== "true") {
-      throw new CredentialsRefused(
-        `Secret ${ns}/${name} is not labelled ${GIT_CREDENTIALS_LABEL}=true, so it is not used for Git credentials`,
-      );
-    }
-    const value = (k: string) =>
-      secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined;
-    const c: GitCredentials = {};
-    const username = value("username");
-    const password = value("password");
-    const bearerToken = value("bearerToken");
-    if (username) c.username = username;
-    if (password) c.password = password;
-    if (bearerToken) c.bearerToken = bearerToken;
-    return c;
-  }
 
   async function writeStatus(repo: Repository, status: Repository["status"]): Promise<void> {
     await o.client.request({
@@ -141,7 +150,7 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
       fetched = await doFetch({
         url: repo.spec.git.url,
         revision: repo.spec.git.revision ?? "main",
-        credentials: await credentials(repo),
+        credentials: await readGitCredentials(o.client, repo),
         cacheRoot: o.cacheRoot,
         cacheKey: key,
       });

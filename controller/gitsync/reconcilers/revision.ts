@@ -1,0 +1,294 @@
+/**
+ * The Revision reconciler (seed section 3): plan → approval → rollout → observe, reading as the
+ * state table does. Planning renders the commit, checks the hooks and waves, dry-runs every object
+ * as the Application's service account and stores the redacted plan and its digest. Without
+ * automatic sync the Revision then waits in AwaitingApproval until the admission webhook has recorded
+ * an approval of exactly that digest. At rollout start the plan is computed again: if its digest no
+ * longer matches the approved one the Revision goes back to AwaitingApproval (Event ApprovalStale).
+ * Applying runs the rollout steps, resumable from status; the end is Healthy (RolloutComplete True)
+ * or Failed with the reason.
+ */
+import {
+  discoveryFor,
+  type EventRecorder,
+  type KubeClient,
+  type KubeObject,
+  resourcePath,
+} from "../../../internal/k8s/mod.ts";
+import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
+import { APPROVED_AT, APPROVED_BY, APPROVED_DIGEST, APPROVED_REVISION } from "../approval/review.ts";
+import { API_VERSION } from "../crds.ts";
+import { buildPlan, type Plan } from "../plan/plan.ts";
+import { RenderFailure, renderPlainYaml } from "../render/plain_yaml.ts";
+import { applyObjects, RolloutFailure } from "../rollout/apply.ts";
+import { type Group, rolloutGroups, ValidationFailure } from "../rollout/groups.ts";
+import { planPrune } from "../rollout/prune.ts";
+import { type RolloutState, rolloutStep } from "../rollout/rollout.ts";
+import { type Application, type Condition, setCondition } from "./application.ts";
+
+export const APPLICATION_LABEL = "sync.gitsync.io/application";
+
+export interface Revision extends KubeObject {
+  spec: { applicationRef: { name: string }; sourceRevision: string; serviceAccountName: string };
+  status?: {
+    phase?: string;
+    plan?: Plan;
+    approval?: { approvedBy: string; approvedAt: string; planDigest: string };
+    rollout?: { attempt: number; group: number };
+    hooks?: RolloutState["hooks"];
+    failure?: { reason: string; message: string; resource?: unknown; retryable?: boolean };
+    conditions?: Condition[];
+    startedAt?: string;
+    finishedAt?: string;
+  };
+}
+
+export interface RevisionReconcilerOptions {
+  /** The manager's own client; `impersonating` gives the service account's. */
+  client: KubeClient;
+  getRevision: (key: string) => Revision | undefined;
+  getApplication: (key: string) => Application | undefined;
+  /** The files of a Repository's commit (from the source cache). */
+  source: (namespace: string, repository: string, commit: string) => Promise<ReadonlyMap<string, Uint8Array>>;
+  events: EventRecorder;
+  redact: (text: string) => string;
+  now?: () => Date;
+}
+
+/** The rollout position as status keeps it (hooks have a field of their own). */
+const stored = (s: RolloutState) => ({ attempt: s.rollout, group: s.group });
+
+const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+
+export function revisionReconciler(o: RevisionReconcilerOptions) {
+  const now = o.now ?? (() => new Date());
+
+  async function writeStatus(rev: Revision, status: NonNullable<Revision["status"]>) {
+    await o.client.request({
+      method: "PATCH",
+      path: `/apis/${API_VERSION}/namespaces/${rev.metadata!.namespace}/revisions/${
+        rev.metadata!.name
+      }/status`,
+      contentType: "application/merge-patch+json",
+      body: { status },
+    });
+  }
+
+  /** Render, label as managed, order into groups; failures are the Revision's. */
+  async function desiredState(
+    rev: Revision,
+    app: Application,
+  ): Promise<{ objects: KubeObject[]; groups: Group[] }> {
+    const tree = await o.source(
+      rev.metadata!.namespace!,
+      app.spec.source.repositoryRef.name,
+      rev.spec.sourceRevision,
+    );
+    const objects = renderPlainYaml(tree, app.spec.source.path ?? "").map((obj) => ({
+      ...obj,
+      metadata: {
+        ...obj.metadata,
+        labels: { ...obj.metadata?.labels, [APPLICATION_LABEL]: app.metadata!.name! },
+      },
+    }));
+    const groups = rolloutGroups(objects);
+    // What is applied: skipped objects left out, control annotations from Git stripped.
+    return { objects: groups.flatMap((g) => ("objects" in g ? g.objects : [])), groups };
+  }
+
+  /**
+   * Live managed objects (by label, as the service account) of the kinds the desired state has and
+   * the kinds the deployed Revision applied, so a kind removed from Git altogether is still pruned.
+   */
+  function inventory(sa: KubeClient, app: Application, objects: KubeObject[]) {
+    return async () => {
+      const ns = app.metadata!.namespace!;
+      const deployed = app.status?.deployedRevision
+        ? o.getRevision(`${ns}/${app.status.deployedRevision}`)
+        : undefined;
+      const kinds = new Map<string, { apiVersion: string; kind: string }>();
+      for (const x of [...objects, ...(deployed?.status?.plan?.entries ?? [])]) {
+        const apiVersion = x.apiVersion ?? "";
+        const kind = x.kind ?? "";
+        if (apiVersion && kind) kinds.set(`${apiVersion}/${kind}`, { apiVersion, kind });
+      }
+      const out: KubeObject[] = [];
+      for (const x of kinds.values()) {
+        const res = await discoveryFor(sa).forKind(x.apiVersion, x.kind);
+        const list = await sa.request<{ items: KubeObject[] }>({
+          path: resourcePath(res, { namespace: ns }),
+          query: { labelSelector: `${APPLICATION_LABEL}=${app.metadata!.name}` },
+        });
+        out.push(...list.items.map((i) => ({ ...i, apiVersion: x.apiVersion, kind: x.kind })));
+      }
+      return out;
+    };
+  }
+
+  async function plan(rev: Revision, app: Application, sa: KubeClient): Promise<Plan> {
+    const { objects, groups } = await desiredState(rev, app);
+    const options = {
+      conflictPolicy: app.spec.conflictPolicy ?? "fail",
+      defaultNamespace: app.metadata!.namespace!,
+      dryRun: true,
+    } as const;
+    const of = (stages: string[]) =>
+      groups.flatMap((g) => (stages.includes(g.stage) && "objects" in g ? g.objects : []));
+    const hooks = of(["pre-sync", "post-sync"]);
+    const changes = [
+      ...await applyObjects(sa, of(["wave"]), options),
+      // Hooks are created afresh each rollout: planned as creates, whatever ran before.
+      ...await applyObjects(sa, hooks, { ...options, recreate: true }),
+    ];
+    const pruned = planPrune(await inventory(sa, app, objects)(), changes.map((c) => c.desired));
+    return buildPlan({ changes, prune: pruned.delete, pruneSkipped: pruned.skipped, redact: o.redact });
+  }
+
+  async function fail(rev: Revision, reason: string, message: string, resource?: unknown) {
+    await writeStatus(rev, {
+      phase: "Failed",
+      failure: {
+        reason,
+        message: o.redact(message),
+        ...(resource ? { resource } : {}),
+        retryable: reason !== "ValidationFailure",
+      },
+      finishedAt: iso(now()),
+      conditions: setCondition(rev.status?.conditions, {
+        type: "RolloutComplete",
+        status: "False",
+        reason,
+        message,
+      }, now()),
+    });
+    await o.events.warning(rev, reason, message);
+    return {};
+  }
+
+  return async function reconcile(key: string): Promise<ReconcileResult> {
+    const rev = o.getRevision(key);
+    if (!rev) return {};
+    const ns = rev.metadata!.namespace!;
+    const app = o.getApplication(`${ns}/${rev.spec.applicationRef.name}`);
+    if (!app || app.status?.desiredRevision !== rev.metadata!.name) return {};
+    const phase = rev.status?.phase ?? "Pending";
+    if (phase === "Healthy" || phase === "Failed") return {};
+    const sa = o.client.impersonating({ user: `system:serviceaccount:${ns}:${rev.spec.serviceAccountName}` });
+    try {
+      // Plan.
+      if (phase === "Pending" || phase === "Planning") {
+        const p = await plan(rev, app, sa);
+        const automatic = app.spec.sync?.automatic === true;
+        await writeStatus(rev, {
+          phase: automatic ? "Applying" : "AwaitingApproval",
+          plan: p,
+          rollout: { attempt: 1, group: 0 },
+          hooks: [],
+          ...(automatic
+            ? { approval: { approvedBy: "automatic", approvedAt: iso(now()), planDigest: p.digest } }
+            : {}),
+        });
+        if (!automatic) {
+          await o.events.normal(rev, "AwaitingApproval", `plan ${p.digest} waits for approval`);
+        }
+        return { requeueAfterMs: automatic ? 10 : 0 };
+      }
+
+      // Approval: the webhook recorded who approved which digest on the Application.
+      if (phase === "AwaitingApproval") {
+        const a = app.metadata?.annotations ?? {};
+        if (a[APPROVED_REVISION] !== rev.metadata!.name || a[APPROVED_DIGEST] !== rev.status?.plan?.digest) {
+          return {};
+        }
+        await writeStatus(rev, {
+          phase: "Applying",
+          approval: {
+            approvedBy: a[APPROVED_BY]!,
+            approvedAt: a[APPROVED_AT]!,
+            planDigest: a[APPROVED_DIGEST]!,
+          },
+        });
+        return { requeueAfterMs: 10 };
+      }
+
+      // Rollout.
+      const state: RolloutState = {
+        rollout: rev.status?.rollout?.attempt ?? 1,
+        group: rev.status?.rollout?.group ?? 0,
+        hooks: rev.status?.hooks ?? [],
+      };
+      if (!rev.status?.startedAt) {
+        // Rollout start: the plan must still be the approved one.
+        const current = await plan(rev, app, sa);
+        if (current.digest !== rev.status?.approval?.planDigest) {
+          await writeStatus(rev, { phase: "AwaitingApproval", plan: current });
+          await o.events.warning(
+            rev,
+            "ApprovalStale",
+            `the plan changed after it was approved (approved ${rev.status?.approval?.planDigest}, now ${current.digest}); approve again`,
+          );
+          return {};
+        }
+        // From here on the applied objects are the plan's, so the plan is not computed again.
+        await writeStatus(rev, { startedAt: iso(now()) });
+      }
+      const { objects, groups } = await desiredState(rev, app);
+      const r = await rolloutStep({
+        client: sa,
+        groups,
+        state,
+        conflictPolicy: app.spec.conflictPolicy ?? "fail",
+        namespace: ns,
+        inventory: inventory(sa, app, objects),
+        desired: objects,
+      });
+      if (r.outcome === "progressing") {
+        await writeStatus(rev, { rollout: stored(r.state), hooks: r.state.hooks });
+        return { requeueAfterMs: 1_000 };
+      }
+      if (r.outcome === "failed") {
+        await writeStatus(rev, { rollout: stored(r.state), hooks: r.state.hooks });
+        return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource);
+      }
+      await writeStatus(rev, {
+        phase: "Healthy",
+        rollout: stored(r.state),
+        hooks: r.state.hooks,
+        finishedAt: iso(now()),
+        conditions: setCondition(rev.status?.conditions, {
+          type: "RolloutComplete",
+          status: "True",
+          reason: "RolloutComplete",
+          message: "every group is Healthy",
+        }, now()),
+      });
+      if (r.pruneSkipped) await o.events.warning(rev, "PruneSkipped", r.pruneSkipped);
+      await o.events.normal(rev, "RolloutComplete", "every group is Healthy");
+      await o.client.request({
+        method: "PATCH",
+        path: `/apis/${API_VERSION}/namespaces/${ns}/applications/${app.metadata!.name}/status`,
+        contentType: "application/merge-patch+json",
+        body: {
+          status: {
+            deployedRevision: rev.metadata!.name,
+            conditions: setCondition(app.status?.conditions, {
+              type: "Ready",
+              status: "True",
+              reason: "RolloutComplete",
+              message: `Revision ${rev.metadata!.name} is deployed and Healthy`,
+            }, now()),
+          },
+        },
+      });
+      return {};
+    } catch (err) {
+      if (err instanceof RenderFailure || err instanceof ValidationFailure) {
+        return await fail(rev, err.reason, err.message);
+      }
+      if (err instanceof RolloutFailure) return await fail(rev, err.reason, err.message, err.resource);
+      throw err;
+    } finally {
+      sa.close();
+    }
+  };
+}
