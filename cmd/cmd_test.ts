@@ -38,7 +38,11 @@ const tools: {
       "migrate",
     ],
   },
-  { name: "gitsync-manager", build: gitsyncManager.buildProgram, commands: ["version", "install-crds"] },
+  {
+    name: "gitsync-manager",
+    build: gitsyncManager.buildProgram,
+    commands: ["version", "install-crds", "run"],
+  },
   { name: "gitsync", build: gitsync.buildProgram, commands: ["version"] },
   {
     name: "edgectl",

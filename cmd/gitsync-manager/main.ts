@@ -1,6 +1,7 @@
 /** gitsync-manager: the Kubernetes GitOps controller binary. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
 import { registerInstallCrds } from "./install_crds.ts";
+import { registerRun } from "./run.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -11,7 +12,7 @@ export function buildProgram(io: Io = processIo) {
       "approved plans in ordered waves with Server-Side Apply, prunes, checks health and diagnoses failures. " +
       "It also serves the admission webhook, the Git push receiver and a read-only web console.",
     examples: [
-      "# Print the version\ngitsync-manager version",
+      "# Run the controller with the current kubeconfig\ngitsync-manager run",
       "# Install or upgrade the CRDs\ngitsync-manager install-crds",
       "# Print the version as YAML\ngitsync-manager version -o yaml",
     ],
@@ -19,6 +20,7 @@ export function buildProgram(io: Io = processIo) {
     io,
   });
   registerInstallCrds(program, io);
+  registerRun(program);
   return program;
 }
 

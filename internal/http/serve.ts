@@ -1,9 +1,7 @@
 import type { Hono } from "hono";
 import type { Logger } from "../log/mod.ts";
-import { listen } from "../platform/mod.ts";
+import { exitOnStopSignals, listen } from "../platform/mod.ts";
 import type { AppEnv } from "./env.ts";
-
-const DUPLICATE_SIGNAL_MS = 1000;
 
 export interface ServeOptions {
   hostname: string;
@@ -57,25 +55,6 @@ export function serve(app: Hono<AppEnv>, options: ServeOptions): RunningServer {
       log.info("stopped");
     })();
 
-  if (options.handleSignals ?? true) {
-    let firstSignalAt = 0;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        // Wrappers (npm, deno task, a terminal's process group) often deliver one stop request
-        // twice; only a signal sent later means "stop now".
-        if (Date.now() - firstSignalAt < DUPLICATE_SIGNAL_MS) return;
-        log.warn("second signal: exiting now", { signal });
-        process.exit(1);
-      }
-      firstSignalAt = Date.now();
-      log.info("signal received", { signal });
-      stop().then(() => process.exit(0), (err) => {
-        log.error("shutdown failed", { err });
-        process.exit(1);
-      });
-    };
-    process.on("SIGTERM", onSignal);
-    process.on("SIGINT", onSignal);
-  }
+  if (options.handleSignals ?? true) exitOnStopSignals(log, stop);
   return { url, port: listener.port, stop };
 }

@@ -1,8 +1,9 @@
 /**
- * The reconcilers together, in process, on a cluster with workloads and a real Git server: a commit
- * becomes a Revision with a plan that waits for approval with nothing applied; once approved it rolls
- * out (pre-sync hook, waves) to Healthy; an Application without a service account is refused; a
- * commit whose migration fails ends in HookFailed with the deployed Revision unchanged.
+ * The controller as users run it: the compiled `gitsync-manager run` on a cluster with workloads and
+ * a real Git server. A commit becomes a Revision whose plan waits for approval with nothing applied;
+ * once approved it rolls out (pre-sync hook, waves) to Healthy; a commit whose migration fails ends in
+ * HookFailed with the deployed Revision unchanged; an Application that syncs automatically deploys
+ * without approval; one without a service account is refused; SIGTERM stops the manager cleanly.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -10,24 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import { type Application, applicationReconciler } from "../../controller/gitsync/reconcilers/application.ts";
-import {
-  readGitCredentials,
-  type Repository,
-  repositoryReconciler,
-} from "../../controller/gitsync/reconcilers/repository.ts";
-import { type Revision, revisionReconciler } from "../../controller/gitsync/reconcilers/revision.ts";
-import { checkout, fetchGit } from "../../controller/gitsync/source/git/git_source.ts";
-import {
-  EventRecorder,
-  Informer,
-  installCrds,
-  KubeClient,
-  listEvents,
-  objectKey,
-  runWorkers,
-  WorkQueue,
-} from "../../internal/k8s/mod.ts";
+import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
+import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
+import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
@@ -36,6 +23,8 @@ const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
 
 const files = (failMigration = false) => ({
+  "auto/settings.yaml":
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: auto-settings\ndata:\n  mode: auto\n",
   "deploy/settings.yaml":
     'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n    sync.gitsync.io/sync-wave: "-1"\ndata:\n  mode: live\n',
   "deploy/web.yaml": `apiVersion: apps/v1
@@ -72,9 +61,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   let git: GitHttpServer;
   let repo: GitRepo;
   let cacheRoot: string;
-  const stop = new AbortController();
-  const queues: WorkQueue<string>[] = [];
-  const workers: Promise<void>[] = [];
+  let manager: RunningBinary;
 
   const get = <T>(path: string) => admin.request<T>({ path });
   async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
@@ -87,7 +74,12 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       } catch (err) {
         last = err;
       }
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms${last ? ` (${last})` : ""}`);
+      if (Date.now() > deadline) {
+        const log = manager.output().split("\n").slice(-30).join("\n");
+        throw new Error(
+          `${what}: not within ${ms} ms${last ? ` (${last})` : ""}\n--- gitsync-manager ---\n${log}`,
+        );
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -123,62 +115,15 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     ])).close();
     repo = await git.createRepo("shop", files());
 
-    const events = new EventRecorder(admin, { component: "gitsync-manager" });
-    const repos = new Informer<Repository>(admin, { path: `/apis/${API_VERSION}/repositories` });
-    const apps = new Informer<Application>(admin, { path: `/apis/${API_VERSION}/applications` });
-    const revs = new Informer<Revision>(admin, { path: `/apis/${API_VERSION}/revisions` });
-    const [repoQ, appQ, revQ] = [new WorkQueue<string>(), new WorkQueue<string>(), new WorkQueue<string>()];
-    queues.push(repoQ, appQ, revQ);
-    repos.onEvent((e) => {
-      repoQ.add(objectKey(e.object));
-      for (const a of apps.list()) appQ.add(objectKey(a));
-    });
-    apps.onEvent((e) => {
-      appQ.add(objectKey(e.object));
-      const desired = (e.object as Application).status?.desiredRevision;
-      if (desired) revQ.add(`${e.object.metadata!.namespace}/${desired}`);
-    });
-    revs.onEvent((e) => revQ.add(objectKey(e.object)));
-    for (const i of [repos, apps, revs]) void i.run(stop.signal);
-    await Promise.all([repos.synced, apps.synced, revs.synced]);
-
-    const source = async (ns: string, name: string, commit: string) => {
-      const r = repos.get(`${ns}/${name}`)!;
-      const f = await fetchGit({
-        url: r.spec.git.url,
-        revision: r.spec.git.revision ?? "main",
-        credentials: await readGitCredentials(admin, r),
-        cacheRoot,
-        cacheKey: `${ns}/${name}`,
-      });
-      return await checkout({ ...f, commit });
-    };
-    workers.push(
-      runWorkers(repoQ, 1, repositoryReconciler({ client: admin, get: (k) => repos.get(k), cacheRoot })),
-      runWorkers(
-        appQ,
-        2,
-        applicationReconciler({
-          client: admin,
-          getApplication: (k) => apps.get(k),
-          getRepository: (k) => repos.get(k),
-          events,
-        }),
-      ),
-      runWorkers(
-        revQ,
-        2,
-        revisionReconciler({
-          client: admin,
-          getRevision: (k) => revs.get(k),
-          getApplication: (k) => apps.get(k),
-          source,
-          events,
-          redact: (t) => t,
-        }),
-        (key, err) => console.error(`revision ${key}: ${(err as Error).stack}`),
-      ),
-    );
+    manager = await startBinary("gitsync-manager", [
+      "run",
+      "--kubeconfig",
+      k8s.kubeconfigPath,
+      "--health-probe-bind-address",
+      "127.0.0.1:0",
+      "--cache-dir",
+      cacheRoot,
+    ], { env: { ENABLE_WEBHOOKS: "false" }, readyPath: "/readyz" });
 
     await admin.request({
       method: "POST",
@@ -202,9 +147,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     });
   });
   after(async () => {
-    stop.abort();
-    for (const q of queues) q.shutDown();
-    await Promise.all(workers);
+    await manager?.stop();
     admin?.close();
     await Promise.all([k8s?.stop(), git?.stop()]);
     if (cacheRoot) await rm(cacheRoot, { recursive: true, force: true });
@@ -276,6 +219,33 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.equal((await app()).status?.deployedRevision, first.metadata!.name);
   });
 
+  it("an Application that syncs automatically deploys without an approval", async () => {
+    await admin.request({
+      method: "POST",
+      path: `${API}/applications`,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Application",
+        metadata: { name: "auto" },
+        spec: {
+          serviceAccountName: "deployer",
+          sync: { automatic: true },
+          source: { repositoryRef: { name: "shop" }, path: "auto" },
+        },
+      },
+    });
+    const a = await until("deployed", async () => {
+      const x = await get<Application>(`${API}/applications/auto`);
+      return x.status?.deployedRevision ? x : undefined;
+    });
+    assert.equal(a.status?.conditions?.find((c) => c.type === "Ready")?.status, "True");
+    const cm = await get<{ data: Record<string, string>; metadata: { labels: Record<string, string> } }>(
+      `/api/v1/namespaces/${NS}/configmaps/auto-settings`,
+    );
+    assert.equal(cm.data.mode, "auto");
+    assert.equal(cm.metadata.labels["sync.gitsync.io/application"], "auto");
+  });
+
   it("an Application with no service account (and no default) is refused; nothing is created for it", async () => {
     await admin.request({
       method: "POST",
@@ -294,5 +264,11 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.equal(a.status?.desiredRevision, undefined);
     const revs = await get<{ items: Revision[] }>(`${API}/revisions`);
     assert.ok(revs.items.every((r) => r.spec.applicationRef.name !== "nobody"));
+  });
+
+  it("stops on SIGTERM: exit code 0, the last log line says stopped", async () => {
+    assert.equal(await manager.stop("SIGTERM"), 0);
+    assert.equal(manager.records().at(-1)?.msg, "stopped");
+    assert.doesNotMatch(manager.output(), /BEGIN .*PRIVATE KEY|client-key-data/);
   });
 });

@@ -72,6 +72,7 @@ describe("rollout of a Revision on a cluster with workloads", () => {
     for (;;) {
       const r = await rolloutStep({
         client: sa,
+        rolloutOf: "revision-under-test",
         groups,
         state,
         conflictPolicy: "fail",

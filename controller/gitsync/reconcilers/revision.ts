@@ -235,6 +235,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       const { objects, groups } = await desiredState(rev, app);
       const r = await rolloutStep({
         client: sa,
+        rolloutOf: rev.metadata!.uid ?? rev.metadata!.name!,
         groups,
         state,
         conflictPolicy: app.spec.conflictPolicy ?? "fail",

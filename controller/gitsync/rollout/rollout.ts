@@ -9,7 +9,9 @@
  * succeeded hook that ttlSecondsAfterFinished removed is neither rerun nor drift); a failed hook fails
  * the Revision with HookFailed naming it, and later groups are not applied; a hook deleted while it
  * runs fails the Revision; a retry reruns only the failed hook; hook objects of an earlier rollout are
- * deleted before this rollout creates them again.
+ * deleted before this rollout creates them again. Each hook object carries the rollout it belongs to
+ * (annotation sync.gitsync.io/hook-rollout), so a step that reads a stale status, or follows a crash
+ * between creating a hook and recording it, recognises its own hook instead of replacing it.
  */
 import {
   deleteObject,
@@ -23,6 +25,8 @@ import { assessHealth, type Health } from "../health/assess.ts";
 import { applyObjects, RolloutFailure } from "./apply.ts";
 import type { Group } from "./groups.ts";
 import { planPrune } from "./prune.ts";
+
+export const HOOK_ROLLOUT_ANNOTATION = "sync.gitsync.io/hook-rollout";
 
 export type HookState = "Pending" | "Running" | "Succeeded" | "Failed" | "Deleted";
 
@@ -49,6 +53,8 @@ export interface RolloutState {
 export interface StepContext {
   /** Impersonates the Application's service account. */
   client: KubeClient;
+  /** Names this rollout on the hook objects it creates, with the attempt: the Revision's uid or name. */
+  rolloutOf: string;
   groups: Group[];
   state: RolloutState;
   conflictPolicy: "fail" | "adopt";
@@ -190,21 +196,33 @@ async function runHooks(
     }
     if (hook.state === "Succeeded") continue;
     if (hook.state === "Pending") {
-      // A hook object from an earlier rollout or Revision is replaced, so the hook runs again.
+      const mine = `${ctx.rolloutOf}/${state.rollout}`;
       const previous = await live(ctx.client, o);
-      if (previous) {
-        const res = await discoveryFor(ctx.client).forKind(o.apiVersion ?? "", o.kind ?? "");
-        await deleteObject(ctx.client, res, o.metadata!.name!, {
-          namespace: o.metadata?.namespace,
-          propagationPolicy: "Foreground",
-        });
+      if (previous && previous.metadata?.annotations?.[HOOK_ROLLOUT_ANNOTATION] !== mine) {
+        // A hook object from an earlier rollout or Revision is replaced, so the hook runs again.
+        if (!previous.metadata?.deletionTimestamp) {
+          const res = await discoveryFor(ctx.client).forKind(o.apiVersion ?? "", o.kind ?? "");
+          await deleteObject(ctx.client, res, o.metadata!.name!, {
+            namespace: o.metadata?.namespace,
+            propagationPolicy: "Foreground",
+          });
+        }
         return `${key}: replacing the hook object of an earlier rollout`;
       }
-      await applyObjects(ctx.client, [o], {
-        conflictPolicy: ctx.conflictPolicy,
-        defaultNamespace: ctx.namespace,
-        dryRun: false,
-      });
+      if (!previous) {
+        const stamped = {
+          ...o,
+          metadata: {
+            ...o.metadata,
+            annotations: { ...o.metadata?.annotations, [HOOK_ROLLOUT_ANNOTATION]: mine },
+          },
+        };
+        await applyObjects(ctx.client, [stamped], {
+          conflictPolicy: ctx.conflictPolicy,
+          defaultNamespace: ctx.namespace,
+          dryRun: false,
+        });
+      }
       hook.state = "Running";
     }
     const current = await live(ctx.client, o);

@@ -1,0 +1,145 @@
+/** `gitsync-manager run`: the controller, until SIGTERM or SIGINT (seed section 4, manager flags). */
+import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Command } from "@commander-js/extra-typings";
+import { Option } from "@commander-js/extra-typings";
+import { addExamples, CliError } from "../../internal/cli/mod.ts";
+import { KubeClient } from "../../internal/k8s/mod.ts";
+import { createLogger, LOG_LEVELS, type LogLevel } from "../../internal/log/mod.ts";
+import { exitOnStopSignals } from "../../internal/platform/mod.ts";
+import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
+import { parseBindAddress, startManager } from "../../controller/gitsync/manager.ts";
+
+/** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
+const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
+const IN_CLUSTER_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+
+export function registerRun(program: Command) {
+  const command = program
+    .command("run")
+    .summary("Run the controller: reconcile Repositories, Applications and Revisions")
+    .description(
+      "Watch Repositories, Applications and Revisions and reconcile them: fetch commits, create one Revision " +
+        "per commit and service account, plan it, wait for an approval of exactly that plan (unless the " +
+        "Application syncs automatically), then roll it out in hooks and waves as the Application's service " +
+        "account. Serves /healthz and /readyz and the approval admission webhook on every replica; with " +
+        "--leader-elect only the replica holding the Lease reconciles. Logs are JSON lines on stderr, " +
+        "secrets redacted. Stops on SIGTERM or SIGINT.\n\n" +
+        "Environment: ENABLE_WEBHOOKS=false turns the admission webhook off (then Applications can only " +
+        "sync automatically); POD_NAMESPACE names the Lease's namespace when not in a cluster.",
+    )
+    .option(
+      "--kubeconfig <path>",
+      "Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)",
+    )
+    .option("--context <name>", "Kubeconfig context to use (default: current-context)")
+    .option(
+      "--default-service-account <name>",
+      "Service account for Applications that set none; empty refuses them (ServiceAccountRequired)",
+      "",
+    )
+    .option(
+      "--leader-elect",
+      "Reconcile only while holding the Lease (run several replicas for failover)",
+      false,
+    )
+    .option(
+      "--leader-election-namespace <name>",
+      "Namespace of the Lease (default: the pod's namespace, $POD_NAMESPACE, then gitsync-system)",
+    )
+    .option("--health-probe-bind-address <address>", "/healthz and /readyz; 0 disables", ":8081")
+    .option("--webhook-bind-address <address>", "The approval admission webhook (HTTPS)", ":9443")
+    .option(
+      "--webhook-cert-path <dir>",
+      `Directory of the webhook's certificate (default: ${DEFAULT_CERT_DIR})`,
+    )
+    .option("--webhook-cert-name <file>", "Certificate file name in --webhook-cert-path", "tls.crt")
+    .option("--webhook-cert-key <file>", "Key file name in --webhook-cert-path", "tls.key")
+    .option(
+      "--cache-dir <dir>",
+      "Where fetched Git repositories are cached",
+      join(tmpdir(), "gitsync-sources"),
+    )
+    .addOption(
+      new Option("--zap-log-level <level>", "Lowest level logged").choices(LOG_LEVELS).default(
+        "info" as LogLevel,
+      ),
+    )
+    .option("--zap-devel", "Readable log lines and debug level, for development", false)
+    .action(async (flags, cmd) => {
+      // Validate everything before connecting anywhere.
+      const bind = (flag: string, value: string) => {
+        try {
+          return parseBindAddress(value);
+        } catch (err) {
+          return cmd.error(`${flag}: ${(err as Error).message}`);
+        }
+      };
+      const healthProbe = flags.healthProbeBindAddress === "0"
+        ? undefined
+        : bind("--health-probe-bind-address", flags.healthProbeBindAddress);
+      const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
+      let webhook;
+      if (webhooksOn) {
+        const dir = flags.webhookCertPath ?? DEFAULT_CERT_DIR;
+        const certFile = join(dir, flags.webhookCertName);
+        const keyFile = join(dir, flags.webhookCertKey);
+        for (const f of [certFile, keyFile]) {
+          if (!existsSync(f)) {
+            throw new CliError(
+              `the admission webhook needs ${f}: mount the serving certificate there (for example from a ` +
+                `cert-manager Certificate), point --webhook-cert-path at it, or set ENABLE_WEBHOOKS=false`,
+              2,
+            );
+          }
+        }
+        webhook = { ...bind("--webhook-bind-address", flags.webhookBindAddress), certFile, keyFile };
+      }
+      const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ??
+        (existsSync(IN_CLUSTER_NAMESPACE)
+          ? readFileSync(IN_CLUSTER_NAMESPACE, "utf8").trim()
+          : "gitsync-system");
+
+      const log = createLogger({
+        level: flags.zapDevel ? "debug" : flags.zapLogLevel,
+        ...(flags.zapDevel ? { format: "pretty" as const } : {}),
+        bindings: { service: "gitsync-manager" },
+      });
+      const client = KubeClient.fromKubeconfig({
+        ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
+        ...(flags.context ? { context: flags.context } : {}),
+        userAgent: `gitsync-manager/${TOOL_VERSION}`,
+      });
+      const manager = await startManager({
+        client,
+        log,
+        cacheRoot: flags.cacheDir,
+        ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
+        ...(healthProbe ? { healthProbe } : {}),
+        ...(webhook ? { webhook } : {}),
+        ...(flags.leaderElect
+          ? { leaderElection: { namespace: leaseNamespace, name: "gitsync-manager.sync.gitsync.io" } }
+          : {}),
+      });
+      log.info("listening", {
+        version: TOOL_VERSION,
+        ...(manager.healthProbePort !== undefined ? { port: manager.healthProbePort } : {}),
+        ...(manager.webhookPort !== undefined ? { webhookPort: manager.webhookPort } : {}),
+        leaderElect: flags.leaderElect,
+      });
+      exitOnStopSignals(log, async () => {
+        await manager.stop();
+        client.close();
+        log.info("stopped");
+      });
+      await new Promise(() => {}); // Runs until a stop signal.
+    });
+  addExamples(command, [
+    "# Run against the current kubeconfig context, webhook off (automatic sync only)\n" +
+    "ENABLE_WEBHOOKS=false gitsync-manager run",
+    "# In a cluster, as the chart runs it: two replicas, a default service account\n" +
+    "gitsync-manager run --leader-elect --default-service-account gitsync-deployer \\\n" +
+    "  --webhook-cert-path /tmp/k8s-webhook-server/serving-certs",
+  ]);
+}

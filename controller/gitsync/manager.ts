@@ -1,0 +1,240 @@
+/**
+ * The manager (`gitsync-manager run`; seed section 4): one informer per kind, one work queue per
+ * reconciler, and the listeners. Reads as its life: start informers → wait until synced → (win the
+ * Lease when leader election is on) → run the reconcilers → stop. The approval webhook and the
+ * health probes serve on every replica; only the leader reconciles.
+ *
+ * Wiring between kinds: a Repository's new commit queues the Applications of its namespace; an
+ * Application's change (a new desired Revision, an approval recorded by the webhook) queues its
+ * desired Revision; a Revision's own changes queue it again.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
+import {
+  EventRecorder,
+  Informer,
+  type KubeClient,
+  objectKey,
+  runLeaderElection,
+  runWorkers,
+  WorkQueue,
+} from "../../internal/k8s/mod.ts";
+import type { Logger } from "../../internal/log/mod.ts";
+import { redactString } from "../../internal/log/redact.ts";
+import { startWebhookServer, type WebhookServer } from "./approval/webhook_server.ts";
+import { API_VERSION } from "./crds.ts";
+import { type Application, applicationReconciler } from "./reconcilers/application.ts";
+import { readGitCredentials, type Repository, repositoryReconciler } from "./reconcilers/repository.ts";
+import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
+import { checkout, fetchGit } from "./source/git/git_source.ts";
+
+export interface ManagerOptions {
+  /** The manager's own client (its service account in a cluster). */
+  client: KubeClient;
+  log: Logger;
+  /** Where bare Git caches live (one per Repository and credentials). */
+  cacheRoot: string;
+  /** --default-service-account: for Applications that set none; empty refuses them. */
+  defaultServiceAccount?: string;
+  /** --health-probe-bind-address as host and port; undefined disables the probes. */
+  healthProbe?: { host: string; port: number };
+  /** The admission webhook's listener and certificate files; undefined disables it (ENABLE_WEBHOOKS=false). */
+  webhook?: { host: string; port: number; certFile: string; keyFile: string };
+  /** --leader-elect: the Lease to hold before reconciling. */
+  leaderElection?: { namespace: string; name: string; identity?: string };
+}
+
+export interface Manager {
+  /** Bound ports (useful with port 0). */
+  healthProbePort?: number;
+  webhookPort?: number;
+  /** Resolves once the caches are synced (readyz turns ok). */
+  synced: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `:8081`, `127.0.0.1:8081` or `[::1]:8081` into host and port (an empty host listens everywhere). */
+export function parseBindAddress(text: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) {
+    throw new Error(`"${text}" is not a bind address: use host:port or :port, e.g. :8081 or 127.0.0.1:8081`);
+  }
+  return { host: m[1] ?? (m[2] || "0.0.0.0"), port };
+}
+
+export async function startManager(o: ManagerOptions): Promise<Manager> {
+  const stop = new AbortController();
+  const log = o.log;
+  const events = new EventRecorder(o.client, { component: "gitsync-manager", redact: redactString });
+
+  // Informers: the cache every reconciler reads from.
+  const onError = (kind: string) => (err: unknown) =>
+    log.warn("watch failed; retrying", { kind, error: (err as Error).message });
+  const repos = new Informer<Repository>(o.client, {
+    path: `/apis/${API_VERSION}/repositories`,
+    onError: onError("Repository"),
+  });
+  const apps = new Informer<Application>(o.client, {
+    path: `/apis/${API_VERSION}/applications`,
+    onError: onError("Application"),
+  });
+  const revs = new Informer<Revision>(o.client, {
+    path: `/apis/${API_VERSION}/revisions`,
+    onError: onError("Revision"),
+  });
+  const repoQ = new WorkQueue<string>();
+  const appQ = new WorkQueue<string>();
+  const revQ = new WorkQueue<string>();
+  repos.onEvent((e) => {
+    repoQ.add(objectKey(e.object));
+    const ns = e.object.metadata?.namespace;
+    for (const a of apps.list()) if (a.metadata?.namespace === ns) appQ.add(objectKey(a));
+  });
+  apps.onEvent((e) => {
+    appQ.add(objectKey(e.object));
+    const desired = (e.object as Application).status?.desiredRevision;
+    if (desired) revQ.add(`${e.object.metadata!.namespace}/${desired}`);
+  });
+  revs.onEvent((e) => revQ.add(objectKey(e.object)));
+  const informers = [repos, apps, revs].map((i) => i.run(stop.signal));
+  const synced = Promise.all([repos.synced, apps.synced, revs.synced]).then(() => {});
+
+  // The files of a commit, from the Repository's bare cache (fetched again only when it lacks it).
+  const source = async (ns: string, name: string, commit: string) => {
+    const r = repos.get(`${ns}/${name}`);
+    if (!r) throw new Error(`Repository ${ns}/${name} does not exist`);
+    const fetched = await fetchGit({
+      url: r.spec.git.url,
+      revision: r.spec.git.revision ?? "main",
+      credentials: await readGitCredentials(o.client, r),
+      cacheRoot: o.cacheRoot,
+      cacheKey: `${ns}/${name}`,
+    });
+    return await checkout({ ...fetched, commit });
+  };
+
+  const failed = (kind: string) => (key: string, err: unknown) =>
+    log.error("reconcile failed; retrying with backoff", { kind, key, error: (err as Error).message });
+  const reconcile = async (signal: AbortSignal) => {
+    await synced;
+    log.info("reconciling", { repositories: repos.list().length, applications: apps.list().length });
+    for (const r of repos.list()) repoQ.add(objectKey(r));
+    for (const a of apps.list()) appQ.add(objectKey(a));
+    for (const r of revs.list()) revQ.add(objectKey(r));
+    const workers = [
+      runWorkers(
+        repoQ,
+        2,
+        repositoryReconciler({ client: o.client, get: (k) => repos.get(k), cacheRoot: o.cacheRoot }),
+        failed("Repository"),
+      ),
+      runWorkers(
+        appQ,
+        2,
+        applicationReconciler({
+          client: o.client,
+          getApplication: (k) => apps.get(k),
+          getRepository: (k) => repos.get(k),
+          ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
+          events,
+        }),
+        failed("Application"),
+      ),
+      runWorkers(
+        revQ,
+        2,
+        revisionReconciler({
+          client: o.client,
+          getRevision: (k) => revs.get(k),
+          getApplication: (k) => apps.get(k),
+          source,
+          events,
+          redact: redactString,
+        }),
+        failed("Revision"),
+      ),
+    ];
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    for (const q of [repoQ, appQ, revQ]) q.shutDown();
+    await Promise.all(workers);
+  };
+
+  let running: Promise<void>;
+  if (o.leaderElection) {
+    const identity = o.leaderElection.identity ?? `${hostname()}_${crypto.randomUUID().slice(0, 8)}`;
+    let leading: Promise<void> = Promise.resolve();
+    running = runLeaderElection(o.client, {
+      ...o.leaderElection,
+      identity,
+      onStartedLeading: (signal) => {
+        log.info("leading", { lease: `${o.leaderElection!.namespace}/${o.leaderElection!.name}`, identity });
+        leading = reconcile(signal);
+      },
+      onStoppedLeading: () => log.info("stopped leading", { identity }),
+      onNewLeader: (holder) => {
+        if (holder && holder !== identity) log.info("another replica leads", { leader: holder });
+      },
+    }, stop.signal).then(() => leading);
+  } else {
+    running = reconcile(stop.signal);
+  }
+
+  // Listeners: probes and the admission webhook serve on every replica, leader or not.
+  let probes: Server | undefined;
+  let webhook: WebhookServer | undefined;
+  let isSynced = false;
+  void synced.then(() => (isSynced = true));
+  try {
+    if (o.healthProbe) {
+      probes = createServer((req, res) => {
+        const path = req.url?.split("?")[0];
+        const ok = path === "/healthz" || (path === "/readyz" && isSynced);
+        const known = path === "/healthz" || path === "/readyz";
+        res.writeHead(known ? (ok ? 200 : 503) : 404, { "content-type": "text/plain" });
+        res.end(known ? (ok ? "ok" : "informers not synced") : "not found");
+      });
+      await listen(probes, o.healthProbe);
+    }
+    if (o.webhook) {
+      webhook = await startWebhookServer({
+        ...o.webhook,
+        planDigest: (ns, name) => Promise.resolve(revs.get(`${ns}/${name}`)?.status?.plan?.digest),
+        onDecision: (d) => {
+          if (!d.allowed) log.info("approval refused", { user: d.user, reason: d.message });
+        },
+      });
+    }
+  } catch (err) {
+    stop.abort();
+    probes?.close();
+    await Promise.allSettled([running, ...informers]);
+    throw err;
+  }
+
+  return {
+    ...(probes ? { healthProbePort: (probes.address() as AddressInfo).port } : {}),
+    ...(webhook ? { webhookPort: webhook.port } : {}),
+    synced,
+    async stop() {
+      stop.abort();
+      await Promise.allSettled([running, ...informers]);
+      await webhook?.close();
+      if (probes) {
+        await new Promise<void>((resolve) => probes!.close(() => resolve()));
+        probes.closeAllConnections?.();
+      }
+    },
+  };
+}
+
+function listen(server: Server, at: { host: string; port: number }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(at.port, at.host, () => resolve());
+  });
+}
