@@ -59,7 +59,7 @@ export function registerRun(program: Command) {
     .option(
       "--cache-dir <dir>",
       "Where fetched Git repositories are cached",
-      join(tmpdir(), "gitsync-sources"),
+      join(tmpdir(), "gitsync-source-cache"),
     )
     .addOption(
       new Option("--zap-log-level <level>", "Lowest level logged").choices(LOG_LEVELS).default(
@@ -111,6 +111,12 @@ export function registerRun(program: Command) {
         ...(flags.context ? { context: flags.context } : {}),
         userAgent: `gitsync-manager/${TOOL_VERSION}`,
       });
+      if (!webhooksOn) {
+        log.warn(
+          "ENABLE_WEBHOOKS=false: the approval webhook is OFF. Nobody can approve a plan, approval annotations " +
+            "are not checked, and only Applications with spec.sync.automatic deploy",
+        );
+      }
       const manager = await startManager({
         client,
         log,

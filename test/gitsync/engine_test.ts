@@ -1,20 +1,22 @@
 /**
  * The controller as users run it: the compiled `gitsync-manager run` on a cluster with workloads and
- * a real Git server. A commit becomes a Revision whose plan waits for approval with nothing applied;
+ * a real Git server, as the service account of deploy/gitsync/install.yaml with exactly the RBAC that
+ * manifest grants (it cannot change managed resources itself), with leader election and a second
+ * replica standing by. A commit becomes a Revision whose plan waits for approval with nothing applied;
  * once approved it rolls out (pre-sync hook, waves) to Healthy; a commit whose migration fails ends in
  * HookFailed with the deployed Revision unchanged; an Application that syncs automatically deploys
  * without approval; one without a service account is refused; SIGTERM stops the manager cleanly.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
-import { type RunningBinary, startBinary } from "../harness/binary.ts";
+import { applyObject, installCrds, KubeClient, listEvents, parseManifests } from "../../internal/k8s/mod.ts";
+import { ROOT, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
@@ -62,6 +64,8 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   let repo: GitRepo;
   let cacheRoot: string;
   let manager: RunningBinary;
+  let standby: RunningBinary;
+  let controllerKubeconfig: string;
 
   const get = <T>(path: string) => admin.request<T>({ path });
   async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
@@ -104,6 +108,52 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     });
   };
 
+  const leads = (m: RunningBinary) => m.records().some((r) => r.msg === "leading");
+
+  /**
+   * Applies deploy/gitsync/install.yaml's namespace, service account and RBAC (not the Deployment and
+   * webhook: the manager runs here as a process), and returns a kubeconfig with a token of that account.
+   */
+  async function installController(dir: string): Promise<string> {
+    const text = await readFile(join(ROOT, "deploy/gitsync/install.yaml"), "utf8");
+    const rbac = new Set([
+      "Namespace",
+      "ServiceAccount",
+      "ClusterRole",
+      "ClusterRoleBinding",
+      "Role",
+      "RoleBinding",
+    ]);
+    for (const m of parseManifests(text, "install.yaml")) {
+      if (rbac.has(m.object.kind!)) {
+        await applyObject(admin, m.object, { serverSide: true, fieldManager: "test" });
+      }
+    }
+    const { status } = await admin.request<{ status: { token: string } }>({
+      method: "POST",
+      path: "/api/v1/namespaces/gitsync-system/serviceaccounts/gitsync-manager/token",
+      body: {
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "TokenRequest",
+        spec: { expirationSeconds: 3600 },
+      },
+    });
+    const path = join(dir, "controller.kubeconfig");
+    await writeFile(
+      path,
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Config",
+        clusters: [{ name: "test", cluster: { server: k8s.server, "certificate-authority": k8s.caFile } }],
+        users: [{ name: "gitsync-manager", user: { token: status.token } }],
+        contexts: [{ name: "test", context: { cluster: "test", user: "gitsync-manager" } }],
+        "current-context": "test",
+      }),
+      { mode: 0o600 },
+    );
+    return path;
+  }
+
   before(async () => {
     [k8s, git] = await Promise.all([startKubeApiServer({ workloads: true }), startGitHttpServer()]);
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
@@ -115,15 +165,23 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     ])).close();
     repo = await git.createRepo("shop", files());
 
-    manager = await startBinary("gitsync-manager", [
-      "run",
-      "--kubeconfig",
-      k8s.kubeconfigPath,
-      "--health-probe-bind-address",
-      "127.0.0.1:0",
-      "--cache-dir",
-      cacheRoot,
-    ], { env: { ENABLE_WEBHOOKS: "false" }, readyPath: "/readyz" });
+    controllerKubeconfig = await installController(cacheRoot);
+    const run = () =>
+      startBinary("gitsync-manager", [
+        "run",
+        "--kubeconfig",
+        controllerKubeconfig,
+        "--leader-elect",
+        "--leader-election-namespace",
+        "gitsync-system",
+        "--health-probe-bind-address",
+        "127.0.0.1:0",
+        "--cache-dir",
+        cacheRoot,
+      ], { env: { ENABLE_WEBHOOKS: "false" }, readyPath: "/readyz" });
+    manager = await run();
+    await until("the first replica leads", () => Promise.resolve(leads(manager) || undefined));
+    standby = await run();
 
     await admin.request({
       method: "POST",
@@ -147,7 +205,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     });
   });
   after(async () => {
-    await manager?.stop();
+    await Promise.all([manager?.stop(), standby?.stop()]);
     admin?.close();
     await Promise.all([k8s?.stop(), git?.stop()]);
     if (cacheRoot) await rm(cacheRoot, { recursive: true, force: true });
@@ -161,6 +219,10 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       const rev = name ? await revision(name) : undefined;
       return rev?.status?.phase === "AwaitingApproval" ? rev : undefined;
     });
+    assert.ok(
+      manager.records().some((r) => r.level === "warn" && /approval webhook is OFF/.test(r.msg)),
+      "ENABLE_WEBHOOKS=false is said loudly",
+    );
     const plan = first.status!.plan!;
     assert.match(plan.digest, /^sha256:[0-9a-f]{64}$/);
     assert.deepEqual(plan.entries.map((e) => `${e.action} ${e.kind}/${e.name}`), [
@@ -266,9 +328,31 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.ok(revs.items.every((r) => r.spec.applicationRef.name !== "nobody"));
   });
 
-  it("stops on SIGTERM: exit code 0, the last log line says stopped", async () => {
+  it("the controller's own account cannot change managed resources", async () => {
+    const asController = KubeClient.fromKubeconfig({ path: controllerKubeconfig });
+    try {
+      await assert.rejects(
+        asController.request({
+          method: "POST",
+          path: `/api/v1/namespaces/${NS}/configmaps`,
+          body: { metadata: { name: "sneaky" } },
+        }),
+        /Forbidden/,
+      );
+    } finally {
+      asController.close();
+    }
+  });
+
+  it("SIGTERM stops the leader cleanly (exit 0) and the standby replica takes over at once", async () => {
+    assert.ok(!leads(standby), "only one replica leads");
+    assert.ok(standby.records().some((r) => r.msg === "another replica leads"));
     assert.equal(await manager.stop("SIGTERM"), 0);
     assert.equal(manager.records().at(-1)?.msg, "stopped");
-    assert.doesNotMatch(manager.output(), /BEGIN .*PRIVATE KEY|client-key-data/);
+    assert.doesNotMatch(manager.output(), /BEGIN .*PRIVATE KEY|eyJhbGci/);
+    // The Lease was released on the way out, so the standby need not wait for it to expire (15 s).
+    const started = Date.now();
+    await until("the standby leads", () => Promise.resolve(leads(standby) || undefined), 10_000);
+    assert.ok(Date.now() - started < 8_000);
   });
 });
