@@ -27,7 +27,7 @@ import { API_VERSION } from "./crds.ts";
 import { type Application, applicationReconciler } from "./reconcilers/application.ts";
 import { readGitCredentials, type Repository, repositoryReconciler } from "./reconcilers/repository.ts";
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
-import { checkout, fetchGit } from "./source/git/git_source.ts";
+import { CommitTrees } from "./source/git/commit_trees.ts";
 
 export interface ManagerOptions {
   /** The manager's own client (its service account in a cluster). */
@@ -102,17 +102,17 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   const synced = Promise.all([repos.synced, apps.synced, revs.synced]).then(() => {});
 
   // The files of a commit, from the Repository's bare cache (fetched again only when it lacks it).
+  const trees = new CommitTrees();
   const source = async (ns: string, name: string, commit: string) => {
     const r = repos.get(`${ns}/${name}`);
     if (!r) throw new Error(`Repository ${ns}/${name} does not exist`);
-    const fetched = await fetchGit({
+    const fetch = {
       url: r.spec.git.url,
-      revision: r.spec.git.revision ?? "main",
       credentials: await readGitCredentials(o.client, r),
       cacheRoot: o.cacheRoot,
       cacheKey: `${ns}/${name}`,
-    });
-    return await checkout({ ...fetched, commit });
+    };
+    return await trees.get(fetch, commit, r.spec.git.revision ?? "main");
   };
 
   const failed = (kind: string) => (key: string, err: unknown) =>

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { CommitTrees } from "../../controller/gitsync/source/git/commit_trees.ts";
 import { checkout, fetchGit, GitSourceError } from "../../controller/gitsync/source/git/git_source.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 
@@ -59,6 +60,27 @@ describe("Git source over HTTP", () => {
     assert.ok(first.bytes > 50_000, `first fetch ${first.bytes} bytes`);
     assert.ok(second.bytes < first.bytes / 5, `second fetch ${second.bytes} bytes, first ${first.bytes}`);
     assert.equal(text((await checkout(second)).get("deploy/web.yaml")), "kind: ConfigMap\ndata: {a: b}\n");
+  });
+
+  it("commit trees come from the bare cache without the network once fetched, and are shared", async () => {
+    const own = await startGitHttpServer();
+    const r = await own.createRepo("cached", { "deploy/a.yaml": "kind: ConfigMap\n" });
+    const source = { url: r.url, cacheRoot, cacheKey: "team/cached" };
+    const fetched = await fetchGit({ ...source, revision: "main" });
+    await own.stop(); // From here on the remote is gone.
+    const trees = new CommitTrees();
+    const [a, b] = await Promise.all([
+      trees.get(source, fetched.commit, "main"),
+      trees.get(source, fetched.commit, "main"),
+    ]);
+    assert.equal(a, b, "one checkout for concurrent reads");
+    assert.equal(text(a.get("deploy/a.yaml")), "kind: ConfigMap\n");
+    assert.equal(
+      text((await new CommitTrees().get(source, fetched.commit, "main")).get("deploy/a.yaml")),
+      "kind: ConfigMap\n",
+    );
+    // A commit the cache lacks needs the remote, and says so.
+    await assert.rejects(trees.get(source, "0".repeat(40), "main"));
   });
 
   it("resolves a tag and a commit SHA", async () => {
