@@ -48,6 +48,7 @@ export function registerRun(program: Command) {
       "--leader-election-namespace <name>",
       "Namespace of the Lease (default: the pod's namespace, $POD_NAMESPACE, then gitsync-system)",
     )
+    .option("--concurrent <n>", "Reconciles in flight per kind (Repositories, Applications, Revisions)", "4")
     .option("--health-probe-bind-address <address>", "/healthz and /readyz; 0 disables", ":8081")
     .option("--webhook-bind-address <address>", "The approval admission webhook (HTTPS)", ":9443")
     .option(
@@ -76,6 +77,9 @@ export function registerRun(program: Command) {
           return cmd.error(`${flag}: ${(err as Error).message}`);
         }
       };
+      if (!/^[1-9]\d{0,2}$/.test(flags.concurrent)) {
+        cmd.error(`--concurrent must be a whole number from 1 to 999, not "${flags.concurrent}"`);
+      }
       const healthProbe = flags.healthProbeBindAddress === "0"
         ? undefined
         : bind("--health-probe-bind-address", flags.healthProbeBindAddress);
@@ -121,6 +125,7 @@ export function registerRun(program: Command) {
         client,
         log,
         cacheRoot: flags.cacheDir,
+        workers: Number(flags.concurrent),
         ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
         ...(healthProbe ? { healthProbe } : {}),
         ...(webhook ? { webhook } : {}),

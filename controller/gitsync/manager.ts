@@ -41,6 +41,8 @@ export interface ManagerOptions {
   healthProbe?: { host: string; port: number };
   /** The admission webhook's listener and certificate files; undefined disables it (ENABLE_WEBHOOKS=false). */
   webhook?: { host: string; port: number; certFile: string; keyFile: string };
+  /** --concurrent: reconciles in flight per kind; default 4. */
+  workers?: number;
   /** --leader-elect: the Lease to hold before reconciling. */
   leaderElection?: { namespace: string; name: string; identity?: string };
 }
@@ -115,6 +117,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     return await trees.get(fetch, commit, r.spec.git.revision ?? "main");
   };
 
+  const concurrency = o.workers ?? 4;
   const failed = (kind: string) => (key: string, err: unknown) =>
     log.error("reconcile failed; retrying with backoff", { kind, key, error: (err as Error).message });
   const reconcile = async (signal: AbortSignal) => {
@@ -126,13 +129,13 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     const workers = [
       runWorkers(
         repoQ,
-        2,
+        concurrency,
         repositoryReconciler({ client: o.client, get: (k) => repos.get(k), cacheRoot: o.cacheRoot }),
         failed("Repository"),
       ),
       runWorkers(
         appQ,
-        2,
+        concurrency,
         applicationReconciler({
           client: o.client,
           getApplication: (k) => apps.get(k),
@@ -144,7 +147,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       ),
       runWorkers(
         revQ,
-        2,
+        concurrency,
         revisionReconciler({
           client: o.client,
           getRevision: (k) => revs.get(k),

@@ -134,6 +134,9 @@ export class KubeClient {
   private readonly exec?: ExecCredentialProvider;
   private staticCreds?: Credentials;
   private agents = new Map<string, http.Agent>();
+  /** False for impersonating clients: they use their parent's connections and leave closing to it. */
+  private ownsAgents = true;
+  private readonly impersonators = new Map<string, KubeClient>();
   private token?: { value: string; mtimeMs: number };
 
   private readonly options: KubeClientOptions;
@@ -184,7 +187,17 @@ export class KubeClient {
    * then authorizes every request as that user (a service account user gets its groups added).
    */
   impersonating(who: Impersonation): KubeClient {
-    return new KubeClient(this.config, { ...this.options, impersonate: who });
+    // One client per identity, on the parent's keep-alive connections (impersonation is only headers),
+    // so a controller acting as many service accounts neither reconnects nor re-discovers each time.
+    const key = JSON.stringify([who.user, who.groups ?? []]);
+    let client = this.impersonators.get(key);
+    if (!client) {
+      client = new KubeClient(this.config, { ...this.options, impersonate: who });
+      client.agents = this.agents;
+      client.ownsAgents = false;
+      this.impersonators.set(key, client);
+    }
+    return client;
   }
 
   /** Whom this client acts as, when it impersonates. */
@@ -276,6 +289,7 @@ export class KubeClient {
 
   /** Closes idle keep-alive connections so the process can exit. */
   close(): void {
+    if (!this.ownsAgents) return; // The parent's connections; closed with the parent.
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }

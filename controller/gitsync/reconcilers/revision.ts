@@ -184,8 +184,12 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
           plan: p,
           rollout: { attempt: 1, group: 0 },
           hooks: [],
+          // Automatic sync approves the plan it just made: no second plan at rollout start.
           ...(automatic
-            ? { approval: { approvedBy: "automatic", approvedAt: iso(now()), planDigest: p.digest } }
+            ? {
+              approval: { approvedBy: "automatic", approvedAt: iso(now()), planDigest: p.digest },
+              startedAt: iso(now()),
+            }
             : {}),
         });
         if (!automatic) {

@@ -52,7 +52,7 @@ export interface ApplyOptions {
 
 export interface AppliedObject {
   desired: KubeObject;
-  /** The live object before (absent when it did not exist). */
+  /** The live object before (absent when it did not exist, and for real applies). */
   before?: KubeObject;
   /** What the server answered (the would-be object for a dry run). */
   after: KubeObject;
@@ -133,11 +133,14 @@ export async function applyObjects(
         out.push({ desired: object, after });
         continue;
       }
+      // The live object is for the plan's diff; a real apply does not need it.
       let before: KubeObject | undefined;
-      try {
-        before = await getObject(client, res, object.metadata!.name!, { namespace });
-      } catch (err) {
-        if (!isKubeApiError(err, 404)) throw err;
+      if (options.dryRun) {
+        try {
+          before = await getObject(client, res, object.metadata!.name!, { namespace });
+        } catch (err) {
+          if (!isKubeApiError(err, 404)) throw err;
+        }
       }
       const after = await patchObject(client, res, object.metadata!.name!, object, {
         type: "apply",

@@ -1,7 +1,8 @@
 /**
  * The files of a Repository's commit for the renderers, without going to the network when the
  * Repository reconciler has already fetched that commit into the bare cache: planning and every
- * rollout step read the same commit again, and a thousand Applications on one repository share it.
+ * rollout step read the same commit again, and a thousand Applications on one repository share it
+ * (across Repositories of the same URL too).
  * Recent trees stay in memory (bounded); concurrent reads of one commit share one checkout.
  */
 import { cacheDir, checkout, fetchGit, type FetchGitOptions } from "./git_source.ts";
@@ -24,7 +25,9 @@ export class CommitTrees {
   /** The tree of `commit`; fetched (with `source`'s URL, credentials and cache) only when the cache lacks it. */
   get(source: Omit<FetchGitOptions, "revision">, commit: string, revision: string): Promise<CommitTree> {
     const gitdir = cacheDir(source);
-    const key = `${gitdir}@${commit}`;
+    // A commit's content is its SHA's: Repositories on one URL share the tree. Each still fetched the
+    // commit with its own credentials before asking for it (the commit comes from its own status).
+    const key = `${source.url}@${commit}`;
     let tree = this.trees.get(key);
     if (tree) {
       // Most recently used last, so the oldest is evicted first.

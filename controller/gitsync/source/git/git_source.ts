@@ -173,9 +173,11 @@ export async function checkout(
   const files = new Map<string, Uint8Array>();
   const links = new Map<string, string>();
   let total = 0;
-  const { commit } = await git.readCommit({ fs, gitdir: f.gitdir, oid: f.commit });
+  // isomorphic-git re-reads pack indexes on every call without a shared cache object.
+  const cache = {};
+  const { commit } = await git.readCommit({ fs, gitdir: f.gitdir, oid: f.commit, cache });
   const walk = async (treeOid: string, prefix: string) => {
-    const { tree } = await git.readTree({ fs, gitdir: f.gitdir, oid: treeOid });
+    const { tree } = await git.readTree({ fs, gitdir: f.gitdir, oid: treeOid, cache });
     for (const entry of tree) {
       const path = prefix ? `${prefix}/${entry.path}` : entry.path;
       if (entry.type === "tree") {
@@ -183,7 +185,7 @@ export async function checkout(
         continue;
       }
       if (entry.type !== "blob") continue; // submodules are not followed
-      const { blob } = await git.readBlob({ fs, gitdir: f.gitdir, oid: entry.oid });
+      const { blob } = await git.readBlob({ fs, gitdir: f.gitdir, oid: entry.oid, cache });
       total += blob.length;
       if (files.size + links.size >= maxFiles || total > maxBytes) {
         throw new CheckoutRefused(
