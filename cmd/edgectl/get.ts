@@ -1,10 +1,16 @@
 /** `edgectl get <type> [name]`: kubectl's get for the edge proxy's resources. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { type KubeClient, type KubeObject, listObjects } from "../../internal/k8s/mod.ts";
+import {
+  type KubeClient,
+  type KubeObject,
+  listDocument,
+  listObjects,
+  withoutManagedFields,
+} from "../../internal/k8s/mod.ts";
 import { apiResource, getByName, OUTPUT_ENV, resourceTypeArgument, withSession } from "./kube.ts";
 import { RESOURCE_TYPES, type ResourceType } from "./resources.ts";
-import { listDocument, resourceTable, withoutManagedFields } from "./table.ts";
+import { resourceTable } from "./table.ts";
 
 /** "gateways (gateway, gw), routes (...)": the type words, for help texts. */
 export const TYPE_HELP = RESOURCE_TYPES.map((t) =>

@@ -4,13 +4,14 @@
  * REST mapping of a kind found through discovery (so plurals come from the server, never guessed).
  */
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
-import { CliError, envOption } from "../../internal/cli/mod.ts";
+import { CliError } from "../../internal/cli/mod.ts";
+import { addKubeOptions, type KubeSession, withKubeSession } from "../../internal/k8s/cli_session.ts";
 import {
   type ApiResource,
   discoveryFor,
   getObject,
   isKubeApiError,
-  KubeClient,
+  type KubeClient,
   type KubeObject,
   type Manifest,
   NoKindMatchError,
@@ -21,55 +22,19 @@ import { API_VERSION, resolveResourceTypes, type ResourceType, UnknownTypeError 
 
 export const OUTPUT_ENV = "EDGECTL_OUTPUT";
 
-/** The global flags, accepted before or after the command name. */
+/** The global flags (--kubeconfig, --context, -n), accepted before or after the command name. */
 export function addGlobalOptions(program: Command) {
-  return program
-    .option("--kubeconfig <path>", "Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
-    .addOption(
-      envOption(
-        "--context <name>",
-        "Kubeconfig context to use (default: current-context)",
-        "EDGECTL_CONTEXT",
-      ),
-    )
-    .addOption(
-      envOption(
-        "-n, --namespace <name>",
-        "Namespace to use (default: the context's namespace, else default)",
-        "EDGECTL_NAMESPACE",
-      ),
-    );
+  return addKubeOptions(program, "EDGECTL");
 }
 
-interface GlobalFlags {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-}
-
-export interface Session {
-  client: KubeClient;
-  /** The namespace commands work in: -n, EDGECTL_NAMESPACE, the context's, else "default". */
-  namespace: string;
-}
+export type Session = KubeSession;
 
 /** Runs `fn` with a client for the selected kubeconfig and context; closes it afterwards. */
-export async function withSession<T>(
+export function withSession<T>(
   command: CommandUnknownOpts,
   fn: (session: Session) => Promise<T>,
 ): Promise<T> {
-  const flags = command.optsWithGlobals() as GlobalFlags;
-  const client = KubeClient.fromKubeconfig({
-    ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
-    ...(flags.namespace ? { namespace: flags.namespace } : {}),
-    userAgent: `edgectl/${TOOL_VERSION}`,
-  });
-  try {
-    return await fn({ client, namespace: client.namespace });
-  } finally {
-    client.close();
-  }
+  return withKubeSession(command, `edgectl/${TOOL_VERSION}`, fn);
 }
 
 /** The types a type word (or comma-separated words) names; an unknown word is a usage error. */

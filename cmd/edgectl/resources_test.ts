@@ -14,7 +14,8 @@ import {
   resourceTypeOfKind,
   UnknownTypeError,
 } from "./resources.ts";
-import { listDocument, resourceTable } from "./table.ts";
+import { resourceTable } from "./table.ts";
+import { listDocument } from "../../internal/k8s/mod.ts";
 import { formatTable } from "../../internal/cli/mod.ts";
 
 test("every CRD file is in the repo, embedded in the binary and loaded", () => {

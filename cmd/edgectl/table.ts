@@ -31,20 +31,3 @@ export function resourceTable(
 function age(object: KubeObject, now: Date): string {
   return formatAge(object.metadata?.creationTimestamp, now);
 }
-
-/** kubectl's list document for -o json|yaml: `{apiVersion: v1, items, kind: List, metadata: {resourceVersion: ""}}`. */
-export function listDocument(objects: readonly KubeObject[]) {
-  return {
-    apiVersion: "v1",
-    items: objects.map(withoutManagedFields),
-    kind: "List",
-    metadata: { resourceVersion: "" },
-  };
-}
-
-/** Objects as -o json|yaml prints them: without metadata.managedFields, as kubectl hides them by default. */
-export function withoutManagedFields(object: KubeObject): KubeObject {
-  if (!object.metadata || !("managedFields" in object.metadata)) return object;
-  const { managedFields: _, ...metadata } = object.metadata;
-  return { ...object, metadata };
-}

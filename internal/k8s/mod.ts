@@ -96,8 +96,10 @@ export {
   formatServerTable,
   formatTable,
   humanDuration,
+  listDocument,
   type ServerTableOptions,
   serverTableRows,
+  withoutManagedFields,
 } from "./table.ts";
 export { type Manifest, parseManifests, readManifests, type ReadManifestsOptions } from "./manifests.ts";
 export {

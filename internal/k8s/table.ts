@@ -4,7 +4,7 @@
  * AGE as kubectl's HumanDuration, and printing the server-rendered Tables that `getTable` returns.
  */
 import { type Cell, formatTable } from "../cli/printers.ts";
-import type { MetaTable } from "./resources.ts";
+import type { KubeObject, MetaTable } from "./resources.ts";
 
 export { type Cell, formatTable };
 
@@ -99,4 +99,21 @@ export function formatServerTable(table: MetaTable, options: ServerTableOptions 
   if (table.rows.length === 0) return "";
   const { headers, rows } = serverTableRows(table, options);
   return formatTable(headers, rows);
+}
+
+/** kubectl's list document for -o json|yaml: `{apiVersion: v1, items, kind: List, metadata: {resourceVersion: ""}}`. */
+export function listDocument(objects: readonly KubeObject[]) {
+  return {
+    apiVersion: "v1",
+    items: objects.map(withoutManagedFields),
+    kind: "List",
+    metadata: { resourceVersion: "" },
+  };
+}
+
+/** Objects as -o json|yaml prints them: without metadata.managedFields, as kubectl hides them by default. */
+export function withoutManagedFields<T extends KubeObject>(object: T): T {
+  if (!object.metadata || !("managedFields" in object.metadata)) return object;
+  const { managedFields: _, ...metadata } = object.metadata;
+  return { ...object, metadata };
 }
