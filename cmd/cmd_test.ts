@@ -43,7 +43,7 @@ const tools: {
     build: gitsyncManager.buildProgram,
     commands: ["version", "install-crds", "run"],
   },
-  { name: "gitsync", build: gitsync.buildProgram, commands: ["version"] },
+  { name: "gitsync", build: gitsync.buildProgram, commands: ["version", "apps", "repos", "plan", "history", "approve"] },
   {
     name: "edgectl",
     build: edgectl.buildProgram,

@@ -1,19 +1,40 @@
-/** gitsync: the command-line client for the gitsync controller. */
+/** gitsync: the command-line client for the gitsync controller. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerApps } from "./apps.ts";
+import { registerApprove } from "./approve.ts";
+import { registerHistory } from "./history.ts";
+import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
+import { registerPlan } from "./plan.ts";
+import { registerRepos } from "./repos.ts";
 
 export function buildProgram(io: Io = processIo) {
-  return createProgram({
+  const program = createProgram({
     name: "gitsync",
     summary: "gitsync is the command-line client for the gitsync GitOps controller. It works with the " +
       "controller's Applications, Repositories and Revisions (API group sync.gitsync.io/v1alpha1) in the " +
-      "Kubernetes cluster of your current kubeconfig context.",
+      "Kubernetes cluster of your current kubeconfig context: list them, read a Revision's plan, approve " +
+      "exactly that plan, and follow the rollout.",
+    description:
+      "It uses your kubeconfig like kubectl: --kubeconfig, else $KUBECONFIG, else ~/.kube/config; " +
+      "--context or GITSYNC_CONTEXT picks a context, -n or GITSYNC_NAMESPACE a namespace. Output is a table, " +
+      "JSON or YAML (-o, or GITSYNC_OUTPUT).",
     examples: [
-      "# Print the version\ngitsync version",
-      "# Print it as JSON\ngitsync version -o json",
+      "# The Applications of namespace shop\ngitsync apps -n shop",
+      "# What the next rollout of Application web would change\ngitsync plan web -n shop",
+      "# Approve exactly that plan and wait for the rollout\ngitsync approve web -n shop --digest sha256:… --wait",
+      "# Who approved what, as JSON\ngitsync history web -n shop -o json",
     ],
-    docs: "README.md in the source repository",
+    docs: "docs/gitsync.md in the source repository",
+    outputEnv: OUTPUT_ENV,
     io,
   });
+  addGlobalOptions(program);
+  registerApps(program, io);
+  registerRepos(program, io);
+  registerPlan(program, io);
+  registerHistory(program, io);
+  registerApprove(program, io);
+  return program;
 }
 
 if (import.meta.main) await run(buildProgram());

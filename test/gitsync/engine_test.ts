@@ -1,22 +1,27 @@
 /**
  * The controller as users run it: the compiled `gitsync-manager run` on a cluster with workloads and
  * a real Git server, as the service account of deploy/gitsync/install.yaml with exactly the RBAC that
- * manifest grants (it cannot change managed resources itself), with leader election and a second
- * replica standing by. A commit becomes a Revision whose plan waits for approval with nothing applied;
+ * manifest grants (it cannot change managed resources itself), its approval webhook registered with
+ * the API server, leader election and a second replica standing by. People use the compiled `gitsync`
+ * CLI as another user bound to the manifest's gitsync-approver role: plan, approve, history. A commit becomes a Revision whose plan waits for approval with nothing applied;
  * once approved it rolls out (pre-sync hook, waves) to Healthy; a commit whose migration fails ends in
  * HookFailed with the deployed Revision unchanged; an Application that syncs automatically deploys
  * without approval; one without a service account is refused; SIGTERM stops the manager cleanly.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { MUTATE_APPLICATION_PATH } from "../../controller/gitsync/approval/webhook_server.ts";
+import { freePort } from "../../internal/http/free_port.ts";
 import { applyObject, installCrds, KubeClient, listEvents, parseManifests } from "../../internal/k8s/mod.ts";
-import { ROOT, type RunningBinary, startBinary } from "../harness/binary.ts";
+import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
@@ -66,6 +71,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   let manager: RunningBinary;
   let standby: RunningBinary;
   let controllerKubeconfig: string;
+  let bobKubeconfig: string;
 
   const get = <T>(path: string) => admin.request<T>({ path });
   async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
@@ -89,24 +95,9 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   }
   const app = () => get<Application>(`${API}/applications/shop`);
   const revision = (name: string) => get<Revision>(`${API}/revisions/${name}`);
-  const approve = async (rev: Revision) => {
-    // What the admission webhook records when a person approves (tested in approval_webhook_test.ts).
-    await admin.request({
-      method: "PATCH",
-      path: `${API}/applications/shop`,
-      contentType: "application/merge-patch+json",
-      body: {
-        metadata: {
-          annotations: {
-            "sync.gitsync.io/approved-revision": rev.metadata!.name,
-            "sync.gitsync.io/approved-by": "bob",
-            "sync.gitsync.io/approved-at": new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
-            "sync.gitsync.io/approved-digest": rev.status!.plan!.digest,
-          },
-        },
-      },
-    });
-  };
+  /** `gitsync <args> -n shop` as bob, who holds gitsync-approver in the namespace. */
+  const gitsync = (args: string[]) =>
+    runBinary("gitsync", [...args, "-n", NS, "--kubeconfig", bobKubeconfig], { timeoutMs: 60_000 });
 
   const leads = (m: RunningBinary) => m.records().some((r) => r.msg === "leading");
 
@@ -166,7 +157,39 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     repo = await git.createRepo("shop", files());
 
     controllerKubeconfig = await installController(cacheRoot);
-    const run = () =>
+    bobKubeconfig = await k8s.userKubeconfig("bob");
+    await admin.request({
+      method: "POST",
+      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
+      body: {
+        metadata: { name: "bob-approves" },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "gitsync-approver" },
+        subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
+      },
+    });
+    // The webhook's serving certificate for 127.0.0.1, trusted by the API server through caBundle.
+    await promisify(execFile)("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-keyout",
+      join(cacheRoot, "tls.key"),
+      "-out",
+      join(cacheRoot, "tls.crt"),
+      "-subj",
+      "/CN=gitsync-webhook",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-addext",
+      "extendedKeyUsage=serverAuth",
+    ]);
+    const run = async () =>
       startBinary("gitsync-manager", [
         "run",
         "--kubeconfig",
@@ -176,12 +199,42 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         "gitsync-system",
         "--health-probe-bind-address",
         "127.0.0.1:0",
+        "--webhook-bind-address",
+        `127.0.0.1:${await freePort()}`,
+        "--webhook-cert-path",
+        cacheRoot,
         "--cache-dir",
         cacheRoot,
-      ], { env: { ENABLE_WEBHOOKS: "false" }, readyPath: "/readyz" });
+      ], { readyPath: "/readyz" });
     manager = await run();
     await until("the first replica leads", () => Promise.resolve(leads(manager) || undefined));
     standby = await run();
+    // The first replica's webhook decides approvals (failurePolicy Fail, as in install.yaml).
+    const webhookPort = manager.records().find((r) => r.msg === "listening")!.webhookPort as number;
+    await admin.request({
+      method: "POST",
+      path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+      body: {
+        metadata: { name: "gitsync-approval" },
+        webhooks: [{
+          name: "approval.sync.gitsync.io",
+          clientConfig: {
+            url: `https://127.0.0.1:${webhookPort}${MUTATE_APPLICATION_PATH}`,
+            caBundle: Buffer.from(await readFile(join(cacheRoot, "tls.crt"))).toString("base64"),
+          },
+          rules: [{
+            apiGroups: ["sync.gitsync.io"],
+            apiVersions: ["v1alpha1"],
+            operations: ["CREATE", "UPDATE"],
+            resources: ["applications"],
+          }],
+          failurePolicy: "Fail",
+          sideEffects: "None",
+          admissionReviewVersions: ["v1"],
+          timeoutSeconds: 5,
+        }],
+      },
+    });
 
     await admin.request({
       method: "POST",
@@ -219,10 +272,6 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       const rev = name ? await revision(name) : undefined;
       return rev?.status?.phase === "AwaitingApproval" ? rev : undefined;
     });
-    assert.ok(
-      manager.records().some((r) => r.level === "warn" && /approval webhook is OFF/.test(r.msg)),
-      "ENABLE_WEBHOOKS=false is said loudly",
-    );
     const plan = first.status!.plan!;
     assert.match(plan.digest, /^sha256:[0-9a-f]{64}$/);
     assert.deepEqual(plan.entries.map((e) => `${e.action} ${e.kind}/${e.name}`), [
@@ -231,6 +280,13 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       "create Job/migrate",
     ]);
     await assert.rejects(get(`/apis/apps/v1/namespaces/${NS}/deployments/web`), /NotFound/);
+    // What bob sees before approving: the same plan, its digest, a diff per object.
+    const shown = await gitsync(["plan", "shop"]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^Plan ${plan.digest}$`, "m"));
+    assert.match(shown.stdout, /^ {2}3 to create, 0 to update, 0 unchanged, 0 to prune$/m);
+    assert.match(shown.stdout, /^ {2}create +Deployment\/shop\/web$/m);
+    assert.match(shown.stdout, /^\+\+\+ desired\/Deployment\/web/m);
     const events = await listEvents(admin, { ...first, apiVersion: API_VERSION, kind: "Revision" });
     assert.ok(
       events.some((e) => e.reason === "AwaitingApproval"),
@@ -239,7 +295,13 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   });
 
   it("once approved it rolls out (hook, then waves) to Healthy, and the Application reports it deployed", async () => {
-    await approve(first);
+    // A digest other than the plan's is refused, and nothing is approved.
+    const stale = await gitsync(["approve", "shop", "--digest", `sha256:${"0".repeat(64)}`]);
+    assert.equal(stale.code, 1);
+    assert.match(stale.stderr, /the plan of Revision shop-\w+ is now sha256:\w+, not sha256:0+/);
+    const approved = await gitsync(["approve", "shop", "--digest", first.status!.plan!.digest, "-o", "json"]);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.equal(JSON.parse(approved.stdout).approvedBy, "bob");
     const done = await until("Healthy", async () => {
       const rev = await revision(first.metadata!.name!);
       if (rev.status?.phase === "Failed") throw new Error(JSON.stringify(rev.status.failure));
@@ -268,17 +330,32 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       const rev = await revision(name);
       return rev.status?.phase === "AwaitingApproval" ? rev : undefined;
     });
-    await approve(next);
-    const failed = await until("Failed", async () => {
-      const rev = await revision(next.metadata!.name!);
-      return rev.status?.phase === "Failed" ? rev : undefined;
-    });
+    // A pipeline approves and waits: the failed rollout is exit code 1 with the reason.
+    const waited = await gitsync(["approve", "shop", "--wait", "--timeout", "60s"]);
+    assert.equal(waited.code, 1, waited.stdout + waited.stderr);
+    assert.match(waited.stderr, /^error: Revision shop-\w+ failed: HookFailed: pre-sync hook Job\/shop\/migrate failed/m);
+    assert.match(waited.stderr, /Applying \(pre-sync hook migrate\)/);
+    const failed = await revision(next.metadata!.name!);
     assert.equal(failed.status!.failure!.reason, "HookFailed");
     assert.match(
       failed.status!.failure!.message,
       /^pre-sync hook Job\/shop\/migrate failed: job failed: BackoffLimitExceeded/,
     );
     assert.equal((await app()).status?.deployedRevision, first.metadata!.name);
+    // The audit export: who approved which plan, newest first.
+    const history = await gitsync(["history", "shop", "-o", "json"]);
+    assert.equal(history.code, 0, history.stderr);
+    const items = JSON.parse(history.stdout).items as {
+      revision: string;
+      phase: string;
+      current?: string;
+      approval?: { approvedBy: string; planDigest: string };
+    }[];
+    assert.deepEqual(items.map((i) => `${i.revision} ${i.phase} ${i.current} ${i.approval?.approvedBy}`), [
+      `${next.metadata!.name} Failed desired bob`,
+      `${first.metadata!.name} Healthy deployed bob`,
+    ]);
+    assert.equal(items[1]!.approval!.planDigest, first.status!.plan!.digest);
   });
 
   it("an Application that syncs automatically deploys without an approval", async () => {

@@ -1,0 +1,176 @@
+/**
+ * `gitsync approve <application>`: approves exactly the plan shown. It sets approved-revision and
+ * approve-digest on the Application; the admission webhook checks the digest against the Revision's
+ * plan and records who approved (from the authenticated request) and when. With --wait it follows the
+ * rollout to its end: exit 0 when Healthy, 1 when it fails (the reason printed), for CI pipelines.
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import type { KubeClient } from "../../internal/k8s/mod.ts";
+import {
+  APPROVE_DIGEST,
+  APPROVED_BY,
+  APPROVED_DIGEST,
+  APPROVED_REVISION,
+} from "../../controller/gitsync/approval/review.ts";
+import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
+import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
+import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { collection, getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+export function registerApprove(program: Command, io: Io) {
+  const command = program
+    .command("approve")
+    .summary(
+      "Approve the plan of an Application's Revision (exactly that plan), optionally waiting for the rollout",
+    )
+    .description(
+      "Approve the Revision the Application wants deployed (or --revision). Prints the plan digest and its " +
+        "summary, then asks the admission webhook to record your approval of exactly that digest: if the plan " +
+        "changed since you looked (--digest), the approval is refused. Who approved is taken from your " +
+        "credentials, never from the command. With --wait, follows the rollout and exits 0 when the Revision " +
+        "is Healthy, 1 when it fails (with the reason) or the timeout passes.",
+    )
+    .argument("<application>", "Application name")
+    .option("--revision <name>", "The Revision to approve (default: the one the Application wants deployed)")
+    .option("--digest <sha256>", "Approve only if the plan still has this digest (from `gitsync plan`)")
+    .option("--wait", "Wait for the rollout to finish; exit 1 if it fails", false)
+    .option("--timeout <duration>", "How long --wait waits, e.g. 90s, 10m", "10m")
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (name, flags, cmd) => {
+      if (flags.digest !== undefined && !DIGEST.test(flags.digest)) {
+        cmd.error(`--digest must look like sha256:<64 hex digits>, not "${flags.digest}"`);
+      }
+      let timeoutMs = 0;
+      try {
+        timeoutMs = parseDuration(flags.timeout);
+      } catch {
+        cmd.error(`--timeout must be a duration like 90s or 10m, not "${flags.timeout}"`);
+      }
+      await withSession(cmd, async ({ client, namespace }) => {
+        const app = await getApplication(client, namespace, name);
+        const rev = await revisionOf(client, app, flags.revision);
+        const revName = rev.metadata!.name!;
+        const plan = rev.status?.plan;
+        const phase = rev.status?.phase ?? "Pending";
+        if (!plan) {
+          throw new CliError(`Revision ${revName} has no plan yet (phase ${phase}); try again shortly`);
+        }
+        if (phase !== "AwaitingApproval") {
+          throw new CliError(
+            `Revision ${revName} is ${phase}, not AwaitingApproval: there is nothing to approve`,
+          );
+        }
+        if (flags.digest && flags.digest !== plan.digest) {
+          throw new CliError(
+            `the plan of Revision ${revName} is now ${plan.digest}, not ${flags.digest}: review it again (gitsync plan ${name})`,
+          );
+        }
+        const s = plan.summary;
+        io.stderr.write(
+          `Approving plan ${plan.digest} of Revision ${revName}: ${s.create} to create, ${s.update} to update, ` +
+            `${s.prune} to prune, ${s.unchanged} unchanged\n`,
+        );
+        const approved = await requestApproval(client, app, revName, plan.digest);
+        const result: Record<string, unknown> = {
+          application: name,
+          namespace,
+          revision: revName,
+          planDigest: plan.digest,
+          approvedBy: approved[APPROVED_BY],
+        };
+        if (flags.wait) {
+          const end = await waitForRollout(
+            client,
+            namespace,
+            revName,
+            timeoutMs,
+            (line) => io.stderr.write(`${line}\n`),
+          );
+          result.phase = end.status?.phase;
+          if (end.status?.failure) result.failure = end.status.failure;
+          if (end.status?.phase !== "Healthy") {
+            // Pipelines reading -o json still get the document; the failure is the error line, exit 1.
+            if (flags.output !== "table") printResult(io, result, flags.output, () => "");
+            throw new CliError(outcome(end));
+          }
+          printResult(io, result, flags.output, () => outcome(end));
+          return;
+        }
+        printResult(io, result, flags.output, (r) => `Revision ${r.revision} approved by ${r.approvedBy}`);
+      });
+    });
+  addExamples(command, [
+    "# Look at the plan, then approve exactly it\ngitsync plan web -n shop\ngitsync approve web -n shop --digest sha256:…",
+    "# In a CI pipeline: approve and wait for the rollout (exit 1 if it fails)\ngitsync approve web -n shop --wait --timeout 15m",
+  ]);
+}
+
+/** Sets the approval request and returns the Application's annotations as the webhook left them. */
+async function requestApproval(
+  client: KubeClient,
+  app: Application,
+  revision: string,
+  digest: string,
+): Promise<Record<string, string>> {
+  const path = `${collection("applications", app.metadata!.namespace!)}/${app.metadata!.name}`;
+  const patch = (annotations: Record<string, string | null>) =>
+    client.request<Application>({
+      method: "PATCH",
+      path,
+      contentType: "application/merge-patch+json",
+      body: { metadata: { annotations } },
+    });
+  let after: Application;
+  try {
+    after = await patch({ [APPROVED_REVISION]: revision, [APPROVE_DIGEST]: digest });
+  } catch (err) {
+    const message = (err as { serverMessage?: string }).serverMessage;
+    throw new CliError(`the approval was refused: ${message ?? (err as Error).message}`);
+  }
+  const a = after.metadata?.annotations ?? {};
+  if (a[APPROVED_DIGEST] !== digest || a[APPROVED_REVISION] !== revision || APPROVE_DIGEST in a) {
+    // No webhook answered (ENABLE_WEBHOOKS=false): take the request back rather than leave it lying.
+    await patch({ [APPROVED_REVISION]: null, [APPROVE_DIGEST]: null }).catch(() => {});
+    throw new CliError(
+      "the approval webhook did not record the approval: is gitsync-manager running with its webhook " +
+        "(not ENABLE_WEBHOOKS=false)? Nothing was approved",
+    );
+  }
+  return a;
+}
+
+/** Polls the Revision until Healthy or Failed, reporting each phase change. */
+async function waitForRollout(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  timeoutMs: number,
+  progress: (line: string) => void,
+): Promise<Revision> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  for (;;) {
+    const rev = await getRevision(client, namespace, name);
+    const phase = rev.status?.phase ?? "Pending";
+    const running = (rev.status?.hooks ?? []).filter((h) => h.state === "Running").map((h) =>
+      `${h.stage} hook ${h.name}`
+    );
+    const line = `${phase}${running.length ? ` (${running.join(", ")})` : ""}`;
+    if (line !== last) progress(`  ${new Date().toISOString().slice(11, 19)} ${line}`);
+    last = line;
+    if (phase === "Healthy" || phase === "Failed") return rev;
+    if (Date.now() > deadline) {
+      throw new CliError(`Revision ${name} is still ${phase} after ${timeoutMs / 1000} s`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+function outcome(rev: Revision): string {
+  if (rev.status?.phase === "Healthy") return `Revision ${rev.metadata!.name} is Healthy`;
+  const f = rev.status?.failure;
+  return `Revision ${rev.metadata!.name} failed${f ? `: ${f.reason}: ${f.message}` : ""}`;
+}

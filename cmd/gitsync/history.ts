@@ -1,0 +1,72 @@
+/** `gitsync history <application>`: its retained Revisions, newest first, with who approved what. */
+import type { Command } from "@commander-js/extra-typings";
+import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { formatAge } from "../../internal/k8s/mod.ts";
+import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { APPLICATION_LABEL, getApplication, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+
+export function registerHistory(program: Command, io: Io) {
+  const command = program
+    .command("history")
+    .summary("List an Application's deployment attempts: commit, outcome, who approved which plan")
+    .description(
+      "List the Revisions gitsync keeps for the Application (spec.history.limit), newest first: the commit, " +
+        "the phase it reached, who approved it and when, and the plan digest approved. The desired and the " +
+        "deployed Revision are marked. With -o json or yaml the list is an audit export: each Revision's " +
+        "status.approval, failure and times.",
+    )
+    .argument("<application>", "Application name")
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (name, flags, cmd) => {
+      await withSession(cmd, async ({ client, namespace }) => {
+        const app = await getApplication(client, namespace, name);
+        const revisions = (await listAll<Revision>(
+          client,
+          "revisions",
+          "Revision",
+          namespace,
+          `${APPLICATION_LABEL}=${name}`,
+        )).sort((a, b) =>
+          (b.metadata!.creationTimestamp ?? "").localeCompare(a.metadata!.creationTimestamp ?? "") ||
+          b.metadata!.name!.localeCompare(a.metadata!.name!)
+        );
+        const mark = (r: Revision) =>
+          [
+            r.metadata!.name === app.status?.desiredRevision ? "desired" : "",
+            r.metadata!.name === app.status?.deployedRevision ? "deployed" : "",
+          ].filter(Boolean).join(",");
+        const items = revisions.map((r) => ({
+          revision: r.metadata!.name!,
+          sourceRevision: r.spec.sourceRevision,
+          serviceAccountName: r.spec.serviceAccountName,
+          phase: r.status?.phase ?? "Pending",
+          ...(mark(r) ? { current: mark(r) } : {}),
+          ...(r.status?.approval ? { approval: r.status.approval } : {}),
+          ...(r.status?.failure ? { failure: r.status.failure } : {}),
+          ...(r.status?.startedAt ? { startedAt: r.status.startedAt } : {}),
+          ...(r.status?.finishedAt ? { finishedAt: r.status.finishedAt } : {}),
+          createdAt: r.metadata!.creationTimestamp,
+        }));
+        const now = new Date();
+        printResult(io, { application: name, namespace, items }, flags.output, {
+          headers: ["revision", "commit", "phase", "current", "approved by", "approved", "digest", "age"],
+          rows: (h) =>
+            h.items.map((i) => [
+              i.revision,
+              shortCommit(i.sourceRevision),
+              i.failure ? `${i.phase} (${i.failure.reason})` : i.phase,
+              i.current,
+              i.approval?.approvedBy,
+              i.approval?.approvedAt ? formatAge(i.approval.approvedAt, now) : undefined,
+              i.approval?.planDigest?.slice(0, 19),
+              formatAge(i.createdAt, now),
+            ]),
+          empty: `No Revisions of Application ${namespace}/${name} yet.`,
+        });
+      });
+    });
+  addExamples(command, [
+    "# The deployment attempts of Application web\ngitsync history web -n shop",
+    "# Export who approved what, for an audit\ngitsync history web -n shop -o json",
+  ]);
+}

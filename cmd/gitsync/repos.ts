@@ -1,0 +1,67 @@
+/** `gitsync repos`: the Repositories of a namespace (or all), with the commit last fetched. */
+import type { Command } from "@commander-js/extra-typings";
+import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { formatAge, listDocument } from "../../internal/k8s/mod.ts";
+import { redactString } from "../../internal/log/mod.ts";
+import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
+import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+
+export function registerRepos(program: Command, io: Io) {
+  const command = program
+    .command("repos")
+    .summary("List Repositories: URL, revision, the commit last fetched, readiness")
+    .description(
+      "List the Repositories of the namespace (-n) or of every namespace (-A): their Git URL (credentials " +
+        "never shown), the branch, tag or commit they follow, the commit last fetched and when, and their Ready " +
+        "condition with its reason.",
+    )
+    .option("-A, --all-namespaces", "List the Repositories of every namespace", false)
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (flags, cmd) => {
+      await withSession(cmd, async ({ client, namespace }) => {
+        const repos = await listAll<Repository>(
+          client,
+          "repositories",
+          "Repository",
+          flags.allNamespaces ? undefined : namespace,
+        );
+        const now = new Date();
+        printResult(io, listDocument(repos), flags.output, {
+          headers: [
+            ...(flags.allNamespaces ? ["namespace"] : []),
+            "name",
+            "url",
+            "revision",
+            "commit",
+            "fetched",
+            "ready",
+            "reason",
+            "age",
+          ],
+          rows: () =>
+            repos.map((r) => {
+              const ready = condition(r, "Ready");
+              const artifact = r.status?.artifact;
+              return [
+                ...(flags.allNamespaces ? [r.metadata!.namespace] : []),
+                r.metadata!.name,
+                redactString(r.spec.git.url),
+                r.spec.git.revision ?? "main",
+                shortCommit(artifact?.revision),
+                artifact?.fetchedAt ? formatAge(artifact.fetchedAt, now) : undefined,
+                ready?.status ?? "Unknown",
+                ready?.reason,
+                formatAge(r.metadata?.creationTimestamp, now),
+              ];
+            }),
+          empty: flags.allNamespaces
+            ? "No Repositories found"
+            : `No Repositories found in ${namespace} namespace.`,
+        });
+      });
+    });
+  addExamples(command, [
+    "# The Repositories of the current namespace\ngitsync repos",
+    "# Of every namespace, as JSON\ngitsync repos -A -o json",
+  ]);
+}
