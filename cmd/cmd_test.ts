@@ -43,7 +43,11 @@ const tools: {
     build: gitsyncManager.buildProgram,
     commands: ["version", "install-crds", "run"],
   },
-  { name: "gitsync", build: gitsync.buildProgram, commands: ["version", "apps", "repos", "plan", "history", "approve"] },
+  {
+    name: "gitsync",
+    build: gitsync.buildProgram,
+    commands: ["version", "apps", "repos", "plan", "history", "approve", "rollback"],
+  },
   {
     name: "edgectl",
     build: edgectl.buildProgram,

@@ -15,8 +15,8 @@ import {
 } from "../../controller/gitsync/approval/review.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { collection, getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
+import { collection, getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
+import { outcome, waitForRollout } from "./rollout_wait.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -140,37 +140,4 @@ async function requestApproval(
     );
   }
   return a;
-}
-
-/** Polls the Revision until Healthy or Failed, reporting each phase change. */
-async function waitForRollout(
-  client: KubeClient,
-  namespace: string,
-  name: string,
-  timeoutMs: number,
-  progress: (line: string) => void,
-): Promise<Revision> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  for (;;) {
-    const rev = await getRevision(client, namespace, name);
-    const phase = rev.status?.phase ?? "Pending";
-    const running = (rev.status?.hooks ?? []).filter((h) => h.state === "Running").map((h) =>
-      `${h.stage} hook ${h.name}`
-    );
-    const line = `${phase}${running.length ? ` (${running.join(", ")})` : ""}`;
-    if (line !== last) progress(`  ${new Date().toISOString().slice(11, 19)} ${line}`);
-    last = line;
-    if (phase === "Healthy" || phase === "Failed") return rev;
-    if (Date.now() > deadline) {
-      throw new CliError(`Revision ${name} is still ${phase} after ${timeoutMs / 1000} s`);
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
-
-function outcome(rev: Revision): string {
-  if (rev.status?.phase === "Healthy") return `Revision ${rev.metadata!.name} is Healthy`;
-  const f = rev.status?.failure;
-  return `Revision ${rev.metadata!.name} failed${f ? `: ${f.reason}: ${f.message}` : ""}`;
 }

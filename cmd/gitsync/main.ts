@@ -6,6 +6,7 @@ import { registerHistory } from "./history.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerPlan } from "./plan.ts";
 import { registerRepos } from "./repos.ts";
+import { registerRollback } from "./rollback.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -23,6 +24,7 @@ export function buildProgram(io: Io = processIo) {
       "# What the next rollout of Application web would change\ngitsync plan web -n shop",
       "# Approve exactly that plan and wait for the rollout\ngitsync approve web -n shop --digest sha256:… --wait",
       "# Who approved what, as JSON\ngitsync history web -n shop -o json",
+      "# Back to the last known-good Revision\ngitsync rollback web -n shop --wait",
     ],
     docs: "docs/gitsync.md in the source repository",
     outputEnv: OUTPUT_ENV,
@@ -34,6 +36,7 @@ export function buildProgram(io: Io = processIo) {
   registerPlan(program, io);
   registerHistory(program, io);
   registerApprove(program, io);
+  registerRollback(program, io);
   return program;
 }
 

@@ -140,6 +140,8 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
           client: o.client,
           getApplication: (k) => apps.get(k),
           getRepository: (k) => repos.get(k),
+          listRevisions: (ns, app) =>
+            revs.list().filter((r) => r.metadata?.namespace === ns && r.spec.applicationRef.name === app),
           ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
           events,
         }),

@@ -333,7 +333,10 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     // A pipeline approves and waits: the failed rollout is exit code 1 with the reason.
     const waited = await gitsync(["approve", "shop", "--wait", "--timeout", "60s"]);
     assert.equal(waited.code, 1, waited.stdout + waited.stderr);
-    assert.match(waited.stderr, /^error: Revision shop-\w+ failed: HookFailed: pre-sync hook Job\/shop\/migrate failed/m);
+    assert.match(
+      waited.stderr,
+      /^error: Revision shop-\w+ failed: HookFailed: pre-sync hook Job\/shop\/migrate failed/m,
+    );
     assert.match(waited.stderr, /Applying \(pre-sync hook migrate\)/);
     const failed = await revision(next.metadata!.name!);
     assert.equal(failed.status!.failure!.reason, "HookFailed");
@@ -356,6 +359,59 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       `${first.metadata!.name} Healthy deployed bob`,
     ]);
     assert.equal(items[1]!.approval!.planDigest, first.status!.plan!.digest);
+  });
+
+  it("a rollback returns to the newest known-good Revision other than the desired and deployed one", async () => {
+    // A good commit again, approved and rolled out: the failed Revision is no longer desired.
+    await repo.commit(files(), "fix the migration");
+    const fixed = await until("a third Revision awaiting approval", async () => {
+      const name = (await app()).status?.desiredRevision;
+      const rev = name ? await revision(name) : undefined;
+      return rev && rev.spec.sourceRevision !== first.spec.sourceRevision &&
+          rev.status?.phase === "AwaitingApproval" &&
+          !rev.status.failure
+        ? rev
+        : undefined;
+    });
+    const rolledOut = await gitsync(["approve", "shop", "--wait", "--timeout", "60s"]);
+    assert.equal(rolledOut.code, 0, rolledOut.stderr);
+    assert.equal((await app()).status?.deployedRevision, fixed.metadata!.name);
+
+    const back = await gitsync(["rollback", "shop", "--wait", "--timeout", "60s", "-o", "json"]);
+    assert.equal(back.code, 0, back.stderr);
+    assert.match(
+      back.stderr,
+      new RegExp(`Rolling back Application shop/shop to Revision ${first.metadata!.name}`),
+    );
+    const out = JSON.parse(back.stdout);
+    assert.equal(out.revision, first.metadata!.name);
+    assert.equal(out.requestedBy, "bob");
+    assert.equal(out.phase, "Healthy");
+    const a = await app();
+    assert.equal(a.status?.deployedRevision, first.metadata!.name);
+    assert.equal(a.status?.conditions?.find((c) => c.type === "Ready")?.reason, "RolledBack");
+    const rev = await revision(first.metadata!.name!);
+    assert.equal(rev.status?.approval?.approvedBy, "rollback by bob");
+    assert.deepEqual(rev.status?.hooks?.map((h) => `${h.name} ${h.state} ${h.rollout}`), [
+      "migrate Succeeded 2",
+    ]);
+    const events = await listEvents(admin, { ...a, apiVersion: API_VERSION, kind: "Application" });
+    assert.ok(events.some((e) => e.reason === "RolledBack"), JSON.stringify(events.map((e) => e.reason)));
+
+    // History: with a limit of 2 the oldest other Revision goes; the deployed one stays though older.
+    await admin.request({
+      method: "PATCH",
+      path: `${API}/applications/shop`,
+      contentType: "application/merge-patch+json",
+      body: { spec: { history: { limit: 2 } } },
+    });
+    const kept = await until("history trimmed to 2", async () => {
+      const list = await get<{ items: Revision[] }>(
+        `${API}/revisions?labelSelector=sync.gitsync.io%2Fapplication%3Dshop`,
+      );
+      return list.items.length === 2 ? list.items.map((r) => r.metadata!.name).sort() : undefined;
+    });
+    assert.deepEqual(kept, [first.metadata!.name, fixed.metadata!.name].sort());
   });
 
   it("an Application that syncs automatically deploys without an approval", async () => {

@@ -14,7 +14,11 @@ export const APPROVE_DIGEST = `${ANNOTATION}approve-digest`;
 export const APPROVED_BY = `${ANNOTATION}approved-by`;
 export const APPROVED_AT = `${ANNOTATION}approved-at`;
 export const APPROVED_DIGEST = `${ANNOTATION}approved-digest`;
-const WEBHOOK_OWNED = [APPROVED_BY, APPROVED_AT, APPROVED_DIGEST];
+/** A rollback is requested by setting this (any new value, e.g. the time); `gitsync rollback` does. */
+export const ROLLBACK_REQUESTED_AT = `${ANNOTATION}rollback-requested-at`;
+/** Who asked for it, recorded by the webhook from the authenticated request. */
+export const ROLLBACK_REQUESTED_BY = `${ANNOTATION}rollback-requested-by`;
+const WEBHOOK_OWNED = [APPROVED_BY, APPROVED_AT, APPROVED_DIGEST, ROLLBACK_REQUESTED_BY];
 
 /** The parts of an admission.k8s.io/v1 AdmissionRequest this review reads. */
 export interface AdmissionRequest {
@@ -99,6 +103,12 @@ export async function reviewApplication(
     wanted[APPROVED_DIGEST] = actual;
   }
   wanted[APPROVE_DIGEST] = undefined; // checked above, never stored
+  const rollback = current[ROLLBACK_REQUESTED_AT];
+  if (rollback !== undefined && rollback !== old[ROLLBACK_REQUESTED_AT]) {
+    const user = req.userInfo.username;
+    if (!user) return deny(req.uid, 403, "Forbidden", "a rollback request needs an authenticated user");
+    wanted[ROLLBACK_REQUESTED_BY] = user;
+  }
 
   const ops: Record<string, unknown>[] = [];
   const hasAnnotations = req.object?.metadata?.annotations !== undefined;

@@ -9,6 +9,8 @@ import {
   APPROVED_DIGEST,
   APPROVED_REVISION,
   reviewApplication,
+  ROLLBACK_REQUESTED_AT,
+  ROLLBACK_REQUESTED_BY,
 } from "./review.ts";
 
 const PLAN = "sha256:" + "a".repeat(64);
@@ -115,4 +117,15 @@ test("an update that touches no approval annotation passes unchanged", async () 
   const old = { [APPROVED_BY]: "alice", [APPROVED_REVISION]: "web-7" };
   const res = await reviewApplication(update({ ...old, team: "b" }, old), lookup, now);
   assert.deepEqual(res, { uid: "u1", allowed: true });
+});
+
+test("a rollback request records who asked; a hand-made requested-by is undone", async () => {
+  const asked = update({ [ROLLBACK_REQUESTED_AT]: "2026-11-25T10:00:00Z" }, {}, "carol");
+  assert.deepEqual(annotationsAfter(asked, await reviewApplication(asked, lookup, now)), {
+    [ROLLBACK_REQUESTED_AT]: "2026-11-25T10:00:00Z",
+    [ROLLBACK_REQUESTED_BY]: "carol",
+  });
+  const before = { [ROLLBACK_REQUESTED_AT]: "2026-11-25T10:00:00Z", [ROLLBACK_REQUESTED_BY]: "carol" };
+  const forged = update({ ...before, [ROLLBACK_REQUESTED_BY]: "the-boss" }, before, "mallory");
+  assert.deepEqual(annotationsAfter(forged, await reviewApplication(forged, lookup, now)), before);
 });

@@ -26,6 +26,11 @@ export interface PlanEntry {
 
 export interface Plan {
   digest: string;
+  /**
+   * sha256 of the desired state alone: a rollback counts as approval of an earlier Revision only while
+   * what it renders is unchanged (its plan digest differs by then, as the live objects have moved on).
+   */
+  desiredStateHash: string;
   entries: PlanEntry[];
   /** Counts per action; JSON field names as in the CRD (prune-skipped is pruneSkipped). */
   summary: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
@@ -167,10 +172,11 @@ export function buildPlan(input: PlanInput): Plan {
     `${a.namespace ?? ""}/${a.kind}/${a.name}`.localeCompare(`${b.namespace ?? ""}/${b.kind}/${b.name}`)
   );
 
+  const desired = canonicalJson(
+    input.changes.map((c) => c.desired).sort((a, b) => refKey(a).localeCompare(refKey(b))),
+  );
   const digest = "sha256:" + createHash("sha256")
-    .update(
-      canonicalJson(input.changes.map((c) => c.desired).sort((a, b) => refKey(a).localeCompare(refKey(b)))),
-    )
+    .update(desired)
     .update("\0")
     .update(canonicalJson(entries))
     .digest("hex");
@@ -189,5 +195,17 @@ export function buildPlan(input: PlanInput): Plan {
   });
   const summary = { create: 0, update: 0, unchanged: 0, prune: 0, pruneSkipped: 0 };
   for (const e of entries) summary[e.action === "prune-skipped" ? "pruneSkipped" : e.action]++;
-  return { digest, entries: bounded, summary, truncated };
+  return {
+    digest,
+    desiredStateHash: desiredStateHash(input.changes.map((c) => c.desired)),
+    entries: bounded,
+    summary,
+    truncated,
+  };
+}
+
+/** sha256 over the desired objects in canonical JSON and a fixed order (see Plan.desiredStateHash). */
+export function desiredStateHash(objects: KubeObject[]): string {
+  const sorted = [...objects].sort((a, b) => refKey(a).localeCompare(refKey(b)));
+  return "sha256:" + createHash("sha256").update(canonicalJson(sorted)).digest("hex");
 }

@@ -5,6 +5,13 @@
  * or the manager's --default-service-account) nothing is read or changed: condition
  * ServiceAccountRequired. The service account is part of the Revision's identity, so switching it
  * starts a fresh Revision.
+ *
+ * Rollback (seed section 3): a new value of the annotation sync.gitsync.io/rollback-requested-at points
+ * the Application at the newest known-good Revision other than the desired and the deployed one; that
+ * Revision rolls out again through the normal reconcile, the request counting as its approval while its
+ * desired state is unchanged. The Application stays there until the source moves to a new commit.
+ * History: beyond spec.history.limit (default 10) the oldest Revisions are deleted, never the desired,
+ * deployed or rollback one.
  */
 import { createHash } from "node:crypto";
 import {
@@ -14,8 +21,10 @@ import {
   type KubeObject,
 } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
+import { ROLLBACK_REQUESTED_AT, ROLLBACK_REQUESTED_BY } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
 import type { Repository } from "./repository.ts";
+import type { Revision } from "./revision.ts";
 
 export interface Application extends KubeObject {
   spec: {
@@ -24,12 +33,21 @@ export interface Application extends KubeObject {
     sync?: { automatic?: boolean };
     source: { repositoryRef: { name: string }; path?: string };
     conflictPolicy?: "fail" | "adopt";
+    history?: { limit?: number };
   };
   status?: {
     observedGeneration?: number;
     sourceRevision?: string;
     desiredRevision?: string;
     deployedRevision?: string;
+    rollback?: {
+      requestedAt: string;
+      requestedBy?: string;
+      revision?: string;
+      sourceRevision?: string;
+      message?: string;
+    };
+    managedKinds?: { group: string; version: string; kind: string; namespaced?: boolean }[];
     conditions?: Condition[];
   };
 }
@@ -47,6 +65,8 @@ export interface ApplicationReconcilerOptions {
   client: KubeClient;
   getApplication: (key: string) => Application | undefined;
   getRepository: (key: string) => Repository | undefined;
+  /** The Revisions of an Application (from the informer's cache). */
+  listRevisions: (namespace: string, application: string) => Revision[];
   defaultServiceAccount?: string;
   events: EventRecorder;
   now?: () => Date;
@@ -68,6 +88,20 @@ export function revisionName(app: Application, commit: string, serviceAccount: s
     .update(JSON.stringify(app.spec.source))
     .digest("hex").slice(0, 10);
   return `${app.metadata!.name}-${id}`;
+}
+
+export const DEFAULT_HISTORY_LIMIT = 10;
+const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** The rollback target: the newest Revision that reached Healthy, other than the desired and deployed one. */
+export function rollbackTarget(app: Application, revisions: Revision[]): Revision | undefined {
+  return revisions
+    .filter((r) =>
+      r.status?.conditions?.some((c) => c.type === "RolloutComplete" && c.status === "True") &&
+      r.metadata!.name !== app.status?.desiredRevision &&
+      r.metadata!.name !== app.status?.deployedRevision
+    )
+    .sort((a, b) => (b.status?.finishedAt ?? "").localeCompare(a.status?.finishedAt ?? ""))[0];
 }
 
 export function applicationReconciler(o: ApplicationReconcilerOptions) {
@@ -129,6 +163,17 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
       return { requeueAfterMs: 5_000 };
     }
 
+    // Rollback: a new request picks the target and points the Application at it.
+    const annotations = app.metadata?.annotations ?? {};
+    const requestedAt = annotations[ROLLBACK_REQUESTED_AT];
+    if (requestedAt && requestedAt !== app.status?.rollback?.requestedAt) {
+      return await rollBack(app, requestedAt, annotations[ROLLBACK_REQUESTED_BY], commit);
+    }
+    // A rollback holds until the source moves on to a new commit.
+    if (app.status?.rollback?.revision && app.status.rollback.sourceRevision === commit) {
+      return await keepHistory(app);
+    }
+
     // Revision: one per commit, service account and source; created once, owned by the Application.
     const name = revisionName(app, commit, serviceAccount);
     try {
@@ -173,6 +218,86 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
         conditions: app.status?.conditions ?? [],
       });
     }
-    return {};
+    return await keepHistory(app, name);
   };
+
+  /** Points the Application at the rollback target and starts its rollout, approved by the request. */
+  async function rollBack(
+    app: Application,
+    requestedAt: string,
+    requestedBy: string | undefined,
+    commit: string,
+  ): Promise<ReconcileResult> {
+    const ns = app.metadata!.namespace!;
+    const target = rollbackTarget(app, o.listRevisions(ns, app.metadata!.name!));
+    const request = { requestedAt, ...(requestedBy ? { requestedBy } : {}), sourceRevision: commit };
+    if (!target) {
+      const message = "no known-good Revision other than the desired and the deployed one to roll back to";
+      await writeStatus(app, { rollback: { ...request, message }, conditions: app.status?.conditions ?? [] });
+      await o.events.warning(app, "RollbackFailed", message);
+      return {};
+    }
+    const rev = target.metadata!.name!;
+    // A fresh rollout of the target: hooks run again; the request is its approval while the desired
+    // state is what it was (checked at rollout start against plan.desiredStateHash).
+    await o.client.request({
+      method: "PATCH",
+      path: `${base(ns)}/revisions/${rev}/status`,
+      contentType: "application/merge-patch+json",
+      body: {
+        status: {
+          phase: "Applying",
+          rollout: { attempt: (target.status?.rollout?.attempt ?? 1) + 1, group: 0 },
+          hooks: [],
+          approval: {
+            approvedBy: `rollback by ${requestedBy ?? "unknown"}`,
+            approvedAt: iso(now()),
+            planDigest: target.status?.plan?.digest ?? "",
+            desiredStateHash: target.status?.plan?.desiredStateHash ?? "",
+          },
+          startedAt: null,
+          finishedAt: null,
+          failure: null,
+          conditions: setCondition(target.status?.conditions, {
+            type: "RolloutComplete",
+            status: "False",
+            reason: "RollingBack",
+            message: `rolling back to this Revision, requested by ${requestedBy ?? "unknown"}`,
+          }, now()),
+        },
+      },
+    });
+    await writeStatus(app, {
+      desiredRevision: rev,
+      rollback: { ...request, revision: rev },
+      conditions: app.status?.conditions ?? [],
+    });
+    await o.events.normal(app, "RollbackStarted", `rolling back to Revision ${rev}`);
+    return {};
+  }
+
+  /** Deletes the oldest Revisions beyond spec.history.limit; never the desired, deployed or rollback one. */
+  async function keepHistory(
+    app: Application,
+    desired = app.status?.desiredRevision,
+  ): Promise<ReconcileResult> {
+    const ns = app.metadata!.namespace!;
+    const limit = app.spec.history?.limit ?? DEFAULT_HISTORY_LIMIT;
+    const keep = new Set([desired, app.status?.deployedRevision, app.status?.rollback?.revision]);
+    const revisions = o.listRevisions(ns, app.metadata!.name!)
+      .sort((a, b) =>
+        (b.metadata!.creationTimestamp ?? "").localeCompare(a.metadata!.creationTimestamp ?? "")
+      );
+    const excess = revisions.length - limit;
+    if (excess <= 0) return {};
+    const oldestFirst = [...revisions].reverse().filter((r) => !keep.has(r.metadata!.name));
+    for (const r of oldestFirst.slice(0, excess)) {
+      await o.client.request({ method: "DELETE", path: `${base(ns)}/revisions/${r.metadata!.name}` }).catch(
+        (err) => {
+          if (!isKubeApiError(err, 404)) throw err;
+        },
+      );
+    }
+    return {};
+  }
 }

@@ -33,7 +33,9 @@ export interface Revision extends KubeObject {
   status?: {
     phase?: string;
     plan?: Plan;
-    approval?: { approvedBy: string; approvedAt: string; planDigest: string };
+    approval?:
+      | { approvedBy: string; approvedAt: string; planDigest: string; desiredStateHash?: string }
+      | null;
     rollout?: { attempt: number; group: number };
     hooks?: RolloutState["hooks"];
     failure?: { reason: string; message: string; resource?: unknown; retryable?: boolean };
@@ -53,6 +55,16 @@ export interface RevisionReconcilerOptions {
   events: EventRecorder;
   redact: (text: string) => string;
   now?: () => Date;
+}
+
+/** status.managedKinds: the kinds a rollout applied, for the next prune inventory. */
+function managedKinds(objects: KubeObject[]) {
+  const kinds = new Map<string, { group: string; version: string; kind: string }>();
+  for (const x of objects) {
+    const [group, version] = x.apiVersion!.includes("/") ? x.apiVersion!.split("/") : ["", x.apiVersion!];
+    kinds.set(`${x.apiVersion}/${x.kind}`, { group: group!, version: version!, kind: x.kind! });
+  }
+  return [...kinds.values()];
 }
 
 /** The rollout position as status keeps it (hooks have a field of their own). */
@@ -97,17 +109,18 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
   }
 
   /**
-   * Live managed objects (by label, as the service account) of the kinds the desired state has and
-   * the kinds the deployed Revision applied, so a kind removed from Git altogether is still pruned.
+   * Live managed objects (by label, as the service account) of the kinds the desired state has and of
+   * status.managedKinds (what the last rollout applied), so a kind removed from Git altogether is still pruned.
    */
   function inventory(sa: KubeClient, app: Application, objects: KubeObject[]) {
     return async () => {
       const ns = app.metadata!.namespace!;
-      const deployed = app.status?.deployedRevision
-        ? o.getRevision(`${ns}/${app.status.deployedRevision}`)
-        : undefined;
       const kinds = new Map<string, { apiVersion: string; kind: string }>();
-      for (const x of [...objects, ...(deployed?.status?.plan?.entries ?? [])]) {
+      const managed = (app.status?.managedKinds ?? []).map((k) => ({
+        apiVersion: k.group ? `${k.group}/${k.version}` : k.version,
+        kind: k.kind,
+      }));
+      for (const x of [...objects, ...managed]) {
         const apiVersion = x.apiVersion ?? "";
         const kind = x.kind ?? "";
         if (apiVersion && kind) kinds.set(`${apiVersion}/${kind}`, { apiVersion, kind });
@@ -222,14 +235,22 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         hooks: rev.status?.hooks ?? [],
       };
       if (!rev.status?.startedAt) {
-        // Rollout start: the plan must still be the approved one.
+        // Rollout start: the plan must still be the approved one. A rollback's approval binds to the
+        // desired state instead (the live objects have moved on since, so its old plan cannot match).
+        const approved = rev.status?.approval;
+        const rollback = Boolean(approved?.desiredStateHash);
         const current = await plan(rev, app, sa);
-        if (current.digest !== rev.status?.approval?.planDigest) {
-          await writeStatus(rev, { phase: "AwaitingApproval", plan: current });
+        const stale = rollback
+          ? current.desiredStateHash !== approved?.desiredStateHash
+          : current.digest !== approved?.planDigest;
+        if (stale) {
+          await writeStatus(rev, { phase: "AwaitingApproval", plan: current, approval: null });
           await o.events.warning(
             rev,
             "ApprovalStale",
-            `the plan changed after it was approved (approved ${rev.status?.approval?.planDigest}, now ${current.digest}); approve again`,
+            rollback
+              ? "the desired state changed since this Revision was deployed; review its plan and approve it to roll back"
+              : `the plan changed after it was approved (approved ${approved?.planDigest}, now ${current.digest}); approve again`,
           );
           return {};
         }
@@ -269,6 +290,10 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       });
       if (r.pruneSkipped) await o.events.warning(rev, "PruneSkipped", r.pruneSkipped);
       await o.events.normal(rev, "RolloutComplete", "every group is Healthy");
+      const rolledBack = app.status?.rollback?.revision === rev.metadata!.name;
+      if (rolledBack) {
+        await o.events.normal(app, "RolledBack", `rolled back to Revision ${rev.metadata!.name}`);
+      }
       await o.client.request({
         method: "PATCH",
         path: `/apis/${API_VERSION}/namespaces/${ns}/applications/${app.metadata!.name}/status`,
@@ -276,10 +301,11 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         body: {
           status: {
             deployedRevision: rev.metadata!.name,
+            managedKinds: managedKinds(objects),
             conditions: setCondition(app.status?.conditions, {
               type: "Ready",
               status: "True",
-              reason: "RolloutComplete",
+              reason: rolledBack ? "RolledBack" : "RolloutComplete",
               message: `Revision ${rev.metadata!.name} is deployed and Healthy`,
             }, now()),
           },
