@@ -14,9 +14,8 @@ import {
   APPROVED_REVISION,
 } from "../../controller/gitsync/approval/review.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 import { collection, getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { outcome, waitForRollout } from "./rollout_wait.ts";
+import { outcome, timeoutOption, waitForRollout } from "./rollout_wait.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -43,12 +42,7 @@ export function registerApprove(program: Command, io: Io) {
       if (flags.digest !== undefined && !DIGEST.test(flags.digest)) {
         cmd.error(`--digest must look like sha256:<64 hex digits>, not "${flags.digest}"`);
       }
-      let timeoutMs = 0;
-      try {
-        timeoutMs = parseDuration(flags.timeout);
-      } catch {
-        cmd.error(`--timeout must be a duration like 90s or 10m, not "${flags.timeout}"`);
-      }
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         const rev = await revisionOf(client, app, flags.revision);

@@ -8,9 +8,8 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { ROLLBACK_REQUESTED_AT } from "../../controller/gitsync/approval/review.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 import { collection, getApplication, OUTPUT_ENV, withSession } from "./kube.ts";
-import { outcome, waitForRollout } from "./rollout_wait.ts";
+import { outcome, timeoutOption, waitForRollout } from "./rollout_wait.ts";
 
 export function registerRollback(program: Command, io: Io) {
   const command = program
@@ -30,12 +29,7 @@ export function registerRollback(program: Command, io: Io) {
     .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      let timeoutMs = 0;
-      try {
-        timeoutMs = parseDuration(flags.timeout);
-      } catch {
-        cmd.error(`--timeout must be a duration like 90s or 10m, not "${flags.timeout}"`);
-      }
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
         await getApplication(client, namespace, name);
         const requestedAt = new Date().toISOString();

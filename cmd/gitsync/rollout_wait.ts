@@ -1,6 +1,8 @@
 /** Following a rollout from the CLI: `approve --wait` and `rollback --wait`. */
 import { CliError } from "../../internal/cli/mod.ts";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
+import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getRevision } from "./kube.ts";
 
@@ -36,4 +38,10 @@ export function outcome(rev: Revision): string {
   if (rev.status?.phase === "Healthy") return `Revision ${rev.metadata!.name} is Healthy`;
   const f = rev.status?.failure;
   return `Revision ${rev.metadata!.name} failed${f ? `: ${f.reason}: ${f.message}` : ""}`;
+}
+
+/** --timeout in milliseconds; anything but a duration like 90s or 10m is a usage error. */
+export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
+  const ms = /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;
+  return ms > 0 ? ms : cmd.error(`--timeout must be a duration like 90s or 10m, not "${text}"`);
 }

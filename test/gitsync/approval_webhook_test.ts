@@ -5,21 +5,19 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/approval/review.ts";
-import {
-  MUTATE_APPLICATION_PATH,
-  startWebhookServer,
-  type WebhookServer,
-} from "../../controller/gitsync/approval/webhook_server.ts";
+import { startWebhookServer, type WebhookServer } from "../../controller/gitsync/approval/webhook_server.ts";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import { freePort } from "../../internal/http/free_port.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+import { servingCertificate } from "../harness/serving_cert.ts";
+import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 
 const run = promisify(execFile);
 const NS = "team";
@@ -52,58 +50,12 @@ describe("approval through the admission webhook", () => {
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
     dir = await mkdtemp(join(tmpdir(), "gitsync-webhook-"));
     // A serving certificate for 127.0.0.1, from a CA the API server is told to trust.
-    await run("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-keyout",
-      join(dir, "ca.key"),
-      "-out",
-      join(dir, "ca.crt"),
-      "-subj",
-      "/CN=webhook-ca",
-      "-addext",
-      "basicConstraints=critical,CA:TRUE",
-      "-addext",
-      "keyUsage=critical,keyCertSign",
-    ]);
-    await run("openssl", [
-      "req",
-      "-x509",
-      "-CA",
-      join(dir, "ca.crt"),
-      "-CAkey",
-      join(dir, "ca.key"),
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-keyout",
-      join(dir, "tls.key"),
-      "-out",
-      join(dir, "tls.crt"),
-      "-subj",
-      "/CN=gitsync-webhook",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-addext",
-      "extendedKeyUsage=serverAuth",
-    ]);
+    const cert = await servingCertificate(dir, "gitsync-webhook");
     await installCrds(admin, await loadCrds(), { fieldManager: "test", timeoutMs: 30_000 });
     webhook = await startWebhookServer({
       host: "127.0.0.1",
       port: await freePort(),
-      certFile: join(dir, "tls.crt"),
-      keyFile: join(dir, "tls.key"),
+      ...cert,
       planDigest: async (ns, name) => {
         try {
           const r = await admin.request<{ status?: { plan?: { digest?: string } } }>({
@@ -115,28 +67,7 @@ describe("approval through the admission webhook", () => {
         }
       },
     });
-    const ca = Buffer.from(await readFile(join(dir, "ca.crt"))).toString("base64");
-    await admin.request({
-      method: "POST",
-      path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
-      body: {
-        metadata: { name: "gitsync" },
-        webhooks: [{
-          name: "applications.sync.gitsync.io",
-          clientConfig: { url: `https://127.0.0.1:${webhook.port}${MUTATE_APPLICATION_PATH}`, caBundle: ca },
-          rules: [{
-            apiGroups: ["sync.gitsync.io"],
-            apiVersions: ["v1alpha1"],
-            operations: ["CREATE", "UPDATE"],
-            resources: ["applications"],
-          }],
-          failurePolicy: "Fail",
-          sideEffects: "None",
-          admissionReviewVersions: ["v1"],
-          timeoutSeconds: 5,
-        }],
-      },
-    });
+    await registerApprovalWebhook(admin, webhook.port, cert.certFile);
     await admin.request({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: NS } } });
     await admin.request({
       method: "POST",
@@ -251,7 +182,7 @@ describe("approval through the admission webhook", () => {
       `sync.gitsync.io/approve-digest=${stale}`,
     ]);
     assert.notEqual(r.code, 0);
-    assert.match(r.out, /admission webhook "applications.sync.gitsync.io" denied the request/);
+    assert.match(r.out, /admission webhook "approval.sync.gitsync.io" denied the request/);
     assert.match(r.out, new RegExp(`you approved ${stale} but its plan is now ${PLAN}`));
     assert.equal((await annotations())[APPROVED_DIGEST], PLAN, "nothing changed");
   });
@@ -261,6 +192,6 @@ describe("approval through the admission webhook", () => {
     webhook = undefined;
     const r = await kubectl(k8s.kubeconfigPath, ["label", "applications.sync.gitsync.io", "web", "team=a"]);
     assert.notEqual(r.code, 0);
-    assert.match(r.out, /failed calling webhook "applications.sync.gitsync.io"/);
+    assert.match(r.out, /failed calling webhook "approval.sync.gitsync.io"/);
   });
 });

@@ -9,22 +9,21 @@
  * without approval; one without a service account is refused; SIGTERM stops the manager cleanly.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { promisify } from "node:util";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { MUTATE_APPLICATION_PATH } from "../../controller/gitsync/approval/webhook_server.ts";
 import { freePort } from "../../internal/http/free_port.ts";
 import { applyObject, installCrds, KubeClient, listEvents, parseManifests } from "../../internal/k8s/mod.ts";
 import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import { servingCertificate } from "../harness/serving_cert.ts";
+import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -99,6 +98,13 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   const gitsync = (args: string[]) =>
     runBinary("gitsync", [...args, "-n", NS, "--kubeconfig", bobKubeconfig], { timeoutMs: 60_000 });
 
+  const createApplication = (name: string, spec: Record<string, unknown>) =>
+    admin.request({
+      method: "POST",
+      path: `${API}/applications`,
+      body: { apiVersion: API_VERSION, kind: "Application", metadata: { name }, spec },
+    });
+
   const leads = (m: RunningBinary) => m.records().some((r) => r.msg === "leading");
 
   /**
@@ -168,27 +174,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       },
     });
     // The webhook's serving certificate for 127.0.0.1, trusted by the API server through caBundle.
-    await promisify(execFile)("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-keyout",
-      join(cacheRoot, "tls.key"),
-      "-out",
-      join(cacheRoot, "tls.crt"),
-      "-subj",
-      "/CN=gitsync-webhook",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-addext",
-      "extendedKeyUsage=serverAuth",
-    ]);
+    const cert = await servingCertificate(cacheRoot, "gitsync-webhook");
     const run = async () =>
       startBinary("gitsync-manager", [
         "run",
@@ -211,30 +197,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     standby = await run();
     // The first replica's webhook decides approvals (failurePolicy Fail, as in install.yaml).
     const webhookPort = manager.records().find((r) => r.msg === "listening")!.webhookPort as number;
-    await admin.request({
-      method: "POST",
-      path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
-      body: {
-        metadata: { name: "gitsync-approval" },
-        webhooks: [{
-          name: "approval.sync.gitsync.io",
-          clientConfig: {
-            url: `https://127.0.0.1:${webhookPort}${MUTATE_APPLICATION_PATH}`,
-            caBundle: Buffer.from(await readFile(join(cacheRoot, "tls.crt"))).toString("base64"),
-          },
-          rules: [{
-            apiGroups: ["sync.gitsync.io"],
-            apiVersions: ["v1alpha1"],
-            operations: ["CREATE", "UPDATE"],
-            resources: ["applications"],
-          }],
-          failurePolicy: "Fail",
-          sideEffects: "None",
-          admissionReviewVersions: ["v1"],
-          timeoutSeconds: 5,
-        }],
-      },
-    });
+    await registerApprovalWebhook(admin, webhookPort, cert.certFile);
 
     await admin.request({
       method: "POST",
@@ -246,15 +209,9 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         spec: { git: { url: repo.url }, pollInterval: "2s" },
       },
     });
-    await admin.request({
-      method: "POST",
-      path: `${API}/applications`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Application",
-        metadata: { name: "shop" },
-        spec: { serviceAccountName: "deployer", source: { repositoryRef: { name: "shop" }, path: "deploy" } },
-      },
+    await createApplication("shop", {
+      serviceAccountName: "deployer",
+      source: { repositoryRef: { name: "shop" }, path: "deploy" },
     });
   });
   after(async () => {
@@ -415,19 +372,10 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   });
 
   it("an Application that syncs automatically deploys without an approval", async () => {
-    await admin.request({
-      method: "POST",
-      path: `${API}/applications`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Application",
-        metadata: { name: "auto" },
-        spec: {
-          serviceAccountName: "deployer",
-          sync: { automatic: true },
-          source: { repositoryRef: { name: "shop" }, path: "auto" },
-        },
-      },
+    await createApplication("auto", {
+      serviceAccountName: "deployer",
+      sync: { automatic: true },
+      source: { repositoryRef: { name: "shop" }, path: "auto" },
     });
     const a = await until("deployed", async () => {
       const x = await get<Application>(`${API}/applications/auto`);
@@ -442,16 +390,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   });
 
   it("an Application with no service account (and no default) is refused; nothing is created for it", async () => {
-    await admin.request({
-      method: "POST",
-      path: `${API}/applications`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Application",
-        metadata: { name: "nobody" },
-        spec: { source: { repositoryRef: { name: "shop" }, path: "deploy" } },
-      },
-    });
+    await createApplication("nobody", { source: { repositoryRef: { name: "shop" }, path: "deploy" } });
     const a = await until("ServiceAccountRequired", async () => {
       const x = await get<Application>(`${API}/applications/nobody`);
       return x.status?.conditions?.find((c) => c.reason === "ServiceAccountRequired") ? x : undefined;
