@@ -4,21 +4,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { executeCaptured, withEnv } from "../../internal/cli/testing.ts";
+import { assertUsageError, executeCaptured, withEnv } from "../../internal/cli/testing.ts";
 import { buildProgram } from "./main.ts";
 
 /** A kubeconfig path that does not exist: reaching the cluster would fail with exit 1, not 2. */
 const NO_CLUSTER = { KUBECONFIG: "/nonexistent/kubeconfig", EDGECTL_OUTPUT: undefined };
 
-async function usageError(args: string[], message: RegExp) {
-  await withEnv(NO_CLUSTER, async () => {
-    const r = await executeCaptured(buildProgram, args);
-    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
-    assert.equal(r.stdout, "");
-    assert.match(r.stderr, message);
-    assert.match(r.stderr, /\nRun 'edgectl \S+ --help' for usage\.\n$/);
-  });
-}
+const usageError = (args: string[], message: RegExp) =>
+  assertUsageError(buildProgram, args, message, NO_CLUSTER);
 
 test("get: unknown types, several types, and a name with -A are usage errors", async () => {
   await usageError(

@@ -1,21 +1,14 @@
 /** gitsync's argument checks, run in-process: each is a usage error (exit 2) found before any cluster access. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { executeCaptured, withEnv } from "../../internal/cli/testing.ts";
+import { assertUsageError, executeCaptured, withEnv } from "../../internal/cli/testing.ts";
 import { buildProgram } from "./main.ts";
 
 /** A kubeconfig path that does not exist: reaching the cluster would fail with exit 1, not 2. */
 const NO_CLUSTER = { KUBECONFIG: "/nonexistent/kubeconfig", GITSYNC_OUTPUT: undefined };
 
-async function usageError(args: string[], message: RegExp) {
-  await withEnv(NO_CLUSTER, async () => {
-    const r = await executeCaptured(buildProgram, args);
-    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
-    assert.equal(r.stdout, "");
-    assert.match(r.stderr, message);
-    assert.match(r.stderr, /\nRun 'gitsync \S+ --help' for usage\.\n$/);
-  });
-}
+const usageError = (args: string[], message: RegExp) =>
+  assertUsageError(buildProgram, args, message, NO_CLUSTER);
 
 test("approve: a digest that is not sha256:<hex>, a timeout that is not a duration", async () => {
   await usageError(

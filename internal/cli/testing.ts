@@ -1,4 +1,5 @@
 /** Helpers for tests that run programs in-process. Not part of the public face (`mod.ts`). */
+import assert from "node:assert/strict";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Io } from "./io.ts";
 import { execute } from "./run.ts";
@@ -46,4 +47,24 @@ function setEnv(vars: Record<string, string | undefined>) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+}
+
+/**
+ * Asserts that `args` is a usage error of the program `build` makes: exit 2, nothing on stdout, the
+ * message, and the hint `Run '<tool> <command> --help' for usage.`, all with `env` set (give a
+ * kubeconfig that does not exist: reaching a cluster would then fail with exit 1, not 2).
+ */
+export async function assertUsageError(
+  build: (io: Io) => CommandUnknownOpts,
+  args: string[],
+  message: RegExp,
+  env: Record<string, string | undefined> = {},
+): Promise<void> {
+  await withEnv(env, async () => {
+    const r = await executeCaptured(build, args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, message);
+    assert.match(r.stderr, /\nRun '\S+ \S+ --help' for usage\.\n$/);
+  });
 }
