@@ -10,6 +10,7 @@ import { createLogger, LOG_LEVELS, type LogLevel } from "../../internal/log/mod.
 import { exitOnStopSignals } from "../../internal/platform/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { parseBindAddress, startManager } from "../../controller/gitsync/manager.ts";
+import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 
 /** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
 const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
@@ -48,6 +49,11 @@ export function registerRun(program: Command) {
       "--leader-election-namespace <name>",
       "Namespace of the Lease (default: the pod's namespace, $POD_NAMESPACE, then gitsync-system)",
     )
+    .option(
+      "--drift-resync-interval <duration>",
+      "How often deployed Revisions are compared with the cluster (drift, self-heal); 0 turns it off",
+      "5m",
+    )
     .option("--concurrent <n>", "Reconciles in flight per kind (Repositories, Applications, Revisions)", "4")
     .option("--health-probe-bind-address <address>", "/healthz and /readyz; 0 disables", ":8081")
     .option("--webhook-bind-address <address>", "The approval admission webhook (HTTPS)", ":9443")
@@ -80,6 +86,13 @@ export function registerRun(program: Command) {
       if (!/^[1-9]\d{0,2}$/.test(flags.concurrent)) {
         cmd.error(`--concurrent must be a whole number from 1 to 999, not "${flags.concurrent}"`);
       }
+      const driftIntervalMs = flags.driftResyncInterval === "0"
+        ? 0
+        : /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(flags.driftResyncInterval)
+        ? parseDuration(flags.driftResyncInterval)
+        : cmd.error(
+          `--drift-resync-interval must be a duration like 30s or 5m, or 0, not "${flags.driftResyncInterval}"`,
+        );
       const healthProbe = flags.healthProbeBindAddress === "0"
         ? undefined
         : bind("--health-probe-bind-address", flags.healthProbeBindAddress);
@@ -126,6 +139,7 @@ export function registerRun(program: Command) {
         log,
         cacheRoot: flags.cacheDir,
         workers: Number(flags.concurrent),
+        driftIntervalMs,
         ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
         ...(healthProbe ? { healthProbe } : {}),
         ...(webhook ? { webhook } : {}),

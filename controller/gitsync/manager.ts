@@ -41,6 +41,8 @@ export interface ManagerOptions {
   healthProbe?: { host: string; port: number };
   /** The admission webhook's listener and certificate files; undefined disables it (ENABLE_WEBHOOKS=false). */
   webhook?: { host: string; port: number; certFile: string; keyFile: string };
+  /** --drift-resync-interval: how often deployed Revisions are compared with the cluster; 0 turns it off. */
+  driftIntervalMs?: number;
   /** --concurrent: reconciles in flight per kind; default 4. */
   workers?: number;
   /** --leader-elect: the Lease to hold before reconciling. */
@@ -157,6 +159,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
           source,
           events,
           redact: redactString,
+          driftIntervalMs: o.driftIntervalMs ?? 5 * 60_000,
         }),
         failed("Revision"),
       ),

@@ -191,6 +191,8 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         cacheRoot,
         "--cache-dir",
         cacheRoot,
+        "--drift-resync-interval",
+        "2s",
       ], { readyPath: "/readyz" });
     manager = await run();
     await until("the first replica leads", () => Promise.resolve(leads(manager) || undefined));
@@ -387,6 +389,49 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     );
     assert.equal(cm.data.mode, "auto");
     assert.equal(cm.metadata.labels["sync.gitsync.io/application"], "auto");
+  });
+
+  it("drift: reported on the Application; with selfHeal and automatic sync the objects are restored", async () => {
+    const edit = (name: string, mode: string) =>
+      admin.request({
+        method: "PATCH",
+        path: `/api/v1/namespaces/${NS}/configmaps/${name}`,
+        query: { fieldManager: "kubectl-edit" },
+        contentType: "application/merge-patch+json",
+        body: { data: { mode } },
+      });
+    // Without selfHeal: reported only, the hand edit stays.
+    await edit("settings", "hand-edited");
+    const shop = await until("shop Drifted", async () => {
+      const a = await app();
+      return a.status?.conditions?.find((c) => c.type === "Drifted" && c.status === "True") ? a : undefined;
+    });
+    assert.match(shop.status!.conditions!.find((c) => c.type === "Drifted")!.message!, /ConfigMap\/settings/);
+    const settings = await get<{ data: { mode: string } }>(`/api/v1/namespaces/${NS}/configmaps/settings`);
+    assert.equal(settings.data.mode, "hand-edited");
+
+    // With selfHeal on an automatic Application: put back, taking the field back from the editor.
+    await admin.request({
+      method: "PATCH",
+      path: `${API}/applications/auto`,
+      contentType: "application/merge-patch+json",
+      body: { spec: { sync: { selfHeal: true } } },
+    });
+    await edit("auto-settings", "hand-edited");
+    await until("auto-settings restored", async () => {
+      const cm = await get<{ data: { mode: string } }>(`/api/v1/namespaces/${NS}/configmaps/auto-settings`);
+      return cm.data.mode === "auto" ? cm : undefined;
+    });
+    const events = await listEvents(admin, {
+      ...(await get<Application>(`${API}/applications/auto`)),
+      apiVersion: API_VERSION,
+      kind: "Application",
+    });
+    assert.ok(events.some((e) => e.reason === "DriftDetected"), JSON.stringify(events.map((e) => e.reason)));
+    await until("auto back in sync", async () => {
+      const a = await get<Application>(`${API}/applications/auto`);
+      return a.status?.conditions?.find((c) => c.type === "Drifted" && c.status === "False") ? a : undefined;
+    });
   });
 
   it("an Application with no service account (and no default) is refused; nothing is created for it", async () => {

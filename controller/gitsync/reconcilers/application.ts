@@ -30,7 +30,7 @@ export interface Application extends KubeObject {
   spec: {
     serviceAccountName?: string;
     suspend?: boolean;
-    sync?: { automatic?: boolean };
+    sync?: { automatic?: boolean; selfHeal?: boolean; prune?: boolean };
     source: { repositoryRef: { name: string }; path?: string };
     conflictPolicy?: "fail" | "adopt";
     history?: { limit?: number };

@@ -36,7 +36,8 @@ export interface Revision extends KubeObject {
     approval?:
       | { approvedBy: string; approvedAt: string; planDigest: string; desiredStateHash?: string }
       | null;
-    rollout?: { attempt: number; group: number };
+    /** selfHeal: this attempt restores drifted objects, taking their fields back from other managers. */
+    rollout?: { attempt: number; group: number; selfHeal?: boolean };
     hooks?: RolloutState["hooks"];
     failure?: { reason: string; message: string; resource?: unknown; retryable?: boolean };
     conditions?: Condition[];
@@ -54,8 +55,15 @@ export interface RevisionReconcilerOptions {
   source: (namespace: string, repository: string, commit: string) => Promise<ReadonlyMap<string, Uint8Array>>;
   events: EventRecorder;
   redact: (text: string) => string;
+  /** --drift-resync-interval: how often a deployed Revision is compared with the cluster; 0 turns it off. */
+  driftIntervalMs?: number;
   now?: () => Date;
 }
+
+type RevisionStatus = NonNullable<Revision["status"]>;
+type StatusPatch = { [K in Exclude<keyof RevisionStatus, "rollout">]?: RevisionStatus[K] | null } & {
+  rollout?: { attempt: number; group: number; selfHeal?: boolean | null };
+};
 
 /** status.managedKinds: the kinds a rollout applied, for the next prune inventory. */
 function managedKinds(objects: KubeObject[]) {
@@ -68,14 +76,19 @@ function managedKinds(objects: KubeObject[]) {
 }
 
 /** The rollout position as status keeps it (hooks have a field of their own). */
-const stored = (s: RolloutState) => ({ attempt: s.rollout, group: s.group });
+const stored = (s: RolloutState, selfHeal: boolean) => ({
+  attempt: s.rollout,
+  group: s.group,
+  ...(selfHeal ? { selfHeal } : {}),
+});
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 
 export function revisionReconciler(o: RevisionReconcilerOptions) {
   const now = o.now ?? (() => new Date());
 
-  async function writeStatus(rev: Revision, status: NonNullable<Revision["status"]>) {
+  /** A merge patch of status: null removes a field. */
+  async function writeStatus(rev: Revision, status: StatusPatch) {
     await o.client.request({
       method: "PATCH",
       path: `/apis/${API_VERSION}/namespaces/${rev.metadata!.namespace}/revisions/${
@@ -157,6 +170,79 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     return buildPlan({ changes, prune: pruned.delete, pruneSkipped: pruned.skipped, redact: o.redact });
   }
 
+  /**
+   * Drift: the deployed Revision's objects (hooks aside) dry-run applied as the service account; what
+   * would be created or changed has drifted. Reported on the Application (condition Drifted, Event
+   * DriftDetected once per transition). With spec.sync.selfHeal the Revision rolls out again: at once
+   * when the Application syncs automatically, else after a fresh approval of the new plan.
+   */
+  async function checkDrift(rev: Revision, app: Application, sa: KubeClient): Promise<void> {
+    const { groups } = await desiredState(rev, app);
+    const objects = groups.flatMap((g) => (g.stage === "wave" ? g.objects : []));
+    const changes = await applyObjects(sa, objects, {
+      conflictPolicy: "adopt", // a dry run: shows what taking the fields back would change
+      defaultNamespace: app.metadata!.namespace!,
+      dryRun: true,
+    });
+    const current = buildPlan({ changes, prune: [], pruneSkipped: [], redact: o.redact });
+    const drifted = current.entries.filter((e) => e.action === "create" || e.action === "update");
+    const was = app.status?.conditions?.find((c) => c.type === "Drifted")?.status;
+    const names = drifted.slice(0, 5).map((e) => `${e.kind}/${e.name}`).join(", ") +
+      (drifted.length > 5 ? ` and ${drifted.length - 5} more` : "");
+    const condition = drifted.length
+      ? {
+        type: "Drifted",
+        status: "True",
+        reason: "DriftDetected",
+        message: `${drifted.length} object(s) differ from Revision ${rev.metadata!.name}: ${names}`,
+      }
+      : {
+        type: "Drifted",
+        status: "False",
+        reason: "InSync",
+        message: "the cluster matches the deployed Revision",
+      };
+    if (condition.status !== was) {
+      await o.client.request({
+        method: "PATCH",
+        path: `/apis/${API_VERSION}/namespaces/${app.metadata!.namespace}/applications/${
+          app.metadata!.name
+        }/status`,
+        contentType: "application/merge-patch+json",
+        body: { status: { conditions: setCondition(app.status?.conditions, condition, now()) } },
+      });
+      if (drifted.length) await o.events.warning(app, "DriftDetected", condition.message);
+    }
+    if (!drifted.length || !app.spec.sync?.selfHeal) return;
+    const automatic = app.spec.sync.automatic === true;
+    const attempt = (rev.status?.rollout?.attempt ?? 1) + 1;
+    if (automatic) {
+      await writeStatus(rev, {
+        phase: "Applying",
+        rollout: { attempt, group: 0, selfHeal: true },
+        startedAt: iso(now()),
+        finishedAt: null,
+      });
+      await o.events.normal(rev, "SelfHeal", `restoring ${names}`);
+    } else {
+      // A later rollout of the same Revision needs a fresh approval (seed section 3).
+      const full = await plan(rev, app, sa);
+      await writeStatus(rev, {
+        phase: "AwaitingApproval",
+        plan: full,
+        approval: null,
+        rollout: { attempt, group: 0, selfHeal: true },
+        startedAt: null,
+        finishedAt: null,
+      });
+      await o.events.normal(
+        rev,
+        "AwaitingApproval",
+        `self-heal of ${names} waits for approval of plan ${full.digest}`,
+      );
+    }
+  }
+
   async function fail(rev: Revision, reason: string, message: string, resource?: unknown) {
     await writeStatus(rev, {
       phase: "Failed",
@@ -185,9 +271,16 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     const app = o.getApplication(`${ns}/${rev.spec.applicationRef.name}`);
     if (!app || app.status?.desiredRevision !== rev.metadata!.name) return {};
     const phase = rev.status?.phase ?? "Pending";
-    if (phase === "Healthy" || phase === "Failed") return {};
+    if (phase === "Failed") return {};
     const sa = o.client.impersonating({ user: `system:serviceaccount:${ns}:${rev.spec.serviceAccountName}` });
     try {
+      // Observe: a deployed Revision is compared with the cluster on the drift interval.
+      if (phase === "Healthy") {
+        if (!o.driftIntervalMs || app.status?.deployedRevision !== rev.metadata!.name) return {};
+        await checkDrift(rev, app, sa);
+        return { requeueAfterMs: o.driftIntervalMs };
+      }
+
       // Plan.
       if (phase === "Pending" || phase === "Planning") {
         const p = await plan(rev, app, sa);
@@ -195,7 +288,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         await writeStatus(rev, {
           phase: automatic ? "Applying" : "AwaitingApproval",
           plan: p,
-          rollout: { attempt: 1, group: 0 },
+          rollout: { attempt: 1, group: 0, selfHeal: null },
           hooks: [],
           // Automatic sync approves the plan it just made: no second plan at rollout start.
           ...(automatic
@@ -258,27 +351,29 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         await writeStatus(rev, { startedAt: iso(now()) });
       }
       const { objects, groups } = await desiredState(rev, app);
+      const selfHeal = rev.status?.rollout?.selfHeal === true;
       const r = await rolloutStep({
         client: sa,
         rolloutOf: rev.metadata!.uid ?? rev.metadata!.name!,
         groups,
         state,
-        conflictPolicy: app.spec.conflictPolicy ?? "fail",
+        // A self-heal takes back the fields others changed: they were approved as ours.
+        conflictPolicy: selfHeal ? "adopt" : app.spec.conflictPolicy ?? "fail",
         namespace: ns,
         inventory: inventory(sa, app, objects),
         desired: objects,
       });
       if (r.outcome === "progressing") {
-        await writeStatus(rev, { rollout: stored(r.state), hooks: r.state.hooks });
+        await writeStatus(rev, { rollout: stored(r.state, selfHeal), hooks: r.state.hooks });
         return { requeueAfterMs: 1_000 };
       }
       if (r.outcome === "failed") {
-        await writeStatus(rev, { rollout: stored(r.state), hooks: r.state.hooks });
+        await writeStatus(rev, { rollout: stored(r.state, selfHeal), hooks: r.state.hooks });
         return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource);
       }
       await writeStatus(rev, {
         phase: "Healthy",
-        rollout: stored(r.state),
+        rollout: stored(r.state, selfHeal),
         hooks: r.state.hooks,
         finishedAt: iso(now()),
         conditions: setCondition(rev.status?.conditions, {
@@ -311,7 +406,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
           },
         },
       });
-      return {};
+      return o.driftIntervalMs ? { requeueAfterMs: o.driftIntervalMs } : {};
     } catch (err) {
       if (err instanceof RenderFailure || err instanceof ValidationFailure) {
         return await fail(rev, err.reason, err.message);
