@@ -66,6 +66,7 @@ describe("rollout of a Revision on a cluster with workloads", () => {
     desired: KubeObject[],
     state: RolloutState,
     waits: string[] = [],
+    prune = true,
   ): Promise<StepResult> {
     const groups = rolloutGroups(desired);
     const deadline = Date.now() + 30_000;
@@ -78,6 +79,7 @@ describe("rollout of a Revision on a cluster with workloads", () => {
         conflictPolicy: "fail",
         namespace: NS,
         inventory,
+        prune,
         desired,
       });
       if (r.outcome !== "progressing") return r;
@@ -134,6 +136,17 @@ describe("rollout of a Revision on a cluster with workloads", () => {
     ]);
     // Prune removed the ConfigMap the Revision no longer has.
     assert.deepEqual((await inventory()).map((o) => o.metadata?.name).sort(), ["settings"]);
+  });
+
+  it("with prune off (spec.sync.prune: false) a managed object the Revision no longer has stays", async () => {
+    await admin.request({
+      method: "POST",
+      path: `/api/v1/namespaces/${NS}/configmaps`,
+      body: configMap("kept"),
+    });
+    const r = await rollout([configMap("settings")], { rollout: 1, group: 0, hooks: [] }, [], false);
+    assert.equal(r.outcome, "complete", JSON.stringify(r));
+    assert.ok((await inventory()).some((o) => o.metadata?.name === "kept"));
   });
 
   it("a failing pre-sync hook fails the rollout with HookFailed; nothing after it is applied", async () => {

@@ -166,7 +166,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       // Hooks are created afresh each rollout: planned as creates, whatever ran before.
       ...await applyObjects(sa, hooks, { ...options, recreate: true }),
     ];
-    const pruned = planPrune(await inventory(sa, app, objects)(), changes.map((c) => c.desired));
+    const pruned = app.spec.sync?.prune === false
+      ? { delete: [], skipped: [] }
+      : planPrune(await inventory(sa, app, objects)(), changes.map((c) => c.desired));
     return buildPlan({ changes, prune: pruned.delete, pruneSkipped: pruned.skipped, redact: o.redact });
   }
 
@@ -361,6 +363,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         conflictPolicy: selfHeal ? "adopt" : app.spec.conflictPolicy ?? "fail",
         namespace: ns,
         inventory: inventory(sa, app, objects),
+        prune: app.spec.sync?.prune !== false,
         desired: objects,
       });
       if (r.outcome === "progressing") {

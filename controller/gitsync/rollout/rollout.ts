@@ -61,6 +61,8 @@ export interface StepContext {
   namespace: string;
   /** Live managed objects (the prune inventory) when the prune group comes. */
   inventory: () => Promise<KubeObject[]>;
+  /** false: skip the prune step (Application spec.sync.prune: false). */
+  prune?: boolean;
   /** Every desired object of the Revision (for prune). */
   desired: KubeObject[];
   kindsWithoutStatus?: ReadonlySet<string>;
@@ -114,6 +116,10 @@ export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
   try {
     while (state.group < ctx.groups.length) {
       const group = ctx.groups[state.group]!;
+      if (group.stage === "prune" && ctx.prune === false) {
+        state.group++; // spec.sync.prune: false keeps what a Revision no longer has.
+        continue;
+      }
       if (group.stage === "prune") {
         // Desired objects without a namespace land in the Application's: compare them as such.
         const desired = await Promise.all(
