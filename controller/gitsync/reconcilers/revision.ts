@@ -65,6 +65,15 @@ type StatusPatch = { [K in Exclude<keyof RevisionStatus, "rollout">]?: RevisionS
   rollout?: { attempt: number; group: number; selfHeal?: boolean | null };
 };
 
+/** Finds a desired object's live copy in a listed inventory (by kind, namespace and name). */
+function liveLookup(inventory: KubeObject[], defaultNamespace: string) {
+  const key = (o: KubeObject, ns: string | undefined) =>
+    `${o.apiVersion}/${o.kind}/${ns ?? ""}/${o.metadata?.name}`;
+  const byKey = new Map(inventory.map((o) => [key(o, o.metadata?.namespace), o]));
+  return (o: KubeObject) =>
+    byKey.get(key(o, o.metadata?.namespace ?? defaultNamespace)) ?? byKey.get(key(o, undefined));
+}
+
 /** status.managedKinds: the kinds a rollout applied, for the next prune inventory. */
 function managedKinds(objects: KubeObject[]) {
   const kinds = new Map<string, { group: string; version: string; kind: string }>();
@@ -153,10 +162,12 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
 
   async function plan(rev: Revision, app: Application, sa: KubeClient): Promise<Plan> {
     const { objects, groups } = await desiredState(rev, app);
+    const managed = await inventory(sa, app, objects)();
     const options = {
       conflictPolicy: app.spec.conflictPolicy ?? "fail",
       defaultNamespace: app.metadata!.namespace!,
       dryRun: true,
+      live: liveLookup(managed, app.metadata!.namespace!),
     } as const;
     const of = (stages: string[]) =>
       groups.flatMap((g) => (stages.includes(g.stage) && "objects" in g ? g.objects : []));
@@ -168,7 +179,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     ];
     const pruned = app.spec.sync?.prune === false
       ? { delete: [], skipped: [] }
-      : planPrune(await inventory(sa, app, objects)(), changes.map((c) => c.desired));
+      : planPrune(managed, changes.map((c) => c.desired));
     return buildPlan({ changes, prune: pruned.delete, pruneSkipped: pruned.skipped, redact: o.redact });
   }
 
@@ -185,6 +196,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       conflictPolicy: "adopt", // a dry run: shows what taking the fields back would change
       defaultNamespace: app.metadata!.namespace!,
       dryRun: true,
+      live: liveLookup(await inventory(sa, app, objects)(), app.metadata!.namespace!),
     });
     const current = buildPlan({ changes, prune: [], pruneSkipped: [], redact: o.redact });
     const drifted = current.entries.filter((e) => e.action === "create" || e.action === "update");

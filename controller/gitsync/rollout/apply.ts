@@ -48,6 +48,8 @@ export interface ApplyOptions {
    * under a generated name, so an existing object neither fails it nor shows as an update.
    */
   recreate?: boolean;
+  /** For dry runs: the live object, when the caller already listed it (the managed inventory). */
+  live?: (desired: KubeObject) => KubeObject | undefined;
 }
 
 export interface AppliedObject {
@@ -133,15 +135,6 @@ export async function applyObjects(
         out.push({ desired: object, after });
         continue;
       }
-      // The live object is for the plan's diff; a real apply does not need it.
-      let before: KubeObject | undefined;
-      if (options.dryRun) {
-        try {
-          before = await getObject(client, res, object.metadata!.name!, { namespace });
-        } catch (err) {
-          if (!isKubeApiError(err, 404)) throw err;
-        }
-      }
       const after = await patchObject(client, res, object.metadata!.name!, object, {
         type: "apply",
         namespace,
@@ -149,6 +142,20 @@ export async function applyObjects(
         force: options.conflictPolicy === "adopt",
         ...(options.dryRun ? { dryRun: true } : {}),
       });
+      // The live object is for the plan's diff (a real apply does not need it): from the caller's
+      // inventory when it has it; else read, but only when the dry run says the object exists (a dry-run
+      // create answers without a resourceVersion), so new objects cost no extra request.
+      let before: KubeObject | undefined;
+      if (options.dryRun) {
+        before = options.live?.(object);
+        if (!before && after.metadata?.resourceVersion) {
+          try {
+            before = await getObject(client, res, object.metadata!.name!, { namespace });
+          } catch (err) {
+            if (!isKubeApiError(err, 404)) throw err;
+          }
+        }
+      }
       out.push({ desired: object, ...(before ? { before } : {}), after });
     } catch (err) {
       throw failure(err, object, as);
