@@ -17,6 +17,8 @@ import {
 } from "../../../internal/k8s/mod.ts";
 
 export const FIELD_MANAGER = "gitsync";
+/** Writes in flight at once for one group. */
+const APPLY_CONCURRENCY = 8;
 
 export type FailureReason =
   | "Forbidden"
@@ -100,9 +102,9 @@ function failure(err: unknown, o: KubeObject, as: string): RolloutFailure {
 }
 
 /**
- * Server-Side Applies `objects` in order with `client` (which impersonates the service account),
- * as a dry run or for real; returns each object before and after. The first failure stops the
- * group and is thrown as a RolloutFailure.
+ * Server-Side Applies `objects` with `client` (which impersonates the service account), as a dry run
+ * or for real, a few at a time; returns each object before and after, in order. The first failure
+ * (in order) is thrown as a RolloutFailure once the others in flight are done.
  */
 export async function applyObjects(
   client: KubeClient,
@@ -111,8 +113,7 @@ export async function applyObjects(
 ): Promise<AppliedObject[]> {
   const discovery = discoveryFor(client);
   const as = client.impersonation?.user ?? `user ${client.config.user.name}`;
-  const out: AppliedObject[] = [];
-  for (const desired of objects) {
+  const one = async (desired: KubeObject): Promise<AppliedObject> => {
     let object = desired;
     try {
       const res = await discovery.forKind(desired.apiVersion ?? "", desired.kind ?? "");
@@ -132,8 +133,7 @@ export async function applyObjects(
         const generated = copy.metadata!.name;
         const after = JSON.parse(JSON.stringify(copy, (_k, v) => (v === generated ? name : v))) as KubeObject;
         delete after.metadata!.generateName;
-        out.push({ desired: object, after });
-        continue;
+        return { desired: object, after };
       }
       const after = await patchObject(client, res, object.metadata!.name!, object, {
         type: "apply",
@@ -156,10 +156,25 @@ export async function applyObjects(
           }
         }
       }
-      out.push({ desired: object, ...(before ? { before } : {}), after });
+      return { desired: object, ...(before ? { before } : {}), after };
     } catch (err) {
       throw failure(err, object, as);
     }
-  }
-  return out;
+  };
+  // Objects of one group do not depend on each other: a few in flight at once, results in order, and
+  // the first failure in order is the one reported.
+  const results: PromiseSettledResult<AppliedObject>[] = new Array(objects.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(APPLY_CONCURRENCY, objects.length) }, async () => {
+    while (next < objects.length) {
+      const i = next++;
+      results[i] = await one(objects[i]!).then(
+        (value) => ({ status: "fulfilled", value }) as const,
+        (reason) => ({ status: "rejected", reason }) as const,
+      );
+    }
+  }));
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return results.map((r) => (r as PromiseFulfilledResult<AppliedObject>).value);
 }
