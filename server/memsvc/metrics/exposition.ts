@@ -3,9 +3,9 @@
  * `memsvc_`, counters end in `_total`, durations are in seconds (the Prometheus base unit; the
  * JSON view uses milliseconds).
  */
-import { LATENCY_BUCKETS_MS, type LatencyHistogram } from "./histogram.ts";
+import { LATENCY_BUCKETS_MS, type LatencyHistogram } from "../../../internal/metrics/histogram.ts";
 import type { Gauges } from "./gauges.ts";
-import { type Labels, type PromHistogram, PromText } from "./prometheus.ts";
+import { type Labels, type PromHistogram, PromText } from "../../../internal/metrics/prometheus.ts";
 import { type CounterName, COUNTERS, type MemsvcMetrics } from "./registry.ts";
 
 const BOUNDS_SECONDS = LATENCY_BUCKETS_MS.map((ms) => ms / 1000);

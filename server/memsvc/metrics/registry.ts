@@ -14,7 +14,7 @@
 import { HTTPException } from "hono/http-exception";
 import { ZodError } from "zod";
 import { ValidationError } from "../../../internal/http/mod.ts";
-import { LatencyHistogram } from "./histogram.ts";
+import { LatencyHistogram } from "../../../internal/metrics/histogram.ts";
 import { LruMap } from "./lru.ts";
 import { RateWindow } from "./rate_window.ts";
 

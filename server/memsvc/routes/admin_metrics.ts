@@ -13,7 +13,7 @@ import type { MemsvcEnv } from "../env.ts";
 import type { ActivityRecorder } from "../metrics/activity.ts";
 import { renderPrometheus } from "../metrics/exposition.ts";
 import type { GaugeReader } from "../metrics/gauges.ts";
-import { PROM_CONTENT_TYPE } from "../metrics/prometheus.ts";
+import { PROM_CONTENT_TYPE } from "../../../internal/metrics/prometheus.ts";
 import type { MemsvcMetrics } from "../metrics/registry.ts";
 import { adminMetricsResponse } from "../metrics/schemas.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkExposition } from "../../../test/harness/prometheus_format.ts";
+import { checkExposition } from "../../test/harness/prometheus_format.ts";
 import { escapeHelp, escapeLabelValue, formatValue, PromText } from "./prometheus.ts";
 
 test("label values escape backslash, double quote and newline; help escapes backslash and newline", () => {
