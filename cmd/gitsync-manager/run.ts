@@ -56,6 +56,23 @@ export function registerRun(program: Command) {
     )
     .option("--concurrent <n>", "Reconciles in flight per kind (Repositories, Applications, Revisions)", "4")
     .option("--health-probe-bind-address <address>", "/healthz and /readyz; 0 disables", ":8081")
+    .option(
+      "--metrics-bind-address <address>",
+      "Prometheus metrics at /metrics, e.g. :8443; 0 disables",
+      "0",
+    )
+    .addOption(
+      new Option(
+        "--metrics-secure <bool>",
+        "HTTPS with authentication (TokenReview) and authorization (get on /metrics); false serves plain HTTP to anyone",
+      ).choices(["true", "false"]).default("true"),
+    )
+    .option(
+      "--metrics-cert-path <dir>",
+      "Directory of the metrics endpoint's certificate (needed when secure)",
+    )
+    .option("--metrics-cert-name <file>", "Certificate file name in --metrics-cert-path", "tls.crt")
+    .option("--metrics-cert-key <file>", "Key file name in --metrics-cert-path", "tls.key")
     .option("--webhook-bind-address <address>", "The approval admission webhook (HTTPS)", ":9443")
     .option(
       "--webhook-cert-path <dir>",
@@ -96,6 +113,29 @@ export function registerRun(program: Command) {
       const healthProbe = flags.healthProbeBindAddress === "0"
         ? undefined
         : bind("--health-probe-bind-address", flags.healthProbeBindAddress);
+      let metrics;
+      if (flags.metricsBindAddress !== "0") {
+        const at = bind("--metrics-bind-address", flags.metricsBindAddress);
+        if (flags.metricsSecure === "true") {
+          const dir = flags.metricsCertPath;
+          if (!dir) {
+            return cmd.error(
+              "--metrics-secure needs --metrics-cert-path (a directory with the endpoint's certificate and key), " +
+                "or --metrics-secure=false for plain HTTP without authentication",
+            );
+          }
+          const certFile = join(dir, flags.metricsCertName);
+          const keyFile = join(dir, flags.metricsCertKey);
+          for (const f of [certFile, keyFile]) {
+            if (!existsSync(f)) {
+              throw new CliError(`the metrics endpoint needs ${f} (--metrics-cert-path)`, 2);
+            }
+          }
+          metrics = { ...at, secure: { certFile, keyFile } };
+        } else {
+          metrics = at;
+        }
+      }
       const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
       let webhook;
       if (webhooksOn) {
@@ -143,6 +183,7 @@ export function registerRun(program: Command) {
         ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
         ...(healthProbe ? { healthProbe } : {}),
         ...(webhook ? { webhook } : {}),
+        ...(metrics ? { metrics } : {}),
         ...(flags.leaderElect
           ? { leaderElection: { namespace: leaseNamespace, name: "gitsync-manager.sync.gitsync.io" } }
           : {}),
@@ -151,6 +192,7 @@ export function registerRun(program: Command) {
         version: TOOL_VERSION,
         ...(manager.healthProbePort !== undefined ? { port: manager.healthProbePort } : {}),
         ...(manager.webhookPort !== undefined ? { webhookPort: manager.webhookPort } : {}),
+        ...(manager.metricsPort !== undefined ? { metricsPort: manager.metricsPort } : {}),
         leaderElect: flags.leaderElect,
       });
       exitOnStopSignals(log, async () => {

@@ -16,6 +16,7 @@ import {
   Informer,
   type KubeClient,
   objectKey,
+  type ReconcileResult,
   runLeaderElection,
   runWorkers,
   WorkQueue,
@@ -23,6 +24,8 @@ import {
 import type { Logger } from "../../internal/log/mod.ts";
 import { redactString } from "../../internal/log/redact.ts";
 import { startWebhookServer, type WebhookServer } from "./approval/webhook_server.ts";
+import { ManagerMetrics } from "./metrics.ts";
+import { type MetricsServer, startMetricsServer } from "./metrics_server.ts";
 import { API_VERSION } from "./crds.ts";
 import { type Application, applicationReconciler } from "./reconcilers/application.ts";
 import { readGitCredentials, type Repository, repositoryReconciler } from "./reconcilers/repository.ts";
@@ -45,6 +48,8 @@ export interface ManagerOptions {
   driftIntervalMs?: number;
   /** --concurrent: reconciles in flight per kind; default 4. */
   workers?: number;
+  /** --metrics-bind-address and its certificate (--metrics-secure: HTTPS with TokenReview and SubjectAccessReview). */
+  metrics?: { host: string; port: number; secure?: { certFile: string; keyFile: string } };
   /** --leader-elect: the Lease to hold before reconciling. */
   leaderElection?: { namespace: string; name: string; identity?: string };
 }
@@ -53,6 +58,7 @@ export interface Manager {
   /** Bound ports (useful with port 0). */
   healthProbePort?: number;
   webhookPort?: number;
+  metricsPort?: number;
   /** Resolves once the caches are synced (readyz turns ok). */
   synced: Promise<void>;
   stop(): Promise<void>;
@@ -119,6 +125,37 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     return await trees.get(fetch, commit, r.spec.git.revision ?? "main");
   };
 
+  // Metrics: counted around each reconcile; gauges read from the caches at scrape time.
+  let leading = !o.leaderElection;
+  const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  const metrics = new ManagerMetrics({
+    revisionPhases: () => revs.list().reduce((m, r) => count(m, r.status?.phase ?? "Pending"), new Map()),
+    applicationsReady: () =>
+      apps.list().reduce(
+        (m, a) => count(m, a.status?.conditions?.find((c) => c.type === "Ready")?.status ?? "Unknown"),
+        new Map(),
+      ),
+    queueDepth: () =>
+      new Map([["Repository", repoQ.length], ["Application", appQ.length], ["Revision", revQ.length]]),
+    leader: () => leading,
+  });
+  const measured =
+    (controller: string, reconcile: (key: string) => Promise<ReconcileResult>) => async (key: string) => {
+      const started = performance.now();
+      try {
+        const r = await reconcile(key);
+        metrics.observe(
+          controller,
+          r.requeueAfterMs !== undefined ? "requeue" : "success",
+          performance.now() - started,
+        );
+        return r;
+      } catch (err) {
+        metrics.observe(controller, "error", performance.now() - started);
+        throw err;
+      }
+    };
+
   const concurrency = o.workers ?? 4;
   const failed = (kind: string) => (key: string, err: unknown) =>
     log.error("reconcile failed; retrying with backoff", { kind, key, error: (err as Error).message });
@@ -132,35 +169,44 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       runWorkers(
         repoQ,
         concurrency,
-        repositoryReconciler({ client: o.client, get: (k) => repos.get(k), cacheRoot: o.cacheRoot }),
+        measured(
+          "Repository",
+          repositoryReconciler({ client: o.client, get: (k) => repos.get(k), cacheRoot: o.cacheRoot }),
+        ),
         failed("Repository"),
       ),
       runWorkers(
         appQ,
         concurrency,
-        applicationReconciler({
-          client: o.client,
-          getApplication: (k) => apps.get(k),
-          getRepository: (k) => repos.get(k),
-          listRevisions: (ns, app) =>
-            revs.list().filter((r) => r.metadata?.namespace === ns && r.spec.applicationRef.name === app),
-          ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
-          events,
-        }),
+        measured(
+          "Application",
+          applicationReconciler({
+            client: o.client,
+            getApplication: (k) => apps.get(k),
+            getRepository: (k) => repos.get(k),
+            listRevisions: (ns, app) =>
+              revs.list().filter((r) => r.metadata?.namespace === ns && r.spec.applicationRef.name === app),
+            ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
+            events,
+          }),
+        ),
         failed("Application"),
       ),
       runWorkers(
         revQ,
         concurrency,
-        revisionReconciler({
-          client: o.client,
-          getRevision: (k) => revs.get(k),
-          getApplication: (k) => apps.get(k),
-          source,
-          events,
-          redact: redactString,
-          driftIntervalMs: o.driftIntervalMs ?? 5 * 60_000,
-        }),
+        measured(
+          "Revision",
+          revisionReconciler({
+            client: o.client,
+            getRevision: (k) => revs.get(k),
+            getApplication: (k) => apps.get(k),
+            source,
+            events,
+            redact: redactString,
+            driftIntervalMs: o.driftIntervalMs ?? 5 * 60_000,
+          }),
+        ),
         failed("Revision"),
       ),
     ];
@@ -175,19 +221,23 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   let running: Promise<void>;
   if (o.leaderElection) {
     const identity = o.leaderElection.identity ?? `${hostname()}_${crypto.randomUUID().slice(0, 8)}`;
-    let leading: Promise<void> = Promise.resolve();
+    let reconciling: Promise<void> = Promise.resolve();
     running = runLeaderElection(o.client, {
       ...o.leaderElection,
       identity,
       onStartedLeading: (signal) => {
+        leading = true;
         log.info("leading", { lease: `${o.leaderElection!.namespace}/${o.leaderElection!.name}`, identity });
-        leading = reconcile(signal);
+        reconciling = reconcile(signal);
       },
-      onStoppedLeading: () => log.info("stopped leading", { identity }),
+      onStoppedLeading: () => {
+        leading = false;
+        log.info("stopped leading", { identity });
+      },
       onNewLeader: (holder) => {
         if (holder && holder !== identity) log.info("another replica leads", { leader: holder });
       },
-    }, stop.signal).then(() => leading);
+    }, stop.signal).then(() => reconciling);
   } else {
     running = reconcile(stop.signal);
   }
@@ -195,6 +245,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   // Listeners: probes and the admission webhook serve on every replica, leader or not.
   let probes: Server | undefined;
   let webhook: WebhookServer | undefined;
+  let metricsServer: MetricsServer | undefined;
   let isSynced = false;
   void synced.then(() => (isSynced = true));
   try {
@@ -208,6 +259,14 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       });
       await listen(probes, o.healthProbe);
     }
+    if (o.metrics) {
+      metricsServer = await startMetricsServer({
+        host: o.metrics.host,
+        port: o.metrics.port,
+        ...(o.metrics.secure ? { secure: { ...o.metrics.secure, client: o.client } } : {}),
+        render: () => metrics.render(),
+      });
+    }
     if (o.webhook) {
       webhook = await startWebhookServer({
         ...o.webhook,
@@ -220,6 +279,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   } catch (err) {
     stop.abort();
     probes?.close();
+    await metricsServer?.close();
     await Promise.allSettled([running, ...informers]);
     throw err;
   }
@@ -227,11 +287,13 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   return {
     ...(probes ? { healthProbePort: (probes.address() as AddressInfo).port } : {}),
     ...(webhook ? { webhookPort: webhook.port } : {}),
+    ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
     synced,
     async stop() {
       stop.abort();
       await Promise.allSettled([running, ...informers]);
       await webhook?.close();
+      await metricsServer?.close();
       if (probes) {
         await new Promise<void>((resolve) => probes!.close(() => resolve()));
         probes.closeAllConnections?.();

@@ -9,7 +9,9 @@
  * without approval; one without a service account is refused; SIGTERM stops the manager cleanly.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -105,6 +107,36 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       body: { apiVersion: API_VERSION, kind: "Application", metadata: { name }, spec },
     });
 
+  /** A service account's token (TokenRequest). */
+  const tokenOf = async (namespace: string, name: string) =>
+    (await admin.request<{ status: { token: string } }>({
+      method: "POST",
+      path: `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
+      body: {
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "TokenRequest",
+        spec: { expirationSeconds: 3600 },
+      },
+    })).status.token;
+
+  /** GET https://127.0.0.1:<metrics port>/metrics, trusting the test certificate. */
+  const scrape = (port: number, token?: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpsRequest({
+        host: "127.0.0.1",
+        port,
+        path: "/metrics",
+        ca: readFileSync(join(cacheRoot, "tls.crt")),
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
   const leads = (m: RunningBinary) => m.records().some((r) => r.msg === "leading");
 
   /**
@@ -126,15 +158,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         await applyObject(admin, m.object, { serverSide: true, fieldManager: "test" });
       }
     }
-    const { status } = await admin.request<{ status: { token: string } }>({
-      method: "POST",
-      path: "/api/v1/namespaces/gitsync-system/serviceaccounts/gitsync-manager/token",
-      body: {
-        apiVersion: "authentication.k8s.io/v1",
-        kind: "TokenRequest",
-        spec: { expirationSeconds: 3600 },
-      },
-    });
+    const token = await tokenOf("gitsync-system", "gitsync-manager");
     const path = join(dir, "controller.kubeconfig");
     await writeFile(
       path,
@@ -142,7 +166,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         apiVersion: "v1",
         kind: "Config",
         clusters: [{ name: "test", cluster: { server: k8s.server, "certificate-authority": k8s.caFile } }],
-        users: [{ name: "gitsync-manager", user: { token: status.token } }],
+        users: [{ name: "gitsync-manager", user: { token } }],
         contexts: [{ name: "test", context: { cluster: "test", user: "gitsync-manager" } }],
         "current-context": "test",
       }),
@@ -193,6 +217,10 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         cacheRoot,
         "--drift-resync-interval",
         "2s",
+        "--metrics-bind-address",
+        "127.0.0.1:0",
+        "--metrics-cert-path",
+        cacheRoot,
       ], { readyPath: "/readyz" });
     manager = await run();
     await until("the first replica leads", () => Promise.resolve(leads(manager) || undefined));
@@ -459,6 +487,40 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     } finally {
       asController.close();
     }
+  });
+
+  it("metrics: HTTPS; no token is 401, a token without get on /metrics 403, gitsync-metrics-reader 200", async () => {
+    const port = manager.records().find((r) => r.msg === "listening")!.metricsPort as number;
+    assert.equal((await scrape(port)).status, 401);
+    assert.equal((await scrape(port, "not-a-token")).status, 401);
+    assert.equal((await scrape(port, await tokenOf("gitsync-system", "gitsync-manager"))).status, 403);
+    await admin.request({
+      method: "POST",
+      path: "/api/v1/namespaces/gitsync-system/serviceaccounts",
+      body: { metadata: { name: "prometheus" } },
+    });
+    await admin.request({
+      method: "POST",
+      path: "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+      body: {
+        metadata: { name: "prometheus-reads-gitsync" },
+        roleRef: {
+          apiGroup: "rbac.authorization.k8s.io",
+          kind: "ClusterRole",
+          name: "gitsync-metrics-reader",
+        },
+        subjects: [{ kind: "ServiceAccount", name: "prometheus", namespace: "gitsync-system" }],
+      },
+    });
+    const ok = await scrape(port, await tokenOf("gitsync-system", "prometheus"));
+    assert.equal(ok.status, 200, ok.body);
+    assert.match(
+      ok.body,
+      /^gitsync_reconcile_total\{controller="Revision",result="(success|requeue)"\} [1-9]\d*$/m,
+    );
+    assert.match(ok.body, /^gitsync_revisions\{phase="Healthy"\} [1-9]\d*$/m);
+    assert.match(ok.body, /^gitsync_leader 1$/m);
+    assert.match(ok.body, /^gitsync_reconcile_duration_seconds_count\{controller="Application"\} \d+$/m);
   });
 
   it("SIGTERM stops the leader cleanly (exit 0) and the standby replica takes over at once", async () => {
