@@ -151,6 +151,11 @@ async function main() {
         Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${manager!.pid}/status`, "utf8"))?.[1]) / 1024,
       );
 
+    /** CPU seconds the manager used (user + system), from /proc: how much of the time is its own. */
+    const cpuSeconds = () => {
+      const fields = readFileSync(`/proc/${manager!.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    };
     const deadline = Date.now() + Number(args.timeout) * 1000;
     let healthy = 0;
     let lastReport = 0;
@@ -176,12 +181,14 @@ async function main() {
     }
     const seconds = (performance.now() - started) / 1000;
     const peak = peakMb();
+    const cpu = cpuSeconds();
     const result = {
       apps: APPS,
       objectsPerApp: OBJECTS_PER_APP,
       concurrent: Number(args.concurrent),
       secondsToAllHealthy: Math.round(seconds * 10) / 10,
       peakRssMb: peak,
+      managerCpuSeconds: cpu,
       flux: FLUX,
       target: { seconds: 60, peakRssMb: 300 },
       machine: { cpus: cpus().length, loadavg: loadavg().map((l) => Math.round(l * 100) / 100) },
@@ -197,6 +204,7 @@ async function main() {
           "<= 60",
         ],
         ["peak RSS (MB)", String(peak), `${Math.round(FLUX.peakMiB * 1.048576)}`, "<= 300"],
+        ["manager CPU (s)", cpu.toFixed(1), "", ""],
         ["Applications", String(APPS), String(FLUX.apps), "1000"],
       ]),
     );
