@@ -307,6 +307,29 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     const a = await app();
     assert.equal(a.status?.deployedRevision, first.metadata!.name);
     assert.equal(a.status?.conditions?.find((c) => c.type === "Ready")?.status, "True");
+
+    // The live graph, read with the admin's credentials: Deployment → ReplicaSet → two Pods, all Healthy.
+    const graph = await runBinary("gitsync", ["graph", "shop", "-n", NS, "--kubeconfig", k8s.kubeconfigPath]);
+    assert.equal(graph.code, 0, graph.stderr);
+    assert.match(graph.stdout, /^├── Deployment\/web {2}Healthy$/m);
+    assert.match(graph.stdout, /^│ {3}└── ReplicaSet\/web-\w+ {2}Healthy$/m);
+    assert.equal(graph.stdout.match(/^│ {7}[├└]── Pod\/web-\w+-\w+ {2}Healthy$/gm)?.length, 2, graph.stdout);
+    const dot = await runBinary("gitsync", [
+      "graph",
+      "shop",
+      "-n",
+      NS,
+      "--kubeconfig",
+      k8s.kubeconfigPath,
+      "-o",
+      "dot",
+    ]);
+    assert.match(dot.stdout, /^digraph "shop\/shop" \{/);
+    assert.match(dot.stdout, /"Deployment\/shop\/web" -> "ReplicaSet\/shop\/web-\w+";/);
+    // bob may read gitsync's objects but not Deployments or Pods: the graph says so instead of guessing.
+    const limited = await gitsync(["graph", "shop"]);
+    assert.equal(limited.code, 0, limited.stderr);
+    assert.match(limited.stdout, /\(not shown: you may not list .*Deployment/);
   });
 
   it("a commit whose migration fails ends in HookFailed; the deployed Revision stays", async () => {
