@@ -31,6 +31,7 @@ const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
 
 const files = (failMigration = false) => ({
+  "limited/notes.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: limited-notes\ndata:\n  a: b\n",
   "auto/settings.yaml":
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: auto-settings\ndata:\n  mode: auto\n",
   "deploy/settings.yaml":
@@ -483,6 +484,26 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       const a = await get<Application>(`${API}/applications/auto`);
       return a.status?.conditions?.find((c) => c.type === "Drifted" && c.status === "False") ? a : undefined;
     });
+  });
+
+  it("a kind the service account may not list is left out of pruning, with a Warning saying so", async () => {
+    (await serviceAccountWithRole(admin, NS, "limited", [
+      { apiGroups: [""], resources: ["configmaps"], verbs: ["get", "create", "patch", "update"] },
+    ])).close();
+    await createApplication("limited", {
+      serviceAccountName: "limited",
+      sync: { automatic: true },
+      source: { repositoryRef: { name: "shop" }, path: "limited" },
+    });
+    const a = await until("limited deployed", async () => {
+      const x = await get<Application>(`${API}/applications/limited`);
+      return x.status?.deployedRevision ? x : undefined;
+    });
+    const rev = await revision(a.status!.deployedRevision!);
+    const events = await listEvents(admin, { ...rev, apiVersion: API_VERSION, kind: "Revision" });
+    const warning = events.find((e) => e.reason === "PruneInventoryIncomplete");
+    assert.ok(warning, JSON.stringify(events.map((e) => e.reason)));
+    assert.equal(warning.message, "limited may not list ConfigMap: left out of pruning");
   });
 
   it("an Application with no service account (and no default) is refused; nothing is created for it", async () => {

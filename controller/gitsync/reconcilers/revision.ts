@@ -11,6 +11,7 @@
 import {
   discoveryFor,
   type EventRecorder,
+  isKubeApiError,
   type KubeClient,
   type KubeObject,
   resourcePath,
@@ -133,8 +134,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
   /**
    * Live managed objects (by label, as the service account) of the kinds the desired state has and of
    * status.managedKinds (what the last rollout applied), so a kind removed from Git altogether is still pruned.
+   * Kinds the account may not list go into `unlisted` and are left out.
    */
-  function inventory(sa: KubeClient, app: Application, objects: KubeObject[]) {
+  function inventory(sa: KubeClient, app: Application, objects: KubeObject[], unlisted = new Set<string>()) {
     return async () => {
       const ns = app.metadata!.namespace!;
       const kinds = new Map<string, { apiVersion: string; kind: string }>();
@@ -150,11 +152,17 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       const out: KubeObject[] = [];
       for (const x of kinds.values()) {
         const res = await discoveryFor(sa).forKind(x.apiVersion, x.kind);
-        const list = await sa.request<{ items: KubeObject[] }>({
-          path: resourcePath(res, { namespace: ns }),
-          query: { labelSelector: `${APPLICATION_LABEL}=${app.metadata!.name}` },
-        });
-        out.push(...list.items.map((i) => ({ ...i, apiVersion: x.apiVersion, kind: x.kind })));
+        try {
+          const list = await sa.request<{ items: KubeObject[] }>({
+            path: resourcePath(res, { namespace: ns }),
+            query: { labelSelector: `${APPLICATION_LABEL}=${app.metadata!.name}` },
+          });
+          out.push(...list.items.map((i) => ({ ...i, apiVersion: x.apiVersion, kind: x.kind })));
+        } catch (err) {
+          // A kind the service account may not list is left out of pruning (PruneInventoryIncomplete).
+          if (!isKubeApiError(err, 403)) throw err;
+          unlisted.add(x.kind);
+        }
       }
       return out;
     };
@@ -366,6 +374,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       }
       const { objects, groups } = await desiredState(rev, app);
       const selfHeal = rev.status?.rollout?.selfHeal === true;
+      const unlisted = new Set<string>();
       const r = await rolloutStep({
         client: sa,
         rolloutOf: rev.metadata!.uid ?? rev.metadata!.name!,
@@ -374,7 +383,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         // A self-heal takes back the fields others changed: they were approved as ours.
         conflictPolicy: selfHeal ? "adopt" : app.spec.conflictPolicy ?? "fail",
         namespace: ns,
-        inventory: inventory(sa, app, objects),
+        inventory: inventory(sa, app, objects, unlisted),
         prune: app.spec.sync?.prune !== false,
         desired: objects,
       });
@@ -399,6 +408,15 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         }, now()),
       });
       if (r.pruneSkipped) await o.events.warning(rev, "PruneSkipped", r.pruneSkipped);
+      if (unlisted.size) {
+        await o.events.warning(
+          rev,
+          "PruneInventoryIncomplete",
+          `${rev.spec.serviceAccountName} may not list ${
+            [...unlisted].sort().join(", ")
+          }: left out of pruning`,
+        );
+      }
       await o.events.normal(rev, "RolloutComplete", "every group is Healthy");
       const rolledBack = app.status?.rollback?.revision === rev.metadata!.name;
       if (rolledBack) {
