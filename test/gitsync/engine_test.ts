@@ -31,6 +31,9 @@ const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
 
 const files = (failMigration = false) => ({
+  "forbidden/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: not-mine\nstringData:\n  k: v\n",
+  "conflict/cm.yaml":
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: owned-elsewhere\ndata:\n  mode: gitsync\n",
   "limited/notes.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: limited-notes\ndata:\n  a: b\n",
   "auto/settings.yaml":
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: auto-settings\ndata:\n  mode: auto\n",
@@ -504,6 +507,49 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     const warning = events.find((e) => e.reason === "PruneInventoryIncomplete");
     assert.ok(warning, JSON.stringify(events.map((e) => e.reason)));
     assert.equal(warning.message, "limited may not list ConfigMap: left out of pruning");
+  });
+
+  it("failures name the object: Forbidden for what the account may not write, ConflictFailure for another owner's field", async () => {
+    // Another tool owns this field already (Server-Side Apply with its own field manager).
+    await admin.request({
+      method: "PATCH",
+      path: `/api/v1/namespaces/${NS}/configmaps/owned-elsewhere`,
+      query: { fieldManager: "other-tool" },
+      contentType: "application/apply-patch+yaml",
+      body: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "owned-elsewhere" },
+        data: { mode: "theirs" },
+      },
+    });
+    for (const [name, path] of [["forbidden", "forbidden"], ["conflict", "conflict"]]) {
+      await createApplication(name!, {
+        serviceAccountName: "deployer",
+        sync: { automatic: true },
+        source: { repositoryRef: { name: "shop" }, path },
+      });
+    }
+    const failure = (name: string) =>
+      until(`${name} Failed`, async () => {
+        const a = await get<Application>(`${API}/applications/${name}`);
+        const rev = a.status?.desiredRevision ? await revision(a.status.desiredRevision) : undefined;
+        return rev?.status?.phase === "Failed" ? rev.status.failure : undefined;
+      });
+    const forbidden = await failure("forbidden");
+    assert.equal(forbidden!.reason, "Forbidden");
+    assert.match(
+      forbidden!.message,
+      /^system:serviceaccount:shop:deployer may not apply Secret\/shop\/not-mine/,
+    );
+    const conflict = await failure("conflict");
+    assert.equal(conflict!.reason, "ConflictFailure");
+    assert.match(
+      conflict!.message,
+      /^ConfigMap\/shop\/owned-elsewhere: fields are owned by another manager .*other-tool/,
+    );
+    const cm = await get<{ data: { mode: string } }>(`/api/v1/namespaces/${NS}/configmaps/owned-elsewhere`);
+    assert.equal(cm.data.mode, "theirs");
   });
 
   it("an Application with no service account (and no default) is refused; nothing is created for it", async () => {
