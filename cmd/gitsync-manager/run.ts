@@ -73,6 +73,11 @@ export function registerRun(program: Command) {
     )
     .option("--metrics-cert-name <file>", "Certificate file name in --metrics-cert-path", "tls.crt")
     .option("--metrics-cert-key <file>", "Key file name in --metrics-cert-path", "tls.key")
+    .option(
+      "--webhook-receiver-bind-address <address>",
+      "The Git push receiver (POST /hooks/<namespace>/<repository>), e.g. :9292; empty disables",
+      "",
+    )
     .option("--webhook-bind-address <address>", "The approval admission webhook (HTTPS)", ":9443")
     .option(
       "--webhook-cert-path <dir>",
@@ -136,6 +141,9 @@ export function registerRun(program: Command) {
           metrics = at;
         }
       }
+      const receiver = flags.webhookReceiverBindAddress
+        ? bind("--webhook-receiver-bind-address", flags.webhookReceiverBindAddress)
+        : undefined;
       const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
       let webhook;
       if (webhooksOn) {
@@ -184,6 +192,7 @@ export function registerRun(program: Command) {
         ...(healthProbe ? { healthProbe } : {}),
         ...(webhook ? { webhook } : {}),
         ...(metrics ? { metrics } : {}),
+        ...(receiver ? { receiver } : {}),
         ...(flags.leaderElect
           ? { leaderElection: { namespace: leaseNamespace, name: "gitsync-manager.sync.gitsync.io" } }
           : {}),
@@ -193,6 +202,7 @@ export function registerRun(program: Command) {
         ...(manager.healthProbePort !== undefined ? { port: manager.healthProbePort } : {}),
         ...(manager.webhookPort !== undefined ? { webhookPort: manager.webhookPort } : {}),
         ...(manager.metricsPort !== undefined ? { metricsPort: manager.metricsPort } : {}),
+        ...(manager.receiverPort !== undefined ? { receiverPort: manager.receiverPort } : {}),
         leaderElect: flags.leaderElect,
       });
       exitOnStopSignals(log, async () => {

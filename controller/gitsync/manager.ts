@@ -14,6 +14,7 @@ import { hostname } from "node:os";
 import {
   EventRecorder,
   Informer,
+  isKubeApiError,
   type KubeClient,
   objectKey,
   type ReconcileResult,
@@ -26,9 +27,15 @@ import { redactString } from "../../internal/log/redact.ts";
 import { startWebhookServer, type WebhookServer } from "./approval/webhook_server.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./metrics_server.ts";
+import { type Receiver, startReceiver } from "./receiver/receiver.ts";
 import { API_VERSION } from "./crds.ts";
 import { type Application, applicationReconciler } from "./reconcilers/application.ts";
-import { readGitCredentials, type Repository, repositoryReconciler } from "./reconcilers/repository.ts";
+import {
+  readGitCredentials,
+  RECONCILE_REQUESTED_AT,
+  type Repository,
+  repositoryReconciler,
+} from "./reconcilers/repository.ts";
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
 
@@ -50,6 +57,8 @@ export interface ManagerOptions {
   workers?: number;
   /** --metrics-bind-address and its certificate (--metrics-secure: HTTPS with TokenReview and SubjectAccessReview). */
   metrics?: { host: string; port: number; secure?: { certFile: string; keyFile: string } };
+  /** --webhook-receiver-bind-address: the push receiver (every replica answers). */
+  receiver?: { host: string; port: number };
   /** --leader-elect: the Lease to hold before reconciling. */
   leaderElection?: { namespace: string; name: string; identity?: string };
 }
@@ -59,6 +68,7 @@ export interface Manager {
   healthProbePort?: number;
   webhookPort?: number;
   metricsPort?: number;
+  receiverPort?: number;
   /** Resolves once the caches are synced (readyz turns ok). */
   synced: Promise<void>;
   stop(): Promise<void>;
@@ -246,6 +256,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   let probes: Server | undefined;
   let webhook: WebhookServer | undefined;
   let metricsServer: MetricsServer | undefined;
+  let receiver: Receiver | undefined;
   let isSynced = false;
   void synced.then(() => (isSynced = true));
   try {
@@ -267,6 +278,39 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
         render: () => metrics.render(),
       });
     }
+    if (o.receiver) {
+      receiver = await startReceiver({
+        ...o.receiver,
+        lookup: async (ns, name) => {
+          const secret = repos.get(`${ns}/${name}`)?.spec.webhook?.secretRef?.name;
+          if (!secret) return undefined;
+          const r = repos.get(`${ns}/${name}`)!;
+          try {
+            // Uncached, by reference from the Repository in the same namespace (seed section 5.3).
+            const s = await o.client.request<{ data?: Record<string, string> }>({
+              path: `/api/v1/namespaces/${ns}/secrets/${secret}`,
+            });
+            const token = s.data?.token ? Buffer.from(s.data.token, "base64").toString("utf8") : "";
+            return token ? { url: r.spec.git.url, token } : undefined;
+          } catch (err) {
+            if (isKubeApiError(err, 404)) return undefined;
+            throw err;
+          }
+        },
+        requestReconcile: async (ns, name) => {
+          await o.client.request({
+            method: "PATCH",
+            path: `/apis/${API_VERSION}/namespaces/${ns}/repositories/${name}`,
+            contentType: "application/merge-patch+json",
+            body: { metadata: { annotations: { [RECONCILE_REQUESTED_AT]: new Date().toISOString() } } },
+          });
+        },
+        onResult: (result, repository) => {
+          metrics.receiverResult(result);
+          if (result === "accepted") log.info("push received", { repository });
+        },
+      });
+    }
     if (o.webhook) {
       webhook = await startWebhookServer({
         ...o.webhook,
@@ -280,6 +324,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     stop.abort();
     probes?.close();
     await metricsServer?.close();
+    await receiver?.close();
     await Promise.allSettled([running, ...informers]);
     throw err;
   }
@@ -288,12 +333,14 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     ...(probes ? { healthProbePort: (probes.address() as AddressInfo).port } : {}),
     ...(webhook ? { webhookPort: webhook.port } : {}),
     ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
+    ...(receiver ? { receiverPort: receiver.port } : {}),
     synced,
     async stop() {
       stop.abort();
       await Promise.allSettled([running, ...informers]);
       await webhook?.close();
       await metricsServer?.close();
+      await receiver?.close();
       if (probes) {
         await new Promise<void>((resolve) => probes!.close(() => resolve()));
         probes.closeAllConnections?.();

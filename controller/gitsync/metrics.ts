@@ -20,6 +20,7 @@ export interface GaugeSources {
 export class ManagerMetrics {
   private readonly reconciles = new Map<string, number>();
   private readonly durations = new Map<string, LatencyHistogram>();
+  private readonly receiver = new Map<string, number>();
 
   constructor(private readonly gauges: GaugeSources) {}
 
@@ -30,6 +31,11 @@ export class ManagerMetrics {
     let h = this.durations.get(controller);
     if (!h) this.durations.set(controller, h = new LatencyHistogram());
     h.observe(ms);
+  }
+
+  /** Counts one answer of the push receiver (by result only: names would undo its uniform 401). */
+  receiverResult(result: string): void {
+    this.receiver.set(result, (this.receiver.get(result) ?? 0) + 1);
   }
 
   render(): string {
@@ -49,6 +55,11 @@ export class ManagerMetrics {
           cumulative: h.cumulative(),
           sum: h.sumMs / 1000,
         })),
+      )
+      .counter(
+        "gitsync_webhook_receiver_requests_total",
+        "Push receiver answers by result.",
+        [...this.receiver].map(([result, value]) => ({ labels: { result }, value })),
       )
       .gauge(
         "gitsync_workqueue_depth",

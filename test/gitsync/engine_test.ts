@@ -15,8 +15,10 @@ import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { createHmac } from "node:crypto";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
+import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { freePort } from "../../internal/http/free_port.ts";
 import { applyObject, installCrds, KubeClient, listEvents, parseManifests } from "../../internal/k8s/mod.ts";
@@ -222,6 +224,8 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         "--drift-resync-interval",
         "2s",
         "--metrics-bind-address",
+        "127.0.0.1:0",
+        "--webhook-receiver-bind-address",
         "127.0.0.1:0",
         "--metrics-cert-path",
         cacheRoot,
@@ -611,6 +615,49 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.match(ok.body, /^gitsync_revisions\{phase="Healthy"\} [1-9]\d*$/m);
     assert.match(ok.body, /^gitsync_leader 1$/m);
     assert.match(ok.body, /^gitsync_reconcile_duration_seconds_count\{controller="Application"\} \d+$/m);
+  });
+
+  it("a signed push to the receiver makes a Repository fetch now, not at its next poll", async () => {
+    const port = manager.records().find((r) => r.msg === "listening")!.receiverPort as number;
+    await admin.request({
+      method: "POST",
+      path: `/api/v1/namespaces/${NS}/secrets`,
+      body: { metadata: { name: "push-token" }, stringData: { token: "hook-s3cret" } },
+    });
+    const pushed = await git.createRepo("pushed", { "deploy/a.yaml": "kind: ConfigMap\n" });
+    await admin.request({
+      method: "POST",
+      path: `${API}/repositories`,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Repository",
+        metadata: { name: "pushed" },
+        spec: {
+          git: { url: pushed.url },
+          pollInterval: "1h",
+          webhook: { secretRef: { name: "push-token" } },
+        },
+      },
+    });
+    const fetched = () =>
+      get<Repository>(`${API}/repositories/pushed`).then((r) => r.status?.artifact?.revision);
+    await until("first fetch", fetched);
+    const commit = await pushed.commit({ "deploy/a.yaml": "kind: ConfigMap\ndata: {}\n" }, "change");
+    const body = JSON.stringify({ ref: "refs/heads/main", repository: { clone_url: pushed.url } });
+    const post = (signature: string) =>
+      fetch(`http://127.0.0.1:${port}/hooks/${NS}/pushed`, {
+        method: "POST",
+        body,
+        headers: { "x-github-event": "push", "x-hub-signature-256": signature },
+      }).then(async (r) => `${r.status} ${(await r.text()).trim()}`);
+    assert.equal(await post("sha256=" + "0".repeat(64)), "401 unauthorized");
+    const signature = `sha256=${createHmac("sha256", "hook-s3cret").update(body).digest("hex")}`;
+    assert.equal(await post(signature), "202 accepted");
+    await until(
+      "fetched the pushed commit",
+      async () => ((await fetched()) === commit ? commit : undefined),
+      15_000,
+    );
   });
 
   it("SIGTERM stops the leader cleanly (exit 0) and the standby replica takes over at once", async () => {

@@ -25,6 +25,7 @@ export interface Repository extends KubeObject {
   spec: {
     git: { url: string; revision?: string; auth?: { secretRef?: { name: string } } };
     pollInterval?: string;
+    webhook?: { secretRef?: { name: string } };
   };
   status?: {
     observedGeneration?: number;

@@ -1,0 +1,191 @@
+/**
+ * The push receiver (seed sections 4, 5.4, 7, 8; off unless --webhook-receiver-bind-address):
+ * `POST /hooks/<namespace>/<repository>` from GitHub or GitLab stamps the Repository's
+ * reconcile-requested-at, so it fetches now instead of at its next poll. Every replica answers.
+ *
+ * The checks run in this order, cheapest and least revealing first (notes: reading bodies before
+ * authenticating is how other receivers were attacked):
+ *   1. per remote address: burst 50, 5 per second, before anything else → 429 rate_limited
+ *   2. body at most 1 MB → 413 too_large (unreadable: 400 bad_request)
+ *   3. the Repository, its spec.webhook Secret and that Secret's `token`: any of them missing is the
+ *      same 401 as a bad signature, so callers cannot probe which Repositories exist → 401 unauthorized
+ *   4. X-Hub-Signature-256 = sha256=HMAC(body, token), else X-Gitlab-Token = token, compared in
+ *      constant time → 401 unauthorized
+ *   5. per Repository: burst 10, 1 per second, charged only after authentication → 429 rate_limited
+ * Then: ping → 200 ping; push, Push Hook, Tag Push Hook → the payload's repository URLs must name
+ * spec.git.url (400 repository_mismatch), the annotation is stamped → 202 accepted; any other event →
+ * 202 ignored. Bodies are the result word and a newline.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { repositoryIdentity } from "./repo_url.ts";
+import { TokenBuckets } from "./token_bucket.ts";
+
+export const RECEIVER_RESULTS = [
+  "accepted",
+  "ignored",
+  "ping",
+  "unauthorized",
+  "rate_limited",
+  "too_large",
+  "bad_request",
+  "repository_mismatch",
+  "error",
+] as const;
+export type ReceiverResult = typeof RECEIVER_RESULTS[number];
+
+const MAX_BODY = 1024 * 1024;
+const STATUS: Record<ReceiverResult, number> = {
+  accepted: 202,
+  ignored: 202,
+  ping: 200,
+  unauthorized: 401,
+  rate_limited: 429,
+  too_large: 413,
+  bad_request: 400,
+  repository_mismatch: 400,
+  error: 500,
+};
+
+export interface ReceiverOptions {
+  host: string;
+  port: number;
+  /** The Repository's Git URL and webhook token; undefined when either is missing. Throws on API errors. */
+  lookup: (namespace: string, name: string) => Promise<{ url: string; token: string } | undefined>;
+  /** Stamps reconcile-requested-at on the Repository. */
+  requestReconcile: (namespace: string, name: string) => Promise<void>;
+  /** Every answer, for metrics and logs (namespace and name only once authenticated). */
+  onResult?: (result: ReceiverResult, repository?: string) => void;
+  now?: () => number;
+}
+
+export interface Receiver {
+  port: number;
+  close(): Promise<void>;
+}
+
+const equal = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The URLs a GitHub or GitLab push payload gives for its repository. */
+function payloadUrls(body: unknown): string[] {
+  const b = body as { repository?: Record<string, unknown>; project?: Record<string, unknown> };
+  const fields = [
+    b.repository?.clone_url,
+    b.repository?.ssh_url,
+    b.repository?.html_url,
+    b.project?.git_http_url,
+    b.project?.git_ssh_url,
+    b.project?.web_url,
+  ];
+  return fields.filter((f): f is string => typeof f === "string");
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | "too_large" | "bad_request"> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers["content-length"]);
+    if (declared > MAX_BODY) {
+      resolve("too_large");
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolve("too_large");
+        req.removeAllListeners("data");
+        req.resume();
+      } else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", () => resolve("bad_request"));
+  });
+}
+
+export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
+  const now = o.now ?? Date.now;
+  const peers = new TokenBuckets({ perSecond: 5, burst: 50, now });
+  const repositories = new TokenBuckets({ perSecond: 1, burst: 10, now });
+
+  async function decide(req: IncomingMessage): Promise<{ result: ReceiverResult; repository?: string }> {
+    // 1. Per remote address, before anything is read.
+    if (!peers.take(req.socket.remoteAddress ?? "")) return { result: "rate_limited" };
+    // 2. The body, capped.
+    const body = await readBody(req);
+    if (body === "too_large" || body === "bad_request") return { result: body };
+    const m = /^\/hooks\/([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252})$/.exec(
+      req.url?.split("?")[0] ?? "",
+    );
+    if (req.method !== "POST" || !m) return { result: "unauthorized" };
+    const [, namespace, name] = m as unknown as [string, string, string];
+    // 3. The Repository and its token: whatever is missing, the answer is the same.
+    let target: { url: string; token: string } | undefined;
+    try {
+      target = await o.lookup(namespace, name);
+    } catch {
+      return { result: "error" };
+    }
+    if (!target) return { result: "unauthorized" };
+    // 4. Authenticate: GitHub's signature, else GitLab's token.
+    const signature = req.headers["x-hub-signature-256"];
+    const gitlab = req.headers["x-gitlab-token"];
+    const ok = typeof signature === "string"
+      ? equal(signature, `sha256=${createHmac("sha256", target.token).update(body).digest("hex")}`)
+      : typeof gitlab === "string"
+      ? equal(gitlab, target.token)
+      : false;
+    if (!ok) return { result: "unauthorized" };
+    const repository = `${namespace}/${name}`;
+    // 5. Per Repository, only for authenticated callers.
+    if (!repositories.take(repository)) return { result: "rate_limited", repository };
+    const event = req.headers["x-github-event"] ?? req.headers["x-gitlab-event"];
+    if (event === "ping") return { result: "ping", repository };
+    if (event !== "push" && event !== "Push Hook" && event !== "Tag Push Hook") {
+      return { result: "ignored", repository };
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString("utf8"));
+    } catch {
+      return { result: "bad_request", repository };
+    }
+    const want = repositoryIdentity(target.url);
+    if (!want || !payloadUrls(payload).some((u) => repositoryIdentity(u) === want)) {
+      return { result: "repository_mismatch", repository };
+    }
+    try {
+      await o.requestReconcile(namespace, name);
+    } catch {
+      return { result: "error", repository };
+    }
+    return { result: "accepted", repository };
+  }
+
+  const server: Server = createServer((req, res) => {
+    decide(req).then(({ result, repository }) => {
+      o.onResult?.(result, repository);
+      res.writeHead(STATUS[result], { "content-type": "text/plain; charset=utf-8", connection: "close" });
+      res.end(`${result}\n`);
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      }),
+  };
+}
