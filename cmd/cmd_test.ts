@@ -46,7 +46,7 @@ const tools: {
   {
     name: "gitsync",
     build: gitsync.buildProgram,
-    commands: ["version", "apps", "repos", "plan", "history", "graph", "approve", "rollback"],
+    commands: ["version", "apps", "repos", "plan", "history", "diagnose", "graph", "approve", "rollback"],
   },
   {
     name: "edgectl",

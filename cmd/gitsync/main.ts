@@ -2,6 +2,7 @@
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
 import { registerApps } from "./apps.ts";
 import { registerApprove } from "./approve.ts";
+import { registerDiagnose } from "./diagnose.ts";
 import { registerGraph } from "./graph.ts";
 import { registerHistory } from "./history.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
@@ -36,6 +37,7 @@ export function buildProgram(io: Io = processIo) {
   registerRepos(program, io);
   registerPlan(program, io);
   registerHistory(program, io);
+  registerDiagnose(program, io);
   registerGraph(program, io);
   registerApprove(program, io);
   registerRollback(program, io);

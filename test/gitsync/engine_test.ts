@@ -33,6 +33,17 @@ const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
 
 const files = (failMigration = false) => ({
+  "crasher/deploy.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: crasher
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: crasher}}
+  template:
+    metadata: {labels: {app: crasher}, annotations: {"${POD_OUTCOME_ANNOTATION}": crashloop}}
+    spec: {containers: [{name: app, image: "registry.example/crasher:1"}]}
+`,
   "forbidden/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: not-mine\nstringData:\n  k: v\n",
   "conflict/cm.yaml":
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: owned-elsewhere\ndata:\n  mode: gitsync\n",
@@ -189,6 +200,8 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     await createNamespace(admin, NS, { forPods: true });
     (await serviceAccountWithRole(admin, NS, "deployer", [
       { apiGroups: ["", "apps", "batch"], resources: ["configmaps", "deployments", "jobs"], verbs: ["*"] },
+      // Read access below the workloads, for the diagnosis (without it the diagnosis is shallower).
+      { apiGroups: ["", "apps"], resources: ["pods", "replicasets"], verbs: ["get", "list"] },
     ])).close();
     repo = await git.createRepo("shop", files());
 
@@ -363,6 +376,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       /^pre-sync hook Job\/shop\/migrate failed: job failed: BackoffLimitExceeded/,
     );
     assert.equal((await app()).status?.deployedRevision, first.metadata!.name);
+    assert.equal(failed.status!.diagnosis?.firstRootCause?.resource.kind, "Pod");
     // The audit export: who approved which plan, newest first.
     const history = await gitsync(["history", "shop", "-o", "json"]);
     assert.equal(history.code, 0, history.stderr);
@@ -554,6 +568,42 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     );
     const cm = await get<{ data: { mode: string } }>(`/api/v1/namespaces/${NS}/configmaps/owned-elsewhere`);
     assert.equal(cm.data.mode, "theirs");
+  });
+
+  it("diagnosis: a crash-looping Deployment is traced to its Pod's container, shown by gitsync diagnose", async () => {
+    await createApplication("crasher", {
+      serviceAccountName: "deployer",
+      sync: { automatic: true },
+      source: { repositoryRef: { name: "shop" }, path: "crasher" },
+    });
+    const rev = await until("diagnosed", async () => {
+      const a = await get<Application>(`${API}/applications/crasher`);
+      const r = a.status?.desiredRevision ? await revision(a.status.desiredRevision) : undefined;
+      return r?.status?.diagnosis?.firstRootCause ? r : undefined;
+    });
+    const d = rev.status!.diagnosis!;
+    assert.equal(d.firstRootCause!.reason, "CrashLoopBackOff");
+    assert.deepEqual(d.causes[0]!.chain.map((c) => c.kind), ["Deployment", "ReplicaSet", "Pod"]);
+    assert.match(d.causes[0]!.message, /^container app: back-off \d+s restarting failed container/);
+    const events = await listEvents(admin, { ...rev, apiVersion: API_VERSION, kind: "Revision" });
+    assert.ok(
+      events.some((e) =>
+        e.reason === "Diagnosed" && /^CrashLoopBackOff: Pod\/crasher-/.test(String(e.message))
+      ),
+    );
+    const shown = await runBinary("gitsync", [
+      "diagnose",
+      "crasher",
+      "-n",
+      NS,
+      "--kubeconfig",
+      k8s.kubeconfigPath,
+    ]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(
+      shown.stdout,
+      /^CrashLoopBackOff {2}Deployment\/crasher → ReplicaSet\/crasher-\w+ → Pod\/crasher-\w+-\w+$/m,
+    );
   });
 
   it("an Application with no service account (and no default) is refused; nothing is created for it", async () => {

@@ -19,6 +19,7 @@ import {
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import { APPROVED_AT, APPROVED_BY, APPROVED_DIGEST, APPROVED_REVISION } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
+import { diagnose, type Diagnosis } from "../diagnosis/diagnose.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure, renderPlainYaml } from "../render/plain_yaml.ts";
 import { applyObjects, RolloutFailure } from "../rollout/apply.ts";
@@ -42,6 +43,7 @@ export interface Revision extends KubeObject {
     hooks?: RolloutState["hooks"];
     failure?: { reason: string; message: string; resource?: unknown; retryable?: boolean };
     conditions?: Condition[];
+    diagnosis?: Diagnosis;
     startedAt?: string;
     finishedAt?: string;
   };
@@ -265,6 +267,31 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     }
   }
 
+  /**
+   * A fresh diagnosis of `unhealthy` when the last is older than 10 s (or `now`), returned only when
+   * its causes differ from the recorded ones; then Event Diagnosed names the first root cause.
+   */
+  async function diagnosed(
+    rev: Revision,
+    sa: KubeClient,
+    unhealthy: KubeObject[],
+    force = false,
+  ): Promise<Diagnosis | undefined> {
+    const last = rev.status?.diagnosis;
+    if (!force && last && now().getTime() - Date.parse(last.diagnosedAt) < 10_000) return undefined;
+    const d = await diagnose(sa, rev.metadata!.namespace!, unhealthy, o.redact, now());
+    if (JSON.stringify(d.causes) === JSON.stringify(last?.causes ?? [])) return undefined;
+    if (d.firstRootCause) {
+      const r = d.firstRootCause.resource;
+      await o.events.warning(
+        rev,
+        "Diagnosed",
+        `${d.firstRootCause.reason}: ${r.kind}/${r.name}: ${d.firstRootCause.message}`,
+      );
+    }
+    return d;
+  }
+
   async function fail(rev: Revision, reason: string, message: string, resource?: unknown) {
     await writeStatus(rev, {
       phase: "Failed",
@@ -388,15 +415,33 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         desired: objects,
       });
       if (r.outcome === "progressing") {
-        await writeStatus(rev, { rollout: stored(r.state, selfHeal), hooks: r.state.hooks });
+        const diagnosis = r.unhealthy?.length ? await diagnosed(rev, sa, r.unhealthy) : undefined;
+        await writeStatus(rev, {
+          rollout: stored(r.state, selfHeal),
+          hooks: r.state.hooks,
+          ...(diagnosis ? { diagnosis } : {}),
+        });
         return { requeueAfterMs: 1_000 };
       }
       if (r.outcome === "failed") {
-        await writeStatus(rev, { rollout: stored(r.state, selfHeal), hooks: r.state.hooks });
+        // A failed hook Job: say why its Pods failed.
+        const res = r.failure.resource;
+        const live = res.kind === "Job" && res.name
+          ? await sa.request<KubeObject>({
+            path: `/apis/batch/v1/namespaces/${res.namespace ?? ns}/jobs/${res.name}`,
+          }).then((j) => [{ ...j, kind: "Job", apiVersion: "batch/v1" }], () => [])
+          : [];
+        const diagnosis = live.length ? await diagnosed(rev, sa, live, true) : undefined;
+        await writeStatus(rev, {
+          rollout: stored(r.state, selfHeal),
+          hooks: r.state.hooks,
+          ...(diagnosis ? { diagnosis } : {}),
+        });
         return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource);
       }
       await writeStatus(rev, {
         phase: "Healthy",
+        diagnosis: null,
         rollout: stored(r.state, selfHeal),
         hooks: r.state.hooks,
         finishedAt: iso(now()),

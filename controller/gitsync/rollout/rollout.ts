@@ -69,7 +69,13 @@ export interface StepContext {
 }
 
 export type StepResult =
-  | { outcome: "progressing"; state: RolloutState; waitingFor: string }
+  | {
+    outcome: "progressing";
+    state: RolloutState;
+    waitingFor: string;
+    /** The wave's live objects that are not Healthy yet (what a diagnosis starts from). */
+    unhealthy?: KubeObject[];
+  }
   | { outcome: "complete"; state: RolloutState; pruneSkipped?: string }
   | { outcome: "failed"; state: RolloutState; failure: RolloutFailure };
 
@@ -144,10 +150,15 @@ export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
       const objects = await Promise.all(
         group.objects.map(async (o) => withNamespace(o, ctx.namespace, await namespaced(ctx.client, o))),
       );
-      const waiting = group.stage === "wave"
-        ? await applyWave(ctx, objects)
-        : await runHooks(ctx, state, group.stage, objects);
-      if (waiting) return { outcome: "progressing", state, waitingFor: waiting };
+      if (group.stage === "wave") {
+        const wave = await applyWave(ctx, objects);
+        if (wave) {
+          return { outcome: "progressing", state, waitingFor: wave.waiting, unhealthy: wave.unhealthy };
+        }
+      } else {
+        const waiting = await runHooks(ctx, state, group.stage, objects);
+        if (waiting) return { outcome: "progressing", state, waitingFor: waiting };
+      }
       state.group++;
     }
     return { outcome: "complete", state };
@@ -158,19 +169,26 @@ export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
 }
 
 /** Applies a wave (idempotent: Server-Side Apply) and says what is not Healthy yet, if anything. */
-async function applyWave(ctx: StepContext, objects: KubeObject[]): Promise<string | undefined> {
+async function applyWave(
+  ctx: StepContext,
+  objects: KubeObject[],
+): Promise<{ waiting: string; unhealthy: KubeObject[] } | undefined> {
   const applied = await applyObjects(ctx.client, objects, {
     conflictPolicy: ctx.conflictPolicy,
     defaultNamespace: ctx.namespace,
     dryRun: false,
   });
+  let waiting: string | undefined;
+  const unhealthy: KubeObject[] = [];
   for (const a of applied) {
-    const h: Health = assessHealth({ ...a.after, kind: a.desired.kind }, ctx.kindsWithoutStatus);
+    const live = { ...a.after, kind: a.desired.kind, apiVersion: a.desired.apiVersion };
+    const h: Health = assessHealth(live, ctx.kindsWithoutStatus);
     if (h.status !== "Healthy") {
-      return `${metaKey(a.desired)}: ${h.status}${h.message ? ` (${h.message})` : ""}`;
+      waiting ??= `${metaKey(a.desired)}: ${h.status}${h.message ? ` (${h.message})` : ""}`;
+      unhealthy.push(live);
     }
   }
-  return undefined;
+  return waiting ? { waiting, unhealthy } : undefined;
 }
 
 /** Runs the hooks of a stage once per rollout; says which hook is still running, or throws HookFailed. */
