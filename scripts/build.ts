@@ -1,7 +1,8 @@
 /**
  * Compiles each tool into a single-file executable, dist/<tool>, with `bun build --compile`,
  * embedding the files it needs at run time (PGlite's wasm and data and the dashboard's bundle for
- * memsvc, bundled here first by scripts/lib/dashboard.ts), so a binary runs
+ * memsvc, bundled here first by scripts/lib/dashboard.ts; the Go-built wasm renderers for gitsync-manager,
+ * built or refreshed first by scripts/lib/wasm.ts), so a binary runs
  * from any directory on a machine without node_modules.
  *
  *   deno task build                 # all seven tools
@@ -14,7 +15,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleDashboard } from "./lib/dashboard.ts";
 import { staleTools } from "./lib/stale.ts";
-import { ASSETS, type Tool, TOOLS } from "./lib/tools.ts";
+import { ASSETS, type Tool, TOOLS, WORKERS } from "./lib/tools.ts";
+import { ensureWasmRenderers } from "./lib/wasm.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BUN = join(ROOT, "node_modules", ".bin", "bun");
@@ -38,6 +40,7 @@ function compile(tool: Tool): Promise<{ tool: Tool; ok: boolean; output: string;
     "--no-compile-autoload-bunfig",
     ...(ASSETS[tool] ?? []).flatMap((a) => ["--asset", a]),
     `cmd/${tool}/main.ts`,
+    ...(WORKERS[tool] ?? []),
     "--outfile",
     `dist/${tool}`,
   ];
@@ -61,6 +64,12 @@ async function main() {
     if (!TOOLS.includes(a as Tool)) usage(`unknown tool ${a}`);
   }
   let tools = named.length ? (named as Tool[]) : [...TOOLS];
+  // Before the staleness check: a rebuilt module makes gitsync-manager stale, and the renderers'
+  // tests read .cache/wasm when running from source.
+  const started = performance.now();
+  await ensureWasmRenderers((line) => console.log(`build: ${line.trim()}`));
+  const wasmSeconds = (performance.now() - started) / 1000;
+  if (wasmSeconds > 1) console.log(`build: wasm renderers ready in ${wasmSeconds.toFixed(1)} s`);
   if (ifStale) tools = staleTools(ROOT, tools);
   if (tools.length === 0) {
     console.log("build: all binaries are up to date");

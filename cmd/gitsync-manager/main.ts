@@ -1,6 +1,7 @@
 /** gitsync-manager: the Kubernetes GitOps controller binary. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
 import { registerInstallCrds } from "./install_crds.ts";
+import { registerRender } from "./render.ts";
 import { registerRun } from "./run.ts";
 
 export function buildProgram(io: Io = processIo) {
@@ -14,6 +15,8 @@ export function buildProgram(io: Io = processIo) {
     examples: [
       "# Run the controller with the current kubeconfig\ngitsync-manager run",
       "# Install or upgrade the CRDs\ngitsync-manager install-crds",
+      "# Render a folder as the controller would (Kustomize or plain YAML), secrets redacted\n" +
+      "gitsync-manager render --repository . --path deploy/prod",
       "# Print the version as YAML\ngitsync-manager version -o yaml",
     ],
     docs: "docs/gitsync.md in the source repository",
@@ -21,6 +24,7 @@ export function buildProgram(io: Io = processIo) {
   });
   registerInstallCrds(program, io);
   registerRun(program);
+  registerRender(program, io);
   return program;
 }
 

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge, listDocument } from "../../internal/k8s/mod.ts";
-import { redactString } from "../../internal/log/mod.ts";
+import { redact } from "../../controller/gitsync/redact.ts";
 import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
 
@@ -45,7 +45,7 @@ export function registerRepos(program: Command, io: Io) {
               return [
                 ...(flags.allNamespaces ? [r.metadata!.namespace] : []),
                 r.metadata!.name,
-                redactString(r.spec.git.url),
+                redact(r.spec.git.url),
                 r.spec.git.revision ?? "main",
                 shortCommit(artifact?.revision),
                 artifact?.fetchedAt ? formatAge(artifact.fetchedAt, now) : undefined,

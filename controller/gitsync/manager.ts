@@ -23,7 +23,7 @@ import {
   WorkQueue,
 } from "../../internal/k8s/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
-import { redactString } from "../../internal/log/redact.ts";
+import { redact } from "./redact.ts";
 import { startWebhookServer, type WebhookServer } from "./approval/webhook_server.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./metrics_server.ts";
@@ -38,6 +38,7 @@ import {
 } from "./reconcilers/repository.ts";
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
+import { Kustomize } from "./render/kustomize.ts";
 
 export interface ManagerOptions {
   /** The manager's own client (its service account in a cluster). */
@@ -87,7 +88,7 @@ export function parseBindAddress(text: string): { host: string; port: number } {
 export async function startManager(o: ManagerOptions): Promise<Manager> {
   const stop = new AbortController();
   const log = o.log;
-  const events = new EventRecorder(o.client, { component: "gitsync-manager", redact: redactString });
+  const events = new EventRecorder(o.client, { component: "gitsync-manager", redact });
 
   // Informers: the cache every reconciler reads from.
   const onError = (kind: string) => (err: unknown) =>
@@ -123,6 +124,9 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
 
   // The files of a commit, from the Repository's bare cache (fetched again only when it lacks it).
   const trees = new CommitTrees();
+  const renderers = {
+    kustomize: new Kustomize({ warn: (message, path) => log.warn("kustomize", { path, message }) }),
+  };
   const source = async (ns: string, name: string, commit: string) => {
     const r = repos.get(`${ns}/${name}`);
     if (!r) throw new Error(`Repository ${ns}/${name} does not exist`);
@@ -212,8 +216,9 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             getRevision: (k) => revs.get(k),
             getApplication: (k) => apps.get(k),
             source,
+            renderers,
             events,
-            redact: redactString,
+            redact,
             driftIntervalMs: o.driftIntervalMs ?? 5 * 60_000,
           }),
         ),
@@ -322,6 +327,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     }
   } catch (err) {
     stop.abort();
+    renderers.kustomize.close();
     probes?.close();
     await metricsServer?.close();
     await receiver?.close();
@@ -338,6 +344,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     async stop() {
       stop.abort();
       await Promise.allSettled([running, ...informers]);
+      renderers.kustomize.close();
       await webhook?.close();
       await metricsServer?.close();
       await receiver?.close();

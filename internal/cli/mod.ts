@@ -32,5 +32,12 @@ export { envOption } from "./env_option.ts";
 export { addExamples } from "./examples.ts";
 export { type Io, processIo, type Writer } from "./io.ts";
 export { OUTPUT_FORMATS, type OutputFormat, outputOption } from "./output_option.ts";
-export { type Cell, formatTable, printResult, type TablePrinter, type TableSpec } from "./printers.ts";
+export {
+  type Cell,
+  formatTable,
+  printResult,
+  printYamlStream,
+  type TablePrinter,
+  type TableSpec,
+} from "./printers.ts";
 export { execute, run } from "./run.ts";

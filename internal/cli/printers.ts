@@ -42,6 +42,14 @@ export function printResult<T>(io: Io, value: T, format: OutputFormat, table: Ta
   }
 }
 
+/**
+ * A YAML stream, one document per value, as `kubectl kustomize` prints manifests. Strings YAML 1.1
+ * reads as something else (yes, on, 0755) are quoted, since kubectl and most tools read YAML 1.1.
+ */
+export function printYamlStream(io: Io, values: readonly unknown[]) {
+  io.stdout.write(values.map((v) => toYaml(v, { version: "1.1" })).join("---\n"));
+}
+
 function printTable(io: Io, headers: readonly string[], rows: readonly (readonly Cell[])[], empty?: string) {
   if (rows.length === 0) {
     io.stderr.write(`${empty ?? "No resources found."}\n`);

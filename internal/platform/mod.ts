@@ -2,9 +2,10 @@
  * The only module that touches runtime specifics (Deno, Bun). Product code stays on web
  * standards and `node:` built-ins and asks this module for the rest: which runtime it is on,
  * files embedded in a compiled binary, an HTTP listener that reports the peer address, and the
- * process's stop signals.
+ * process's stop signals, and worker scripts.
  */
 export { embeddedFile } from "./embedded.ts";
 export { listen, type Listener, type ListenOptions, type PeerInfo } from "./listen.ts";
 export { runtime } from "./runtime.ts";
 export { exitOnStopSignals } from "./stop_signals.ts";
+export { isCompiledBinary, startWorker } from "./worker.ts";

@@ -1,5 +1,6 @@
 import { CRD_FILES } from "../../cmd/edgectl/crds.ts";
 import { CRD_FILES as GITSYNC_CRD_FILES } from "../../controller/gitsync/crds.ts";
+import { WASM_ASSETS, WASM_OUT } from "./wasm.ts";
 
 /** The seven binaries, and the files each embeds besides its code. */
 export const TOOLS = [
@@ -34,7 +35,12 @@ const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${fil
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
   edgectl: EDGEPROXY_CRDS,
-  "gitsync-manager": GITSYNC_CRDS,
+  "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS],
+};
+
+/** Worker scripts, compiled in as further entry points (internal/platform's startWorker finds them). */
+export const WORKERS: Partial<Record<Tool, string[]>> = {
+  "gitsync-manager": ["controller/gitsync/render/kustomize_worker.ts"],
 };
 
 /** Folders and files whose changes make every built binary stale. */
@@ -44,5 +50,5 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
   memsvc: ["web", "scripts/lib/dashboard.ts"],
   edgectl: ["crds/edgeproxy.io"],
-  "gitsync-manager": ["crds/sync.gitsync.io"],
+  "gitsync-manager": ["crds/sync.gitsync.io", "wasm", WASM_OUT],
 };

@@ -1,7 +1,7 @@
 /**
- * Builds test servers and tools from pinned Go module recipes (a wrapper go.mod per component, kept in
- * the repo under test/) with the machine's Go toolchain through the module proxy, into a cache outside
- * the repo. The list of components lives in servers.ts.
+ * Builds from pinned Go module recipes with the machine's Go toolchain through the module proxy, into a
+ * cache outside the repo: the test servers (a wrapper go.mod per component under test/, listed in
+ * servers.ts) and the WebAssembly renderers (wasm/<module>/, listed in scripts/lib/wasm.ts).
  *
  * Cache layout (root = $K8S_TEST_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/toolkit-k8s):
  *
@@ -19,6 +19,7 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -38,6 +39,10 @@ export interface Component {
   pkg: string;
   /** -X linker settings (package.var => value). */
   linkerVars?: Record<string, string>;
+  /** Cross-compile target; default the host. */
+  target?: { goos: string; goarch: string };
+  /** File name of the output in bin/; default `name`. */
+  output?: string;
 }
 
 export function cacheRoot(): string {
@@ -52,17 +57,21 @@ export function componentDir(c: Component): string {
 }
 
 export function binaryPath(c: Component): string {
-  return join(componentDir(c), "bin", c.name);
+  return join(componentDir(c), "bin", c.output ?? c.name);
 }
 
+/** go.mod, go.sum and the recipe's own Go sources (a wasm module has its main package there). */
 function recipeFiles(c: Component): string[] {
-  return ["go.mod", "go.sum"].filter((f) => existsSync(join(c.recipeDir, f)));
+  return readdirSync(c.recipeDir)
+    .filter((f) => f === "go.mod" || f === "go.sum" || f.endsWith(".go"))
+    .sort();
 }
 
 /** sha256 over the recipe files and linker flags, so an edited recipe is rebuilt even without a version change. */
 export function recipeHash(c: Component): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify(linkerFlags(c))).update("\0");
+  if (c.target) hash.update(JSON.stringify(c.target)).update("\0");
   for (const f of recipeFiles(c)) hash.update(f).update("\0").update(readFileSync(join(c.recipeDir, f)));
   return hash.digest("hex");
 }
@@ -75,10 +84,11 @@ export function cachedBinary(c: Component): string | undefined {
   return readFileSync(stamp, "utf8").trim() === recipeHash(c) ? bin : undefined;
 }
 
-function goEnv(): NodeJS.ProcessEnv {
+function goEnv(target?: Component["target"]): NodeJS.ProcessEnv {
   const root = cacheRoot();
   return {
     ...process.env,
+    ...(target ? { GOOS: target.goos, GOARCH: target.goarch } : {}),
     GOMODCACHE: join(root, "go", "mod"),
     GOCACHE: join(root, "go", "build"),
     GOFLAGS: "-mod=mod",
@@ -93,9 +103,9 @@ function goEnv(): NodeJS.ProcessEnv {
  * Runs go quietly: `go mod tidy` names every module it downloads (hundreds of lines), which buries
  * the progress lines; the output is kept and its end shown only when the command fails.
  */
-function go(args: string[], cwd: string): Promise<void> {
+function go(args: string[], cwd: string, target?: Component["target"]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn("go", args, { cwd, env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("go", args, { cwd, env: goEnv(target), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const keep = (d: Buffer) => (output = (output + d).slice(-16_384));
     child.stdout!.on("data", keep);
@@ -153,7 +163,7 @@ export async function ensureBinary(
     log(`  go mod tidy`);
     await go(["mod", "tidy"], src);
     log(`  go build ${c.pkg}`);
-    await go(["build", "-trimpath", `-ldflags=${linkerFlags(c)}`, "-o", tmp, c.pkg], src);
+    await go(["build", "-trimpath", `-ldflags=${linkerFlags(c)}`, "-o", tmp, c.pkg], src, c.target);
     renameSync(tmp, bin);
   } finally {
     clearInterval(heartbeat);

@@ -31,7 +31,11 @@ export interface Application extends KubeObject {
     serviceAccountName?: string;
     suspend?: boolean;
     sync?: { automatic?: boolean; selfHeal?: boolean; prune?: boolean };
-    source: { repositoryRef: { name: string }; path?: string };
+    source: {
+      repositoryRef: { name: string };
+      path?: string;
+      render?: { type?: "yaml" | "kustomize" | "helm" };
+    };
     conflictPolicy?: "fail" | "adopt";
     history?: { limit?: number };
   };

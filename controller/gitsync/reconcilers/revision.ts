@@ -21,7 +21,8 @@ import { APPROVED_AT, APPROVED_BY, APPROVED_DIGEST, APPROVED_REVISION } from "..
 import { API_VERSION } from "../crds.ts";
 import { diagnose, type Diagnosis } from "../diagnosis/diagnose.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
-import { RenderFailure, renderPlainYaml } from "../render/plain_yaml.ts";
+import { RenderFailure } from "../render/failure.ts";
+import { type Renderers, renderSource } from "../render/render.ts";
 import { applyObjects, RolloutFailure } from "../rollout/apply.ts";
 import { type Group, rolloutGroups, ValidationFailure } from "../rollout/groups.ts";
 import { planPrune } from "../rollout/prune.ts";
@@ -56,6 +57,7 @@ export interface RevisionReconcilerOptions {
   getApplication: (key: string) => Application | undefined;
   /** The files of a Repository's commit (from the source cache). */
   source: (namespace: string, repository: string, commit: string) => Promise<ReadonlyMap<string, Uint8Array>>;
+  renderers: Renderers;
   events: EventRecorder;
   redact: (text: string) => string;
   /** --drift-resync-interval: how often a deployed Revision is compared with the cluster; 0 turns it off. */
@@ -121,7 +123,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       app.spec.source.repositoryRef.name,
       rev.spec.sourceRevision,
     );
-    const objects = renderPlainYaml(tree, app.spec.source.path ?? "").map((obj) => ({
+    const objects = (await renderSource(o.renderers, tree, app.spec.source)).map((obj) => ({
       ...obj,
       metadata: {
         ...obj.metadata,

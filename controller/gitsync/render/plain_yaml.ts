@@ -8,11 +8,7 @@
  */
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
-
-export class RenderFailure extends Error {
-  override name = "RenderFailure";
-  readonly reason = "RenderFailure";
-}
+import { RenderFailure } from "./failure.ts";
 
 const MANIFEST = /\.(ya?ml|json)$/i;
 
@@ -27,19 +23,20 @@ export function renderPlainYaml(tree: ReadonlyMap<string, Uint8Array>, path: str
   if (base && !files.length && ![...tree.keys()].some((f) => f.startsWith(prefix))) {
     throw new RenderFailure(`path ${base} does not exist in the repository`);
   }
+  return files.flatMap((file) => parseManifests(new TextDecoder().decode(tree.get(file)), file));
+}
+
+/** The objects of one multi-document YAML (or JSON) text; `file` names it in errors. */
+export function parseManifests(text: string, file: string): KubeObject[] {
   const objects: KubeObject[] = [];
-  for (const file of files) {
-    const text = new TextDecoder().decode(tree.get(file));
-    const docs = parseAllDocuments(text);
-    docs.forEach((doc, i) => {
-      if (doc.errors.length) {
-        throw new RenderFailure(`${file}: document ${i + 1}: ${doc.errors[0]!.message.split("\n")[0]}`);
-      }
-      const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
-      if (value === null || value === undefined) return;
-      for (const o of expand(value, file, i)) objects.push(o);
-    });
-  }
+  parseAllDocuments(text).forEach((doc, i) => {
+    if (doc.errors.length) {
+      throw new RenderFailure(`${file}: document ${i + 1}: ${doc.errors[0]!.message.split("\n")[0]}`);
+    }
+    const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    if (value === null || value === undefined) return;
+    for (const o of expand(value, file, i)) objects.push(o);
+  });
   return objects;
 }
 

@@ -13,10 +13,12 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { join } from "node:path";
+import { followLinks } from "../tree.ts";
 import git from "isomorphic-git";
 import { cappedHttp } from "./capped_http.ts";
-import { parseRemoteUrl, redactUrl } from "./remote_url.ts";
+import { parseRemoteUrl } from "./remote_url.ts";
+import { redact } from "../../redact.ts";
 
 export interface GitCredentials {
   username?: string;
@@ -93,7 +95,7 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
       return { cancel: true };
     },
   };
-  const where = redactUrl(remote.url);
+  const where = redact(remote.url);
   try {
     if (SHA.test(o.revision)) {
       // A commit can only be asked for by a name the server advertises: fetch the default branch's
@@ -145,7 +147,7 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
     if (e.code === "NotFoundError" || /Could not find/.test(e.message)) {
       throw new GitSourceError(`revision ${o.revision} was not found in ${where}`, "SourceFailure");
     }
-    throw new GitSourceError(`fetching ${where} failed: ${redactUrl(e.message)}`, "SourceFailure");
+    throw new GitSourceError(`fetching ${where} failed: ${redact(e.message)}`, "SourceFailure");
   }
 }
 
@@ -197,31 +199,12 @@ export async function checkout(
     }
   };
   await walk(commit.tree, "");
-  for (const [path, target] of links) {
-    const resolved = resolveLink(path, target, links);
-    if (resolved === undefined) {
-      throw new CheckoutRefused(
+  return followLinks(
+    files,
+    links,
+    (path, target) =>
+      new CheckoutRefused(
         `commit ${f.commit} refused: symlink ${path} -> ${target} resolves outside the checkout`,
-      );
-    }
-    const content = files.get(resolved);
-    if (content) files.set(path, content);
-  }
-  return files;
-}
-
-/** The in-tree path a symlink ends at, or undefined when it leaves the tree (or loops). */
-function resolveLink(path: string, target: string, links: Map<string, string>): string | undefined {
-  let at = path;
-  let to = target;
-  for (let hops = 0; hops < 16; hops++) {
-    if (to.startsWith("/")) return undefined;
-    const next = posix.normalize(posix.join(posix.dirname(at), to));
-    if (next === ".." || next.startsWith("../")) return undefined;
-    const further = links.get(next);
-    if (further === undefined) return next;
-    at = next;
-    to = further;
-  }
-  return undefined;
+      ),
+  );
 }

@@ -4,6 +4,7 @@
  * so a Repository can never read the controller's own disk. The CRD refuses the same at admission;
  * this is the check the controller relies on.
  */
+import { redact } from "../../redact.ts";
 
 export type Transport = "https" | "http" | "ssh" | "git";
 
@@ -35,7 +36,7 @@ export function parseRemoteUrl(raw: string): RemoteUrl {
   } catch {
     throw new RemoteUrlError(
       `"${
-        redactUrl(text)
+        redact(text)
       }" is not a Git URL: use https://, http://, ssh://, git:// or user@host:path (filesystem paths are refused)`,
     );
   }
@@ -45,18 +46,13 @@ export function parseRemoteUrl(raw: string): RemoteUrl {
       `the ${transport}: scheme is not allowed for Git repositories: use https, http, ssh or git (filesystem paths are refused)`,
     );
   }
-  if (!u.hostname) throw new RemoteUrlError(`"${redactUrl(text)}" names no host`);
+  if (!u.hostname) throw new RemoteUrlError(`"${redact(text)}" names no host`);
   if (transport !== "ssh" && (u.username || u.password)) {
     throw new RemoteUrlError(
       "credentials in a Git URL are refused: put them in a git-credentials Secret (spec.git.auth)",
     );
   }
   const path = decodeURIComponent(u.pathname).replace(/^\/+/, "");
-  if (!path) throw new RemoteUrlError(`"${redactUrl(text)}" names no repository path`);
+  if (!path) throw new RemoteUrlError(`"${redact(text)}" names no repository path`);
   return { transport, url: u.toString(), host: u.hostname.toLowerCase(), path };
-}
-
-/** A URL with any user:password@ replaced, for messages (seed section 5.6). */
-export function redactUrl(url: string): string {
-  return url.replace(/(\/\/)[^/@\s]+@/, "$1REDACTED@");
 }
