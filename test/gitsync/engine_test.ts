@@ -464,6 +464,48 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.equal(cm.metadata.labels["sync.gitsync.io/application"], "auto");
   });
 
+  it("a path with a kustomization is built by the embedded Kustomize, as kubectl kustomize would", async () => {
+    const kz = await git.createRepo("kz", {
+      "base/kustomization.yaml":
+        "resources: [cm.yaml]\nconfigMapGenerator:\n- name: flags\n  literals: [beta=on]\n",
+      "base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: base}\n",
+      "overlay/kustomization.yaml":
+        "resources: [../base]\nnamePrefix: kz-\npatches:\n- patch: |-\n    apiVersion: v1\n    kind: ConfigMap\n" +
+        "    metadata: {name: settings}\n    data: {mode: overlay}\n",
+    });
+    await admin.request({
+      method: "POST",
+      path: `${API}/repositories`,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Repository",
+        metadata: { name: "kz" },
+        spec: { git: { url: kz.url } },
+      },
+    });
+    await createApplication("kz", {
+      serviceAccountName: "deployer",
+      sync: { automatic: true },
+      source: { repositoryRef: { name: "kz" }, path: "overlay" },
+    });
+    const a = await until("deployed", async () => {
+      const x = await get<Application>(`${API}/applications/kz`);
+      return x.status?.deployedRevision ? x : undefined;
+    });
+    const rev = await revision(a.status!.deployedRevision!);
+    const names = rev.status!.plan!.entries.map((e) => e.name);
+    assert.equal(names.length, 2);
+    assert.ok(names.includes("kz-settings"));
+    const flags = names.find((n) => n !== "kz-settings")!;
+    assert.match(flags, /^kz-flags-[a-z0-9]{10}$/, "the generated ConfigMap keeps Kustomize's hash suffix");
+    const cm = await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/kz-settings`);
+    assert.equal(cm.data.mode, "overlay");
+    assert.equal(
+      (await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/${flags}`)).data.beta,
+      "on",
+    );
+  });
+
   it("drift: reported on the Application; with selfHeal and automatic sync the objects are restored", async () => {
     const edit = (name: string, mode: string) =>
       admin.request({
