@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { bundleDashboard } from "./lib/dashboard.ts";
 import { staleTools } from "./lib/stale.ts";
 import { ASSETS, type Tool, TOOLS, WORKERS } from "./lib/tools.ts";
-import { ensureWasmRenderers } from "./lib/wasm.ts";
+import { ensureWasmRenderers, WASM_OUT } from "./lib/wasm.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BUN = join(ROOT, "node_modules", ".bin", "bun");
@@ -64,12 +64,14 @@ async function main() {
     if (!TOOLS.includes(a as Tool)) usage(`unknown tool ${a}`);
   }
   let tools = named.length ? (named as Tool[]) : [...TOOLS];
-  // Before the staleness check: a rebuilt module makes gitsync-manager stale, and the renderers'
-  // tests read .cache/wasm when running from source.
-  const started = performance.now();
-  await ensureWasmRenderers((line) => console.log(`build: ${line.trim()}`));
-  const wasmSeconds = (performance.now() - started) / 1000;
-  if (wasmSeconds > 1) console.log(`build: wasm renderers ready in ${wasmSeconds.toFixed(1)} s`);
+  if (tools.some((t) => ASSETS[t]?.some((a) => a.startsWith(`${WASM_OUT}/`)))) {
+    // Before the staleness check: a rebuilt module makes gitsync-manager stale, and the renderers'
+    // tests read .cache/wasm when running from source. Only then: memsvc alone needs no Go.
+    const started = performance.now();
+    await ensureWasmRenderers((line) => console.log(`build: ${line.trim()}`));
+    const wasmSeconds = (performance.now() - started) / 1000;
+    if (wasmSeconds > 1) console.log(`build: wasm renderers ready in ${wasmSeconds.toFixed(1)} s`);
+  }
   if (ifStale) tools = staleTools(ROOT, tools);
   if (tools.length === 0) {
     console.log("build: all binaries are up to date");
