@@ -60,6 +60,15 @@ export const KWOK: Component = {
   linkerVars: { "sigs.k8s.io/kwok/pkg/consts.Version": "0.8.0" },
 };
 
+/** The real sops binary: it encrypts the files the SOPS decryption tests read (controller/gitsync/sops). */
+export const SOPS: Component = {
+  name: "sops",
+  version: "v3.13.3",
+  recipeDir: join(ROOT, "test", "sops"),
+  pkg: "github.com/getsops/sops/v3/cmd/sops",
+  linkerVars: { "github.com/getsops/sops/v3/version.Version": "3.13.3" },
+};
+
 /** Everything the tests need, in build order (the apiserver first: later builds reuse its Go cache). */
 export const TEST_SERVERS: Component[] = [
   KUBE_APISERVER,
@@ -67,4 +76,5 @@ export const TEST_SERVERS: Component[] = [
   KUBE_SCHEDULER,
   ETCD,
   KWOK,
+  SOPS,
 ];

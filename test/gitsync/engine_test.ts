@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createHmac } from "node:crypto";
+import { generateIdentity, identityToRecipient } from "age-encryption";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
@@ -27,6 +28,7 @@ import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
+import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 
 const NS = "shop";
@@ -504,6 +506,65 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       (await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/${flags}`)).data.beta,
       "on",
     );
+  });
+
+  it("SOPS: an encrypted file is decrypted with the Application's age key; without spec.decryption it is refused", async () => {
+    const identity = await generateIdentity();
+    const plain =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sealed\ndata:\n  dsn: postgres://app:hunter2@db/shop\n";
+    const sealed = await git.createRepo("sealed", {
+      "deploy/cm.yaml": await sopsEncrypt(plain, "yaml", await identityToRecipient(identity)),
+    });
+    await admin.request({
+      method: "POST",
+      path: `${API}/repositories`,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Repository",
+        metadata: { name: "sealed" },
+        spec: { git: { url: sealed.url } },
+      },
+    });
+    await admin.request({
+      method: "POST",
+      path: `/api/v1/namespaces/${NS}/secrets`,
+      body: {
+        metadata: { name: "sops-age", labels: { "sync.gitsync.io/decryption-key": "true" } },
+        stringData: { "identity.agekey": `# created by the test\n${identity}\n` },
+      },
+    });
+    const source = { repositoryRef: { name: "sealed" }, path: "deploy" };
+    await createApplication("sealed-nokey", {
+      serviceAccountName: "deployer",
+      sync: { automatic: true },
+      source,
+    });
+    await createApplication("sealed", {
+      serviceAccountName: "deployer",
+      sync: { automatic: true },
+      source,
+      decryption: { provider: "sops", secretRef: { name: "sops-age" } },
+    });
+    const refused = await until("refused", async () => {
+      const name = (await get<Application>(`${API}/applications/sealed-nokey`)).status?.desiredRevision;
+      const rev = name ? await revision(name) : undefined;
+      return rev?.status?.phase === "Failed" ? rev : undefined;
+    });
+    assert.equal(refused.status!.failure!.reason, "ValidationFailure");
+    assert.match(
+      refused.status!.failure!.message,
+      /SOPS-encrypted file\(s\) \(deploy\/cm.yaml\) but the Application has no spec.decryption/,
+    );
+    await until(
+      "deployed",
+      async () => (await get<Application>(`${API}/applications/sealed`)).status?.deployedRevision,
+    );
+    const cm = await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/sealed`);
+    assert.equal(cm.data.dsn, "postgres://app:hunter2@db/shop", "applied decrypted");
+    const shown = await gitsync(["plan", "sealed"]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.doesNotMatch(shown.stdout, /hunter2/, "the plan shows the value redacted");
+    assert.match(shown.stdout, /postgres:\/\/REDACTED@db\/shop/);
   });
 
   it("drift: reported on the Application; with selfHeal and automatic sync the objects are restored", async () => {

@@ -24,6 +24,7 @@ import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import { ROLLBACK_REQUESTED_AT, ROLLBACK_REQUESTED_BY } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
 import type { Repository } from "./repository.ts";
+import type { Decryption } from "../sops/decrypt_tree.ts";
 import type { Revision } from "./revision.ts";
 
 export interface Application extends KubeObject {
@@ -36,6 +37,7 @@ export interface Application extends KubeObject {
       path?: string;
       render?: { type?: "yaml" | "kustomize" | "helm" };
     };
+    decryption?: Decryption;
     conflictPolicy?: "fail" | "adopt";
     history?: { limit?: number };
   };
@@ -87,10 +89,12 @@ export function setCondition(list: Condition[] | undefined, c: Condition, now: D
 
 /** The Revision for a commit, service account and spec: same inputs, same name. */
 export function revisionName(app: Application, commit: string, serviceAccount: string): string {
-  const id = createHash("sha256")
+  const hash = createHash("sha256")
     .update(commit).update("\0").update(serviceAccount).update("\0")
-    .update(JSON.stringify(app.spec.source))
-    .digest("hex").slice(0, 10);
+    .update(JSON.stringify(app.spec.source));
+  // Only when set, so that Applications without decryption keep their Revision names.
+  if (app.spec.decryption) hash.update("\0").update(JSON.stringify(app.spec.decryption));
+  const id = hash.digest("hex").slice(0, 10);
   return `${app.metadata!.name}-${id}`;
 }
 

@@ -23,6 +23,8 @@ import { diagnose, type Diagnosis } from "../diagnosis/diagnose.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure } from "../render/failure.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
+import { DecryptionFailure } from "../sops/decrypt.ts";
+import { decryptTree, readDecryptionKeys } from "../sops/decrypt_tree.ts";
 import { applyObjects, RolloutFailure } from "../rollout/apply.ts";
 import { type Group, rolloutGroups, ValidationFailure } from "../rollout/groups.ts";
 import { planPrune } from "../rollout/prune.ts";
@@ -123,7 +125,10 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       app.spec.source.repositoryRef.name,
       rev.spec.sourceRevision,
     );
-    const objects = (await renderSource(o.renderers, tree, app.spec.source)).map((obj) => ({
+    const ns = rev.metadata!.namespace!;
+    const decryption = app.spec.decryption;
+    const plain = await decryptTree(tree, decryption, () => readDecryptionKeys(o.client, ns, decryption!));
+    const objects = (await renderSource(o.renderers, plain, app.spec.source)).map((obj) => ({
       ...obj,
       metadata: {
         ...obj.metadata,
@@ -488,7 +493,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       });
       return o.driftIntervalMs ? { requeueAfterMs: o.driftIntervalMs } : {};
     } catch (err) {
-      if (err instanceof RenderFailure || err instanceof ValidationFailure) {
+      if (
+        err instanceof RenderFailure || err instanceof ValidationFailure || err instanceof DecryptionFailure
+      ) {
         return await fail(rev, err.reason, err.message);
       }
       if (err instanceof RolloutFailure) return await fail(rev, err.reason, err.message, err.resource);
