@@ -39,11 +39,11 @@ export function registerRender(program: Command, io: Io) {
         "refused). Without --render, a path holding a kustomization file is rendered with Kustomize, any other " +
         "path as plain YAML, as the controller does when spec.source.render.type is not set. Secret values " +
         "and credentials are redacted as in plans. Nothing is sent to a cluster.\n\n" +
-        "--repository takes the https:// or http:// URL of a public Git repository, or a local folder (its " +
+        "--repository takes the https://, http:// or git:// URL of a public Git repository, or a local folder (its " +
         "working tree as it is, not a commit; .git is skipped): for a private repository, clone it and pass " +
         "the folder. Symlinks that leave the repository refuse the render, as in the controller.",
     )
-    .requiredOption("--repository <dir|url>", "Git URL (https://, http://) or local folder")
+    .requiredOption("--repository <dir|url>", "Git URL (https://, http://, git://) or local folder")
     .option("--revision <ref>", "Branch, tag or commit SHA when --repository is a URL", "main")
     .option("--path <path>", "Folder inside the repository (spec.source.path)", ".")
     .addOption(
@@ -62,7 +62,7 @@ export function registerRender(program: Command, io: Io) {
       if (isUrl(repository)) {
         try {
           const { transport } = parseRemoteUrl(repository);
-          if (transport !== "https" && transport !== "http") {
+          if (transport === "ssh") {
             cmd.error(`--repository: ${transport} URLs are not supported here; clone it and pass the folder`);
           }
         } catch (err) {

@@ -175,3 +175,64 @@ describe("Git source over HTTP", () => {
     );
   });
 });
+
+describe("Git source over git:// (git daemon)", () => {
+  let server: GitHttpServer;
+  let repo: GitRepo;
+  let cacheRoot: string;
+
+  before(async () => {
+    server = await startGitHttpServer({ daemon: true });
+    cacheRoot = await mkdtemp(join(tmpdir(), "gitsync-cache-"));
+    repo = await server.createRepo("daemon", {
+      "deploy/web.yaml": "kind: ConfigMap\n",
+      "assets/blob.txt": randomBytes(384 * 1024).toString("base64"),
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    if (cacheRoot) await rm(cacheRoot, { recursive: true, force: true });
+  });
+
+  it("fetches shallow, then incrementally, through the same cache logic as HTTP", async () => {
+    const key = { cacheRoot, cacheKey: "team/daemon" };
+    const first = await fetchGit({ url: repo.gitUrl!, revision: "main", ...key });
+    assert.equal(text((await checkout(first)).get("deploy/web.yaml")), "kind: ConfigMap\n");
+    const commit = await repo.commit({ "deploy/web.yaml": "kind: ConfigMap\ndata: {a: b}\n" });
+    const second = await fetchGit({ url: repo.gitUrl!, revision: "main", ...key });
+    assert.equal(second.commit, commit);
+    assert.ok(first.bytes > 50_000, `first fetch ${first.bytes} bytes`);
+    assert.ok(second.bytes < first.bytes / 5, `second fetch ${second.bytes} bytes, first ${first.bytes}`);
+    assert.equal(text((await checkout(second)).get("deploy/web.yaml")), "kind: ConfigMap\ndata: {a: b}\n");
+  });
+
+  it("resolves a tag and a commit SHA", async () => {
+    await repo.tag("v2");
+    const older = await repo.commit({ "deploy/extra.yaml": "kind: Secret\n" });
+    await repo.commit({ "deploy/extra.yaml": "kind: ConfigMap\n" });
+    const tagged = await fetchGit({ url: repo.gitUrl!, revision: "v2", cacheRoot, cacheKey: "team/tag" });
+    assert.equal(text((await checkout(tagged)).get("deploy/extra.yaml")), undefined);
+    const pinned = await fetchGit({ url: repo.gitUrl!, revision: older, cacheRoot, cacheKey: "team/sha" });
+    assert.equal(text((await checkout(pinned)).get("deploy/extra.yaml")), "kind: Secret\n");
+  });
+
+  it("a repository the daemon does not have, an unknown branch and a closed port are SourceFailures", async () => {
+    const missing = repo.gitUrl!.replace("daemon.git", "nothing.git");
+    await assert.rejects(
+      fetchGit({ url: missing, revision: "main", cacheRoot, cacheKey: "x/missing" }),
+      (err: Error) => {
+        assert.ok(err instanceof GitSourceError && err.reason === "SourceFailure");
+        assert.match(err.message, /git server: .*(not found|no such repository|not exported)/i);
+        return true;
+      },
+    );
+    await assert.rejects(
+      fetchGit({ url: repo.gitUrl!, revision: "nope", cacheRoot, cacheKey: "x/nope" }),
+      /revision nope was not found/,
+    );
+    await assert.rejects(
+      fetchGit({ url: "git://127.0.0.1:1/r.git", revision: "main", cacheRoot, cacheKey: "x/closed" }),
+      /fetching git:\/\/127\.0\.0\.1:1\/r\.git failed: .*ECONNREFUSED/,
+    );
+  });
+});

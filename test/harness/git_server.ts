@@ -8,13 +8,14 @@
  *   // repo.url = http://127.0.0.1:<port>/web.git
  *   await git.stop();
  */
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "../../internal/http/free_port.ts";
 
 const run = promisify(execFile);
 const BACKEND = "/usr/lib/git-core/git-http-backend";
@@ -22,6 +23,8 @@ const BACKEND = "/usr/lib/git-core/git-http-backend";
 export interface GitRepo {
   name: string;
   url: string;
+  /** git://127.0.0.1:<port>/<name>.git, when the server was started with `daemon: true`. */
+  gitUrl?: string;
   /** Writes files (a value starting with "symlink:" makes a symlink), commits, pushes; returns the commit. */
   commit(files: Record<string, string>, message?: string): Promise<string>;
   /** Creates a tag at the current commit and pushes it. */
@@ -50,10 +53,13 @@ async function gitIn(cwd: string, args: string[]): Promise<string> {
   return stdout.trim();
 }
 
+/** With `daemon: true`, Git's own `git daemon` also serves the repositories over git:// (read-only). */
 export async function startGitHttpServer(
-  options: { users?: Record<string, string> } = {},
+  options: { users?: Record<string, string>; daemon?: boolean } = {},
 ): Promise<GitHttpServer> {
   const root = await mkdtemp(join(tmpdir(), "git-http-"));
+  await mkdir(join(root, "srv"), { recursive: true });
+  const daemon = options.daemon ? await startGitDaemon(join(root, "srv")) : undefined;
   let sent = 0;
   const server: Server = createServer((req, res) => {
     if (options.users) {
@@ -128,6 +134,7 @@ export async function startGitHttpServer(
       const repo: GitRepo = {
         name,
         url: `${url}/${name}.git`,
+        ...(daemon ? { gitUrl: `git://127.0.0.1:${daemon.port}/${name}.git` } : {}),
         async commit(changes, message = "change") {
           for (const [path, content] of Object.entries(changes)) {
             const file = join(work, path);
@@ -150,10 +157,39 @@ export async function startGitHttpServer(
       return repo;
     },
     async stop() {
+      daemon?.child.kill();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await closed;
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** `git daemon` on a free loopback port, exporting every repository under `base`; ready when it accepts. */
+async function startGitDaemon(base: string): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn("git", [
+    "daemon",
+    "--export-all",
+    "--reuseaddr",
+    "--informative-errors",
+    `--base-path=${base}`,
+    "--listen=127.0.0.1",
+    `--port=${port}`,
+    base,
+  ], { env: { ...process.env, ...GIT_ENV }, stdio: "ignore" });
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (up) return { port, child };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill();
+  throw new Error(`git daemon did not start on port ${port}`);
 }

@@ -16,6 +16,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { followLinks } from "../tree.ts";
 import git from "isomorphic-git";
+import { gitProtocolClient } from "./git_protocol.ts";
 import { cappedHttp } from "./capped_http.ts";
 import { parseRemoteUrl } from "./remote_url.ts";
 import { redact } from "../../redact.ts";
@@ -67,8 +68,11 @@ export function cacheDir(o: Pick<FetchGitOptions, "cacheRoot" | "cacheKey" | "ur
 
 export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
   const remote = parseRemoteUrl(o.url);
-  if (remote.transport !== "https" && remote.transport !== "http") {
-    throw new GitSourceError(`${remote.transport} transport is handled elsewhere`, "SourceFailure");
+  if (remote.transport === "ssh") {
+    throw new GitSourceError(
+      "ssh:// and scp-style URLs are not supported yet: use https or git://",
+      "SourceFailure",
+    );
   }
   const gitdir = cacheDir(o);
   await mkdir(gitdir, { recursive: true });
@@ -77,10 +81,22 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
     await git.addRemote({ fs, gitdir, remote: "origin", url: remote.url });
   }
   let bytes = 0;
-  const http = cappedHttp({
+  const limits = {
     ...(o.maxPackBytes ? { maxBytes: o.maxPackBytes } : {}),
-    onBytes: (n) => (bytes += n),
-  });
+    onBytes: (n: number) => (bytes += n),
+  };
+  // git:// goes through the same fetch logic: its client answers isomorphic-git's two smart-HTTP
+  // requests over one git protocol connection, so isomorphic-git is handed an http:// URL it never dials.
+  const daemon = remote.transport === "git" ? new URL(remote.url) : undefined;
+  const http = daemon
+    ? gitProtocolClient({
+      host: daemon.hostname,
+      port: Number(daemon.port || 9418),
+      path: daemon.pathname,
+      ...limits,
+    })
+    : cappedHttp(limits);
+  const url = daemon ? `http://${daemon.host}${daemon.pathname}` : remote.url;
   const headers: Record<string, string> = o.credentials?.bearerToken
     ? { Authorization: `Bearer ${o.credentials.bearerToken}` }
     : {};
@@ -104,7 +120,7 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
         fs,
         http,
         gitdir,
-        url: remote.url,
+        url,
         singleBranch: true,
         tags: false,
         headers,
@@ -125,7 +141,7 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
       fs,
       http,
       gitdir,
-      url: remote.url,
+      url,
       ref: o.revision,
       singleBranch: true,
       depth: 1,
