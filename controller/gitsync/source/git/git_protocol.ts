@@ -141,21 +141,26 @@ export function gitProtocolClient(o: GitProtocolOptions): HttpClient {
         const connection = open;
         open = undefined;
         for await (const part of req.body ?? []) connection.socket.write(part);
-        async function* body() {
-          try {
-            for await (const chunk of connection.rest()) {
-              o.onBytes?.(chunk.length);
-              yield chunk;
-            }
-          } finally {
-            connection.socket.destroy();
-          }
-        }
-        return response(req, 200, "application/x-git-upload-pack-result", body());
+        return response(req, 200, "application/x-git-upload-pack-result", drain(connection, o.onBytes));
       }
       throw new Error(`git:// transport: unexpected ${req.method} ${url.pathname}`);
     },
   };
+}
+
+/** What the server sends after the negotiation, counted, the connection closed at the end. */
+async function* drain(
+  connection: Connection,
+  onBytes?: (n: number) => void,
+): AsyncIterableIterator<Uint8Array> {
+  try {
+    for await (const chunk of connection.rest()) {
+      onBytes?.(chunk.length);
+      yield chunk;
+    }
+  } finally {
+    connection.socket.destroy();
+  }
 }
 
 async function* oneChunk(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {
