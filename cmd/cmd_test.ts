@@ -41,7 +41,7 @@ const tools: {
   {
     name: "gitsync-manager",
     build: gitsyncManager.buildProgram,
-    commands: ["version", "install-crds", "run"],
+    commands: ["version", "install-crds", "run", "render"],
   },
   {
     name: "gitsync",
