@@ -27,6 +27,7 @@ import { redact } from "./redact.ts";
 import { startWebhookServer, type WebhookServer } from "./approval/webhook_server.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./metrics_server.ts";
+import { Notifier, readSink } from "./notify/notifier.ts";
 import { type Receiver, startReceiver } from "./receiver/receiver.ts";
 import { API_VERSION } from "./crds.ts";
 import { type Application, applicationReconciler } from "./reconcilers/application.ts";
@@ -170,6 +171,26 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       }
     };
 
+  // Notifications: one in-memory queue, delivered off the reconcile path.
+  const notifier = new Notifier({
+    client: o.client,
+    onFailed: (n, sink, message) => {
+      const app = apps.get(`${n.application.namespace}/${n.application.name}`);
+      log.warn("notification failed", {
+        application: `${n.application.namespace}/${n.application.name}`,
+        sink,
+        event: n.event,
+      });
+      if (app) {
+        void events.warning(
+          { ...app, apiVersion: API_VERSION, kind: "Application" },
+          "NotificationFailed",
+          message,
+        );
+      }
+    },
+  });
+
   const concurrency = o.workers ?? 4;
   const failed = (kind: string) => (key: string, err: unknown) =>
     log.error("reconcile failed; retrying with backoff", { kind, key, error: (err as Error).message });
@@ -198,6 +219,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             client: o.client,
             getApplication: (k) => apps.get(k),
             getRepository: (k) => repos.get(k),
+            checkSink: async (ns, sink) => void await readSink(o.client, ns, sink),
             listRevisions: (ns, app) =>
               revs.list().filter((r) => r.metadata?.namespace === ns && r.spec.applicationRef.name === app),
             ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
@@ -217,6 +239,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             getApplication: (k) => apps.get(k),
             source,
             renderers,
+            notify: (app, n) => notifier.notify(app.spec.notifications, n),
             events,
             redact,
             driftIntervalMs: o.driftIntervalMs ?? 5 * 60_000,
@@ -345,6 +368,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       stop.abort();
       await Promise.allSettled([running, ...informers]);
       renderers.kustomize.close();
+      await Promise.race([notifier.settled(), new Promise((r) => setTimeout(r, 5_000))]);
       await webhook?.close();
       await metricsServer?.close();
       await receiver?.close();

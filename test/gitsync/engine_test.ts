@@ -11,7 +11,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { request as httpsRequest } from "node:https";
+import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -35,6 +36,7 @@ const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
 
 const files = (failMigration = false) => ({
+  "notified/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notified\ndata:\n  a: b\n",
   "crasher/deploy.yaml": `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -707,6 +709,84 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       shown.stdout,
       /^CrashLoopBackOff {2}Deployment\/crasher → ReplicaSet\/crasher-\w+ → Pod\/crasher-\w+-\w+$/m,
     );
+  });
+
+  it("notifications: a signed webhook per transition; a sink without an https URL is reported, never its URL", async () => {
+    const received: { headers: Record<string, unknown>; body: string }[] = [];
+    const sink = createHttpsServer({
+      cert: readFileSync(join(cacheRoot, "tls.crt")),
+      key: readFileSync(join(cacheRoot, "tls.key")),
+    }, (req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+    try {
+      const port = (sink.address() as AddressInfo).port;
+      const secret = (name: string, data: Record<string, string>) =>
+        admin.request({
+          method: "POST",
+          path: `/api/v1/namespaces/${NS}/secrets`,
+          body: { metadata: { name }, stringData: data },
+        });
+      const notificationSink = (name: string, type: string) =>
+        admin.request({
+          method: "POST",
+          path: `${API}/notificationsinks`,
+          body: {
+            apiVersion: API_VERSION,
+            kind: "NotificationSink",
+            metadata: { name },
+            spec: { type, secretRef: { name } },
+          },
+        });
+      // The sink's certificate is the test's own: trusted through the Secret's ca.crt, as a private CA is.
+      await secret("team-hook", {
+        url: `https://127.0.0.1:${port}/hook`,
+        hmacKey: "hmac-s3cret",
+        "ca.crt": readFileSync(join(cacheRoot, "tls.crt"), "utf8"),
+      });
+      await notificationSink("team-hook", "webhook");
+      await secret("plain-hook", { url: "http://hooks.example/T000/B000/XXXX" });
+      await notificationSink("plain-hook", "slack");
+      await createApplication("notified", {
+        serviceAccountName: "deployer",
+        sync: { automatic: true },
+        source: { repositoryRef: { name: "shop" }, path: "notified" },
+        notifications: [{ sinkRef: { name: "team-hook" }, events: ["Healthy"] }, {
+          sinkRef: { name: "plain-hook" },
+        }],
+      });
+      const delivered = await until("delivered", () => Promise.resolve(received[0]));
+      const body = JSON.parse(delivered.body);
+      assert.equal(body.event, "Healthy");
+      assert.deepEqual(body.application, { namespace: NS, name: "notified" });
+      assert.equal(
+        delivered.headers["x-gitsync-signature"],
+        `sha256=${createHmac("sha256", "hmac-s3cret").update(delivered.body).digest("hex")}`,
+      );
+      const a = await until("NotificationsReady False", async () => {
+        const x = await get<Application>(`${API}/applications/notified`);
+        return x.status?.conditions?.find((c) => c.type === "NotificationsReady" && c.status === "False")
+          ? x
+          : undefined;
+      });
+      const condition = a.status!.conditions!.find((c) => c.type === "NotificationsReady")!;
+      assert.match(condition.message!, /plain-hook needs key url with an https URL/);
+      const events = await until("NotificationFailed", async () => {
+        const e = await listEvents(admin, { ...a, apiVersion: API_VERSION, kind: "Application" });
+        return e.some((x) => x.reason === "NotificationFailed") ? e : undefined;
+      });
+      assert.doesNotMatch(JSON.stringify(events) + manager.output(), /hooks\.example|T000/);
+      assert.equal(received.length, 1, "only the Healthy event, only to the sink that wants it");
+    } finally {
+      sink.close();
+      sink.closeAllConnections?.();
+    }
   });
 
   it("an Application with no service account (and no default) is refused; nothing is created for it", async () => {

@@ -40,6 +40,7 @@ export interface Application extends KubeObject {
     decryption?: Decryption;
     conflictPolicy?: "fail" | "adopt";
     history?: { limit?: number };
+    notifications?: { sinkRef: { name: string }; events?: string[] }[];
   };
   status?: {
     observedGeneration?: number;
@@ -71,6 +72,8 @@ export interface ApplicationReconcilerOptions {
   client: KubeClient;
   getApplication: (key: string) => Application | undefined;
   getRepository: (key: string) => Repository | undefined;
+  /** Checks a NotificationSink (and its Secret); throws an Error saying what is wrong. */
+  checkSink?: (namespace: string, name: string) => Promise<void>;
   /** The Revisions of an Application (from the informer's cache). */
   listRevisions: (namespace: string, application: string) => Revision[];
   defaultServiceAccount?: string;
@@ -156,6 +159,27 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
         "set spec.serviceAccountName, or start the manager with --default-service-account; nothing is read or applied without one",
       );
       return {};
+    }
+
+    // Notification sinks: condition NotificationsReady (a missing sink or an invalid Secret).
+    if (app.spec.notifications?.length && o.checkSink) {
+      const problems: string[] = [];
+      for (const n of app.spec.notifications) {
+        await o.checkSink(ns, n.sinkRef.name).catch((err) => problems.push((err as Error).message));
+      }
+      const wanted = problems.length
+        ? { type: "NotificationsReady", status: "False", reason: "SinkInvalid", message: problems.join("; ") }
+        : {
+          type: "NotificationsReady",
+          status: "True",
+          reason: "SinksReady",
+          message: "every sink is usable",
+        };
+      const current = app.status?.conditions?.find((c) => c.type === "NotificationsReady");
+      if (current?.status !== wanted.status || current?.message !== wanted.message) {
+        await writeStatus(app, { conditions: setCondition(app.status?.conditions, wanted, now()) });
+        return { requeueAfterMs: 10 }; // continue with a fresh copy from the cache
+      }
     }
 
     // Source.

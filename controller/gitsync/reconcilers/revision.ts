@@ -20,6 +20,7 @@ import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import { APPROVED_AT, APPROVED_BY, APPROVED_DIGEST, APPROVED_REVISION } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
 import { diagnose, type Diagnosis } from "../diagnosis/diagnose.ts";
+import type { Notification, NotificationEvent } from "../notify/notifier.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure } from "../render/failure.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
@@ -62,6 +63,8 @@ export interface RevisionReconcilerOptions {
   renderers: Renderers;
   events: EventRecorder;
   redact: (text: string) => string;
+  /** Queues a notification for the Application's sinks (controller/gitsync/notify). */
+  notify?: (app: Application, n: Notification) => void;
   /** --drift-resync-interval: how often a deployed Revision is compared with the cluster; 0 turns it off. */
   driftIntervalMs?: number;
   now?: () => Date;
@@ -299,7 +302,19 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     return d;
   }
 
-  async function fail(rev: Revision, reason: string, message: string, resource?: unknown) {
+  /** A lifecycle notification, once per transition (the callers run once per transition). */
+  function tell(app: Application, rev: Revision, event: NotificationEvent, message: string, plan?: Plan) {
+    o.notify?.(app, {
+      event,
+      application: { namespace: app.metadata!.namespace!, name: app.metadata!.name! },
+      revision: rev.metadata!.name!,
+      sourceRevision: rev.spec.sourceRevision,
+      message: o.redact(message),
+      ...(plan ? { planSummary: plan.summary, planDigest: plan.digest } : {}),
+    });
+  }
+
+  async function fail(rev: Revision, reason: string, message: string, resource?: unknown, app?: Application) {
     await writeStatus(rev, {
       phase: "Failed",
       failure: {
@@ -313,10 +328,11 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         type: "RolloutComplete",
         status: "False",
         reason,
-        message,
+        message: o.redact(message),
       }, now()),
     });
     await o.events.warning(rev, reason, message);
+    if (app) tell(app, rev, "Failed", `${reason}: ${message}`);
     return {};
   }
 
@@ -356,6 +372,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         });
         if (!automatic) {
           await o.events.normal(rev, "AwaitingApproval", `plan ${p.digest} waits for approval`);
+          tell(app, rev, "AwaitingApproval", `plan ${p.digest} waits for approval`, p);
         }
         return { requeueAfterMs: automatic ? 10 : 0 };
       }
@@ -444,7 +461,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
           hooks: r.state.hooks,
           ...(diagnosis ? { diagnosis } : {}),
         });
-        return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource);
+        return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource, app);
       }
       await writeStatus(rev, {
         phase: "Healthy",
@@ -474,6 +491,12 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       if (rolledBack) {
         await o.events.normal(app, "RolledBack", `rolled back to Revision ${rev.metadata!.name}`);
       }
+      tell(
+        app,
+        rev,
+        rolledBack ? "RolledBack" : "Healthy",
+        rolledBack ? `rolled back to Revision ${rev.metadata!.name}` : "every group is Healthy",
+      );
       await o.client.request({
         method: "PATCH",
         path: `/apis/${API_VERSION}/namespaces/${ns}/applications/${app.metadata!.name}/status`,
@@ -496,9 +519,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       if (
         err instanceof RenderFailure || err instanceof ValidationFailure || err instanceof DecryptionFailure
       ) {
-        return await fail(rev, err.reason, err.message);
+        return await fail(rev, err.reason, err.message, undefined, app);
       }
-      if (err instanceof RolloutFailure) return await fail(rev, err.reason, err.message, err.resource);
+      if (err instanceof RolloutFailure) return await fail(rev, err.reason, err.message, err.resource, app);
       throw err;
     } finally {
       sa.close();
