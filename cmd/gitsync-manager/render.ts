@@ -63,7 +63,9 @@ export function registerRender(program: Command, io: Io) {
         try {
           const { transport } = parseRemoteUrl(repository);
           if (transport === "ssh") {
-            cmd.error(`--repository: ${transport} URLs are not supported here; clone it and pass the folder`);
+            cmd.error(
+              `--repository: ${transport} needs a key and known_hosts, which render does not take: clone it and pass the folder`,
+            );
           }
         } catch (err) {
           if (err instanceof RemoteUrlError) cmd.error(`--repository: ${redact(err.message)}`);

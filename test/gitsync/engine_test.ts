@@ -197,7 +197,10 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   }
 
   before(async () => {
-    [k8s, git] = await Promise.all([startKubeApiServer({ workloads: true }), startGitHttpServer()]);
+    [k8s, git] = await Promise.all([
+      startKubeApiServer({ workloads: true }),
+      startGitHttpServer({ ssh: true }),
+    ]);
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
     cacheRoot = await mkdtemp(join(tmpdir(), "gitsync-engine-"));
     await installCrds(admin, await loadCrds(), { fieldManager: "test", timeoutMs: 30_000 });
@@ -508,6 +511,42 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       (await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/${flags}`)).data.beta,
       "on",
     );
+  });
+
+  it("a Repository over ssh is fetched with the Secret's identity, refused without its known_hosts entry", async () => {
+    const secure = await git.createRepo("secure", { "deploy/cm.yaml": "kind: ConfigMap\n" });
+    const credentials = (name: string, data: Record<string, string>) =>
+      admin.request({
+        method: "POST",
+        path: `/api/v1/namespaces/${NS}/secrets`,
+        body: { metadata: { name, labels: { "sync.gitsync.io/git-credentials": "true" } }, stringData: data },
+      });
+    await credentials("ssh-key", { identity: git.ssh!.identity, known_hosts: git.ssh!.knownHosts });
+    await credentials("ssh-no-hosts", { identity: git.ssh!.identity });
+    const repository = (name: string, secret: string) =>
+      admin.request({
+        method: "POST",
+        path: `${API}/repositories`,
+        body: {
+          apiVersion: API_VERSION,
+          kind: "Repository",
+          metadata: { name },
+          spec: { git: { url: secure.sshUrl, auth: { secretRef: { name: secret } } } },
+        },
+      });
+    await repository("secure", "ssh-key");
+    await repository("secure-unverified", "ssh-no-hosts");
+    const ready = (name: string, status: string) => async () => {
+      const r = await get<Repository>(`${API}/repositories/${name}`);
+      return r.status?.conditions?.find((c) => c.type === "Ready" && c.status === status) ? r : undefined;
+    };
+    const fetched = await until("fetched over ssh", ready("secure", "True"));
+    assert.match(fetched.status!.artifact!.revision ?? "", /^[0-9a-f]{40}$/);
+    const refused = await until("refused", ready("secure-unverified", "False"));
+    const condition = refused.status!.conditions!.find((c) => c.type === "Ready")!;
+    assert.equal(condition.reason, "AuthenticationFailure");
+    assert.match(condition.message!, /ssh needs the server's host key in the credentials Secret/);
+    assert.doesNotMatch(manager.output(), /PRIVATE KEY/);
   });
 
   it("SOPS: an encrypted file is decrypted with the Application's age key; without spec.decryption it is refused", async () => {

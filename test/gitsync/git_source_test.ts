@@ -236,3 +236,84 @@ describe("Git source over git:// (git daemon)", () => {
     );
   });
 });
+
+describe("Git source over ssh (ssh2 server running git-upload-pack)", () => {
+  let server: GitHttpServer;
+  let repo: GitRepo;
+  let cacheRoot: string;
+  let creds: { identity: string; knownHosts: string };
+
+  before(async () => {
+    server = await startGitHttpServer({ ssh: true });
+    cacheRoot = await mkdtemp(join(tmpdir(), "gitsync-cache-"));
+    repo = await server.createRepo("secure", {
+      "deploy/web.yaml": "kind: ConfigMap\n",
+      "assets/blob.txt": randomBytes(384 * 1024).toString("base64"),
+    });
+    creds = { identity: server.ssh!.identity, knownHosts: server.ssh!.knownHosts };
+  });
+  after(async () => {
+    await server?.stop();
+    if (cacheRoot) await rm(cacheRoot, { recursive: true, force: true });
+  });
+
+  it("fetches shallow, then incrementally, with the identity and known_hosts of the Secret", async () => {
+    const key = { cacheRoot, cacheKey: "team/ssh", credentials: creds };
+    const first = await fetchGit({ url: repo.sshUrl!, revision: "main", ...key });
+    assert.equal(text((await checkout(first)).get("deploy/web.yaml")), "kind: ConfigMap\n");
+    const commit = await repo.commit({ "deploy/web.yaml": "kind: ConfigMap\ndata: {a: b}\n" });
+    const second = await fetchGit({ url: repo.sshUrl!, revision: "main", ...key });
+    assert.equal(second.commit, commit);
+    assert.ok(second.bytes < first.bytes / 5, `second fetch ${second.bytes} bytes, first ${first.bytes}`);
+    assert.equal(server.ssh!.commands.at(-1), "git-upload-pack '/secure.git'");
+  });
+
+  it("refuses a host whose key is not in known_hosts, and credentials the server refuses", async () => {
+    const other = (await import("ssh2")).default.utils.generateKeyPairSync("ed25519");
+    const wrongHost = {
+      ...creds,
+      knownHosts: `[127.0.0.1]:${server.ssh!.port} ${other.public.split(" ").slice(0, 2).join(" ")}\n`,
+    };
+    await assert.rejects(
+      fetchGit({
+        url: repo.sshUrl!,
+        revision: "main",
+        cacheRoot,
+        cacheKey: "x/host",
+        credentials: wrongHost,
+      }),
+      (err: Error) => {
+        assert.ok(err instanceof GitSourceError && err.reason === "AuthenticationFailure");
+        assert.match(err.message, /host key of 127\.0\.0\.1:\d+ is not in the Secret's known_hosts/);
+        return true;
+      },
+    );
+    const commandsBefore = server.ssh!.commands.length;
+    await assert.rejects(
+      fetchGit({
+        url: repo.sshUrl!,
+        revision: "main",
+        cacheRoot,
+        cacheKey: "x/key",
+        credentials: { ...creds, identity: other.private },
+      }),
+      (err: Error) => {
+        assert.ok(err instanceof GitSourceError && err.reason === "AuthenticationFailure");
+        assert.match(err.message, /git@127\.0\.0\.1 refused the SSH credentials/);
+        assert.doesNotMatch(err.message, /PRIVATE KEY/);
+        return true;
+      },
+    );
+    assert.equal(server.ssh!.commands.length, commandsBefore, "nothing ran");
+    await assert.rejects(
+      fetchGit({
+        url: repo.sshUrl!,
+        revision: "main",
+        cacheRoot,
+        cacheKey: "x/none",
+        credentials: { identity: creds.identity },
+      }),
+      /ssh needs the server's host key in the credentials Secret \(key known_hosts/,
+    );
+  });
+});

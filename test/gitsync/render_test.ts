@@ -102,7 +102,10 @@ describe("gitsync-manager render", () => {
       const [args, message] of [
         [["--repository", "/does/not/exist"], /no such folder/],
         [["--repository", "file:///etc"], /file: scheme is not allowed/],
-        [["--repository", "ssh://git@example.com/r.git"], /ssh URLs are not supported here/],
+        [
+          ["--repository", "ssh://git@example.com/r.git"],
+          /ssh needs a key and known_hosts, which render does not take/,
+        ],
         [["--repository", CORPUS, "--render", "helm"], /argument 'helm' is invalid/],
         [["--path", "x"], /required option '--repository <dir\|url>' not specified/],
       ] as const

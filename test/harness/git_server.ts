@@ -15,6 +15,7 @@ import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import ssh2, { type ParsedKey } from "ssh2";
 import { freePort } from "../../internal/http/free_port.ts";
 
 const run = promisify(execFile);
@@ -25,6 +26,8 @@ export interface GitRepo {
   url: string;
   /** git://127.0.0.1:<port>/<name>.git, when the server was started with `daemon: true`. */
   gitUrl?: string;
+  /** ssh://git@127.0.0.1:<port>/<name>.git, when the server was started with `ssh: true`. */
+  sshUrl?: string;
   /** Writes files (a value starting with "symlink:" makes a symlink), commits, pushes; returns the commit. */
   commit(files: Record<string, string>, message?: string): Promise<string>;
   /** Creates a tag at the current commit and pushes it. */
@@ -33,6 +36,8 @@ export interface GitRepo {
 
 export interface GitHttpServer {
   url: string;
+  /** With `ssh: true`: how to reach the repositories over ssh. */
+  ssh?: SshAccess;
   createRepo(name: string, files: Record<string, string>): Promise<GitRepo>;
   /** Bytes of response bodies sent so far. */
   bytesSent(): number;
@@ -53,13 +58,17 @@ async function gitIn(cwd: string, args: string[]): Promise<string> {
   return stdout.trim();
 }
 
-/** With `daemon: true`, Git's own `git daemon` also serves the repositories over git:// (read-only). */
+/**
+ * With `daemon: true`, Git's own `git daemon` also serves the repositories over git:// (read-only); with
+ * `ssh: true`, an SSH server (ssh2) runs Git's own `git-upload-pack` for user `git` with a generated key.
+ */
 export async function startGitHttpServer(
-  options: { users?: Record<string, string>; daemon?: boolean } = {},
+  options: { users?: Record<string, string>; daemon?: boolean; ssh?: boolean } = {},
 ): Promise<GitHttpServer> {
   const root = await mkdtemp(join(tmpdir(), "git-http-"));
   await mkdir(join(root, "srv"), { recursive: true });
   const daemon = options.daemon ? await startGitDaemon(join(root, "srv")) : undefined;
+  const ssh = options.ssh ? await startSshGitServer(join(root, "srv")) : undefined;
   let sent = 0;
   const server: Server = createServer((req, res) => {
     if (options.users) {
@@ -122,6 +131,7 @@ export async function startGitHttpServer(
 
   return {
     url,
+    ...(ssh ? { ssh: ssh.access } : {}),
     bytesSent: () => sent,
     async createRepo(name, files) {
       const bare = join(root, "srv", `${name}.git`);
@@ -135,6 +145,7 @@ export async function startGitHttpServer(
         name,
         url: `${url}/${name}.git`,
         ...(daemon ? { gitUrl: `git://127.0.0.1:${daemon.port}/${name}.git` } : {}),
+        ...(ssh ? { sshUrl: `ssh://git@127.0.0.1:${ssh.access.port}/${name}.git` } : {}),
         async commit(changes, message = "change") {
           for (const [path, content] of Object.entries(changes)) {
             const file = join(work, path);
@@ -158,6 +169,7 @@ export async function startGitHttpServer(
     },
     async stop() {
       daemon?.child.kill();
+      await ssh?.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await closed;
@@ -192,4 +204,64 @@ async function startGitDaemon(base: string): Promise<{ port: number; child: Chil
   }
   child.kill();
   throw new Error(`git daemon did not start on port ${port}`);
+}
+
+export interface SshAccess {
+  port: number;
+  /** known_hosts lines for the server's host key (`[127.0.0.1]:<port> ssh-ed25519 ...`). */
+  knownHosts: string;
+  /** The private key (OpenSSH) the server accepts for user git. */
+  identity: string;
+  /** Commands the server ran, for assertions. */
+  commands: string[];
+}
+
+/**
+ * An SSH server on a free loopback port that accepts user `git` with one generated ed25519 key and runs
+ * `git-upload-pack` for repositories under `base` (absolute `/name.git` or home-relative `name.git`).
+ */
+async function startSshGitServer(base: string): Promise<{ access: SshAccess; stop(): Promise<void> }> {
+  const { Server, utils } = ssh2;
+  const hostKey = utils.generateKeyPairSync("ed25519");
+  const userKey = utils.generateKeyPairSync("ed25519");
+  const allowed = utils.parseKey(userKey.public) as ParsedKey;
+  const commands: string[] = [];
+  const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
+    client.on("authentication", (ctx) => {
+      if (
+        ctx.method === "publickey" && ctx.username === "git" && ctx.key.algo === allowed.type &&
+        ctx.key.data.equals(allowed.getPublicSSH()) &&
+        (!ctx.signature || allowed.verify(ctx.blob!, ctx.signature, ctx.hashAlgo))
+      ) {
+        return ctx.accept();
+      }
+      ctx.reject(["publickey"]);
+    });
+    client.on("ready", () => {
+      client.on("session", (accept) => {
+        accept().on("exec", (acceptExec, reject, info) => {
+          commands.push(info.command);
+          const m = /^git-upload-pack '\/?([A-Za-z0-9._-]+\.git)'$/.exec(info.command);
+          if (!m) return reject();
+          const channel = acceptExec();
+          const git = spawn("git-upload-pack", [join(base, m[1]!)], { env: { ...process.env, ...GIT_ENV } });
+          channel.pipe(git.stdin);
+          git.stdout.pipe(channel);
+          git.stderr.pipe(channel.stderr);
+          git.on("close", (code) => {
+            channel.exit(code ?? 1);
+            channel.end();
+          });
+        });
+      });
+    });
+    client.on("error", () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const [type, key] = hostKey.public.split(" "); // OpenSSH public key line: "<type> <base64> [comment]"
+  return {
+    access: { port, knownHosts: `[127.0.0.1]:${port} ${type} ${key}\n`, identity: userKey.private, commands },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -96,6 +96,10 @@ export async function readGitCredentials(
   const username = value("username");
   const password = value("password");
   const bearerToken = value("bearerToken");
+  const identity = value("identity");
+  const knownHosts = value("known_hosts");
+  if (identity) c.identity = identity;
+  if (knownHosts) c.knownHosts = knownHosts;
   if (username) c.username = username;
   if (password) c.password = password;
   if (bearerToken) c.bearerToken = bearerToken;

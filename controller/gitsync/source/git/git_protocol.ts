@@ -1,184 +1,30 @@
 /**
- * The git:// transport (git daemon, TCP 9418) as an isomorphic-git HTTP client: isomorphic-git speaks
- * smart HTTP only, and its fetch is one GET of the ref advertisement and one POST of wants, haves and
- * `done`, which is exactly what the stateful git protocol exchanges on one connection. So the GET opens
- * the connection, sends the `git-upload-pack` request (protocol v0) and answers with the server's
- * advertisement; the POST writes its body into the same connection and answers with the rest of what the
- * server sends (shallow lines, NAK, the pack) until it closes. Responses are capped like HTTP ones.
+ * git:// (git daemon, TCP 9418, no authentication): a TCP connection that asks for `git-upload-pack` with
+ * one pkt-line (protocol v0), then carries the exchange of upload_pack_stream.ts.
  */
-import { connect, type Socket } from "node:net";
-import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
-import { GitTransferTooLarge } from "./capped_http.ts";
+import { connect } from "node:net";
+import { pktLine, type UploadPackStream } from "./upload_pack_stream.ts";
 
-export interface GitProtocolOptions {
+export interface GitDaemonTarget {
   host: string;
   port: number;
   /** Repository path on the server, with its leading slash. */
   path: string;
-  maxBytes?: number;
   timeoutMs?: number;
-  onBytes?: (n: number) => void;
 }
 
-const encoder = new TextEncoder();
-
-/** One pkt-line: four hex digits of length (themselves included), then the payload. */
-export function pktLine(payload: string): Uint8Array {
-  const bytes = encoder.encode(payload);
-  return Buffer.concat([Buffer.from((bytes.length + 4).toString(16).padStart(4, "0")), bytes]);
-}
-
-/** A connection's incoming bytes, read as pkt-lines up to a flush, then as a plain stream. */
-class Connection {
-  private buffered = Buffer.alloc(0);
-  private ended = false;
-  private failure?: Error;
-  private wake?: () => void;
-  received = 0;
-
-  constructor(readonly socket: Socket, private readonly maxBytes: number) {
-    socket.on("data", (chunk: Buffer) => {
-      this.received += chunk.length;
-      if (this.received > maxBytes) {
-        this.fail(new GitTransferTooLarge(`the git server sent more than ${maxBytes} bytes`));
-        socket.destroy();
-        return;
-      }
-      this.buffered = Buffer.concat([this.buffered, chunk]);
-      this.wake?.();
-    });
-    socket.on("end", () => {
-      this.ended = true;
-      this.wake?.();
-    });
-    socket.on("error", (err) => this.fail(err));
-  }
-
-  fail(err: Error) {
-    this.failure ??= err;
-    this.wake?.();
-  }
-
-  private async more(): Promise<boolean> {
-    if (this.failure) throw this.failure;
-    if (this.ended) return false;
-    await new Promise<void>((resolve) => (this.wake = resolve));
-    this.wake = undefined;
-    if (this.failure) throw this.failure;
-    return true;
-  }
-
-  /** The advertisement: pkt-lines up to and including the first flush, as received. */
-  async advertisement(): Promise<Buffer> {
-    let at = 0;
-    for (;;) {
-      while (this.buffered.length >= at + 4) {
-        const length = parseInt(this.buffered.subarray(at, at + 4).toString(), 16);
-        if (Number.isNaN(length)) throw new Error("the git server sent something that is not a pkt-line");
-        if (length === 0) {
-          const out = this.buffered.subarray(0, at + 4);
-          this.buffered = this.buffered.subarray(at + 4);
-          return out;
-        }
-        if (this.buffered.length < at + length) break;
-        const payload = this.buffered.subarray(at + 4, at + length).toString();
-        if (at === 0 && payload.startsWith("ERR ")) throw new Error(`git server: ${payload.slice(4).trim()}`);
-        at += length;
-      }
-      if (!(await this.more())) {
-        throw new Error("the git server closed the connection during the advertisement");
-      }
-    }
-  }
-
-  /** Everything else the server sends, until it closes the connection. */
-  async *rest(): AsyncIterableIterator<Uint8Array> {
-    for (;;) {
-      if (this.buffered.length) {
-        const chunk = this.buffered;
-        this.buffered = Buffer.alloc(0);
-        yield new Uint8Array(chunk);
-      }
-      if (!(await this.more()) && !this.buffered.length) return;
-    }
-  }
-}
-
-export function gitProtocolClient(o: GitProtocolOptions): HttpClient {
-  const maxBytes = o.maxBytes ?? 512 * 1024 * 1024;
-  const timeoutMs = o.timeoutMs ?? 5 * 60_000;
-  let open: Connection | undefined;
-
-  const dial = () =>
-    new Promise<Connection>((resolve, reject) => {
-      const socket = connect({ host: o.host, port: o.port });
-      socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`git://${o.host}:${o.port} timed out`)));
-      socket.once("connect", () => resolve(new Connection(socket, maxBytes)));
+export function openGitDaemon(t: GitDaemonTarget): () => Promise<UploadPackStream> {
+  return () =>
+    new Promise((resolve, reject) => {
+      const socket = connect({ host: t.host, port: t.port });
+      socket.setTimeout(t.timeoutMs ?? 5 * 60_000, () =>
+        socket.destroy(new Error(`git://${t.host}:${t.port} timed out`)));
       socket.once("error", reject);
-    });
-
-  return {
-    async request(req: GitHttpRequest): Promise<GitHttpResponse> {
-      const url = new URL(req.url);
-      if (req.method === "GET" && url.pathname.endsWith("/info/refs")) {
-        open?.socket.destroy();
-        open = await dial();
+      socket.once("connect", () => {
+        socket.off("error", reject);
         // host= lets a daemon serving several virtual hosts pick the repository.
-        open.socket.write(pktLine(`git-upload-pack ${o.path}\0host=${o.host}\0`));
-        const advertisement = await open.advertisement().catch((err) => {
-          open?.socket.destroy();
-          throw err;
-        });
-        o.onBytes?.(advertisement.length);
-        const body = Buffer.concat([
-          pktLine("# service=git-upload-pack\n"),
-          Buffer.from("0000"),
-          advertisement,
-        ]);
-        return response(req, 200, "application/x-git-upload-pack-advertisement", oneChunk(body));
-      }
-      if (req.method === "POST" && url.pathname.endsWith("/git-upload-pack") && open) {
-        const connection = open;
-        open = undefined;
-        for await (const part of req.body ?? []) connection.socket.write(part);
-        return response(req, 200, "application/x-git-upload-pack-result", drain(connection, o.onBytes));
-      }
-      throw new Error(`git:// transport: unexpected ${req.method} ${url.pathname}`);
-    },
-  };
-}
-
-/** What the server sends after the negotiation, counted, the connection closed at the end. */
-async function* drain(
-  connection: Connection,
-  onBytes?: (n: number) => void,
-): AsyncIterableIterator<Uint8Array> {
-  try {
-    for await (const chunk of connection.rest()) {
-      onBytes?.(chunk.length);
-      yield chunk;
-    }
-  } finally {
-    connection.socket.destroy();
-  }
-}
-
-async function* oneChunk(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {
-  yield bytes;
-}
-
-function response(
-  req: GitHttpRequest,
-  statusCode: number,
-  contentType: string,
-  body: AsyncIterableIterator<Uint8Array>,
-): GitHttpResponse {
-  return {
-    url: req.url,
-    method: req.method,
-    statusCode,
-    statusMessage: "OK",
-    headers: { "content-type": contentType },
-    body,
-  };
+        socket.write(pktLine(`git-upload-pack ${t.path}\0host=${t.host}\0`));
+        resolve(socket);
+      });
+    });
 }

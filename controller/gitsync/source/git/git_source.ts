@@ -16,16 +16,23 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { followLinks } from "../tree.ts";
 import git from "isomorphic-git";
-import { gitProtocolClient } from "./git_protocol.ts";
-import { cappedHttp } from "./capped_http.ts";
-import { parseRemoteUrl } from "./remote_url.ts";
+import { openGitDaemon } from "./git_protocol.ts";
+import { uploadPackClient } from "./upload_pack_stream.ts";
+import { cappedHttp, type CappedHttpOptions } from "./capped_http.ts";
+import { parseRemoteUrl, type RemoteUrl } from "./remote_url.ts";
+import { HostKeyRefused, openSsh, SshAuthFailed } from "./ssh_transport.ts";
 import { redact } from "../../redact.ts";
 
 export interface GitCredentials {
   username?: string;
+  /** HTTP basic password; for ssh, the identity's passphrase (or the password without an identity). */
   password?: string;
   /** Sent as Authorization: Bearer (Git hosts that take tokens that way). */
   bearerToken?: string;
+  /** ssh: the private key (OpenSSH or PEM). */
+  identity?: string;
+  /** ssh: the server's host keys, OpenSSH known_hosts format; required for ssh. */
+  knownHosts?: string;
 }
 
 export interface FetchGitOptions {
@@ -66,12 +73,39 @@ export function cacheDir(o: Pick<FetchGitOptions, "cacheRoot" | "cacheKey" | "ur
   return join(o.cacheRoot, "git", id);
 }
 
+/**
+ * The HTTP client isomorphic-git is handed, and the URL it is told. git:// and ssh go through the same
+ * fetch logic as HTTP: their clients answer isomorphic-git's two smart-HTTP requests over one stateful
+ * connection (upload_pack_stream.ts), so isomorphic-git gets an http:// URL it never dials.
+ */
+function transport(remote: RemoteUrl, credentials: GitCredentials | undefined, limits: CappedHttpOptions) {
+  if (remote.transport === "https" || remote.transport === "http") {
+    return { http: cappedHttp(limits), url: remote.url };
+  }
+  const u = new URL(remote.url);
+  const port = Number(u.port || (remote.transport === "git" ? 9418 : 22));
+  const open = remote.transport === "git"
+    ? openGitDaemon({ host: u.hostname, port, path: remote.serverPath })
+    : openSsh({
+      host: u.hostname,
+      port,
+      username: decodeURIComponent(u.username) || credentials?.username || "git",
+      path: remote.serverPath,
+      knownHosts: credentials!.knownHosts!,
+      ...(credentials?.identity ? { privateKey: credentials.identity } : {}),
+      ...(credentials?.password ? { password: credentials.password } : {}),
+    });
+  return { http: uploadPackClient({ open, ...limits }), url: `http://${u.hostname}:${port}/${remote.path}` };
+}
+
 export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
   const remote = parseRemoteUrl(o.url);
-  if (remote.transport === "ssh") {
+  if (remote.transport === "ssh" && !o.credentials?.knownHosts) {
     throw new GitSourceError(
-      "ssh:// and scp-style URLs are not supported yet: use https or git://",
-      "SourceFailure",
+      `${
+        redact(remote.url)
+      }: ssh needs the server's host key in the credentials Secret (key known_hosts, spec.git.auth)`,
+      "AuthenticationFailure",
     );
   }
   const gitdir = cacheDir(o);
@@ -85,18 +119,7 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
     ...(o.maxPackBytes ? { maxBytes: o.maxPackBytes } : {}),
     onBytes: (n: number) => (bytes += n),
   };
-  // git:// goes through the same fetch logic: its client answers isomorphic-git's two smart-HTTP
-  // requests over one git protocol connection, so isomorphic-git is handed an http:// URL it never dials.
-  const daemon = remote.transport === "git" ? new URL(remote.url) : undefined;
-  const http = daemon
-    ? gitProtocolClient({
-      host: daemon.hostname,
-      port: Number(daemon.port || 9418),
-      path: daemon.pathname,
-      ...limits,
-    })
-    : cappedHttp(limits);
-  const url = daemon ? `http://${daemon.host}${daemon.pathname}` : remote.url;
+  const { http, url } = transport(remote, o.credentials, limits);
   const headers: Record<string, string> = o.credentials?.bearerToken
     ? { Authorization: `Bearer ${o.credentials.bearerToken}` }
     : {};
@@ -156,6 +179,9 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
     return { commit: r.fetchHead, gitdir, bytes };
   } catch (err) {
     if (err instanceof GitSourceError) throw err;
+    if (err instanceof HostKeyRefused || err instanceof SshAuthFailed) {
+      throw new GitSourceError(err.message, "AuthenticationFailure");
+    }
     if (authFailed || /HTTP Error: 401|HTTP Error: 403/.test((err as Error).message)) {
       throw new GitSourceError(`${where} refused the credentials (spec.git.auth)`, "AuthenticationFailure");
     }

@@ -15,6 +15,8 @@ export interface RemoteUrl {
   host: string;
   /** Repository path on the host, without a leading slash. */
   path: string;
+  /** The path git-upload-pack gets: absolute for URLs, relative to the login's home for scp-style. */
+  serverPath: string;
 }
 
 export class RemoteUrlError extends Error {
@@ -28,7 +30,13 @@ export function parseRemoteUrl(raw: string): RemoteUrl {
   const scp = SCP.exec(text);
   if (scp) {
     const { user, host, path } = scp.groups!;
-    return { transport: "ssh", url: `ssh://${user}@${host}/${path}`, host: host!.toLowerCase(), path: path! };
+    return {
+      transport: "ssh",
+      url: `ssh://${user}@${host}/${path}`,
+      host: host!.toLowerCase(),
+      path: path!,
+      serverPath: path!,
+    };
   }
   let u: URL;
   try {
@@ -54,5 +62,5 @@ export function parseRemoteUrl(raw: string): RemoteUrl {
   }
   const path = decodeURIComponent(u.pathname).replace(/^\/+/, "");
   if (!path) throw new RemoteUrlError(`"${redact(text)}" names no repository path`);
-  return { transport, url: u.toString(), host: u.hostname.toLowerCase(), path };
+  return { transport, url: u.toString(), host: u.hostname.toLowerCase(), path, serverPath: `/${path}` };
 }
