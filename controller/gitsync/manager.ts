@@ -38,6 +38,7 @@ import {
   repositoryReconciler,
 } from "./reconcilers/repository.ts";
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
+import { schedulePrune } from "./source/cache_prune.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
 import { Kustomize } from "./render/kustomize.ts";
 
@@ -125,6 +126,10 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
 
   // The files of a commit, from the Repository's bare cache (fetched again only when it lacks it).
   const trees = new CommitTrees();
+  schedulePrune(o.cacheRoot, stop.signal, (removed, err) => {
+    if (err) log.warn("source cache prune failed", { error: err.message });
+    else if (removed.length) log.info("source cache pruned", { clones: removed.length });
+  });
   const renderers = {
     kustomize: new Kustomize({ warn: (message, path) => log.warn("kustomize", { path, message }) }),
   };

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { markUsed } from "../cache_prune.ts";
 import { followLinks } from "../tree.ts";
 import git from "isomorphic-git";
 import { openGitDaemon } from "./git_protocol.ts";
@@ -110,6 +111,7 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
   }
   const gitdir = cacheDir(o);
   await mkdir(gitdir, { recursive: true });
+  await markUsed(gitdir);
   if (!fs.existsSync(join(gitdir, "HEAD"))) {
     await git.init({ fs, gitdir, bare: true, defaultBranch: "main" });
     await git.addRemote({ fs, gitdir, remote: "origin", url: remote.url });
@@ -214,6 +216,7 @@ export async function checkout(
 ): Promise<Map<string, Uint8Array>> {
   const maxFiles = limits.maxFiles ?? 20_000;
   const maxBytes = limits.maxBytes ?? 256 * 1024 * 1024;
+  await markUsed(f.gitdir);
   const files = new Map<string, Uint8Array>();
   const links = new Map<string, string>();
   let total = 0;
