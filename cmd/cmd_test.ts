@@ -46,7 +46,23 @@ const tools: {
   {
     name: "gitsync",
     build: gitsync.buildProgram,
-    commands: ["version", "apps", "repos", "plan", "history", "diagnose", "graph", "approve", "rollback"],
+    commands: [
+      "version",
+      "apps",
+      "get|status",
+      "repos",
+      "plan",
+      "revision",
+      "history",
+      "logs",
+      "diagnose",
+      "graph",
+      "approve",
+      "sync",
+      "rollback",
+      "suspend",
+      "resume",
+    ],
   },
   {
     name: "edgectl",
@@ -102,6 +118,7 @@ for (const tool of tools) {
     });
     const unknown = await executeCaptured(tool.build, ["bogus"]);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /^error: unknown command 'bogus'\n/);
+    // Commander may add a suggestion of a similar command.
+    assert.match(unknown.stderr, /^error: unknown command 'bogus'( \(Did you mean [\w-]+\?\))?\n/);
   });
 }

@@ -5,7 +5,15 @@
  * rollout to its end: exit 0 when Healthy, 1 when it fails (the reason printed), for CI pipelines.
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import {
+  addExamples,
+  canPrompt,
+  CliError,
+  type Io,
+  outputOption,
+  printResult,
+  promptLine,
+} from "../../internal/cli/mod.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import {
   APPROVE_DIGEST,
@@ -27,14 +35,17 @@ export function registerApprove(program: Command, io: Io) {
     )
     .description(
       "Approve the Revision the Application wants deployed (or --revision). Prints the plan digest and its " +
-        "summary, then asks the admission webhook to record your approval of exactly that digest: if the plan " +
-        "changed since you looked (--digest), the approval is refused. Who approved is taken from your " +
-        "credentials, never from the command. With --wait, follows the rollout and exits 0 when the Revision " +
-        "is Healthy, 1 when it fails (with the reason) or the timeout passes.",
+        "summary and, in a terminal, asks before approving; then asks the admission webhook to record your " +
+        "approval of exactly that digest: if the plan changed since you looked (--digest), the approval is " +
+        "refused. Without a terminal (CI) pass --yes, or --digest, which is itself the confirmation; otherwise " +
+        "approve exits 2 before touching the cluster. Who approved is taken from your credentials, never from " +
+        "the command. With --wait, follows the rollout and exits 0 when the Revision is Healthy, 1 when it " +
+        "fails (with the reason) or the timeout passes.",
     )
     .argument("<application>", "Application name")
     .option("--revision <name>", "The Revision to approve (default: the one the Application wants deployed)")
     .option("--digest <sha256>", "Approve only if the plan still has this digest (from `gitsync plan`)")
+    .option("-y, --yes", "Approve without asking (for CI; --digest also skips the question)", false)
     .option("--wait", "Wait for the rollout to finish; exit 1 if it fails", false)
     .option("--timeout <duration>", "How long --wait waits, e.g. 90s, 10m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
@@ -43,6 +54,12 @@ export function registerApprove(program: Command, io: Io) {
         cmd.error(`--digest must look like sha256:<64 hex digits>, not "${flags.digest}"`);
       }
       const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const ask = !flags.yes && flags.digest === undefined;
+      if (ask && !canPrompt()) {
+        cmd.error(
+          "approve asks before approving and there is no terminal: pass --yes, or --digest from `gitsync plan`",
+        );
+      }
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         const rev = await revisionOf(client, app, flags.revision);
@@ -64,9 +81,15 @@ export function registerApprove(program: Command, io: Io) {
         }
         const s = plan.summary;
         io.stderr.write(
-          `Approving plan ${plan.digest} of Revision ${revName}: ${s.create} to create, ${s.update} to update, ` +
+          `Plan ${plan.digest} of Revision ${revName}: ${s.create} to create, ${s.update} to update, ` +
             `${s.prune} to prune, ${s.unchanged} unchanged\n`,
         );
+        if (
+          ask &&
+          !/^y(es)?$/i.test(await promptLine(`Approve it? (gitsync plan ${name} shows the diff) [y/N]`))
+        ) {
+          throw new CliError("not approved");
+        }
         const approved = await requestApproval(client, app, revName, plan.digest);
         const result: Record<string, unknown> = {
           application: name,
@@ -98,7 +121,7 @@ export function registerApprove(program: Command, io: Io) {
     });
   addExamples(command, [
     "# Look at the plan, then approve exactly it\ngitsync plan web -n shop\ngitsync approve web -n shop --digest sha256:…",
-    "# In a CI pipeline: approve and wait for the rollout (exit 1 if it fails)\ngitsync approve web -n shop --wait --timeout 15m",
+    "# In a CI pipeline: approve and wait for the rollout (exit 1 if it fails)\ngitsync approve web -n shop --yes --wait --timeout 15m",
   ]);
 }
 

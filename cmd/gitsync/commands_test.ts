@@ -20,6 +20,11 @@ test("approve: a digest that is not sha256:<hex>, a timeout that is not a durati
     /^error: --timeout must be a duration like 90s or 10m/,
   );
   await usageError(["approve"], /^error: missing required argument 'application'/);
+  // No terminal in tests: without --yes or --digest there is nobody to ask.
+  await usageError(
+    ["approve", "web"],
+    /^error: approve asks before approving and there is no terminal: pass --yes/,
+  );
 });
 
 test("rollback, plan, history: a missing application, a bad timeout, an unknown output", async () => {
@@ -27,6 +32,16 @@ test("rollback, plan, history: a missing application, a bad timeout, an unknown 
   await usageError(["plan"], /^error: missing required argument 'application'/);
   await usageError(["history", "web", "-o", "wide"], /argument 'wide' is invalid/);
   await usageError(["apps", "extra"], /too many arguments/);
+});
+
+test("the new commands check their arguments before reaching the cluster", async () => {
+  await usageError(["get"], /^error: missing required argument 'application'/);
+  await usageError(["status"], /^error: missing required argument 'application'/);
+  await usageError(["revision"], /^error: missing required argument 'name'/);
+  await usageError(["logs"], /^error: missing required argument 'application'/);
+  await usageError(["suspend"], /^error: missing required argument 'application'/);
+  await usageError(["resume", "a", "b"], /too many arguments/);
+  await usageError(["sync", "web", "--timeout", "soon"], /^error: --timeout must be a duration/);
 });
 
 test("without a cluster, a command fails with exit 1 and one line naming the kubeconfig", async () => {

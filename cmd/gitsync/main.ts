@@ -3,12 +3,17 @@ import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.t
 import { registerApps } from "./apps.ts";
 import { registerApprove } from "./approve.ts";
 import { registerDiagnose } from "./diagnose.ts";
+import { registerGet } from "./get.ts";
 import { registerGraph } from "./graph.ts";
 import { registerHistory } from "./history.ts";
+import { registerLogs } from "./logs.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerPlan } from "./plan.ts";
 import { registerRepos } from "./repos.ts";
+import { registerRevision } from "./revision.ts";
 import { registerRollback } from "./rollback.ts";
+import { registerSuspendResume } from "./suspend.ts";
+import { registerSync } from "./sync.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -23,6 +28,7 @@ export function buildProgram(io: Io = processIo) {
       "JSON or YAML (-o, or GITSYNC_OUTPUT).",
     examples: [
       "# The Applications of namespace shop\ngitsync apps -n shop",
+      "# Everything about Application web: Revisions, plan waiting, conditions\ngitsync get web -n shop",
       "# What the next rollout of Application web would change\ngitsync plan web -n shop",
       "# Approve exactly that plan and wait for the rollout\ngitsync approve web -n shop --digest sha256:… --wait",
       "# Who approved what, as JSON\ngitsync history web -n shop -o json",
@@ -34,13 +40,18 @@ export function buildProgram(io: Io = processIo) {
   });
   addGlobalOptions(program);
   registerApps(program, io);
+  registerGet(program, io);
   registerRepos(program, io);
   registerPlan(program, io);
+  registerRevision(program, io);
   registerHistory(program, io);
+  registerLogs(program, io);
   registerDiagnose(program, io);
   registerGraph(program, io);
   registerApprove(program, io);
+  registerSync(program, io);
   registerRollback(program, io);
+  registerSuspendResume(program, io);
   return program;
 }
 

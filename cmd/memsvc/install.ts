@@ -4,8 +4,6 @@ import { hostname } from "node:os";
 import { basename } from "node:path";
 import {
   type AgentHost,
-  canPrompt,
-  confirm,
   currentHostEnv,
   findHost,
   type HostEnv,
@@ -18,22 +16,24 @@ import {
   locateConfig,
   type LocatedConfig,
   type McpServer,
-  promptLine,
-  promptSecret,
   readEntry,
   readInstallState,
-  readStdin,
   transportsOf,
   writeInstallState,
 } from "../../internal/agenthosts/mod.ts";
 import {
   addExamples,
+  canPrompt,
   CliError,
+  confirm,
   envOption,
   type Io,
   type OutputFormat,
   outputOption,
   printResult,
+  promptLine,
+  promptSecret,
+  readStdin,
 } from "../../internal/cli/mod.ts";
 
 /** The entry's name in every host's config, and the tag of our backups. */

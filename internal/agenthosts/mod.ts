@@ -52,7 +52,6 @@ export {
   writeInstallState,
 } from "./install_state.ts";
 export { locateConfig, type LocatedConfig } from "./locate_config.ts";
-export { canPrompt, confirm, promptLine, promptSecret, readStdin } from "./prompt.ts";
 export { readEntry } from "./read_entry.ts";
 export { type RemoveAction, removeEntry, type RemoveResult } from "./remove_entry.ts";
 export { renderEntry } from "./render_entry.ts";

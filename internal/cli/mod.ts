@@ -31,6 +31,7 @@ export { createProgram, type ProgramOptions } from "./create_program.ts";
 export { envOption } from "./env_option.ts";
 export { addExamples } from "./examples.ts";
 export { type Io, processIo, type Writer } from "./io.ts";
+export { canPrompt, confirm, promptLine, promptSecret, readStdin } from "./prompt.ts";
 export { OUTPUT_FORMATS, type OutputFormat, outputOption } from "./output_option.ts";
 export {
   type Cell,

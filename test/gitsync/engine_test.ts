@@ -360,6 +360,35 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.match(limited.stdout, /\(not shown: you may not list .*Deployment/);
   });
 
+  it("gitsync get, revision and logs show the deployment as bob sees it; approve without a terminal needs --yes", async () => {
+    const name = first.metadata!.name!;
+    const got = await gitsync(["get", "shop"]);
+    assert.equal(got.code, 0, got.stderr);
+    assert.match(got.stdout, /^Sync: +on approval$/m);
+    assert.match(got.stdout, new RegExp(`^Deployed: +${name}, Healthy, commit [0-9a-f]{12}$`, "m"));
+    assert.match(got.stdout, /^ {2}Ready=True RolloutComplete/m);
+    const asYaml = await gitsync(["status", "shop", "-o", "yaml"]);
+    assert.match(asYaml.stdout, /^kind: Application$/m);
+    assert.doesNotMatch(asYaml.stdout, /managedFields/);
+
+    const rev = await gitsync(["revision", name]);
+    assert.equal(rev.code, 0, rev.stderr);
+    assert.match(rev.stdout, /^Phase: +Healthy$/m);
+    assert.match(rev.stdout, new RegExp(`^Plan: +${first.status!.plan!.digest}$`, "m"));
+    assert.match(rev.stdout, /^Approved: +by bob at /m);
+    assert.match(rev.stdout, /^ {2}pre-sync +Job\/migrate Succeeded$/m);
+
+    const logs = await gitsync(["logs", "shop"]);
+    assert.equal(logs.code, 0, logs.stderr);
+    for (const reason of ["AwaitingApproval", "RolloutComplete"]) {
+      assert.match(logs.stdout, new RegExp(`^\\S+ +Normal +${reason} +Revision/${name} `, "m"));
+    }
+
+    const unattended = await gitsync(["approve", "shop"]);
+    assert.equal(unattended.code, 2);
+    assert.match(unattended.stderr, /there is no terminal: pass --yes, or --digest/);
+  });
+
   it("a commit whose migration fails ends in HookFailed; the deployed Revision stays", async () => {
     await repo.commit(files(true), "break the migration");
     const next = await until("a new Revision awaiting approval", async () => {
@@ -369,7 +398,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       return rev.status?.phase === "AwaitingApproval" ? rev : undefined;
     });
     // A pipeline approves and waits: the failed rollout is exit code 1 with the reason.
-    const waited = await gitsync(["approve", "shop", "--wait", "--timeout", "60s"]);
+    const waited = await gitsync(["approve", "shop", "--yes", "--wait", "--timeout", "60s"]);
     assert.equal(waited.code, 1, waited.stdout + waited.stderr);
     assert.match(
       waited.stderr,
@@ -412,7 +441,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         ? rev
         : undefined;
     });
-    const rolledOut = await gitsync(["approve", "shop", "--wait", "--timeout", "60s"]);
+    const rolledOut = await gitsync(["approve", "shop", "--yes", "--wait", "--timeout", "60s"]);
     assert.equal(rolledOut.code, 0, rolledOut.stderr);
     assert.equal((await app()).status?.deployedRevision, fixed.metadata!.name);
 
@@ -471,7 +500,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.equal(cm.metadata.labels["sync.gitsync.io/application"], "auto");
   });
 
-  it("a path with a kustomization is built by the embedded Kustomize, as kubectl kustomize would", async () => {
+  it("a path with a kustomization is built by the embedded Kustomize; suspend, sync and resume", async () => {
     const kz = await git.createRepo("kz", {
       "base/kustomization.yaml":
         "resources: [cm.yaml]\nconfigMapGenerator:\n- name: flags\n  literals: [beta=on]\n",
@@ -510,6 +539,47 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     assert.equal(
       (await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/${flags}`)).data.beta,
       "on",
+    );
+
+    // Suspended, a fetched commit makes no Revision; resumed, it rolls out. `gitsync sync` fetches at once.
+    const deployed = a.status!.deployedRevision!;
+    const suspended = await gitsync(["suspend", "kz"]);
+    assert.equal(suspended.code, 0, suspended.stderr);
+    assert.equal(suspended.stdout.trim(), `Application ${NS}/kz suspended`);
+    const commit = await kz.commit({
+      "base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: v2}\n",
+    });
+    const synced = await runBinary("gitsync", [
+      "sync",
+      "kz",
+      "--wait",
+      "-n",
+      NS,
+      "--kubeconfig",
+      k8s.kubeconfigPath,
+      "-o",
+      "json",
+    ]);
+    assert.equal(synced.code, 0, synced.stderr);
+    assert.equal(JSON.parse(synced.stdout).commit, commit);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const held = await get<Application>(`${API}/applications/kz`);
+    assert.equal(held.status?.deployedRevision, deployed);
+    assert.notEqual(
+      held.status?.sourceRevision,
+      commit,
+      "a suspended Application does not take the new commit",
+    );
+    assert.match((await gitsync(["get", "kz"])).stdout, /^Sync: +automatic, SUSPENDED$/m);
+    assert.equal((await gitsync(["resume", "kz"])).code, 0);
+    await until("the new commit deployed", async () => {
+      const x = await get<Application>(`${API}/applications/kz`);
+      return x.status?.deployedRevision !== deployed && x.status?.sourceRevision === commit ? x : undefined;
+    });
+    assert.equal(
+      (await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/kz-settings`)).data
+        .mode,
+      "overlay",
     );
   });
 

@@ -342,6 +342,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     const ns = rev.metadata!.namespace!;
     const app = o.getApplication(`${ns}/${rev.spec.applicationRef.name}`);
     if (!app || app.status?.desiredRevision !== rev.metadata!.name) return {};
+    // Suspended: nothing moves (no plan, rollout step, drift check or self-heal); the rollout's state is in
+    // status, so resuming continues where it stopped.
+    if (app.spec.suspend) return {};
     const phase = rev.status?.phase ?? "Pending";
     if (phase === "Failed") return {};
     const sa = o.client.impersonating({ user: `system:serviceaccount:${ns}:${rev.spec.serviceAccountName}` });

@@ -1,5 +1,5 @@
 /**
- * Questions on the terminal for installers. Prompts go to stderr so stdout stays the command's
+ * Questions on the terminal (installers, confirmations). Prompts go to stderr so stdout stays the command's
  * result; secrets are read with echo off, so a password never shows on screen. Passwords come only
  * from here or from stdin, never from a flag, which would leave them in shell history and `ps`.
  */
