@@ -38,6 +38,7 @@ import {
   repositoryReconciler,
 } from "./reconcilers/repository.ts";
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
+import { discoverer } from "./discovery/discoverer.ts";
 import { schedulePrune } from "./source/cache_prune.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
 import { Kustomize } from "./render/kustomize.ts";
@@ -211,7 +212,19 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
         concurrency,
         measured(
           "Repository",
-          repositoryReconciler({ client: o.client, get: (k) => repos.get(k), cacheRoot: o.cacheRoot }),
+          repositoryReconciler({
+            client: o.client,
+            get: (k) => repos.get(k),
+            cacheRoot: o.cacheRoot,
+            discover: discoverer({
+              client: o.client,
+              applications: (ns) => apps.list().filter((a) => a.metadata?.namespace === ns),
+              tree: (repo, commit) => source(repo.metadata!.namespace!, repo.metadata!.name!, commit),
+              events,
+              redact,
+              ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
+            }),
+          }),
         ),
         failed("Repository"),
       ),

@@ -583,6 +583,81 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     );
   });
 
+  it("discovery: .gitsync.yaml declares Applications within the Repository's policy; asking for more changes nothing", async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {a: b}\n`;
+    const config = (apps: string[], extra = "") =>
+      `applications:\n${
+        apps.map((a) =>
+          `  - name: ${a}\n    spec:\n      source: {path: ${a}}\n      sync: {automatic: true}\n${extra}`
+        ).join("")
+      }`;
+    const platform = await git.createRepo("platform", {
+      ".gitsync.yaml": config(["disc-a", "disc-b"]),
+      "disc-a/cm.yaml": cm("disc-a"),
+      "disc-b/cm.yaml": cm("disc-b"),
+    });
+    await admin.request({
+      method: "POST",
+      path: `${API}/repositories`,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Repository",
+        metadata: { name: "platform" },
+        spec: {
+          git: { url: platform.url },
+          pollInterval: "1s",
+          applicationServiceAccountName: "deployer",
+          applicationPolicy: { allowAutomatic: true },
+        },
+      },
+    });
+    const discovered = (status: string) => async () => {
+      const r = await get<Repository>(`${API}/repositories/platform`);
+      return r.status?.conditions?.find((c) => c.type === "Discovered" && c.status === status);
+    };
+    assert.match(
+      (await until("discovered", discovered("True"))).message!,
+      /^2 Application\(s\) from \.gitsync\.yaml$/,
+    );
+    for (const name of ["disc-a", "disc-b"]) {
+      const a = await until(`${name} deployed`, async () => {
+        const x = await get<Application>(`${API}/applications/${name}`);
+        return x.status?.deployedRevision ? x : undefined;
+      });
+      assert.equal(a.metadata!.labels!["sync.gitsync.io/repository"], "platform");
+      assert.equal(a.metadata!.annotations!["sync.gitsync.io/discovered-from"], ".gitsync.yaml");
+      assert.equal(a.metadata!.ownerReferences![0]!.kind, "Repository");
+      assert.equal(a.spec.serviceAccountName, "deployer");
+      assert.equal(a.spec.sync?.prune, false, "prune stays off without allowPrune");
+    }
+
+    // Asking for adoption (not allowed) while dropping disc-b: refused, and disc-b is not deleted.
+    await platform.commit({ ".gitsync.yaml": config(["disc-a"], "      conflictPolicy: adopt\n") });
+    const refused = await until("refused", discovered("False"));
+    assert.equal(refused.reason, "PolicyViolation");
+    assert.match(
+      refused.message!,
+      /\.gitsync\.yaml: Application disc-a: spec\.conflictPolicy: adopt is not allowed \(spec\.applicationPolicy\.allowAdopt\); nothing discovered/,
+    );
+    await get(`${API}/applications/disc-b`);
+
+    // Fixed: disc-b goes, its ConfigMap stays (allowDeleteManagedResources is off).
+    await platform.commit({ ".gitsync.yaml": config(["disc-a"]) });
+    await until("disc-b deleted", async () => {
+      try {
+        await get(`${API}/applications/disc-b`);
+        return undefined;
+      } catch (err) {
+        return /NotFound/.test(String(err)) ? true : undefined;
+      }
+    });
+    assert.equal(
+      (await until("discovered again", discovered("True"))).message,
+      "1 Application(s) from .gitsync.yaml",
+    );
+    await get(`/api/v1/namespaces/${NS}/configmaps/disc-b`);
+  });
+
   it("a Repository over ssh is fetched with the Secret's identity, refused without its known_hosts entry", async () => {
     const secure = await git.createRepo("secure", { "deploy/cm.yaml": "kind: ConfigMap\n" });
     const credentials = (name: string, data: Record<string, string>) =>

@@ -26,6 +26,14 @@ export interface Repository extends KubeObject {
     git: { url: string; revision?: string; auth?: { secretRef?: { name: string } } };
     pollInterval?: string;
     webhook?: { secretRef?: { name: string } };
+    applicationConfigPaths?: string[];
+    applicationServiceAccountName?: string;
+    applicationPolicy?: {
+      allowAutomatic?: boolean;
+      allowPrune?: boolean;
+      allowAdopt?: boolean;
+      allowDeleteManagedResources?: boolean;
+    };
   };
   status?: {
     observedGeneration?: number;
@@ -50,6 +58,19 @@ export interface RepositoryReconcilerOptions {
   now?: () => Date;
   /** Fetches; tests may count calls. */
   fetch?: typeof fetchGit;
+  /**
+   * Application discovery on a fetched commit (controller/gitsync/discovery): returns the Repository's
+   * `Discovered` condition, or undefined when it declares no Applications and never did.
+   */
+  discover?: (repo: Repository, fetched: FetchedCommit) => Promise<Condition | undefined>;
+}
+
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
 }
 
 /** Go-style durations as the CRD allows them (5m, 1h30m, 90s, 500ms). */
@@ -136,6 +157,18 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
     };
   }
 
+  /** `c` with the lastTransitionTime kept while its status and reason do not change. */
+  function transitioned(repo: Repository, c: Condition): Condition {
+    const previous = repo.status?.conditions?.find((x) => x.type === c.type);
+    const same = previous?.status === c.status && previous?.reason === c.reason;
+    return {
+      ...c,
+      lastTransitionTime: same && previous?.lastTransitionTime
+        ? previous.lastTransitionTime
+        : now().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    };
+  }
+
   return async function reconcile(key: string): Promise<ReconcileResult> {
     // Load.
     const repo = o.get(key);
@@ -170,10 +203,17 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
       await writeStatus(repo, {
         observedGeneration: repo.metadata?.generation,
         ...(requested ? { lastHandledReconcileAt: requested } : {}),
-        conditions: [ready(repo, "False", reason, (err as Error).message)],
+        // A failed fetch says nothing new about discovery: its condition stays as it was.
+        conditions: [
+          ready(repo, "False", reason, (err as Error).message),
+          ...(repo.status?.conditions ?? []).filter((c) => c.type === "Discovered"),
+        ],
       });
       return { requeueAfterMs: pollMs };
     }
+
+    // Discover Applications from the commit's .gitsync.yaml files.
+    const discovered = o.discover ? await o.discover(repo, fetched) : undefined;
 
     // Record.
     await writeStatus(repo, {
@@ -184,7 +224,10 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
         fetchedAt: now().toISOString().replace(/\.\d{3}Z$/, "Z"),
       },
       ...(requested ? { lastHandledReconcileAt: requested } : {}),
-      conditions: [ready(repo, "True", "Succeeded", `fetched ${fetched.commit}`)],
+      conditions: [
+        ready(repo, "True", "Succeeded", `fetched ${fetched.commit}`),
+        ...(discovered ? [transitioned(repo, discovered)] : []),
+      ],
     });
     return { requeueAfterMs: pollMs };
   };

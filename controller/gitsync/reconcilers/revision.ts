@@ -8,14 +8,7 @@
  * Applying runs the rollout steps, resumable from status; the end is Healthy (RolloutComplete True)
  * or Failed with the reason.
  */
-import {
-  discoveryFor,
-  type EventRecorder,
-  isKubeApiError,
-  type KubeClient,
-  type KubeObject,
-  resourcePath,
-} from "../../../internal/k8s/mod.ts";
+import { type EventRecorder, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import { APPROVED_AT, APPROVED_BY, APPROVED_DIGEST, APPROVED_REVISION } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
@@ -24,6 +17,7 @@ import type { Notification, NotificationEvent } from "../notify/notifier.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure } from "../render/failure.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
+import { APPLICATION_LABEL, listManaged } from "../rollout/inventory.ts";
 import { DecryptionFailure } from "../sops/decrypt.ts";
 import { decryptTree, readDecryptionKeys } from "../sops/decrypt_tree.ts";
 import { applyObjects, RolloutFailure } from "../rollout/apply.ts";
@@ -32,7 +26,7 @@ import { planPrune } from "../rollout/prune.ts";
 import { type RolloutState, rolloutStep } from "../rollout/rollout.ts";
 import { type Application, type Condition, setCondition } from "./application.ts";
 
-export const APPLICATION_LABEL = "sync.gitsync.io/application";
+export { APPLICATION_LABEL } from "../rollout/inventory.ts";
 
 export interface Revision extends KubeObject {
   spec: { applicationRef: { name: string }; sourceRevision: string; serviceAccountName: string };
@@ -143,41 +137,8 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     return { objects: groups.flatMap((g) => ("objects" in g ? g.objects : [])), groups };
   }
 
-  /**
-   * Live managed objects (by label, as the service account) of the kinds the desired state has and of
-   * status.managedKinds (what the last rollout applied), so a kind removed from Git altogether is still pruned.
-   * Kinds the account may not list go into `unlisted` and are left out.
-   */
   function inventory(sa: KubeClient, app: Application, objects: KubeObject[], unlisted = new Set<string>()) {
-    return async () => {
-      const ns = app.metadata!.namespace!;
-      const kinds = new Map<string, { apiVersion: string; kind: string }>();
-      const managed = (app.status?.managedKinds ?? []).map((k) => ({
-        apiVersion: k.group ? `${k.group}/${k.version}` : k.version,
-        kind: k.kind,
-      }));
-      for (const x of [...objects, ...managed]) {
-        const apiVersion = x.apiVersion ?? "";
-        const kind = x.kind ?? "";
-        if (apiVersion && kind) kinds.set(`${apiVersion}/${kind}`, { apiVersion, kind });
-      }
-      const out: KubeObject[] = [];
-      for (const x of kinds.values()) {
-        const res = await discoveryFor(sa).forKind(x.apiVersion, x.kind);
-        try {
-          const list = await sa.request<{ items: KubeObject[] }>({
-            path: resourcePath(res, { namespace: ns }),
-            query: { labelSelector: `${APPLICATION_LABEL}=${app.metadata!.name}` },
-          });
-          out.push(...list.items.map((i) => ({ ...i, apiVersion: x.apiVersion, kind: x.kind })));
-        } catch (err) {
-          // A kind the service account may not list is left out of pruning (PruneInventoryIncomplete).
-          if (!isKubeApiError(err, 403)) throw err;
-          unlisted.add(x.kind);
-        }
-      }
-      return out;
-    };
+    return () => listManaged(sa, app, objects, unlisted);
   }
 
   async function plan(rev: Revision, app: Application, sa: KubeClient): Promise<Plan> {

@@ -1,0 +1,50 @@
+/**
+ * What an Application manages in the cluster: the live objects labelled with its name, of the kinds its
+ * desired state has and of status.managedKinds (what the last rollout applied, so a kind removed from Git
+ * altogether is still found), listed as its service account. Kinds the account may not list go into
+ * `unlisted` and are left out (the caller reports PruneInventoryIncomplete).
+ */
+import {
+  discoveryFor,
+  isKubeApiError,
+  type KubeClient,
+  type KubeObject,
+  resourcePath,
+} from "../../../internal/k8s/mod.ts";
+import type { Application } from "../reconcilers/application.ts";
+
+export const APPLICATION_LABEL = "sync.gitsync.io/application";
+
+export async function listManaged(
+  sa: KubeClient,
+  app: Application,
+  desired: KubeObject[] = [],
+  unlisted = new Set<string>(),
+): Promise<KubeObject[]> {
+  const ns = app.metadata!.namespace!;
+  const kinds = new Map<string, { apiVersion: string; kind: string }>();
+  const managed = (app.status?.managedKinds ?? []).map((k) => ({
+    apiVersion: k.group ? `${k.group}/${k.version}` : k.version,
+    kind: k.kind,
+  }));
+  for (const x of [...desired, ...managed]) {
+    const apiVersion = x.apiVersion ?? "";
+    const kind = x.kind ?? "";
+    if (apiVersion && kind) kinds.set(`${apiVersion}/${kind}`, { apiVersion, kind });
+  }
+  const out: KubeObject[] = [];
+  for (const x of kinds.values()) {
+    const res = await discoveryFor(sa).forKind(x.apiVersion, x.kind);
+    try {
+      const list = await sa.request<{ items: KubeObject[] }>({
+        path: resourcePath(res, { namespace: ns }),
+        query: { labelSelector: `${APPLICATION_LABEL}=${app.metadata!.name}` },
+      });
+      out.push(...list.items.map((i) => ({ ...i, apiVersion: x.apiVersion, kind: x.kind })));
+    } catch (err) {
+      if (!isKubeApiError(err, 403)) throw err;
+      unlisted.add(x.kind);
+    }
+  }
+  return out;
+}
