@@ -6,7 +6,13 @@ import type { Command } from "@commander-js/extra-typings";
 import { Option } from "@commander-js/extra-typings";
 import { addExamples, CliError } from "../../internal/cli/mod.ts";
 import { KubeClient } from "../../internal/k8s/mod.ts";
-import { createLogger, LOG_LEVELS, type LogLevel } from "../../internal/log/mod.ts";
+import {
+  createLogger,
+  LOG_LEVELS,
+  type LogLevel,
+  TIME_ENCODINGS,
+  type TimeEncoding,
+} from "../../internal/log/mod.ts";
 import { exitOnStopSignals } from "../../internal/platform/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { parseBindAddress, startManager } from "../../controller/gitsync/manager.ts";
@@ -96,6 +102,16 @@ export function registerRun(program: Command) {
       ),
     )
     .option("--zap-devel", "Readable log lines and debug level, for development", false)
+    .addOption(
+      new Option("--zap-encoder <encoder>", "Log lines as zap writes them: json, or console (tab-separated)")
+        .choices(["json", "console"] as const).default("json" as const),
+    )
+    .addOption(
+      new Option("--zap-time-encoding <encoding>", "How the ts field is written").choices(TIME_ENCODINGS)
+        .default(
+          "rfc3339" as TimeEncoding,
+        ),
+    )
     .action(async (flags, cmd) => {
       // Validate everything before connecting anywhere.
       const bind = (flag: string, value: string) => {
@@ -166,9 +182,12 @@ export function registerRun(program: Command) {
           ? readFileSync(IN_CLUSTER_NAMESPACE, "utf8").trim()
           : "gitsync-system");
 
+      // zap's JSON (level, ts, logger, msg) as controller-runtime managers write it, so log pipelines built
+      // for Kubernetes controllers read gitsync-manager as they read the others.
       const log = createLogger({
         level: flags.zapDevel ? "debug" : flags.zapLogLevel,
-        ...(flags.zapDevel ? { format: "pretty" as const } : {}),
+        format: flags.zapDevel ? "pretty" : flags.zapEncoder === "console" ? "zap-console" : "zap-json",
+        timeEncoding: flags.zapTimeEncoding,
         bindings: { service: "gitsync-manager" },
       });
       const client = KubeClient.fromKubeconfig({

@@ -6,7 +6,11 @@
 import { redact, redactString } from "./redact.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
-export type LogFormat = "json" | "pretty";
+export type LogFormat = "json" | "pretty" | "zap-json" | "zap-console";
+
+/** How zap formats see `ts` (controller-runtime's --zap-time-encoding values). */
+export const TIME_ENCODINGS = ["epoch", "millis", "nano", "iso8601", "rfc3339", "rfc3339nano"] as const;
+export type TimeEncoding = typeof TIME_ENCODINGS[number];
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -26,6 +30,8 @@ export interface LoggerOptions {
   stream?: { write(line: string): unknown; isTTY?: boolean };
   /** Fields added to every record, e.g. `{ service: "memsvc" }`. */
   bindings?: Record<string, unknown>;
+  /** For the zap formats: how `ts` is written; default rfc3339 (controller-runtime's default). */
+  timeEncoding?: TimeEncoding;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -40,7 +46,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const stream = options.stream ?? process.stderr;
   const format = options.format ?? (stream.isTTY ? "pretty" : "json");
   const min = RANK[options.level ?? "info"];
-  const render = format === "pretty" ? renderPretty : renderJson;
+  const render = format === "pretty"
+    ? renderPretty
+    : format === "zap-json" || format === "zap-console"
+    ? zapRenderer(format, options.timeEncoding ?? "rfc3339")
+    : renderJson;
 
   const make = (bindings: Record<string, unknown>): Logger => {
     const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
@@ -70,6 +80,41 @@ export const silentLogger: Logger = {
 
 function renderJson(time: Date, level: LogLevel, msg: string, fields: Record<string, unknown>): string {
   return JSON.stringify({ time: time.toISOString(), level, msg, ...fields }) + "\n";
+}
+
+/**
+ * zap's encoders as controller-runtime configures them, for log pipelines built for Kubernetes controllers:
+ * JSON `{"level","ts","logger","msg",...fields}` or the console form `ts<TAB>LEVEL<TAB>logger<TAB>msg<TAB>{fields}`.
+ * The `service` binding becomes zap's logger name.
+ */
+function zapRenderer(format: "zap-json" | "zap-console", encoding: TimeEncoding) {
+  return (time: Date, level: LogLevel, msg: string, fields: Record<string, unknown>): string => {
+    const { service, ...rest } = fields;
+    const ts = zapTime(time, encoding);
+    if (format === "zap-json") {
+      return JSON.stringify({ level, ts, ...(service ? { logger: service } : {}), msg, ...rest }) + "\n";
+    }
+    const extra = Object.keys(rest).length ? `\t${JSON.stringify(rest)}` : "";
+    return `${ts}\t${level.toUpperCase()}\t${service ? `${service}\t` : ""}${msg}${extra}\n`;
+  };
+}
+
+function zapTime(time: Date, encoding: TimeEncoding): string | number {
+  const ms = time.getTime();
+  switch (encoding) {
+    case "epoch":
+      return ms / 1000;
+    case "millis":
+      return ms;
+    case "nano":
+      return ms * 1e6;
+    case "iso8601":
+      return time.toISOString(); // zap's layout 2006-01-02T15:04:05.000Z0700 prints UTC as ...000Z
+    case "rfc3339":
+      return time.toISOString().replace(/\.\d{3}Z$/, "Z");
+    case "rfc3339nano":
+      return time.toISOString().replace(/\.(\d{3})Z$/, ".$1000000Z").replace(/\.?0+Z$/, "Z");
+  }
 }
 
 const COLOR: Record<LogLevel, string> = {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createLogger } from "./logger.ts";
+import { createLogger, type TimeEncoding } from "./logger.ts";
 import { REDACTED } from "./redact.ts";
 
 function capture(format: "json" | "pretty" = "json", level: "debug" | "info" = "info") {
@@ -43,4 +43,31 @@ test("redacts secrets in messages, fields and bindings, in both formats", () => 
     }
     assert.ok(out.includes(REDACTED));
   }
+});
+
+test("zap formats: level, ts, logger, msg as controller-runtime writes them, in each time encoding", () => {
+  const line = (format: "zap-json" | "zap-console", timeEncoding?: TimeEncoding) => {
+    const lines: string[] = [];
+    const log = createLogger({
+      format,
+      ...(timeEncoding ? { timeEncoding } : {}),
+      bindings: { service: "gitsync-manager" },
+      stream: { write: (l: string) => lines.push(l) },
+    });
+    log.warn("watch failed", { kind: "Application", password: "hunter2" });
+    return lines[0]!;
+  };
+  const rec = JSON.parse(line("zap-json"));
+  assert.deepEqual(Object.keys(rec), ["level", "ts", "logger", "msg", "kind", "password"]);
+  assert.equal(rec.logger, "gitsync-manager");
+  assert.match(rec.ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, "rfc3339 by default");
+  assert.equal(rec.password, REDACTED);
+  assert.equal(typeof JSON.parse(line("zap-json", "epoch")).ts, "number");
+  assert.ok(JSON.parse(line("zap-json", "millis")).ts > 1e12);
+  assert.match(JSON.parse(line("zap-json", "rfc3339nano")).ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/);
+  assert.match(JSON.parse(line("zap-json", "iso8601")).ts, /\.\d{3}Z$/);
+  assert.match(
+    line("zap-console"),
+    /^\S+\tWARN\tgitsync-manager\twatch failed\t\{"kind":"Application","password":"\[REDACTED\]"\}\n$/,
+  );
 });

@@ -6,5 +6,7 @@ export {
   type LoggerOptions,
   type LogLevel,
   silentLogger,
+  TIME_ENCODINGS,
+  type TimeEncoding,
 } from "./logger.ts";
 export { isSensitiveKey, redact, REDACTED, redactString } from "./redact.ts";
