@@ -1,6 +1,6 @@
 /** `gitsync apps`: the Applications of a namespace (or all), with what they want and what is deployed. */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
 import { formatAge, listDocument } from "../../internal/k8s/mod.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
@@ -15,7 +15,7 @@ export function registerApps(program: Command, io: Io) {
         "condition with its reason.",
     )
     .option("-A, --all-namespaces", "List the Applications of every namespace", false)
-    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .addOption(wideOutputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       await withSession(cmd, async ({ client, namespace }) => {
         const apps = await listAll<Application>(
@@ -53,6 +53,21 @@ export function registerApps(program: Command, io: Io) {
                 formatAge(a.metadata?.creationTimestamp, now),
               ];
             }),
+          wide: {
+            headers: ["path", "service account", "flags", "message"],
+            rows: () =>
+              apps.map((a) => [
+                a.spec.source.path || ".",
+                a.spec.serviceAccountName,
+                [
+                  a.spec.suspend ? "suspended" : "",
+                  a.spec.sync?.selfHeal ? "self-heal" : "",
+                  a.spec.sync?.prune === false ? "no-prune" : "",
+                  a.metadata?.labels?.["sync.gitsync.io/repository"] ? "discovered" : "",
+                ].filter(Boolean).join(","),
+                condition(a, "Ready")?.message,
+              ]),
+          },
           empty: flags.allNamespaces
             ? "No Applications found"
             : `No Applications found in ${namespace} namespace.`,
@@ -63,5 +78,6 @@ export function registerApps(program: Command, io: Io) {
     "# The Applications of the current namespace\ngitsync apps",
     "# Of namespace shop, as YAML\ngitsync apps -n shop -o yaml",
     "# Of every namespace\ngitsync apps -A",
+    "# With path, service account, flags and the Ready message\ngitsync apps -o wide",
   ]);
 }

@@ -1,6 +1,6 @@
 /** `gitsync repos`: the Repositories of a namespace (or all), with the commit last fetched. */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
 import { formatAge, listDocument } from "../../internal/k8s/mod.ts";
 import { redact } from "../../controller/gitsync/redact.ts";
 import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
@@ -16,7 +16,7 @@ export function registerRepos(program: Command, io: Io) {
         "condition with its reason.",
     )
     .option("-A, --all-namespaces", "List the Repositories of every namespace", false)
-    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .addOption(wideOutputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       await withSession(cmd, async ({ client, namespace }) => {
         const repos = await listAll<Repository>(
@@ -54,6 +54,19 @@ export function registerRepos(program: Command, io: Io) {
                 formatAge(r.metadata?.creationTimestamp, now),
               ];
             }),
+          wide: {
+            headers: ["poll", "credentials", "discovered", "message"],
+            rows: () =>
+              repos.map((r) => {
+                const discovered = condition(r, "Discovered");
+                return [
+                  r.spec.pollInterval ?? "5m",
+                  r.spec.git.auth?.secretRef?.name,
+                  discovered ? `${discovered.status} ${discovered.reason ?? ""}`.trim() : undefined,
+                  condition(r, "Ready")?.message,
+                ];
+              }),
+          },
           empty: flags.allNamespaces
             ? "No Repositories found"
             : `No Repositories found in ${namespace} namespace.`,

@@ -32,7 +32,7 @@ export { envOption } from "./env_option.ts";
 export { addExamples } from "./examples.ts";
 export { type Io, processIo, type Writer } from "./io.ts";
 export { canPrompt, confirm, promptLine, promptSecret, readStdin } from "./prompt.ts";
-export { OUTPUT_FORMATS, type OutputFormat, outputOption } from "./output_option.ts";
+export { OUTPUT_FORMATS, type OutputFormat, outputOption, wideOutputOption } from "./output_option.ts";
 export {
   type Cell,
   formatTable,

@@ -16,6 +16,8 @@ export interface TableSpec<T> {
   rows: (value: T) => readonly (readonly Cell[])[];
   /** Printed to stderr (stdout stays empty) when there are no rows. */
   empty?: string;
+  /** Columns added after the others for -o wide: headers, and a function of each row's index. */
+  wide?: { headers: readonly string[]; rows: (value: T) => readonly (readonly Cell[])[] };
 }
 
 /** A table, or for results that are not tabular (like `version`), a function returning plain text. */
@@ -34,8 +36,15 @@ export function printResult<T>(io: Io, value: T, format: OutputFormat, table: Ta
       io.stdout.write(toYaml(value));
       return;
     case "table":
+    case "wide":
       if (typeof table === "function") {
         io.stdout.write(`${table(value)}\n`);
+        return;
+      }
+      if (format === "wide" && table.wide) {
+        const extra = table.wide.rows(value);
+        const rows = table.rows(value).map((r, i) => [...r, ...(extra[i] ?? [])]);
+        printTable(io, [...table.headers, ...table.wide.headers], rows, table.empty);
         return;
       }
       printTable(io, table.headers, table.rows(value), table.empty);

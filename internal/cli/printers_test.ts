@@ -108,3 +108,24 @@ test("a text printer renders non-tabular results in table format", () => {
   printResult(io, { version: "v1.2.3" }, "table", (v) => v.version);
   assert.equal(stdout(), "v1.2.3\n");
 });
+
+test("-o wide adds the spec's wide columns after the others; without them it is the table", () => {
+  const wide: TableSpec<typeof pods> = {
+    ...podTable,
+    wide: { headers: ["ip"], rows: (l) => l.items.map((p) => [p.name === "db-0" ? "10.0.0.7" : undefined]) },
+  };
+  const { io, stdout } = capture();
+  printResult(io, pods, "wide", wide);
+  assert.equal(
+    stdout(),
+    [
+      "NAME         READY   RESTARTS   NODE       IP",
+      "web-7d4b9c   1/1     0          worker-1   <none>",
+      "db-0         0/1     12         <none>     10.0.0.7",
+      "",
+    ].join("\n"),
+  );
+  const plain = capture();
+  printResult(plain.io, pods, "wide", podTable);
+  assert.match(plain.stdout(), /^NAME {9}READY {3}RESTARTS {3}NODE\n/);
+});

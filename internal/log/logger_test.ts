@@ -64,7 +64,10 @@ test("zap formats: level, ts, logger, msg as controller-runtime writes them, in 
   assert.equal(rec.password, REDACTED);
   assert.equal(typeof JSON.parse(line("zap-json", "epoch")).ts, "number");
   assert.ok(JSON.parse(line("zap-json", "millis")).ts > 1e12);
-  assert.match(JSON.parse(line("zap-json", "rfc3339nano")).ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/);
+  assert.match(
+    JSON.parse(line("zap-json", "rfc3339nano")).ts,
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/,
+  );
   assert.match(JSON.parse(line("zap-json", "iso8601")).ts, /\.\d{3}Z$/);
   assert.match(
     line("zap-console"),

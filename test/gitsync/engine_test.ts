@@ -384,6 +384,14 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       assert.match(logs.stdout, new RegExp(`^\\S+ +Normal +${reason} +Revision/${name} `, "m"));
     }
 
+    const wide = await gitsync(["apps", "-o", "wide"]);
+    assert.equal(wide.code, 0, wide.stderr);
+    assert.match(wide.stdout, /^NAME .* PATH +SERVICE ACCOUNT +FLAGS +MESSAGE$/m);
+    assert.match(
+      wide.stdout,
+      /^shop +approval .* deploy +deployer +<none> +Revision shop-\w+ is deployed and Healthy$/m,
+    );
+
     const unattended = await gitsync(["approve", "shop"]);
     assert.equal(unattended.code, 2);
     assert.match(unattended.stderr, /there is no terminal: pass --yes, or --digest/);
