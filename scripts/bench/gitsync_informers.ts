@@ -17,6 +17,7 @@ import { formatTable } from "../../internal/cli/mod.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
+import { writeTokenKubeconfig } from "../../test/harness/k8s_fixtures.ts";
 import { summarize } from "./stats.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -121,20 +122,7 @@ async function tokenKubeconfig(admin: KubeClient, server: string, caFile: string
     path: "/api/v1/namespaces/bench/serviceaccounts/probe/token",
     body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 3600 } },
   });
-  const path = join(OUT, "informer-probe.kubeconfig");
-  writeFileSync(
-    path,
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [{ name: "bench", cluster: { server, "certificate-authority": caFile } }],
-      users: [{ name: "probe", user: { token: status.token } }],
-      contexts: [{ name: "bench", context: { cluster: "bench", user: "probe" } }],
-      "current-context": "bench",
-    }),
-    { mode: 0o600 },
-  );
-  return path;
+  return await writeTokenKubeconfig(join(OUT, "informer-probe.kubeconfig"), { server, caFile }, status.token);
 }
 
 async function main() {

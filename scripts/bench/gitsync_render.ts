@@ -15,14 +15,15 @@
  *   deno task bench:gitsync-render --runs 3 --warm-runs 10
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatTable } from "../../internal/cli/mod.ts";
 import { Kustomize } from "../../controller/gitsync/render/kustomize.ts";
 import { renderPlainYaml } from "../../controller/gitsync/render/plain_yaml.ts";
+import { readLocalTree } from "../../controller/gitsync/source/local_tree.ts";
 import { summarize } from "./stats.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -53,19 +54,6 @@ const { values: flags } = parseArgs({
 const RUNS = Number(flags.runs);
 const WARM_RUNS = Number(flags["warm-runs"]);
 
-function readTree(root: string): Map<string, Uint8Array> {
-  const tree = new Map<string, Uint8Array>();
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, e.name);
-      if (e.isDirectory()) walk(full);
-      else tree.set(relative(root, full), new Uint8Array(readFileSync(full)));
-    }
-  };
-  walk(root);
-  return tree;
-}
-
 /** One process to completion under /usr/bin/time: wall ms and peak RSS in MB. */
 function oneShot(cmd: string, args: string[]): { ms: number; rssMb: number } {
   const started = performance.now();
@@ -80,7 +68,7 @@ const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
 const round = (x: number) => Math.round(x * 10) / 10;
 
 async function main() {
-  const tree = readTree(CORPUS);
+  const tree = await readLocalTree(CORPUS);
   const rows: (string | number)[][] = [];
   const results: Record<string, unknown>[] = [];
 

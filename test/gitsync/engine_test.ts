@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -27,7 +27,7 @@ import { applyObject, installCrds, KubeClient, listEvents, parseManifests } from
 import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
-import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
@@ -121,6 +121,19 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   const gitsync = (args: string[]) =>
     runBinary("gitsync", [...args, "-n", NS, "--kubeconfig", bobKubeconfig], { timeoutMs: 60_000 });
 
+  const untilDeployed = (name: string) =>
+    until(`${name} deployed`, async () => {
+      const x = await get<Application>(`${API}/applications/${name}`);
+      return x.status?.deployedRevision ? x : undefined;
+    });
+
+  const createRepository = (name: string, spec: Record<string, unknown>) =>
+    admin.request({
+      method: "POST",
+      path: `${API}/repositories`,
+      body: { apiVersion: API_VERSION, kind: "Repository", metadata: { name }, spec },
+    });
+
   const createApplication = (name: string, spec: Record<string, unknown>) =>
     admin.request({
       method: "POST",
@@ -180,20 +193,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       }
     }
     const token = await tokenOf("gitsync-system", "gitsync-manager");
-    const path = join(dir, "controller.kubeconfig");
-    await writeFile(
-      path,
-      JSON.stringify({
-        apiVersion: "v1",
-        kind: "Config",
-        clusters: [{ name: "test", cluster: { server: k8s.server, "certificate-authority": k8s.caFile } }],
-        users: [{ name: "gitsync-manager", user: { token } }],
-        contexts: [{ name: "test", context: { cluster: "test", user: "gitsync-manager" } }],
-        "current-context": "test",
-      }),
-      { mode: 0o600 },
-    );
-    return path;
+    return await writeTokenKubeconfig(join(dir, "controller.kubeconfig"), k8s, token);
   }
 
   before(async () => {
@@ -257,16 +257,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     const webhookPort = manager.records().find((r) => r.msg === "listening")!.webhookPort as number;
     await registerApprovalWebhook(admin, webhookPort, cert.certFile);
 
-    await admin.request({
-      method: "POST",
-      path: `${API}/repositories`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Repository",
-        metadata: { name: "shop" },
-        spec: { git: { url: repo.url }, pollInterval: "2s" },
-      },
-    });
+    await createRepository("shop", { git: { url: repo.url }, pollInterval: "2s" });
     await createApplication("shop", {
       serviceAccountName: "deployer",
       source: { repositoryRef: { name: "shop" }, path: "deploy" },
@@ -496,10 +487,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       sync: { automatic: true },
       source: { repositoryRef: { name: "shop" }, path: "auto" },
     });
-    const a = await until("deployed", async () => {
-      const x = await get<Application>(`${API}/applications/auto`);
-      return x.status?.deployedRevision ? x : undefined;
-    });
+    const a = await untilDeployed("auto");
     assert.equal(a.status?.conditions?.find((c) => c.type === "Ready")?.status, "True");
     const cm = await get<{ data: Record<string, string>; metadata: { labels: Record<string, string> } }>(
       `/api/v1/namespaces/${NS}/configmaps/auto-settings`,
@@ -517,25 +505,13 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         "resources: [../base]\nnamePrefix: kz-\npatches:\n- patch: |-\n    apiVersion: v1\n    kind: ConfigMap\n" +
         "    metadata: {name: settings}\n    data: {mode: overlay}\n",
     });
-    await admin.request({
-      method: "POST",
-      path: `${API}/repositories`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Repository",
-        metadata: { name: "kz" },
-        spec: { git: { url: kz.url } },
-      },
-    });
+    await createRepository("kz", { git: { url: kz.url } });
     await createApplication("kz", {
       serviceAccountName: "deployer",
       sync: { automatic: true },
       source: { repositoryRef: { name: "kz" }, path: "overlay" },
     });
-    const a = await until("deployed", async () => {
-      const x = await get<Application>(`${API}/applications/kz`);
-      return x.status?.deployedRevision ? x : undefined;
-    });
+    const a = await untilDeployed("kz");
     const rev = await revision(a.status!.deployedRevision!);
     const names = rev.status!.plan!.entries.map((e) => e.name);
     assert.equal(names.length, 2);
@@ -604,20 +580,11 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       "disc-a/cm.yaml": cm("disc-a"),
       "disc-b/cm.yaml": cm("disc-b"),
     });
-    await admin.request({
-      method: "POST",
-      path: `${API}/repositories`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Repository",
-        metadata: { name: "platform" },
-        spec: {
-          git: { url: platform.url },
-          pollInterval: "1s",
-          applicationServiceAccountName: "deployer",
-          applicationPolicy: { allowAutomatic: true },
-        },
-      },
+    await createRepository("platform", {
+      git: { url: platform.url },
+      pollInterval: "1s",
+      applicationServiceAccountName: "deployer",
+      applicationPolicy: { allowAutomatic: true },
     });
     const discovered = (status: string) => async () => {
       const r = await get<Repository>(`${API}/repositories/platform`);
@@ -628,10 +595,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       /^2 Application\(s\) from \.gitsync\.yaml$/,
     );
     for (const name of ["disc-a", "disc-b"]) {
-      const a = await until(`${name} deployed`, async () => {
-        const x = await get<Application>(`${API}/applications/${name}`);
-        return x.status?.deployedRevision ? x : undefined;
-      });
+      const a = await untilDeployed(name);
       assert.equal(a.metadata!.labels!["sync.gitsync.io/repository"], "platform");
       assert.equal(a.metadata!.annotations!["sync.gitsync.io/discovered-from"], ".gitsync.yaml");
       assert.equal(a.metadata!.ownerReferences![0]!.kind, "Repository");
@@ -709,16 +673,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     const sealed = await git.createRepo("sealed", {
       "deploy/cm.yaml": await sopsEncrypt(plain, "yaml", await identityToRecipient(identity)),
     });
-    await admin.request({
-      method: "POST",
-      path: `${API}/repositories`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Repository",
-        metadata: { name: "sealed" },
-        spec: { git: { url: sealed.url } },
-      },
-    });
+    await createRepository("sealed", { git: { url: sealed.url } });
     await admin.request({
       method: "POST",
       path: `/api/v1/namespaces/${NS}/secrets`,
@@ -813,10 +768,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       sync: { automatic: true },
       source: { repositoryRef: { name: "shop" }, path: "limited" },
     });
-    const a = await until("limited deployed", async () => {
-      const x = await get<Application>(`${API}/applications/limited`);
-      return x.status?.deployedRevision ? x : undefined;
-    });
+    const a = await untilDeployed("limited");
     const rev = await revision(a.status!.deployedRevision!);
     const events = await listEvents(admin, { ...rev, apiVersion: API_VERSION, kind: "Revision" });
     const warning = events.find((e) => e.reason === "PruneInventoryIncomplete");
@@ -1050,19 +1002,10 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       body: { metadata: { name: "push-token" }, stringData: { token: "hook-s3cret" } },
     });
     const pushed = await git.createRepo("pushed", { "deploy/a.yaml": "kind: ConfigMap\n" });
-    await admin.request({
-      method: "POST",
-      path: `${API}/repositories`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Repository",
-        metadata: { name: "pushed" },
-        spec: {
-          git: { url: pushed.url },
-          pollInterval: "1h",
-          webhook: { secretRef: { name: "push-token" } },
-        },
-      },
+    await createRepository("pushed", {
+      git: { url: pushed.url },
+      pollInterval: "1h",
+      webhook: { secretRef: { name: "push-token" } },
     });
     const fetched = () =>
       get<Repository>(`${API}/repositories/pushed`).then((r) => r.status?.artifact?.revision);

@@ -2,6 +2,7 @@
  * Objects most Kubernetes tests set up: a namespace that is ready for Pods, and a service account
  * bound to a Role with a client that acts as it (what gitsync does for an Application).
  */
+import { writeFile } from "node:fs/promises";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 
 /**
@@ -48,4 +49,28 @@ export async function serviceAccountWithRole(
     },
   });
   return admin.impersonating({ user: `system:serviceaccount:${namespace}:${name}` });
+}
+
+/** Writes a kubeconfig (mode 0600) that authenticates with a bearer token, trusting the cluster's CA file. */
+export async function writeTokenKubeconfig(
+  path: string,
+  cluster: { server: string; caFile: string },
+  token: string,
+): Promise<string> {
+  await writeFile(
+    path,
+    JSON.stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: [{
+        name: "test",
+        cluster: { server: cluster.server, "certificate-authority": cluster.caFile },
+      }],
+      users: [{ name: "token", user: { token } }],
+      contexts: [{ name: "test", context: { cluster: "test", user: "token" } }],
+      "current-context": "test",
+    }),
+    { mode: 0o600 },
+  );
+  return path;
 }

@@ -7,6 +7,7 @@
  * Credentials come only from a Secret in the Repository's namespace labelled
  * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (seed section 5.3).
  */
+import type { Condition } from "./application.ts";
 import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import { API_VERSION } from "../crds.ts";
@@ -65,13 +66,7 @@ export interface RepositoryReconcilerOptions {
   discover?: (repo: Repository, fetched: FetchedCommit) => Promise<Condition | undefined>;
 }
 
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
+export type { Condition } from "./application.ts";
 
 /** Go-style durations as the CRD allows them (5m, 1h30m, 90s, 500ms). */
 export function parseDuration(text: string): number {

@@ -1,27 +1,13 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { readLocalTree } from "../source/local_tree.ts";
 import { hasKustomization, Kustomize } from "./kustomize.ts";
 
 const CORPUS = fileURLToPath(new URL("../../../test/fixtures/kustomize/", import.meta.url));
-
-/** The corpus as the renderer gets a checkout: path -> bytes, relative to the root. */
-function readTree(root: string): Map<string, Uint8Array> {
-  const tree = new Map<string, Uint8Array>();
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, e.name);
-      if (e.isDirectory()) walk(full);
-      else tree.set(relative(root, full), new Uint8Array(readFileSync(full)));
-    }
-  };
-  walk(root);
-  return tree;
-}
 
 async function kubectlKustomize(dir: string): Promise<{ stdout: string } | { error: string }> {
   try {
@@ -34,7 +20,7 @@ async function kubectlKustomize(dir: string): Promise<{ stdout: string } | { err
   }
 }
 
-const tree = readTree(CORPUS);
+const tree = await readLocalTree(CORPUS);
 const warnings: string[] = [];
 const kustomize = new Kustomize({ warn: (m, path) => warnings.push(`${path}: ${m}`) });
 after(() => kustomize.close());
