@@ -48,6 +48,21 @@ spec:
     metadata: {labels: {app: crasher}, annotations: {"${POD_OUTCOME_ANNOTATION}": crashloop}}
     spec: {containers: [{name: app, image: "registry.example/crasher:1"}]}
 `,
+  "crasher/service.yaml":
+    "apiVersion: v1\nkind: Service\nmetadata:\n  name: crasher\nspec:\n  selector: {app: crasher}\n  ports: [{port: 80}]\n",
+  "crasher/claims.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: claims
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: claims}}
+  template:
+    metadata: {labels: {app: claims}}
+    spec:
+      containers: [{name: app, image: "registry.example/claims:1"}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+`,
   "forbidden/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: not-mine\nstringData:\n  k: v\n",
   "conflict/cm.yaml":
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: owned-elsewhere\ndata:\n  mode: gitsync\n",
@@ -206,9 +221,17 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     await installCrds(admin, await loadCrds(), { fieldManager: "test", timeoutMs: 30_000 });
     await createNamespace(admin, NS, { forPods: true });
     (await serviceAccountWithRole(admin, NS, "deployer", [
-      { apiGroups: ["", "apps", "batch"], resources: ["configmaps", "deployments", "jobs"], verbs: ["*"] },
+      {
+        apiGroups: ["", "apps", "batch"],
+        resources: ["configmaps", "deployments", "jobs", "services"],
+        verbs: ["*"],
+      },
       // Read access below the workloads, for the diagnosis (without it the diagnosis is shallower).
-      { apiGroups: ["", "apps"], resources: ["pods", "replicasets"], verbs: ["get", "list"] },
+      {
+        apiGroups: ["", "apps", "discovery.k8s.io"],
+        resources: ["pods", "replicasets", "endpointslices", "persistentvolumeclaims"],
+        verbs: ["get", "list"],
+      },
     ])).close();
     repo = await git.createRepo("shop", files());
 
@@ -828,16 +851,38 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     const rev = await until("diagnosed", async () => {
       const a = await get<Application>(`${API}/applications/crasher`);
       const r = a.status?.desiredRevision ? await revision(a.status.desiredRevision) : undefined;
-      return r?.status?.diagnosis?.firstRootCause ? r : undefined;
+      return r?.status?.diagnosis?.causes.some((c) => c.reason === "CrashLoopBackOff") ? r : undefined;
     });
     const d = rev.status!.diagnosis!;
-    assert.equal(d.firstRootCause!.reason, "CrashLoopBackOff");
-    assert.deepEqual(d.causes[0]!.chain.map((c) => c.kind), ["Deployment", "ReplicaSet", "Pod"]);
-    assert.match(d.causes[0]!.message, /^container app: back-off \d+s restarting failed container/);
+    // Two root causes (the crash loop, and the other Deployment's missing claim), never the consequence.
+    assert.notEqual(d.firstRootCause!.reason, "NoEndpoints");
+    const crash = d.causes.find((c) => c.reason === "CrashLoopBackOff")!;
+    assert.deepEqual(crash.chain.map((c) => c.kind), ["Deployment", "ReplicaSet", "Pod"]);
+    assert.match(crash.message, /^container app: back-off \d+s restarting failed container/);
+    // What it does to traffic, and the other Deployment's missing claim.
+    const full = await until("all causes", async () => {
+      const r = await revision(rev.metadata!.name!);
+      const reasons = r.status?.diagnosis?.causes.map((c) => c.reason) ?? [];
+      return reasons.includes("NoEndpoints") && reasons.includes("MissingPersistentVolumeClaim")
+        ? r
+        : undefined;
+    });
+    const byReason = (reason: string) => full.status!.diagnosis!.causes.find((c) => c.reason === reason)!;
+    assert.deepEqual(byReason("NoEndpoints").chain.map((c) => `${c.kind}/${c.name}`), [
+      "Deployment/crasher",
+      "Service/crasher",
+    ]);
+    assert.match(
+      byReason("MissingPersistentVolumeClaim").message,
+      /^PersistentVolumeClaim data does not exist$/,
+    );
     const events = await listEvents(admin, { ...rev, apiVersion: API_VERSION, kind: "Revision" });
     assert.ok(
       events.some((e) =>
-        e.reason === "Diagnosed" && /^CrashLoopBackOff: Pod\/crasher-/.test(String(e.message))
+        e.reason === "Diagnosed" &&
+        /^(CrashLoopBackOff: Pod\/crasher-|MissingPersistentVolumeClaim: Pod\/claims-)/.test(
+          String(e.message),
+        )
       ),
     );
     const shown = await runBinary("gitsync", [

@@ -2,7 +2,8 @@
  * Diagnosis (seed sections 2 and 8): from the managed objects that are not Healthy, walk down to what
  * is actually wrong — Deployment → ReplicaSet → Pod → container, StatefulSet/DaemonSet/Job → Pod —
  * and name root causes a person can act on: CrashLoopBackOff, ImagePullBackOff, MissingSecret,
- * MissingConfigMap, Unschedulable, a failed Job. Reads as the Application's service account; a read
+ * MissingConfigMap, MissingPersistentVolumeClaim, Unschedulable, a failed Job — and the consequence a person
+ * is paged for: a Service selecting the workload's Pods with no ready endpoint (its EndpointSlices). Reads as the Application's service account; a read
  * it may not make is not an error, the diagnosis is only shallower. Bounded: at most 20 selectors,
  * 100 objects per list, 500 objects in all, 10 causes, chains of 10, messages of 512 characters.
  */
@@ -34,6 +35,8 @@ const MAX_MESSAGE = 512;
 const MAX_LIST = 100;
 const MAX_OBJECTS = 500;
 const MAX_SELECTORS = 20;
+/** Reasons that report an effect rather than its cause; listed after the others. */
+const CONSEQUENCES = new Set(["NoEndpoints"]);
 
 // deno-lint-ignore no-explicit-any
 type Obj = Record<string, any>;
@@ -94,6 +97,11 @@ async function podCauses(reader: BoundedReader, pod: Obj, chain: ObjectRef[]): P
   const causes: Cause[] = [];
   const scheduled = (pod.status?.conditions ?? []).find((c: Obj) => c.type === "PodScheduled");
   if (scheduled?.status === "False" && scheduled.reason === "Unschedulable") {
+    // A claim that does not exist keeps a Pod from scheduling: name it before the scheduler's message.
+    const missing = (await missingReferences(reader, pod)).filter((m) =>
+      m.reason === "MissingPersistentVolumeClaim"
+    );
+    causes.push(...missing.map((m) => ({ ...m, chain: here })));
     causes.push({
       reason: "Unschedulable",
       message: scheduled.message ?? "no node fits the Pod",
@@ -139,15 +147,23 @@ async function podCauses(reader: BoundedReader, pod: Obj, chain: ObjectRef[]): P
   return causes;
 }
 
-/** Secrets and ConfigMaps the Pod references (volumes, env, envFrom) that do not exist. */
+type Referenced = "Secret" | "ConfigMap" | "PersistentVolumeClaim";
+const PLURAL: Record<Referenced, string> = {
+  Secret: "secrets",
+  ConfigMap: "configmaps",
+  PersistentVolumeClaim: "persistentvolumeclaims",
+};
+
+/** Secrets, ConfigMaps and PVCs the Pod references (volumes, env, envFrom) that do not exist. */
 async function missingReferences(reader: BoundedReader, pod: Obj): Promise<Omit<Cause, "chain">[]> {
-  const wanted = new Map<string, { kind: "Secret" | "ConfigMap"; name: string; optional?: boolean }>();
-  const want = (kind: "Secret" | "ConfigMap", name: string | undefined, optional?: boolean) => {
+  const wanted = new Map<string, { kind: Referenced; name: string; optional?: boolean }>();
+  const want = (kind: Referenced, name: string | undefined, optional?: boolean) => {
     if (name && !optional) wanted.set(`${kind}/${name}`, { kind, name });
   };
   for (const v of pod.spec?.volumes ?? []) {
     want("Secret", v.secret?.secretName, v.secret?.optional);
     want("ConfigMap", v.configMap?.name, v.configMap?.optional);
+    want("PersistentVolumeClaim", v.persistentVolumeClaim?.claimName);
   }
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     for (const e of c.env ?? []) {
@@ -161,9 +177,41 @@ async function missingReferences(reader: BoundedReader, pod: Obj): Promise<Omit<
   }
   const out: Omit<Cause, "chain">[] = [];
   for (const w of wanted.values()) {
-    const plural = w.kind === "Secret" ? "secrets" : "configmaps";
-    if (await reader.exists(`/api/v1/namespaces/{ns}/${plural}/${w.name}`) === false) {
+    if (await reader.exists(`/api/v1/namespaces/{ns}/${PLURAL[w.kind]}/${w.name}`) === false) {
       out.push({ reason: `Missing${w.kind}`, message: `${w.kind} ${w.name} does not exist` });
+    }
+  }
+  return out;
+}
+
+/**
+ * Services whose selector picks the workload's Pods and whose EndpointSlices hold no ready endpoint: what
+ * the workload's failure does to traffic, named after its root causes.
+ */
+async function servicesWithoutEndpoints(
+  reader: BoundedReader,
+  workload: Obj,
+  chain: ObjectRef[],
+): Promise<Cause[]> {
+  const labels = (workload.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
+  const selecting = (await reader.list("/api/v1/namespaces/{ns}/services")).filter((svc) => {
+    const selector = Object.entries((svc.spec?.selector ?? {}) as Record<string, string>);
+    return selector.length > 0 && selector.every(([k, v]) => labels[k] === v);
+  });
+  const out: Cause[] = [];
+  for (const svc of selecting) {
+    const slices = await reader.list(
+      "/apis/discovery.k8s.io/v1/namespaces/{ns}/endpointslices",
+      `kubernetes.io/service-name=${svc.metadata?.name}`,
+    );
+    const ready = slices.flatMap((s) => (s.endpoints ?? []) as Obj[])
+      .filter((e) => e.conditions?.ready !== false).length;
+    if (ready === 0) {
+      out.push({
+        reason: "NoEndpoints",
+        message: `Service ${svc.metadata?.name} has no ready endpoints: none of the Pods it selects is ready`,
+        chain: [...chain, ref(svc as KubeObject, "Service", "v1")],
+      });
     }
   }
   return out;
@@ -191,11 +239,12 @@ async function causesOf(reader: BoundedReader, o: Obj): Promise<Cause[]> {
     const below = [...chain, ref(newest as KubeObject, "ReplicaSet", "apps/v1")];
     const out: Cause[] = [];
     for (const pod of await podsOf(reader, newest)) out.push(...await podCauses(reader, pod, below));
-    return out;
+    return [...out, ...await servicesWithoutEndpoints(reader, o, chain)];
   }
   if (o.kind === "StatefulSet" || o.kind === "DaemonSet" || o.kind === "Job") {
     const out: Cause[] = [];
     for (const pod of await podsOf(reader, o)) out.push(...await podCauses(reader, pod, chain));
+    if (o.kind !== "Job") out.push(...await servicesWithoutEndpoints(reader, o, chain));
     if (!out.length && o.kind === "Job") {
       const failed = (o.status?.conditions ?? []).find((c: Obj) =>
         c.type === "Failed" && c.status === "True"
@@ -222,9 +271,11 @@ export async function diagnose(
     if (causes.length >= MAX_CAUSES) break;
     causes.push(...await causesOf(reader, o as Obj));
   }
-  // One entry per distinct reason and message (ten crash-looping replicas are one cause).
+  // One entry per distinct reason and message (ten crash-looping replicas are one cause); consequences
+  // (a Service without endpoints) after the causes that explain them.
   const seen = new Set<string>();
-  const distinct = causes.filter((c) => {
+  const consequence = (c: Cause) => (CONSEQUENCES.has(c.reason) ? 1 : 0);
+  const distinct = causes.sort((a, b) => consequence(a) - consequence(b)).filter((c) => {
     const key = `${c.reason}\0${c.message.replace(/pod=\S+/, "")}\0${c.chain[0]?.kind}/${c.chain[0]?.name}`;
     if (seen.has(key)) return false;
     seen.add(key);
