@@ -69,6 +69,15 @@ export const SOPS: Component = {
   linkerVars: { "github.com/getsops/sops/v3/version.Version": "3.13.3" },
 };
 
+/** The real helm binary: renders and lints gitsync's chart (deploy/gitsync/chart) in the tests. */
+export const HELM: Component = {
+  name: "helm",
+  version: "v3.16.4",
+  recipeDir: join(ROOT, "test", "helm"),
+  pkg: "helm.sh/helm/v3/cmd/helm",
+  linkerVars: { "helm.sh/helm/v3/internal/version.version": "v3.16.4" },
+};
+
 /** Everything the tests need, in build order (the apiserver first: later builds reuse its Go cache). */
 export const TEST_SERVERS: Component[] = [
   KUBE_APISERVER,
@@ -77,4 +86,5 @@ export const TEST_SERVERS: Component[] = [
   ETCD,
   KWOK,
   SOPS,
+  HELM,
 ];
