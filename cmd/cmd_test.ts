@@ -59,6 +59,7 @@ const tools: {
       "graph",
       "approve",
       "sync",
+      "retry",
       "rollback",
       "suspend",
       "resume",

@@ -10,6 +10,7 @@ import { registerLogs } from "./logs.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerPlan } from "./plan.ts";
 import { registerRepos } from "./repos.ts";
+import { registerRetry } from "./retry.ts";
 import { registerRevision } from "./revision.ts";
 import { registerRollback } from "./rollback.ts";
 import { registerSuspendResume } from "./suspend.ts";
@@ -50,6 +51,7 @@ export function buildProgram(io: Io = processIo) {
   registerGraph(program, io);
   registerApprove(program, io);
   registerSync(program, io);
+  registerRetry(program, io);
   registerRollback(program, io);
   registerSuspendResume(program, io);
   return program;

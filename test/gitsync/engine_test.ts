@@ -449,6 +449,23 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       `${first.metadata!.name} Healthy deployed bob`,
     ]);
     assert.equal(items[1]!.approval!.planDigest, first.status!.plan!.digest);
+
+    // A retry runs the failed hook again (attempt 2, a new Job), under the same approval; it fails again here.
+    const retried = await gitsync(["retry", "shop", "--wait", "--timeout", "60s"]);
+    assert.equal(retried.code, 1, retried.stdout + retried.stderr);
+    assert.match(retried.stderr, /^Retrying Revision shop-\w+ \(it failed with HookFailed\)$/m);
+    assert.match(
+      retried.stderr,
+      /^error: Revision shop-\w+ failed: HookFailed: pre-sync hook Job\/shop\/migrate failed/m,
+    );
+    const again = await revision(next.metadata!.name!);
+    assert.equal(again.status!.rollout!.attempt, 2);
+    assert.deepEqual(again.status!.hooks!.map((h) => `${h.name} ${h.state} ${h.rollout}`), [
+      "migrate Failed 2",
+    ]);
+    assert.equal(again.status!.approval!.approvedBy, "bob", "the approval it had");
+    const events = await listEvents(admin, { ...again, apiVersion: API_VERSION, kind: "Revision" });
+    assert.ok(events.some((e) => e.reason === "RetryStarted"), JSON.stringify(events.map((e) => e.reason)));
   });
 
   it("a rollback returns to the newest known-good Revision other than the desired and deployed one", async () => {

@@ -16,6 +16,8 @@ export const APPROVED_AT = `${ANNOTATION}approved-at`;
 export const APPROVED_DIGEST = `${ANNOTATION}approved-digest`;
 /** A rollback is requested by setting this (any new value, e.g. the time); `gitsync rollback` does. */
 export const ROLLBACK_REQUESTED_AT = `${ANNOTATION}rollback-requested-at`;
+/** Set by `gitsync retry`: the desired Revision, Failed with a retryable reason, rolls out again. */
+export const RETRY_REQUESTED_AT = `${ANNOTATION}retry-requested-at`;
 /** Who asked for it, recorded by the webhook from the authenticated request. */
 export const ROLLBACK_REQUESTED_BY = `${ANNOTATION}rollback-requested-by`;
 const WEBHOOK_OWNED = [APPROVED_BY, APPROVED_AT, APPROVED_DIGEST, ROLLBACK_REQUESTED_BY];

@@ -10,7 +10,13 @@
  */
 import { type EventRecorder, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import { APPROVED_AT, APPROVED_BY, APPROVED_DIGEST, APPROVED_REVISION } from "../approval/review.ts";
+import {
+  APPROVED_AT,
+  APPROVED_BY,
+  APPROVED_DIGEST,
+  APPROVED_REVISION,
+  RETRY_REQUESTED_AT,
+} from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
 import { diagnose, type Diagnosis } from "../diagnosis/diagnose.ts";
 import type { Notification, NotificationEvent } from "../notify/notifier.ts";
@@ -40,6 +46,7 @@ export interface Revision extends KubeObject {
     rollout?: { attempt: number; group: number; selfHeal?: boolean };
     hooks?: RolloutState["hooks"];
     failure?: { reason: string; message: string; resource?: unknown; retryable?: boolean };
+    lastHandledRetryAt?: string;
     conditions?: Condition[];
     diagnosis?: Diagnosis;
     startedAt?: string;
@@ -297,6 +304,45 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     return {};
   }
 
+  /**
+   * A retry request (the Application's retry-requested-at, newer than the one this Revision handled) takes
+   * a Failed Revision with a retryable reason back to Applying: the next rollout attempt, from the group
+   * where it stopped, under the same approval; the hook that failed runs again, succeeded hooks do not.
+   */
+  async function retried(rev: Revision, app: Application): Promise<ReconcileResult> {
+    const requested = app.metadata?.annotations?.[RETRY_REQUESTED_AT];
+    if (!requested || requested === rev.status?.lastHandledRetryAt) return {};
+    const failure = rev.status?.failure;
+    if (failure?.retryable === false) {
+      await writeStatus(rev, { lastHandledRetryAt: requested });
+      await o.events.warning(
+        rev,
+        "RetryRefused",
+        `${failure.reason} is not retried: it needs a change in Git (a new commit makes a new Revision)`,
+      );
+      return {};
+    }
+    const attempt = (rev.status?.rollout?.attempt ?? 1) + 1;
+    await writeStatus(rev, {
+      phase: "Applying",
+      failure: null,
+      finishedAt: null,
+      diagnosis: null,
+      lastHandledRetryAt: requested,
+      rollout: {
+        attempt,
+        group: rev.status?.rollout?.group ?? 0,
+        selfHeal: rev.status?.rollout?.selfHeal ?? null,
+      },
+    });
+    await o.events.normal(
+      rev,
+      "RetryStarted",
+      `rollout attempt ${attempt} continues from where ${failure?.reason} stopped it`,
+    );
+    return { requeueAfterMs: 10 };
+  }
+
   return async function reconcile(key: string): Promise<ReconcileResult> {
     const rev = o.getRevision(key);
     if (!rev) return {};
@@ -307,7 +353,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     // status, so resuming continues where it stopped.
     if (app.spec.suspend) return {};
     const phase = rev.status?.phase ?? "Pending";
-    if (phase === "Failed") return {};
+    if (phase === "Failed") return await retried(rev, app);
     const sa = o.client.impersonating({ user: `system:serviceaccount:${ns}:${rev.spec.serviceAccountName}` });
     try {
       // Observe: a deployed Revision is compared with the cluster on the drift interval.

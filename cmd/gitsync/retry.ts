@@ -1,0 +1,91 @@
+/**
+ * `gitsync retry <application>`: rolls a Failed Revision out again (seed section 3: "failed → retry → the
+ * hook that failed runs again; succeeded hooks do not rerun"). The request is the annotation
+ * sync.gitsync.io/retry-requested-at on the Application; the controller continues the rollout from the
+ * group where it stopped, as the next attempt, under the approval it already had. A failure that needs a
+ * change in Git (ValidationFailure) is not retried.
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { RETRY_REQUESTED_AT } from "../../controller/gitsync/approval/review.ts";
+import { collection, getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
+import { outcome, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+
+export function registerRetry(program: Command, io: Io) {
+  const command = program
+    .command("retry")
+    .summary("Roll a Failed Revision out again: the failed hook reruns, what succeeded stays done")
+    .description(
+      "Retry the Revision the Application wants deployed after it failed (HookFailed, Forbidden, " +
+        "ConflictFailure, a failed apply...): the controller continues its rollout from the group where it " +
+        "stopped, as the next attempt, under the approval it already had; the hook that failed runs again and " +
+        "hooks that succeeded do not. Fix the cause first (RBAC, a conflicting owner, what the hook needs). A " +
+        "ValidationFailure is not retried: it needs a new commit. With --wait, follows the rollout: exit 0 when " +
+        "Healthy, 1 when it fails again.",
+    )
+    .argument("<application>", "Application name")
+    .option("--wait", "Wait for the retried rollout to finish; exit 1 if it fails", false)
+    .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (name, flags, cmd) => {
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      await withSession(cmd, async ({ client, namespace }) => {
+        const app = await getApplication(client, namespace, name);
+        const rev = await revisionOf(client, app);
+        const revName = rev.metadata!.name!;
+        const failure = rev.status?.failure;
+        if (rev.status?.phase !== "Failed") {
+          throw new CliError(
+            `Revision ${revName} is ${rev.status?.phase ?? "Pending"}, not Failed: nothing to retry`,
+          );
+        }
+        if (failure?.retryable === false) {
+          throw new CliError(
+            `Revision ${revName} failed with ${failure.reason}, which a retry cannot fix: push a fix`,
+          );
+        }
+        const requestedAt = new Date().toISOString();
+        await client.request({
+          method: "PATCH",
+          path: `${collection("applications", namespace)}/${name}`,
+          contentType: "application/merge-patch+json",
+          body: { metadata: { annotations: { [RETRY_REQUESTED_AT]: requestedAt } } },
+        });
+        io.stderr.write(`Retrying Revision ${revName} (it failed with ${failure?.reason})\n`);
+        const result: Record<string, unknown> = {
+          application: name,
+          namespace,
+          revision: revName,
+          requestedAt,
+        };
+        if (!flags.wait) {
+          printResult(io, result, flags.output, () => `retry of Revision ${revName} requested`);
+          return;
+        }
+        // The controller takes the request up first (lastHandledRetryAt), then the rollout runs.
+        const deadline = Date.now() + Math.min(timeoutMs, 60_000);
+        while ((await getRevision(client, namespace, revName)).status?.lastHandledRetryAt !== requestedAt) {
+          if (Date.now() > deadline) {
+            throw new CliError("the controller has not taken up the retry yet: is gitsync-manager running?");
+          }
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        const end = await waitForRollout(
+          client,
+          namespace,
+          revName,
+          timeoutMs,
+          (l) => io.stderr.write(`${l}\n`),
+        );
+        result.phase = end.status?.phase;
+        if (end.status?.phase !== "Healthy") {
+          if (flags.output !== "table") printResult(io, result, flags.output, () => "");
+          throw new CliError(outcome(end));
+        }
+        printResult(io, result, flags.output, () => outcome(end));
+      });
+    });
+  addExamples(command, [
+    "# After fixing what the migration hook needed\ngitsync retry web -n shop --wait",
+  ]);
+}
