@@ -15,6 +15,7 @@ import {
 } from "../../internal/log/mod.ts";
 import { exitOnStopSignals } from "../../internal/platform/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
+import { DEFAULT_DRIFT_WATCH_KINDS, parseWatchKind } from "../../controller/gitsync/drift_watch.ts";
 import { parseBindAddress, startManager } from "../../controller/gitsync/manager.ts";
 import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 
@@ -59,6 +60,12 @@ export function registerRun(program: Command) {
       "--drift-resync-interval <duration>",
       "How often deployed Revisions are compared with the cluster (drift, self-heal); 0 turns it off",
       "5m",
+    )
+    .option(
+      "--drift-watch-kinds <kinds>",
+      "Kinds whose managed objects are watched (metadata only), so a change is checked for drift at once " +
+        "(needs list/watch on them); others wait for the resync interval. Comma-separated; empty: none",
+      DEFAULT_DRIFT_WATCH_KINDS.join(","),
     )
     .option("--concurrent <n>", "Reconciles in flight per kind (Repositories, Applications, Revisions)", "4")
     .option("--health-probe-bind-address <address>", "/healthz and /readyz; 0 disables", ":8081")
@@ -131,6 +138,12 @@ export function registerRun(program: Command) {
         : cmd.error(
           `--drift-resync-interval must be a duration like 30s or 5m, or 0, not "${flags.driftResyncInterval}"`,
         );
+      const driftWatchKinds = flags.driftWatchKinds.split(",").map((k) => k.trim()).filter(Boolean);
+      for (const k of driftWatchKinds) {
+        if (!parseWatchKind(k)) {
+          cmd.error(`--drift-watch-kinds: "${k}" is not a kind like v1/ConfigMap or apps/v1/Deployment`);
+        }
+      }
       const healthProbe = flags.healthProbeBindAddress === "0"
         ? undefined
         : bind("--health-probe-bind-address", flags.healthProbeBindAddress);
@@ -207,6 +220,7 @@ export function registerRun(program: Command) {
         cacheRoot: flags.cacheDir,
         workers: Number(flags.concurrent),
         driftIntervalMs,
+        driftWatchKinds,
         ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
         ...(healthProbe ? { healthProbe } : {}),
         ...(webhook ? { webhook } : {}),

@@ -39,6 +39,7 @@ import {
 } from "./reconcilers/repository.ts";
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
 import { discoverer } from "./discovery/discoverer.ts";
+import { watchManagedObjects } from "./drift_watch.ts";
 import { schedulePrune } from "./source/cache_prune.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
 import { Kustomize } from "./render/kustomize.ts";
@@ -57,6 +58,8 @@ export interface ManagerOptions {
   webhook?: { host: string; port: number; certFile: string; keyFile: string };
   /** --drift-resync-interval: how often deployed Revisions are compared with the cluster; 0 turns it off. */
   driftIntervalMs?: number;
+  /** --drift-watch-kinds: kinds whose managed objects are watched for drift (checked at once on a change). */
+  driftWatchKinds?: string[];
   /** --concurrent: reconciles in flight per kind; default 4. */
   workers?: number;
   /** --metrics-bind-address and its certificate (--metrics-secure: HTTPS with TokenReview and SubjectAccessReview). */
@@ -123,6 +126,21 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   });
   revs.onEvent((e) => revQ.add(objectKey(e.object)));
   const informers = [repos, apps, revs].map((i) => i.run(stop.signal));
+  // Drift on watched kinds: a changed managed object asks for its Application's drift check now.
+  if (o.driftWatchKinds?.length && (o.driftIntervalMs ?? 1) > 0) {
+    informers.push(
+      ...await watchManagedObjects({
+        client: o.client,
+        kinds: o.driftWatchKinds,
+        signal: stop.signal,
+        log,
+        changed: (ns, name) => {
+          const deployed = apps.get(`${ns}/${name}`)?.status?.deployedRevision;
+          if (deployed) revQ.add(`${ns}/${deployed}`);
+        },
+      }),
+    );
+  }
   const synced = Promise.all([repos.synced, apps.synced, revs.synced]).then(() => {});
 
   // The files of a commit, from the Repository's bare cache (fetched again only when it lacks it).

@@ -272,10 +272,16 @@ export class KubeClient {
     path: string,
     query: Record<string, QueryValue> = {},
     signal?: AbortSignal,
+    accept?: string,
   ): AsyncGenerator<WatchEvent<T>> {
     let buffer = "";
     for await (
-      const chunk of this.stream({ path, query: { ...query, watch: true }, ...(signal ? { signal } : {}) })
+      const chunk of this.stream({
+        path,
+        query: { ...query, watch: true },
+        ...(signal ? { signal } : {}),
+        ...(accept ? { accept } : {}),
+      })
     ) {
       buffer += chunk;
       let nl: number;

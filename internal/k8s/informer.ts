@@ -27,7 +27,15 @@ export interface InformerOptions {
   pageSize?: number;
   /** Called on list/watch errors before the informer retries (it never gives up). */
   onError?: (err: unknown) => void;
+  /**
+   * Cache metadata only (PartialObjectMetadata): labels, owners, managedFields and versions without the
+   * objects' contents — for watching many objects to notice changes, not to read them.
+   */
+  metadataOnly?: boolean;
 }
+
+const METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+const METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
 
 export interface InformerEvent<T extends KubeObject = KubeObject> {
   type: "add" | "update" | "delete";
@@ -108,6 +116,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       const page = await this.client.request<KubeList<T>>({
         path: this.options.path,
         query: { ...this.selectors(), limit: this.options.pageSize ?? 500, continue: cont },
+        ...(this.options.metadataOnly ? { accept: METADATA_LIST } : {}),
       });
       for (const item of page.items) fresh.set(objectKey(item), item);
       cont = page.metadata?.continue || undefined;
@@ -141,7 +150,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       // The server ends the watch after this; a fresh one resumes from the last version seen.
       timeoutSeconds: 300 + Math.floor(Math.random() * 300),
     };
-    for await (const event of this.client.watch<T>(this.options.path, query, signal)) {
+    const accept = this.options.metadataOnly ? METADATA : undefined;
+    for await (const event of this.client.watch<T>(this.options.path, query, signal, accept)) {
       if (!this.apply(event)) return;
     }
   }

@@ -265,7 +265,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         "--cache-dir",
         cacheRoot,
         "--drift-resync-interval",
-        "2s",
+        "1h", // drift on watched kinds is found at once; nothing here waits for the resync
         "--metrics-bind-address",
         "127.0.0.1:0",
         "--webhook-receiver-bind-address",

@@ -524,7 +524,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
           },
         },
       });
-      return o.driftIntervalMs ? { requeueAfterMs: o.driftIntervalMs } : {};
+      // After a self-heal, check at once that the drift is gone (the Drifted condition clears then).
+      if (!o.driftIntervalMs) return {};
+      return { requeueAfterMs: rev.status?.rollout?.selfHeal ? 1_000 : o.driftIntervalMs };
     } catch (err) {
       if (
         err instanceof RenderFailure || err instanceof ValidationFailure || err instanceof DecryptionFailure
