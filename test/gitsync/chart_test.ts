@@ -22,9 +22,7 @@ const objects = (text: string) =>
 // deno-lint-ignore no-explicit-any
 const byKind = (os: KubeObject[], kind: string, name?: string): any =>
   os.find((o) => o.kind === kind && (name === undefined || o.metadata?.name === name));
-// deno-lint-ignore no-explicit-any
-const managerArgs = (os: KubeObject[]) =>
-  (byKind(os, "Deployment") as any).spec.template.spec.containers[0].args;
+const managerArgs = (os: KubeObject[]) => byKind(os, "Deployment").spec.template.spec.containers[0].args;
 
 describe("the gitsync Helm chart", {
   skip: skipBecause(!helm && "helm is not built: `deno task testenv:build helm`"),
