@@ -40,6 +40,21 @@ function lastWriteIsOurs(o: KubeObject): boolean {
   return newest?.manager === FIELD_MANAGER;
 }
 
+/** What the cache keeps of a managed object: enough to key it and to tell who changed it last. */
+type Watched = KubeObject & { ours?: boolean };
+function slim(o: KubeObject): Watched {
+  const m = o.metadata ?? {};
+  return {
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      resourceVersion: m.resourceVersion,
+      labels: { [APPLICATION_LABEL]: m.labels?.[APPLICATION_LABEL] ?? "" },
+    },
+    ours: lastWriteIsOurs(o),
+  };
+}
+
 export interface DriftWatchOptions {
   client: KubeClient;
   kinds: string[];
@@ -65,10 +80,11 @@ export async function watchManagedObjects(o: DriftWatchOptions): Promise<Promise
     }
     const stop = new AbortController();
     o.signal.addEventListener("abort", () => stop.abort(), { once: true });
-    const informer = new Informer(o.client, {
+    const informer = new Informer<Watched>(o.client, {
       path,
       labelSelector: APPLICATION_LABEL,
       metadataOnly: true,
+      transform: slim,
       onError: (err) => {
         if (isKubeApiError(err, 403)) {
           o.log.warn("drift watch: no list/watch permission; this kind is checked on the resync interval", {
@@ -80,7 +96,7 @@ export async function watchManagedObjects(o: DriftWatchOptions): Promise<Promise
     });
     informer.onEvent((e) => {
       if (e.type === "add") return; // the first list, and gitsync's own creates
-      if (e.type === "update" && lastWriteIsOurs(e.object)) return;
+      if (e.type === "update" && e.object.ours) return;
       const app = e.object.metadata?.labels?.[APPLICATION_LABEL];
       const ns = e.object.metadata?.namespace;
       if (app && ns) o.changed(ns, app);

@@ -18,7 +18,7 @@ import { sleep } from "./abortable_sleep.ts";
 import { KubeApiError } from "./errors.ts";
 import type { KubeList, KubeObject } from "./resources.ts";
 
-export interface InformerOptions {
+export interface InformerOptions<T extends KubeObject = KubeObject> {
   /** Collection path, e.g. /apis/apps/v1/deployments (all namespaces) or .../namespaces/x/deployments. */
   path: string;
   labelSelector?: string;
@@ -32,6 +32,12 @@ export interface InformerOptions {
    * objects' contents — for watching many objects to notice changes, not to read them.
    */
   metadataOnly?: boolean;
+  /**
+   * Applied to every object before it is cached or handed to handlers (client-go's transform): keep only
+   * what the handlers need, so a large collection costs little memory. Keep metadata name, namespace and
+   * resourceVersion.
+   */
+  transform?: (o: KubeObject) => T;
 }
 
 const METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
@@ -63,7 +69,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   /** Lists made so far (the first, and one for each 410 Gone or failed watch resume). */
   lists = 0;
 
-  constructor(private readonly client: KubeClient, private readonly options: InformerOptions) {}
+  constructor(private readonly client: KubeClient, private readonly options: InformerOptions<T>) {}
 
   onEvent(handler: (e: InformerEvent<T>) => void): void {
     this.handlers.push(handler);
@@ -118,7 +124,9 @@ export class Informer<T extends KubeObject = KubeObject> {
         query: { ...this.selectors(), limit: this.options.pageSize ?? 500, continue: cont },
         ...(this.options.metadataOnly ? { accept: METADATA_LIST } : {}),
       });
-      for (const item of page.items) fresh.set(objectKey(item), item);
+      for (const item of page.items) {
+        fresh.set(objectKey(item), this.options.transform?.(item as KubeObject) ?? item);
+      }
       cont = page.metadata?.continue || undefined;
       rv = page.metadata?.resourceVersion ?? rv;
       if (signal.aborted) return;
@@ -158,7 +166,9 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   /** Applies one watch event; false when the watch must end. */
   private apply(event: WatchEvent<T>): boolean {
-    const object = event.object;
+    const object = event.type === "ERROR" || event.type === "BOOKMARK" || !this.options.transform
+      ? event.object
+      : this.options.transform(event.object as KubeObject);
     if (event.type === "ERROR") {
       const status = object as unknown as { code?: number; message?: string; reason?: string };
       if (status.code === 410) {

@@ -144,6 +144,10 @@ async function main() {
       join(work, "cache"),
       "--concurrent",
       args.concurrent,
+      // BENCH_DRIFT_WATCH="" measures without the drift watch (its cost: docs/gitsync.md).
+      ...(process.env.BENCH_DRIFT_WATCH !== undefined
+        ? ["--drift-watch-kinds", process.env.BENCH_DRIFT_WATCH]
+        : []),
     ], { env: { ...process.env, ENABLE_WEBHOOKS: "false" }, stdio: ["ignore", "ignore", "pipe"] });
     manager.stderr!.on("data", (d) => (output = (output + d).slice(-20_000)));
     const peakMb = () =>

@@ -40,10 +40,12 @@ interface Metadata {
 }
 
 /** How a file is stored by sops, from its name and content; undefined when it is not SOPS-encrypted. */
+const MARKER = Buffer.from("ENC[AES256_GCM,");
+
 export function sopsFormat(path: string, bytes: Uint8Array): SopsFormat | undefined {
-  // Cheap check first: every encrypted file carries the cipher's name.
+  // Cheap check first, on the bytes: every encrypted file carries the cipher's name.
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(MARKER) < 0) return undefined;
   const text = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 4 << 20)));
-  if (!text.includes("ENC[AES256_GCM,")) return undefined;
   if (/\.env$/i.test(path)) return /^sops_mac=/m.test(text) ? "dotenv" : undefined;
   if (/\.ya?ml$/i.test(path)) return /^sops:\s*$/m.test(text) ? "yaml" : undefined;
   if (!/^\s*\{/.test(text) || !/"sops"\s*:/.test(text)) return undefined;

@@ -17,13 +17,27 @@ export interface Decryption {
   secretRef?: { name: string };
 }
 
+/**
+ * The SOPS files of a tree, found once per tree: a commit's tree object is shared by every Application
+ * and every reconcile of it (CommitTrees), and a repository may hold thousands of files.
+ */
+const scanned = new WeakMap<Tree, [string, Uint8Array][]>();
+function encryptedFiles(tree: Tree): [string, Uint8Array][] {
+  let found = scanned.get(tree);
+  if (!found) {
+    found = [...tree].filter(([path, bytes]) => sopsFormat(path, bytes) !== undefined);
+    scanned.set(tree, found);
+  }
+  return found;
+}
+
 /** The tree with its SOPS files decrypted; `keys` is asked only when there is something to decrypt. */
 export async function decryptTree(
   tree: Tree,
   decryption: Decryption | undefined,
   keys: () => Promise<string[]>,
 ): Promise<Tree> {
-  const encrypted = [...tree].filter(([path, bytes]) => sopsFormat(path, bytes) !== undefined);
+  const encrypted = encryptedFiles(tree);
   if (!encrypted.length) return tree;
   if (!decryption) {
     const names = encrypted.slice(0, 5).map(([p]) => p).join(", ");
