@@ -11,8 +11,8 @@ import {
   type KubeClient,
 } from "../../../internal/k8s/mod.ts";
 import { API_VERSION } from "../crds.ts";
-import type { Application } from "../reconcilers/application.ts";
-import type { Condition, Repository } from "../reconcilers/repository.ts";
+import type { Application, Condition } from "../reconcilers/application.ts";
+import type { Repository } from "../reconcilers/repository.ts";
 import { listManaged } from "../rollout/inventory.ts";
 import { planPrune } from "../rollout/prune.ts";
 import type { FetchedCommit } from "../source/git/git_source.ts";

@@ -52,6 +52,8 @@ export async function syncDiscovered(o: SyncDiscoveredOptions): Promise<Discover
   const result: DiscoverySync = { created: [], updated: [], deleted: [] };
   for (const app of o.apps) {
     const current = byName.get(app.name);
+    // Every poll of the Repository comes here: an Application already as declared is not applied again.
+    if (current && upToDate(current, app, o.repo)) continue;
     const applied = await o.client.request<Application>({
       method: "PATCH",
       path: `/apis/${API_VERSION}/namespaces/${ns}/applications/${app.name}`,
@@ -91,4 +93,21 @@ export async function syncDiscovered(o: SyncDiscoveredOptions): Promise<Discover
     result.deleted.push(app.metadata!.name!);
   }
   return result;
+}
+
+/** Whether `current` already carries what discovery would apply (the server may add defaults around it). */
+function upToDate(current: Application, app: DiscoveredApplication, repo: Repository): boolean {
+  const m = current.metadata ?? {};
+  return m.annotations?.[DISCOVERED_FROM_ANNOTATION] === app.file &&
+    (m.ownerReferences ?? []).some((r) => r.uid === repo.metadata!.uid && r.controller === true) &&
+    contains(current.spec, app.spec);
+}
+
+/** Whether every field of `want` is in `have` with the same value (lists compared whole). */
+function contains(have: unknown, want: unknown): boolean {
+  if (want === null || typeof want !== "object" || Array.isArray(want)) {
+    return JSON.stringify(have) === JSON.stringify(want);
+  }
+  if (have === null || typeof have !== "object" || Array.isArray(have)) return false;
+  return Object.entries(want).every(([k, v]) => contains((have as Record<string, unknown>)[k], v));
 }

@@ -66,8 +66,6 @@ export interface RepositoryReconcilerOptions {
   discover?: (repo: Repository, fetched: FetchedCommit) => Promise<Condition | undefined>;
 }
 
-export type { Condition } from "./application.ts";
-
 /** Go-style durations as the CRD allows them (5m, 1h30m, 90s, 500ms). */
 export function parseDuration(text: string): number {
   let ms = 0;
