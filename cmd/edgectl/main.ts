@@ -5,6 +5,8 @@ import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
 import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
+import { registerLogs } from "./logs.ts";
+import { registerLogsAccess } from "./logs_access.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerVersion } from "./version.ts";
 
@@ -38,6 +40,8 @@ export function buildProgram(io: Io = processIo) {
   registerDescribe(program, io);
   registerApply(program, io);
   registerDelete(program, io);
+  registerLogs(program, io);
+  registerLogsAccess(program, io);
   return program;
 }
 
