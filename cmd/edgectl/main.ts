@@ -7,6 +7,7 @@ import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
 import { registerLogsAccess } from "./logs_access.ts";
+import { registerMetrics } from "./metrics.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerVersion } from "./version.ts";
 
@@ -42,6 +43,7 @@ export function buildProgram(io: Io = processIo) {
   registerDelete(program, io);
   registerLogs(program, io);
   registerLogsAccess(program, io);
+  registerMetrics(program, io);
   return program;
 }
 
