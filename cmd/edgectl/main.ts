@@ -8,6 +8,7 @@ import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
 import { registerLogsAccess } from "./logs_access.ts";
 import { registerMetrics } from "./metrics.ts";
+import { registerTrace } from "./trace.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerVersion } from "./version.ts";
 
@@ -44,6 +45,7 @@ export function buildProgram(io: Io = processIo) {
   registerLogs(program, io);
   registerLogsAccess(program, io);
   registerMetrics(program, io);
+  registerTrace(program, io);
   return program;
 }
 
