@@ -10,7 +10,13 @@ import { parseAccessLine } from "./access_log.ts";
 import { DURATION_UNITS, parseDuration } from "./duration.ts";
 import { withSession } from "./kube.ts";
 import { followLogs, formatLogLine, kubeStreamOpener, type LogLine, readLogs } from "./pod_logs.ts";
-import { findProxyPods, logSources, type ProxyComponent, proxyNamespaceOption } from "./proxy_pods.ts";
+import {
+  findProxyPods,
+  type LogSource,
+  logSources,
+  type ProxyComponent,
+  proxyNamespaceOption,
+} from "./proxy_pods.ts";
 
 const TARGETS = ["controller", "agent", "access"] as const;
 type Target = typeof TARGETS[number];
@@ -71,7 +77,9 @@ export function registerLogs(program: Command, io: Io) {
         };
         const options = { ...(tail! >= 0 ? { tail: tail! } : {}), ...(since ? { since } : {}) };
         if (!flags.follow) {
-          for (const line of await readLogs(client, sources, options)) print(line);
+          const onSkip = (s: LogSource, message: string) =>
+            io.stderr.write(`warning: pod/${s.pod}/${s.container}: ${message}\n`);
+          for (const line of await readLogs(client, sources, { ...options, onSkip })) print(line);
           return;
         }
         await followUntilInterrupted((signal) =>

@@ -67,7 +67,10 @@ export function registerLogsAccess(program: Command, io: Io) {
           const r = parseAccessLine(line.text, line.time, line.source.node);
           return r && matchesFilter(r, filter) ? r : undefined;
         };
-        const lines = await readLogs(client, sources, filter.since ? { since: filter.since } : {});
+        const lines = await readLogs(client, sources, {
+          ...(filter.since ? { since: filter.since } : {}),
+          onSkip: (s, message) => io.stderr.write(`warning: pod/${s.pod}/${s.container}: ${message}\n`),
+        });
         let records = lines.map(toRecord).filter((r) => r !== undefined);
         if (tail !== undefined) records = tail === 0 ? [] : records.slice(-tail);
         if (!flags.follow) {

@@ -20,6 +20,8 @@ export interface ReadOptions {
   tail?: number;
   /** Only lines at or after this time. */
   since?: Date;
+  /** A container whose log the server refused (400: not started yet); the others are still read. */
+  onSkip?: (source: LogSource, message: string) => void;
 }
 
 /** Splits `<RFC 3339 time> <text>` as the kubelet sends it with timestamps=true. */
@@ -85,14 +87,25 @@ export async function readLogs(
   sources: readonly LogSource[],
   options: ReadOptions = {},
 ): Promise<LogLine[]> {
+  const failures: unknown[] = [];
   const perSource = await Promise.all(sources.map(async (source) => {
-    const body = await client.request<string>({ path: logPath(source), query: logQuery(source, options) });
+    let body: string;
+    try {
+      body = await client.request<string>({ path: logPath(source), query: logQuery(source, options) });
+    } catch (err) {
+      // A container that has not started (or was never run) has no log yet; the others still print.
+      if (!isKubeApiError(err, "BadRequest") || sources.length === 1) throw err;
+      failures.push(err);
+      options.onSkip?.(source, (err as Error).message);
+      return [];
+    }
     const splitter = new LineSplitter();
     return [...splitter.push(String(body)), ...splitter.flush()].map((raw) => ({
       source,
       ...splitTimestamp(raw),
     }));
   }));
+  if (failures.length === sources.length) throw failures[0];
   const since = options.since ? timeKey(options.since.toISOString()) : "";
   return perSource.flat()
     .map((line, i) => ({ line, i, key: timeKey(line.time) }))

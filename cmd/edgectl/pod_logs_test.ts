@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { KubeApiError, type KubeClient, type KubeRequest } from "../../internal/k8s/mod.ts";
 import {
   followLogs,
   formatLogLine,
   LineSplitter,
   type LogLine,
   type OpenStream,
+  readLogs,
   resumePoints,
   splitTimestamp,
   timeKey,
@@ -103,4 +105,36 @@ test("formatLogLine: kubectl's prefix for several containers, timestamps on requ
     formatLogLine(line, { prefix: true, timestamps: true }),
     "[pod/agent-x/agent] 2026-11-25T10:00:00Z ready\n",
   );
+});
+
+test("readLogs merges containers in time order and skips one that has not started", async () => {
+  const other: LogSource = { ...SOURCE, container: "sidecar" };
+  const waiting: LogSource = { ...SOURCE, container: "init-later" };
+  const bodies: Record<string, string> = {
+    agent: "2026-11-25T10:00:00.5Z a1\n2026-11-25T10:00:02Z a2\n",
+    sidecar: "2026-11-25T10:00:01.25Z s1\n",
+  };
+  const client = {
+    request: (req: KubeRequest) => {
+      const c = String(req.query?.container);
+      if (c === "init-later") {
+        return Promise.reject(
+          new KubeApiError(400, {
+            kind: "Status",
+            reason: "BadRequest",
+            message: "container is waiting to start",
+          }),
+        );
+      }
+      return Promise.resolve(bodies[c]!);
+    },
+  } as unknown as KubeClient;
+  const skipped: string[] = [];
+  const lines = await readLogs(client, [SOURCE, other, waiting], {
+    onSkip: (s, m) => skipped.push(`${s.container}: ${m}`),
+  });
+  assert.deepEqual(lines.map((l) => l.text), ["a1", "s1", "a2"]);
+  assert.equal(skipped.length, 1);
+  assert.match(skipped[0]!, /^init-later: .*container is waiting to start/);
+  await assert.rejects(readLogs(client, [waiting]), /container is waiting to start/);
 });
