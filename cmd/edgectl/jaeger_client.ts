@@ -5,6 +5,7 @@
  * (the reference read all three wrongly).
  */
 import { CliError } from "../../internal/cli/mod.ts";
+import type { Endpoint } from "./endpoint.ts";
 
 export type TagType = "string" | "bool" | "int64" | "float64" | "binary";
 
@@ -69,10 +70,13 @@ export interface TraceQuery {
 }
 
 export class JaegerClient {
+  /** Printable: credentials are never part of it (endpoint.ts). */
   readonly baseUrl: string;
+  readonly #headers: Record<string, string>;
 
-  constructor(baseUrl: string, private readonly timeoutMs = 30_000) {
-    this.baseUrl = baseUrl.replace(/\/+$/, "");
+  constructor(endpoint: Endpoint, private readonly timeoutMs = 30_000) {
+    this.baseUrl = endpoint.url;
+    this.#headers = endpoint.headers;
   }
 
   async services(): Promise<string[]> {

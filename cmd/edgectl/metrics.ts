@@ -6,6 +6,7 @@
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Cell, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { DURATION_UNITS, parseDuration } from "./duration.ts";
+import { type Endpoint, parseEndpoint } from "./endpoint.ts";
 import { OUTPUT_ENV } from "./kube.ts";
 import { registerDashboard } from "./metrics_dashboard.ts";
 import { DEFAULT_PROMETHEUS_URL, parseTime, PrometheusClient } from "./prometheus_client.ts";
@@ -18,9 +19,13 @@ interface MetricsFlags {
 }
 
 /** The client for the parent's --prometheus-url (or the reference's --prometheus-endpoint). */
-export function prometheusFor(cmd: { optsWithGlobals(): unknown }): PrometheusClient {
+export function prometheusFor(
+  cmd: { optsWithGlobals(): unknown; error(message: string): never },
+): PrometheusClient {
   const flags = cmd.optsWithGlobals() as MetricsFlags;
-  return new PrometheusClient(flags.prometheusEndpoint ?? flags.prometheusUrl);
+  const endpoint = parseEndpoint(flags.prometheusEndpoint ?? flags.prometheusUrl, "--prometheus-url");
+  if (typeof endpoint === "string") cmd.error(endpoint);
+  return new PrometheusClient(endpoint as Endpoint);
 }
 
 /** A duration flag as a PromQL duration (in ms), or a usage error. */

@@ -68,6 +68,10 @@ test("metrics: windows, limits, times and the dashboard's flags", async () => {
     /^error: --interval: "10ms" is not a duration of at least 100ms/,
   );
   await usageError(["metrics", "query"], /^error: missing required argument 'promql'/);
+  await usageError(
+    ["metrics", "--prometheus-url", "prometheus:9090", "agent"],
+    /^error: --prometheus-url: "prometheus:9090" is not an http or https URL/,
+  );
 });
 
 test("trace: ids, tags, times, durations, limits", async () => {
@@ -87,4 +91,8 @@ test("trace: ids, tags, times, durations, limits", async () => {
   );
   await usageError(["trace", "list", "--limit", "0"], /^error: --limit must be a positive integer/);
   await usageError(["trace", "list", "--lookback", "7"], /^error: --lookback: "7" is not a duration/);
+  await usageError(
+    ["trace", "services", "--trace-endpoint", "jaeger"],
+    /^error: --trace-endpoint: "jaeger" is not a URL/,
+  );
 });

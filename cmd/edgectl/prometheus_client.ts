@@ -4,6 +4,7 @@
  * becomes an error carrying Prometheus's errorType (`bad_data`, `execution`, `timeout`, ...).
  */
 import { CliError } from "../../internal/cli/mod.ts";
+import type { Endpoint } from "./endpoint.ts";
 
 export type Labels = Record<string, string>;
 /** [unix seconds, value as Prometheus prints it]. */
@@ -39,10 +40,13 @@ export class PrometheusError extends CliError {
 export const DEFAULT_PROMETHEUS_URL = "http://localhost:9090";
 
 export class PrometheusClient {
+  /** Printable: credentials are never part of it (endpoint.ts). */
   readonly baseUrl: string;
+  readonly #headers: Record<string, string>;
 
-  constructor(baseUrl: string, private readonly timeoutMs = 30_000) {
-    this.baseUrl = baseUrl.replace(/\/+$/, "");
+  constructor(endpoint: Endpoint, private readonly timeoutMs = 30_000) {
+    this.baseUrl = endpoint.url;
+    this.#headers = endpoint.headers;
   }
 
   /** An instant query at `time` (default: now on the server). */
@@ -75,7 +79,11 @@ export class PrometheusClient {
     try {
       res = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        headers: {
+          ...this.#headers,
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "application/json",
+        },
         body: new URLSearchParams(params),
         signal: AbortSignal.timeout(this.timeoutMs),
       });

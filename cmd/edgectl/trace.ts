@@ -6,6 +6,7 @@
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { DURATION_UNITS, parseDuration } from "./duration.ts";
+import { type Endpoint, parseEndpoint } from "./endpoint.ts";
 import { DEFAULT_TRACE_ENDPOINT, JaegerClient, type TraceQuery } from "./jaeger_client.ts";
 import { OUTPUT_ENV } from "./kube.ts";
 import { parseTime } from "./prometheus_client.ts";
@@ -16,9 +17,11 @@ interface TraceFlags {
   jaegerEndpoint?: string;
 }
 
-function jaegerFor(cmd: { optsWithGlobals(): unknown }): JaegerClient {
+function jaegerFor(cmd: { optsWithGlobals(): unknown; error(message: string): never }): JaegerClient {
   const flags = cmd.optsWithGlobals() as TraceFlags;
-  return new JaegerClient(flags.jaegerEndpoint ?? flags.traceEndpoint);
+  const endpoint = parseEndpoint(flags.jaegerEndpoint ?? flags.traceEndpoint, "--trace-endpoint");
+  if (typeof endpoint === "string") cmd.error(endpoint);
+  return new JaegerClient(endpoint as Endpoint);
 }
 
 type UsageError = { error(message: string): never };

@@ -76,6 +76,7 @@ const WINDOW = ["--window", "5s"];
 
 /** The exposition text at this moment. */
 function exposition(): string {
+  // Counters may be fractional; exact multiples keep the ratios between series exact.
   const t = (Date.now() - started) / 1000;
   const lines: string[] = [];
   const labels = (l: Record<string, string>) =>
@@ -103,12 +104,12 @@ function exposition(): string {
       method: s.method,
       code: s.code,
     };
-    lines.push(`edgeproxy_http_requests_total${labels(l)} ${Math.floor(s.perSecond * t)}`);
+    lines.push(`edgeproxy_http_requests_total${labels(l)} ${s.perSecond * t}`);
   }
   lines.push("# TYPE edgeproxy_http_request_duration_seconds histogram");
   for (const s of TRAFFIC) {
     const l = { node: s.node, gateway: s.gateway, route: s.route, backend: s.route, code: s.code };
-    const n = Math.floor(s.perSecond * t);
+    const n = s.perSecond * t;
     for (const le of BUCKETS) {
       lines.push(
         `edgeproxy_http_request_duration_seconds_bucket${labels({ ...l, le: String(le) })} ${
@@ -278,9 +279,15 @@ describe("edgectl metrics", () => {
     let r = await edgectl(["query", "sum(rate(edgeproxy_http_requests_total[5m]"]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^error: prometheus: bad_data: .*parse error/);
-    r = await runBinary("edgectl", ["metrics", "agent", "--prometheus-url", "http://127.0.0.1:1"]);
+    r = await runBinary("edgectl", [
+      "metrics",
+      "agent",
+      "--prometheus-url",
+      "http://ops:topsecret@127.0.0.1:1",
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^error: cannot reach Prometheus at http:\/\/127.0.0.1:1: /);
+    assert.ok(!r.stderr.includes("topsecret"), "the password is not printed");
     r = await edgectl(["query", "up", "--start", "yesterday"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--start: "yesterday" is not an RFC 3339 time or Unix seconds/);

@@ -239,9 +239,10 @@ describe("edgectl trace", () => {
     assert.match(r.stderr, /--start: "yesterday" is not an RFC 3339 time/);
     r = await edgectl(["list", "--lookback", "7y"]);
     assert.equal(r.code, 2);
-    r = await runBinary("edgectl", ["trace", "list", "--trace-endpoint", "http://127.0.0.1:1"]);
+    r = await runBinary("edgectl", ["trace", "list", "--trace-endpoint", "http://ops:topsecret@127.0.0.1:1"]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^error: cannot reach the Jaeger query service at http:\/\/127.0.0.1:1: /);
+    assert.ok(!r.stderr.includes("topsecret"), "the password is not printed");
   });
 
   test("the OTLP gRPC receiver listens too (other tests export through it)", async () => {
