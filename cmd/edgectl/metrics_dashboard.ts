@@ -113,6 +113,7 @@ const HOME_CLEAR = "\x1b[H\x1b[2J";
 export function registerDashboard(metrics: Command, io: Io) {
   metrics
     .command("dashboard")
+    .summary("A live terminal view of traffic with sparklines; q or Ctrl-C quits")
     .description(
       "A live view that redraws every --interval: requests/s, 5xx ratio and p99 latency with sparklines of " +
         "the last --range, the busiest routes and backends, and the agents. q or Ctrl-C quits and restores the " +

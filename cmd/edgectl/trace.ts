@@ -72,7 +72,7 @@ function printSummaries(io: Io, items: TraceSummary[], format: "table" | "json" 
   });
 }
 
-const repeat = (value: string, previous: string[]) => [...previous, value];
+const repeat = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerTrace(program: Command, io: Io) {
   const trace = program
@@ -122,7 +122,7 @@ export function registerTrace(program: Command, io: Io) {
     .option("--lookback <duration>", "Window before --end when --start is not given", "1h")
     .option("--min-duration <duration>", "Only traces at least this long, e.g. 100ms")
     .option("--max-duration <duration>", "Only traces at most this long")
-    .option("--tag <key=value>", "Span tag that must match (repeatable)", repeat, [] as string[])
+    .option("--tag <key=value>", "Span tag that must match (repeatable)", repeat)
     .option("--limit <n>", "How many traces", "20")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
@@ -146,7 +146,7 @@ export function registerTrace(program: Command, io: Io) {
       if (minDurationUs !== undefined && maxDurationUs !== undefined && minDurationUs > maxDurationUs) {
         cmd.error("--min-duration must not be longer than --max-duration");
       }
-      const tags = parseTags(cmd, flags.tag);
+      const tags = parseTags(cmd, flags.tag ?? []);
       const items = await search(jaegerFor(cmd), {
         ...(flags.service ? { service: flags.service } : {}),
         ...(flags.operation ? { operation: flags.operation } : {}),
