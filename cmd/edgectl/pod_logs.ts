@@ -203,7 +203,8 @@ async function followOne(open: OpenStream, source: LogSource, options: FollowOpt
     try {
       const stream = open(
         source,
-        resumed ? { sinceTime: lastTime.replace(/\.\d+/, "") } : { ...options },
+        // Nothing seen yet: start over as asked (tail, since), nothing can repeat.
+        resumed && lastTime ? { sinceTime: lastTime.replace(/\.\d+/, "") } : { ...options },
         signal,
       );
       for await (const chunk of stream) for (const raw of splitter.push(chunk)) emit(raw);

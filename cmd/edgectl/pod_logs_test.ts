@@ -138,3 +138,27 @@ test("readLogs merges containers in time order and skips one that has not starte
   assert.match(skipped[0]!, /^init-later: .*container is waiting to start/);
   await assert.rejects(readLogs(client, [waiting]), /container is waiting to start/);
 });
+
+test("followLogs: a stream lost before any line starts over with the same --tail", async () => {
+  const controller = new AbortController();
+  const asked: { tail?: number; sinceTime?: string }[] = [];
+  const seen: string[] = [];
+  await followLogs(
+    (_s, options) => {
+      asked.push({
+        ...(options.tail !== undefined ? { tail: options.tail } : {}),
+        ...(options.sinceTime ? { sinceTime: options.sinceTime } : {}),
+      });
+      const attempt = asked.length;
+      return (async function* () {
+        if (attempt === 1) throw new Error("connection refused");
+        yield "2026-11-25T10:00:00Z last\n";
+        controller.abort();
+      })();
+    },
+    [SOURCE],
+    { signal: controller.signal, tail: 1, retryMs: 1, onLine: (l) => seen.push(l.text) },
+  );
+  assert.deepEqual(asked, [{ tail: 1 }, { tail: 1 }]);
+  assert.deepEqual(seen, ["last"]);
+});
