@@ -89,9 +89,12 @@ export async function readLogs(
 ): Promise<LogLine[]> {
   const failures: unknown[] = [];
   const perSource = await Promise.all(sources.map(async (source) => {
-    let body: string;
+    let body: string | undefined;
     try {
-      body = await client.request<string>({ path: logPath(source), query: logQuery(source, options) });
+      body = await client.request<string | undefined>({
+        path: logPath(source),
+        query: logQuery(source, options),
+      });
     } catch (err) {
       // A container that has not started (or was never run) has no log yet; the others still print.
       if (!isKubeApiError(err, "BadRequest") || sources.length === 1) throw err;
@@ -100,7 +103,7 @@ export async function readLogs(
       return [];
     }
     const splitter = new LineSplitter();
-    return [...splitter.push(String(body)), ...splitter.flush()].map((raw) => ({
+    return [...splitter.push(body ?? ""), ...splitter.flush()].map((raw) => ({
       source,
       ...splitTimestamp(raw),
     }));

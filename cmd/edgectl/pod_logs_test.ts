@@ -114,6 +114,7 @@ test("readLogs merges containers in time order and skips one that has not starte
     agent: "2026-11-25T10:00:00.5Z a1\n2026-11-25T10:00:02Z a2\n",
     sidecar: "2026-11-25T10:00:01.25Z s1\n",
   };
+  const silent: LogSource = { ...SOURCE, container: "silent" }; // an empty log: the client returns no body
   const client = {
     request: (req: KubeRequest) => {
       const c = String(req.query?.container);
@@ -126,11 +127,11 @@ test("readLogs merges containers in time order and skips one that has not starte
           }),
         );
       }
-      return Promise.resolve(bodies[c]!);
+      return Promise.resolve(c === "silent" ? undefined : bodies[c]!);
     },
   } as unknown as KubeClient;
   const skipped: string[] = [];
-  const lines = await readLogs(client, [SOURCE, other, waiting], {
+  const lines = await readLogs(client, [SOURCE, other, waiting, silent], {
     onSkip: (s, m) => skipped.push(`${s.container}: ${m}`),
   });
   assert.deepEqual(lines.map((l) => l.text), ["a1", "s1", "a2"]);
