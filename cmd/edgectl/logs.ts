@@ -12,6 +12,7 @@ import { withSession } from "./kube.ts";
 import { followLogs, formatLogLine, kubeStreamOpener, type LogLine, readLogs } from "./pod_logs.ts";
 import {
   findProxyPods,
+  listProxyPods,
   type LogSource,
   logSources,
   type ProxyComponent,
@@ -70,10 +71,10 @@ export function registerLogs(program: Command, io: Io) {
       await withSession(cmd, async ({ client }) => {
         const pods = await findProxyPods(client, flags.proxyNamespace, component, node);
         const sources = logSources(pods);
-        const prefix = sources.length > 1;
+        let count = sources.length;
         const print = (line: LogLine) => {
           if ((target as Target) === "access" && !parseAccessLine(line.text)) return;
-          io.stdout.write(formatLogLine(line, { prefix, timestamps: flags.timestamps }));
+          io.stdout.write(formatLogLine(line, { prefix: count > 1, timestamps: flags.timestamps }));
         };
         const options = { ...(tail! >= 0 ? { tail: tail! } : {}), ...(since ? { since } : {}) };
         if (!flags.follow) {
@@ -88,6 +89,12 @@ export function registerLogs(program: Command, io: Io) {
             signal,
             onLine: print,
             onNotice: (m) => io.stderr.write(`${m}\n`),
+            discover: async () =>
+              logSources(await findProxyPods(client, flags.proxyNamespace, component, node)),
+            onNewSource: (s) => {
+              count++;
+              io.stderr.write(`following new pod/${s.pod}/${s.container}\n`);
+            },
           })
         );
       });

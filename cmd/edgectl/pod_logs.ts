@@ -134,6 +134,15 @@ export interface FollowOptions extends ReadOptions {
   retryMs?: number;
   /** Where lines already read end, per source (resumePoints): follow from there without repeats. */
   from?: Map<LogSource, ResumePoint>;
+  /**
+   * Lists the sources again every `discoverEveryMs` (default 3 s): containers of Pods created since
+   * (a rollout, a new node) are followed from their first line (or --since). With it, following ends
+   * only when `signal` aborts.
+   */
+  discover?: () => Promise<LogSource[]>;
+  discoverEveryMs?: number;
+  /** Called for each source followed after the start. */
+  onNewSource?: (source: LogSource) => void;
 }
 
 /** The last line's time of a source and how many lines had that time. */
@@ -170,7 +179,30 @@ export async function followLogs(
   sources: readonly LogSource[],
   options: FollowOptions,
 ): Promise<void> {
-  await Promise.all(sources.map((s) => followOne(open, s, options)));
+  const key = (s: LogSource) => `${s.namespace}/${s.pod}/${s.container}`;
+  const known = new Set(sources.map(key));
+  const running = sources.map((s) => followOne(open, s, options));
+  const { discover, signal } = options;
+  while (discover && !signal.aborted) {
+    await abortableSleep(options.discoverEveryMs ?? 3000, signal);
+    if (signal.aborted) break;
+    let found: LogSource[];
+    try {
+      found = await discover();
+    } catch (err) {
+      options.onNotice?.(`cannot list the Pods again: ${(err as Error).message}`);
+      continue;
+    }
+    for (const source of found) {
+      if (known.has(key(source))) continue;
+      known.add(key(source));
+      options.onNewSource?.(source);
+      // A new Pod's log is read from its beginning (or --since), not its last --tail lines.
+      const { tail: _tail, from: _from, ...rest } = options;
+      running.push(followOne(open, source, rest));
+    }
+  }
+  await Promise.all(running);
 }
 
 async function followOne(open: OpenStream, source: LogSource, options: FollowOptions): Promise<void> {

@@ -163,3 +163,39 @@ test("followLogs: a stream lost before any line starts over with the same --tail
   assert.deepEqual(asked, [{ tail: 1 }, { tail: 1 }]);
   assert.deepEqual(seen, ["last"]);
 });
+
+test("followLogs with discover: a Pod created later is followed from its first line, once", async () => {
+  const controller = new AbortController();
+  const NEW: LogSource = { ...SOURCE, pod: "agent-new" };
+  const opened: { pod: string; tail?: number }[] = [];
+  const seen: string[] = [];
+  const added: string[] = [];
+  let lists = 0;
+  await followLogs(
+    (source, options, signal) => {
+      opened.push({ pod: source.pod, ...(options.tail !== undefined ? { tail: options.tail } : {}) });
+      return (async function* () {
+        if (source.pod === "agent-new") {
+          yield "2026-11-25T10:00:05Z hello from the new pod\n";
+          controller.abort();
+          return;
+        }
+        yield "2026-11-25T10:00:00Z old\n";
+        // Stays open like a follow, until aborted.
+        await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
+      })();
+    },
+    [SOURCE],
+    {
+      signal: controller.signal,
+      tail: 1,
+      discoverEveryMs: 5,
+      discover: () => Promise.resolve(++lists === 1 ? [SOURCE] : [SOURCE, NEW]),
+      onNewSource: (s) => added.push(s.pod),
+      onLine: (l) => seen.push(`${l.source.pod}: ${l.text}`),
+    },
+  );
+  assert.deepEqual(added, ["agent-new"]);
+  assert.deepEqual(opened, [{ pod: "agent-x", tail: 1 }, { pod: "agent-new" }]);
+  assert.deepEqual(seen, ["agent-x: old", "agent-new: hello from the new pod"]);
+});

@@ -50,6 +50,26 @@ export async function findProxyPods(
   component: ProxyComponent,
   node?: string,
 ): Promise<Pod[]> {
+  const pods = await listProxyPods(client, namespace, component, node);
+  if (pods.length === 0) {
+    throw new CliError(
+      `no ${component} Pods (${labelSelector(component)}) in namespace ${namespace}` +
+        (node ? ` on node ${node}` : "") +
+        (namespace === DEFAULT_PROXY_NAMESPACE
+          ? "; is the proxy installed elsewhere? use --proxy-namespace"
+          : ""),
+    );
+  }
+  return pods;
+}
+
+/** The Pods of a component, oldest first, possibly none. */
+export async function listProxyPods(
+  client: KubeClient,
+  namespace: string,
+  component: ProxyComponent,
+  node?: string,
+): Promise<Pod[]> {
   const list = await client.request<{ items: Pod[] }>({
     path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
     query: {
@@ -61,15 +81,6 @@ export async function findProxyPods(
     (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") ||
     a.metadata.name.localeCompare(b.metadata.name)
   );
-  if (pods.length === 0) {
-    throw new CliError(
-      `no ${component} Pods (${labelSelector(component)}) in namespace ${namespace}` +
-        (node ? ` on node ${node}` : "") +
-        (namespace === DEFAULT_PROXY_NAMESPACE
-          ? "; is the proxy installed elsewhere? use --proxy-namespace"
-          : ""),
-    );
-  }
   return pods;
 }
 

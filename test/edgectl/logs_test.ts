@@ -280,6 +280,46 @@ describe("edgectl logs-access", () => {
   });
 });
 
+// Last: it adds an agent Pod, which the tests above must not see.
+describe("edgectl logs -f across a rollout", () => {
+  test("a Pod created while following is picked up and followed from its first line", async () => {
+    const child = spawn(binaryPath("edgectl"), ["logs", "agent", "-f", "--tail", "1"], {
+      env: baseEnv({ KUBECONFIG: k8s.kubeconfigPath }),
+    });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    try {
+      const out = collect(child);
+      await out.until((s) => s.split("\n").length >= 3); // the last line of both agents
+      await admin.request({
+        method: "POST",
+        path: `/api/v1/namespaces/${NS}/pods`,
+        body: pod(
+          "edge-agent-c",
+          { ...PROXY, "app.kubernetes.io/component": "agent" },
+          ["agent"],
+          k8s.nodes[0]!,
+        ),
+      });
+      await k8s.setPodLogs({
+        namespace: NS,
+        pod: "edge-agent-c",
+        lines: [{ time: new Date(), text: "agent c starting" }, { time: new Date(), text: "agent c ready" }],
+      });
+      await out.until((s) => s.includes("[pod/edge-agent-c/agent] agent c ready"));
+      assert.match(
+        out.text(),
+        /\[pod\/edge-agent-c\/agent\] agent c starting\n\[pod\/edge-agent-c\/agent\] agent c ready\n/,
+      );
+      assert.match(stderr, /^following new pod\/edge-agent-c\/agent$/m);
+      stop(child, "SIGINT");
+      assert.equal(await exitCode(child), 0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});
+
 /** stdout of a child, with a wait for a condition on what it printed so far (bounded: 20 s). */
 function collect(child: ChildProcess) {
   let stdout = "";
