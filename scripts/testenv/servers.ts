@@ -78,6 +78,15 @@ export const HELM: Component = {
   linkerVars: { "helm.sh/helm/v3/internal/version.version": "v3.16.4" },
 };
 
+/** The real OCI distribution registry: image automation scans it (controller/gitsync/images). */
+export const REGISTRY: Component = {
+  name: "registry",
+  version: "v3.1.2",
+  recipeDir: join(ROOT, "test", "registry"),
+  pkg: "github.com/distribution/distribution/v3/cmd/registry",
+  linkerVars: { "github.com/distribution/distribution/v3/version.version": "v3.1.2" },
+};
+
 /** Everything the tests need, in build order (the apiserver first: later builds reuse its Go cache). */
 export const TEST_SERVERS: Component[] = [
   KUBE_APISERVER,
@@ -87,4 +96,5 @@ export const TEST_SERVERS: Component[] = [
   KWOK,
   SOPS,
   HELM,
+  REGISTRY,
 ];
