@@ -28,6 +28,7 @@ import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/bin
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
+import { startRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
@@ -214,7 +215,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   before(async () => {
     [k8s, git] = await Promise.all([
       startKubeApiServer({ workloads: true }),
-      startGitHttpServer({ ssh: true }),
+      startGitHttpServer({ ssh: true, anonymousPush: true }),
     ]);
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
     cacheRoot = await mkdtemp(join(tmpdir(), "gitsync-engine-"));
@@ -1088,6 +1089,86 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       async () => ((await fetched()) === commit ? commit : undefined),
       15_000,
     );
+  });
+
+  it("image automation: a registry push event rescans the ImagePolicy, the new image is committed back and rolls out", async () => {
+    const port = manager.records().find((r) => r.msg === "listening")!.receiverPort as number;
+    const registry = await startRegistry();
+    try {
+      const image = `${registry.host}/shop/web`;
+      const first = await registry.pushImage("shop/web", "1.0.0");
+      await admin.request({
+        method: "POST",
+        path: `/api/v1/namespaces/${NS}/secrets`,
+        body: { metadata: { name: "image-hook" }, stringData: { token: "image-hook-s3cret" } },
+      });
+      await admin.request({
+        method: "POST",
+        path: `/api/v1/namespaces/${NS}/secrets`,
+        body: {
+          metadata: { name: "image-push", labels: { "sync.gitsync.io/git-credentials": "true" } },
+          stringData: { username: "gitsync", password: "unused-here" },
+        },
+      });
+      await admin.request({
+        method: "POST",
+        path: `${API}/imagepolicies`,
+        body: {
+          apiVersion: API_VERSION,
+          kind: "ImagePolicy",
+          metadata: { name: "web" },
+          spec: {
+            image,
+            interval: "1h",
+            policy: { semver: { range: "^1.0.0" } },
+            webhook: { secretRef: { name: "image-hook" } },
+          },
+        },
+      });
+      const settings = (ref: string) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: image-settings\ndata:\n  image: ${ref} # {"$imagepolicy": "${NS}:web"}\n`;
+      const imaged = await git.createRepo("imaged", { "deploy/cm.yaml": settings(`${image}:0.9.0`) });
+      await createRepository("imaged", {
+        git: { url: imaged.url },
+        pollInterval: "1h",
+        imageUpdate: { secretRef: { name: "image-push" }, path: "deploy" },
+      });
+      await createApplication("imaged", {
+        serviceAccountName: "deployer",
+        sync: { automatic: true },
+        source: { repositoryRef: { name: "imaged" }, path: "deploy" },
+      });
+      const live = () =>
+        get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/image-settings`)
+          .then((c) => c.data.image, () => undefined);
+      await until(
+        "1.0.0 written back and deployed",
+        async () => (await live()) === `${image}:1.0.0@${first}` ? true : undefined,
+        30_000,
+      );
+
+      const second = await registry.pushImage("shop/web", "1.1.0");
+      const hook = (token: string) =>
+        fetch(`http://127.0.0.1:${port}/hooks/imagepolicies/${NS}/web`, {
+          method: "POST",
+          body: JSON.stringify({
+            events: [{ action: "push", target: { repository: "shop/web", tag: "1.1.0" } }],
+          }),
+          headers: { authorization: `Bearer ${token}` },
+        }).then(async (r) => `${r.status} ${(await r.text()).trim()}`);
+      assert.equal(await hook("wrong"), "401 unauthorized");
+      assert.equal(await hook("image-hook-s3cret"), "202 accepted");
+      await until(
+        "1.1.0 written back and deployed",
+        async () => (await live()) === `${image}:1.1.0@${second}` ? true : undefined,
+        30_000,
+      );
+      assert.equal(await imaged.show("deploy/cm.yaml"), settings(`${image}:1.1.0@${second}`));
+      const repo = await get<Repository>(`${API}/repositories/imaged`);
+      assert.equal(repo.status?.conditions?.find((c) => c.type === "ImagesUpdated")?.reason, "Pushed");
+    } finally {
+      await registry.stop();
+    }
   });
 
   it("SIGTERM stops the leader cleanly (exit 0) and the standby replica takes over at once", async () => {

@@ -66,9 +66,10 @@ async function gitIn(cwd: string, args: string[]): Promise<string> {
 /**
  * With `daemon: true`, Git's own `git daemon` also serves the repositories over git:// (read-only); with
  * `ssh: true`, an SSH server (ssh2) runs Git's own `git-upload-pack` for user `git` with a generated key.
+ * Pushes over HTTP are taken from authenticated users, and from anyone with `anonymousPush: true`.
  */
 export async function startGitHttpServer(
-  options: { users?: Record<string, string>; daemon?: boolean; ssh?: boolean } = {},
+  options: { users?: Record<string, string>; daemon?: boolean; ssh?: boolean; anonymousPush?: boolean } = {},
 ): Promise<GitHttpServer> {
   const root = await mkdtemp(join(tmpdir(), "git-http-"));
   await mkdir(join(root, "srv"), { recursive: true });
@@ -103,6 +104,9 @@ export async function startGitHttpServer(
         ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
         REMOTE_ADDR: "127.0.0.1",
         ...(remoteUser ? { REMOTE_USER: remoteUser } : {}),
+        ...(options.anonymousPush
+          ? { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.receivepack", GIT_CONFIG_VALUE_0: "true" }
+          : {}),
       },
       stdio: ["pipe", "pipe", "ignore"],
     });
