@@ -41,6 +41,7 @@ import {
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
 import { type ImagePolicy, imagePolicyReconciler } from "./reconcilers/image_policy.ts";
 import { latestImages } from "./images/latest_images.ts";
+import { inSpan } from "./tracing.ts";
 import { discoverer } from "./discovery/discoverer.ts";
 import { watchManagedObjects } from "./drift_watch.ts";
 import { schedulePrune } from "./source/cache_prune.ts";
@@ -199,21 +200,22 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     leader: () => leading,
   });
   const measured =
-    (controller: string, reconcile: (key: string) => Promise<ReconcileResult>) => async (key: string) => {
-      const started = performance.now();
-      try {
-        const r = await reconcile(key);
-        metrics.observe(
-          controller,
-          r.requeueAfterMs !== undefined ? "requeue" : "success",
-          performance.now() - started,
-        );
-        return r;
-      } catch (err) {
-        metrics.observe(controller, "error", performance.now() - started);
-        throw err;
-      }
-    };
+    (controller: string, reconcile: (key: string) => Promise<ReconcileResult>) => (key: string) =>
+      inSpan(`reconcile ${controller}`, { "gitsync.kind": controller, "gitsync.object": key }, async () => {
+        const started = performance.now();
+        try {
+          const r = await reconcile(key);
+          metrics.observe(
+            controller,
+            r.requeueAfterMs !== undefined ? "requeue" : "success",
+            performance.now() - started,
+          );
+          return r;
+        } catch (err) {
+          metrics.observe(controller, "error", performance.now() - started);
+          throw err;
+        }
+      });
 
   // Notifications: one in-memory queue, delivered off the reconcile path.
   const notifier = new Notifier({
