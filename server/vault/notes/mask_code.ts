@@ -1,0 +1,76 @@
+/**
+ * Markdown text with code blanked out: fenced blocks (``` and ~~~), inline code spans and the
+ * front matter become spaces (newlines kept), so offsets into the result are offsets into the
+ * original. Tag and link scanners run on this, which is how `#x` in code is not a tag and a
+ * `[[link]]` in a code sample is neither indexed nor rewritten on rename.
+ */
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+
+function blank(s: string): string {
+  return s.replace(/[^\n]/g, " ");
+}
+
+/** Where the front matter ends (0 when there is none): just past its closing `---` or `...` line. */
+export function frontMatterEnd(text: string): number {
+  const first = /^---[ \t]*\r?\n/.exec(text);
+  if (!first) return 0;
+  const close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
+  const rest = text.slice(first[0].length);
+  const m = close.exec(rest);
+  if (!m) return 0;
+  return first[0].length + m.index + m[0].length;
+}
+
+function maskInline(line: string): string {
+  let out = "";
+  let i = 0;
+  while (i < line.length) {
+    if (line[i] !== "`") {
+      out += line[i];
+      i++;
+      continue;
+    }
+    let n = 0;
+    while (line[i + n] === "`") n++;
+    const run = "`".repeat(n);
+    // The span closes at the next run of exactly n backticks.
+    let j = i + n;
+    let close = -1;
+    while ((j = line.indexOf(run, j)) !== -1) {
+      if (line[j + n] !== "`" && line[j - 1] !== "`") {
+        close = j;
+        break;
+      }
+      while (line[j] === "`") j++;
+    }
+    if (close === -1) {
+      out += run;
+      i += n;
+      continue;
+    }
+    out += blank(line.slice(i, close + n));
+    i = close + n;
+  }
+  return out;
+}
+
+export function maskCode(text: string): string {
+  const fm = frontMatterEnd(text);
+  const lines = text.slice(fm).split("\n");
+  let fence: string | undefined;
+  const out = lines.map((line) => {
+    if (fence) {
+      const close = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \\t\\r]*$`);
+      if (close.test(line)) fence = undefined;
+      return blank(line);
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open && !(open[1]![0] === "`" && line.slice(open[0].length).includes("`"))) {
+      fence = open[1]!;
+      return blank(line);
+    }
+    return maskInline(line);
+  });
+  return blank(text.slice(0, fm)) + out.join("\n");
+}
