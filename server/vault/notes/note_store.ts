@@ -582,15 +582,17 @@ export class NoteStore {
   }
 
   /**
-   * Tells the store a file changed on disk behind its back (the watcher calls this). Returns the
-   * change, or undefined when it is the echo of this store's own write or not a vault file.
+   * Tells the store that `path` changed on disk behind its back (the watcher calls this). A file is
+   * re-read and re-indexed; a folder that appeared is walked; a folder that vanished takes its files
+   * with it. Returns the changes, leaving out echoes of this store's own writes and anything that is
+   * not a vault path (hidden, temporary, outside the user's directory).
    */
-  async applyDiskChange(userId: string, path: string): Promise<NoteChange | undefined> {
+  async applyDiskChange(userId: string, path: string): Promise<NoteChange[]> {
     let rel: string;
     try {
       rel = normalizeNotePath(path);
     } catch {
-      return undefined; // hidden, temporary or otherwise not a vault path
+      return [];
     }
     return await this.#lock.run(userId, async () => {
       const root = await this.userRoot(userId);
@@ -598,27 +600,52 @@ export class NoteStore {
       try {
         abs = await resolveInside(root, rel);
       } catch {
-        return undefined;
+        return [];
       }
-      const st = await stat(abs).catch(() => undefined);
-      const key = `${userId}\0${rel}`;
+      const st = await lstat(abs).catch(() => undefined);
+      if (st?.isSymbolicLink()) return [];
+      if (st?.isDirectory()) {
+        const out: NoteChange[] = [];
+        const entries: TreeEntry[] = [];
+        await walk(abs, rel, entries, false);
+        for (const e of entries) {
+          if (e.kind === "folder") continue;
+          const c = await this.#fileChanged(userId, e.path, join(root, e.path));
+          if (c) out.push(c);
+        }
+        return out;
+      }
+      if (st) {
+        const c = await this.#fileChanged(userId, rel, abs);
+        return c ? [c] : [];
+      }
+      // Gone: a file, or a folder whose indexed files went with it.
       const idx = await this.#indexIfBuilt(userId);
-      if (st?.isDirectory()) return undefined;
-      if (!st) {
-        if (this.#written.get(key) === null) return undefined;
+      const gone = idx ? [...idx.files].filter((p) => p === rel || p.startsWith(rel + "/")) : [rel];
+      const out: NoteChange[] = [];
+      for (const p of gone) {
+        const key = `${userId}\0${p}`;
+        if (this.#written.get(key) === null) continue;
         this.#written.set(key, null);
-        if (idx && !idx.files.has(rel)) return undefined;
-        idx?.delete(rel);
-        return this.#disk({ userId, kind: "deleted", path: rel, source: "disk" });
+        if (idx && !idx.files.has(p)) continue;
+        idx?.delete(p);
+        out.push(this.#disk({ userId, kind: "deleted", path: p, source: "disk" }));
       }
-      const bytes = await readFile(abs);
-      const version = contentVersion(bytes);
-      if (this.#written.get(key) === version) return undefined;
-      const existed = this.#written.get(key) ? true : idx ? idx.files.has(rel) : false;
-      this.#written.set(key, version);
-      idx?.set(rel, entryKind(rel) === "note" ? new TextDecoder().decode(bytes) : undefined);
-      return this.#disk({ userId, kind: existed ? "changed" : "created", path: rel, source: "disk" });
+      return out;
     });
+  }
+
+  async #fileChanged(userId: string, rel: string, abs: string): Promise<NoteChange | undefined> {
+    const key = `${userId}\0${rel}`;
+    const bytes = await readFile(abs).catch(() => undefined);
+    if (!bytes) return undefined;
+    const version = contentVersion(bytes);
+    if (this.#written.get(key) === version) return undefined;
+    const idx = await this.#indexIfBuilt(userId);
+    const existed = this.#written.get(key) ? true : idx ? idx.files.has(rel) : false;
+    this.#written.set(key, version);
+    idx?.set(rel, entryKind(rel) === "note" ? new TextDecoder().decode(bytes) : undefined);
+    return this.#disk({ userId, kind: existed ? "changed" : "created", path: rel, source: "disk" });
   }
 
   #disk(change: NoteChange): NoteChange {

@@ -278,17 +278,33 @@ describe("NoteStore", () => {
     const V = "disk";
     const idx = await store.index(V);
     await store.create(V, "n.md", "first");
-    assert.equal(await store.applyDiskChange(V, "n.md"), undefined); // own write
+    assert.deepEqual(await store.applyDiskChange(V, "n.md"), []); // own write
     await writeFile(join(dataDir, "users", V, "n.md"), "edited [[m]] #ext");
     const c = await store.applyDiskChange(V, "n.md");
-    assert.deepEqual(c, { userId: V, kind: "changed", path: "n.md", source: "disk" });
+    assert.deepEqual(c, [{ userId: V, kind: "changed", path: "n.md", source: "disk" }]);
     assert.deepEqual(idx.note("n.md")?.tags, ["ext"]);
     assert.equal((await store.read(V, "n.md")).content, "edited [[m]] #ext");
     await writeFile(join(dataDir, "users", V, "m.md"), "new");
-    assert.equal((await store.applyDiskChange(V, "m.md"))?.kind, "created");
+    assert.deepEqual((await store.applyDiskChange(V, "m.md")).map((c) => c.kind), ["created"]);
     assert.deepEqual(idx.backlinks("m.md").map((b) => b.source), ["n.md"]);
     await rm(join(dataDir, "users", V, "m.md"));
-    assert.equal((await store.applyDiskChange(V, "m.md"))?.kind, "deleted");
-    assert.equal(await store.applyDiskChange(V, ".trash/x.md"), undefined);
+    assert.deepEqual((await store.applyDiskChange(V, "m.md")).map((c) => c.kind), ["deleted"]);
+    assert.deepEqual(await store.applyDiskChange(V, ".trash/x.md"), []);
+    // A folder moved in from elsewhere is walked; a folder removed takes its files along.
+    await mkdir(join(dataDir, "users", V, "box", "inner"), { recursive: true });
+    await writeFile(join(dataDir, "users", V, "box", "inner", "p.md"), "p");
+    await writeFile(join(dataDir, "users", V, "box", "q.md"), "q");
+    const added = await store.applyDiskChange(V, "box");
+    assert.deepEqual(added.map((c) => [c.kind, c.path]).sort(), [["created", "box/inner/p.md"], [
+      "created",
+      "box/q.md",
+    ]]);
+    await rm(join(dataDir, "users", V, "box"), { recursive: true });
+    const removed = await store.applyDiskChange(V, "box");
+    assert.deepEqual(removed.map((c) => [c.kind, c.path]).sort(), [["deleted", "box/inner/p.md"], [
+      "deleted",
+      "box/q.md",
+    ]]);
+    assert.ok(!idx.files.has("box/q.md"));
   });
 });
