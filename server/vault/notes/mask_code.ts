@@ -23,14 +23,11 @@ export function frontMatterEnd(text: string): number {
 }
 
 function maskInline(line: string): string {
+  if (!line.includes("`")) return line;
   let out = "";
-  let i = 0;
-  while (i < line.length) {
-    if (line[i] !== "`") {
-      out += line[i];
-      i++;
-      continue;
-    }
+  let from = 0; // start of the text not yet copied
+  let i = line.indexOf("`");
+  while (i !== -1) {
     let n = 0;
     while (line[i + n] === "`") n++;
     const run = "`".repeat(n);
@@ -45,29 +42,28 @@ function maskInline(line: string): string {
       while (line[j] === "`") j++;
     }
     if (close === -1) {
-      out += run;
-      i += n;
+      i = line.indexOf("`", i + n);
       continue;
     }
-    out += blank(line.slice(i, close + n));
-    i = close + n;
+    out += line.slice(from, i) + " ".repeat(close + n - i);
+    from = close + n;
+    i = line.indexOf("`", from);
   }
-  return out;
+  return out + line.slice(from);
 }
 
 export function maskCode(text: string): string {
   const fm = frontMatterEnd(text);
   const lines = text.slice(fm).split("\n");
-  let fence: string | undefined;
+  let fence: RegExp | undefined;
   const out = lines.map((line) => {
     if (fence) {
-      const close = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \\t\\r]*$`);
-      if (close.test(line)) fence = undefined;
+      if (fence.test(line)) fence = undefined;
       return blank(line);
     }
     const open = FENCE_OPEN.exec(line);
     if (open && !(open[1]![0] === "`" && line.slice(open[0].length).includes("`"))) {
-      fence = open[1]!;
+      fence = new RegExp(`^ {0,3}${open[1]![0] === "`" ? "`" : "~"}{${open[1]!.length},}[ \\t\\r]*$`);
       return blank(line);
     }
     return maskInline(line);
