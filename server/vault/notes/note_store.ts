@@ -389,14 +389,13 @@ export class NoteStore {
       const after = new PathSet([...before].map((p) => moves.get(p) ?? p));
       const texts = new Map<string, string>();
       for (const [oldPath, newPath] of moves) {
-        const text = entryKind(newPath) === "note"
-          ? new TextDecoder().decode(
-            await readFile(await resolveInside(await this.userRoot(userId), newPath)),
-          )
-          : undefined;
+        const bytes = await readFile(await resolveInside(await this.userRoot(userId), newPath));
+        const text = entryKind(newPath) === "note" ? new TextDecoder().decode(bytes) : undefined;
         idx.delete(oldPath);
         idx.set(newPath, text);
         if (text !== undefined) texts.set(newPath, text);
+        // So the watcher takes the moved files for what they are: this store's own doing.
+        this.#remember(userId, newPath, contentVersion(bytes));
         this.#remember(userId, oldPath, null);
       }
 
@@ -409,10 +408,7 @@ export class NoteStore {
         const abs = await resolveInside(await this.userRoot(userId), newPath);
         const text = texts.get(newPath) ?? new TextDecoder().decode(await readFile(abs));
         const out = rewriteLinks(text, oldPath, newPath, ctx);
-        if (out === undefined) {
-          if (moves.has(oldPath)) this.#remember(userId, newPath, contentVersion(text));
-          continue;
-        }
+        if (out === undefined) continue;
         await atomicWrite(abs, out, { mode: (await stat(abs)).mode & 0o777 });
         this.#remember(userId, newPath, contentVersion(out));
         idx.set(newPath, out);

@@ -20,14 +20,14 @@ describe("watchVault", () => {
     }
     assert.fail(`timed out waiting for ${what}; saw ${JSON.stringify(seen.map((c) => [c.kind, c.path]))}`);
   }
-  const settle = () => new Promise((r) => setTimeout(r, 300));
+  const settle = () => new Promise((r) => setTimeout(r, 500));
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "watch-"));
     store = new NoteStore({ dataDir });
     await store.create("alice", "seed.md", "seed");
     await store.index("alice");
-    watcher = watchVault(store, { debounceMs: 40, onChange: (c) => seen.push(c) });
+    watcher = watchVault(store, { debounceMs: 150, onChange: (c) => seen.push(c) });
     await watcher.ready;
   });
   after(async () => {
@@ -70,6 +70,16 @@ describe("watchVault", () => {
     await store.create("alice", "own.md", "mine");
     await store.update("alice", "own.md", "mine 2");
     await store.delete("alice", "own.md");
+    await store.create("alice", "box/a.md", "[[b]]");
+    await store.create("alice", "box/b.md", "b");
+    await store.putAttachment(
+      "alice",
+      "box/p.pdf",
+      new TextEncoder().encode("%PDF-1.4\n"),
+      "application/pdf",
+    );
+    await store.rename("alice", "box", "crate");
+    await store.rename("alice", "crate/b.md", "b.md");
     await writeFile(join(dataDir, "users", "alice", ".scratch.tmp"), "x");
     await settle();
     assert.deepEqual(seen, []);
