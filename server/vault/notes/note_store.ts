@@ -33,7 +33,7 @@ import { KeyedLock } from "./keyed_lock.ts";
 import { rewriteLinks } from "./link_rewrite.ts";
 import { NoteIndex } from "./note_index.ts";
 import { PathSet } from "./resolve_link.ts";
-import { normalizeNotePath, resolveInside } from "./safe_path.ts";
+import { isAddressableName, MAX_PATH_CHARS, normalizeNotePath, resolveInside } from "./safe_path.ts";
 
 /** Largest note or canvas accepted: 1 MiB (1,048,576 bytes) of UTF-8. */
 export const MAX_NOTE_BYTES = 1024 * 1024;
@@ -658,14 +658,19 @@ async function walkFiles(dir: string): Promise<{ path: string; size: number }[]>
   return out.filter((e) => e.kind !== "folder").map((e) => ({ path: e.path, size: e.size ?? 0 }));
 }
 
-/** Recursive listing; hidden names (`.trash`, temp files, `.obsidian`) and symlinks are skipped. */
+/**
+ * Recursive listing. Skipped: hidden names (`.trash`, temp files, `.obsidian`), symlinks (never
+ * followed, so no cycles and no escapes), and names the API could not address (see
+ * `isAddressableName`), so everything listed can be opened.
+ */
 async function walk(abs: string, rel: string, out: TreeEntry[], withStats: boolean): Promise<void> {
   const dirents = await readdir(abs, { withFileTypes: true });
   const files: { path: string; abs: string }[] = [];
   const dirs: Promise<void>[] = [];
   for (const d of dirents) {
-    if (d.name.startsWith(".") || isTempName(d.name)) continue;
+    if (d.name.startsWith(".") || isTempName(d.name) || !isAddressableName(d.name)) continue;
     const p = rel ? `${rel}/${d.name}` : d.name;
+    if (p.length > MAX_PATH_CHARS) continue;
     if (d.isDirectory()) {
       const childAbs = join(abs, d.name);
       const entry: TreeEntry = { path: p, kind: "folder", mtime: new Date(0) };

@@ -271,6 +271,12 @@ describe("NoteStore", () => {
     assert.equal(byPath.get("board.canvas")?.kind, "canvas");
     assert.equal(byPath.get("img/pic.png")?.kind, "attachment");
     assert.ok(tree.every((e) => !e.path.split("/").some((s) => s.startsWith("."))));
+    // Files other tools made that the API could not address are not listed.
+    for (const odd of ["Re: meeting.md", "Cafe\u0301.md", "trailing.md "]) {
+      await writeFile(join(dataDir, "users", U, odd), "x");
+    }
+    const again = (await store.tree(U)).map((e) => e.path);
+    assert.deepEqual(again, tree.map((e) => e.path));
     assert.deepEqual(tree.map((e) => e.path), [...tree.map((e) => e.path)].sort());
   });
 

@@ -94,6 +94,22 @@ export function normalizeNotePath(input: unknown, opts: { allowRoot?: boolean } 
   return out;
 }
 
+/**
+ * Whether a name found on disk is one this library can address: what `normalizeNotePath` would
+ * accept and return unchanged (so NFD names written by macOS tools, `Re: x.md` or `.hidden` are not).
+ */
+export function isAddressableName(name: string): boolean {
+  if (name !== name.normalize("NFC") || CONTROL.test(name) || INVISIBLE.test(name) || name.includes("\\")) {
+    return false;
+  }
+  try {
+    checkSegment(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isInside(root: string, real: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
