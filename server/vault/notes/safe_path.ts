@@ -50,8 +50,12 @@ function decodedForms(s: string): string[] {
   return forms;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 function checkSegment(seg: string): void {
-  const folded = seg.normalize("NFKC");
+  // Printable ASCII is its own NFKC form and one byte per character: skip the Unicode work.
+  const ascii = PRINTABLE_ASCII.test(seg);
+  const folded = ascii ? seg : seg.normalize("NFKC");
   if (/^\.+$/.test(folded)) refuse(seg === ".." ? "'..' is not allowed" : "a name made of dots");
   if (/[\/\\]/.test(folded)) refuse("a character that reads as a slash");
   if (seg.startsWith(".")) refuse("names starting with '.' are reserved");
@@ -59,7 +63,9 @@ function checkSegment(seg: string): void {
   if (/^ /.test(seg)) refuse("a name starting with a space");
   if (NOT_PORTABLE.test(seg)) refuse(`the characters < > : " | ? * are not allowed`);
   if (WINDOWS_RESERVED.test(seg)) refuse("a reserved device name");
-  if (new TextEncoder().encode(seg).length > MAX_SEGMENT_BYTES) refuse("a name longer than 255 bytes");
+  if ((ascii ? seg.length : new TextEncoder().encode(seg).length) > MAX_SEGMENT_BYTES) {
+    refuse("a name longer than 255 bytes");
+  }
 }
 
 /**
@@ -99,7 +105,10 @@ export function normalizeNotePath(input: unknown, opts: { allowRoot?: boolean } 
  * accept and return unchanged (so NFD names written by macOS tools, `Re: x.md` or `.hidden` are not).
  */
 export function isAddressableName(name: string): boolean {
-  if (name !== name.normalize("NFC") || CONTROL.test(name) || INVISIBLE.test(name) || name.includes("\\")) {
+  if (
+    (!PRINTABLE_ASCII.test(name) && name !== name.normalize("NFC")) || CONTROL.test(name) ||
+    INVISIBLE.test(name) || name.includes("\\")
+  ) {
     return false;
   }
   try {
