@@ -10,7 +10,7 @@
  *   (path checks, temp file + fsync + rename + directory fsync, index update), one at a time;
  *   peer: the same bytes written with plain `fs.writeFile` (no temp file, no fsync) into another dir.
  * - update: read + `update(..., {ifVersion})` of random notes; peer: plain `fs.writeFile`.
- * - tree: `NoteStore.tree` of the N notes (kinds, sizes, mtimes); peers: `fs.readdir({recursive})` +
+ * - tree: `NoteStore.tree` of the N notes (kinds, sizes, mtimes; and with `stats: false`); peers: `fs.readdir({recursive})` +
  *   `stat` of every file, and GNU `find -printf` (a child process, so it includes a spawn).
  * - index: building the link/tag index from disk in a new store (reads and parses every note).
  * - backlinks: `NoteIndex.backlinks` of random notes.
@@ -108,6 +108,7 @@ try {
   progress(`tree x${TREE_RUNS} ...`);
   let treeCount = 0;
   const tree = await timeEach(TREE_RUNS, async () => (treeCount = (await store.tree(USER)).length));
+  const treeBare = await timeEach(TREE_RUNS, () => store.tree(USER, { stats: false }));
   let plainCount = 0;
   const plain = await timeEach(TREE_RUNS, async () => (plainCount = (await plainTree(userRoot)).length));
   let findCount = 0;
@@ -156,7 +157,13 @@ try {
   Object.assign(results, {
     create: { store: create, plainWriteFile: plainCreate },
     update: { store: update, plainWriteFile: plainUpdate },
-    tree: { entries: treeCount, store: tree.lat, readdirStat: plain.lat, find: find.lat },
+    tree: {
+      entries: treeCount,
+      store: tree.lat,
+      storeWithoutStats: treeBare.lat,
+      readdirStat: plain.lat,
+      find: find.lat,
+    },
     indexBuildMs: indexMs,
     backlinks: backlinks.lat,
     rename: { backlinks: most.n, rewritten: renamed.rewritten.length, ms: renameMs },
@@ -185,6 +192,7 @@ try {
     row(`read+update (${UPDATES})`, update.lat, update.perSec, plainUpdate.lat, "writeFile"),
     row(`tree of ${treeCount}`, tree.lat, "-", plain.lat, "readdir+stat"),
     row(`tree of ${treeCount}`, tree.lat, "-", find.lat, "find"),
+    row(`tree, no stats`, treeBare.lat, "-", plain.lat, "readdir+stat"),
     row(`backlinks (${BACKLINK_QUERIES})`, backlinks.lat, backlinks.perSec),
   ]));
   console.log(`\nindex build from disk: ${indexMs} ms for ${NOTES} notes`);
