@@ -16,8 +16,8 @@
  * await store.rename(userId, "Projects/Plan.md", "Archive/Plan.md"); // [[Plan]] links elsewhere follow
  * (await store.index(userId)).backlinks("Ideas.md");
  */
-import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat } from "node:fs/promises";
+import { dirname, join, posix, relative, sep } from "node:path";
 import {
   attachmentHeaders,
   type AttachmentType,
@@ -131,6 +131,7 @@ export class NoteStore {
   /** userId\0path -> version last written by this store (null: deleted by it), for echo suppression. */
   readonly #written = new Map<string, string | null>();
   readonly #roots = new Set<string>();
+  readonly #realRoots = new Map<string, string>();
 
   constructor(opts: NoteStoreOptions) {
     this.dataDir = opts.dataDir;
@@ -155,10 +156,33 @@ export class NoteStore {
     return root;
   }
 
+  /**
+   * The normalised path and its absolute location. A path through a symlink that stays inside the
+   * user's directory is reported by where it really is, so one file never has two paths in the
+   * index, the trash or the events.
+   */
   async #resolve(userId: string, path: unknown, allowRoot = false): Promise<{ rel: string; abs: string }> {
     const root = await this.userRoot(userId);
     const rel = normalizeNotePath(path, { allowRoot });
-    return { rel, abs: await resolveInside(root, rel) };
+    const abs = await resolveInside(root, rel);
+    let realRoot = this.#realRoots.get(userId);
+    if (!realRoot) this.#realRoots.set(userId, realRoot = await realpath(root));
+    const real = relative(realRoot, abs).split(sep).join("/");
+    if (real === rel) return { rel, abs };
+    return { rel: normalizeNotePath(real, { allowRoot }), abs };
+  }
+
+  /** Creates the folders above `abs`; a file in the way is the caller's mistake, not a server error. */
+  async #mkdirParent(rel: string, abs: string): Promise<void> {
+    try {
+      await mkdir(dirname(abs), { recursive: true });
+    } catch (err) {
+      const code = errno(err);
+      if (code === "EEXIST" || code === "ENOTDIR") {
+        throw new NoteError("invalid_path", `invalid path: a parent of ${rel} is a file`);
+      }
+      throw err;
+    }
   }
 
   #emit(change: NoteChange): void {
@@ -221,7 +245,7 @@ export class NoteStore {
     const text = this.#checkText(rel, content);
     return await this.#lock.run(userId, async () => {
       const { abs } = await this.#resolve(userId, rel);
-      await mkdir(posix.dirname(abs), { recursive: true });
+      await this.#mkdirParent(rel, abs);
       try {
         await atomicWrite(abs, text, { exclusive: true });
       } catch (err) {
@@ -282,7 +306,7 @@ export class NoteStore {
       const id = `${deletedAt.toISOString().replace(/[-:.]/g, "")}-${crypto.randomUUID().slice(0, 8)}`;
       const root = await this.userRoot(userId);
       const dest = join(root, TRASH_DIR, id, rel);
-      await mkdir(posix.dirname(dest), { recursive: true });
+      await mkdir(dirname(dest), { recursive: true });
       await rename(abs, dest);
       this.#remember(userId, rel, null);
       (await this.#indexIfBuilt(userId))?.delete(rel);
@@ -322,7 +346,7 @@ export class NoteStore {
       if (await lstat(abs).catch(() => undefined)) {
         throw new NoteError("already_exists", `${rel} already exists`);
       }
-      await mkdir(posix.dirname(abs), { recursive: true });
+      await this.#mkdirParent(rel, abs);
       await rename(join(dir, rel), abs);
       await rm(dir, { recursive: true, force: true });
       const bytes = await readFile(abs);
@@ -383,7 +407,7 @@ export class NoteStore {
       const linkers = new Set<string>();
       for (const old of moves.keys()) for (const b of idx.backlinks(old)) linkers.add(b.source);
 
-      await mkdir(posix.dirname(dst.abs), { recursive: true });
+      await this.#mkdirParent(dst.rel, dst.abs);
       await rename(src.abs, dst.abs);
 
       const after = new PathSet([...before].map((p) => moves.get(p) ?? p));
@@ -438,8 +462,12 @@ export class NoteStore {
         await mkdir(abs, { recursive: false });
       } catch (err) {
         if (errno(err) === "EEXIST") throw new NoteError("already_exists", `${rel} already exists`);
+        if (errno(err) === "ENOTDIR") {
+          throw new NoteError("invalid_path", `invalid path: a parent of ${rel} is a file`);
+        }
         if (errno(err) !== "ENOENT") throw err;
-        await mkdir(abs, { recursive: true });
+        await this.#mkdirParent(rel, abs);
+        await mkdir(abs);
       }
     });
   }
@@ -459,7 +487,7 @@ export class NoteStore {
     }
     const out: TreeEntry[] = [];
     for (const d of dirents) {
-      if (d.name.startsWith(".") || !(d.isFile() || d.isDirectory())) continue;
+      if (d.name.startsWith(".") || !isAddressableName(d.name) || !(d.isFile() || d.isDirectory())) continue;
       const st = await stat(join(abs, d.name)).catch(() => undefined);
       if (!st) continue;
       const p = rel ? `${rel}/${d.name}` : d.name;
@@ -515,7 +543,7 @@ export class NoteStore {
     const type = checkAttachment(rel, declaredType, bytes);
     return await this.#lock.run(userId, async () => {
       const { abs } = await this.#resolve(userId, rel);
-      await mkdir(posix.dirname(abs), { recursive: true });
+      await this.#mkdirParent(rel, abs);
       const existed = !!(await lstat(abs).catch(() => undefined));
       try {
         await atomicWrite(abs, bytes, { exclusive: !opts.overwrite });

@@ -119,6 +119,24 @@ describe("NoteStore", () => {
     await rm(join(dataDir, "users", U, "escape"));
   });
 
+  it("refuses a path through a file, and reports a symlink inside the vault by its real path", async () => {
+    await store.create(U, "plain.md", "p");
+    await assert.rejects(store.create(U, "plain.md/child.md", "x"), noteError("invalid_path", dataDir));
+    await assert.rejects(store.createFolder(U, "plain.md/sub"), noteError("invalid_path", dataDir));
+    await assert.rejects(store.rename(U, "stale.md", "plain.md/x.md"), noteError("invalid_path", dataDir));
+    await store.createFolder(U, "real");
+    await symlink(join(dataDir, "users", U, "real"), join(dataDir, "users", U, "alias"));
+    const made = await store.create(U, "alias/via-link.md", "v");
+    assert.equal(made.path, "real/via-link.md");
+    assert.equal((await store.read(U, "alias/via-link.md")).path, "real/via-link.md");
+    assert.ok(!(await store.tree(U)).some((e) => e.path.startsWith("alias")));
+    const t = await store.delete(U, "alias/via-link.md");
+    assert.equal(t.path, "real/via-link.md");
+    await store.purgeTrash(U, t.id);
+    await rm(join(dataDir, "users", U, "alias"));
+    await store.deleteFolder(U, "real");
+  });
+
   it("manages folders: create, list, refuse to delete when not empty, delete when empty", async () => {
     await store.createFolder(U, "Empty/Deep");
     await assert.rejects(store.createFolder(U, "Empty/Deep"), noteError("already_exists", dataDir));
