@@ -26,7 +26,7 @@ import {
   typeForExtension,
 } from "./attachment_type.ts";
 import { atomicWrite } from "./atomic_write.ts";
-import { formatCanvas, parseCanvas } from "./canvas.ts";
+import { type Canvas, formatCanvas, parseCanvas } from "./canvas.ts";
 import { contentVersion } from "./content_version.ts";
 import { ConflictError, NoteError } from "./errors.ts";
 import { KeyedLock } from "./keyed_lock.ts";
@@ -96,6 +96,8 @@ export interface NoteChange {
   path: string;
   /** For renames: where it was. */
   from?: string;
+  /** Set on changes to a folder itself (created, deleted, renamed; its files are reported too). */
+  folder?: true;
   /** `store` for writes through this store, `disk` for edits made behind its back. */
   source: "store" | "disk";
 }
@@ -237,6 +239,14 @@ export class NoteStore {
   async read(userId: string, path: string): Promise<Note> {
     const { rel, abs } = await this.#resolve(userId, path);
     return await this.#readText(rel, abs);
+  }
+
+  /** A canvas, parsed and validated (`InvalidCanvasError` if the file on disk is not valid). */
+  async readCanvas(userId: string, path: string): Promise<{ canvas: Canvas } & NoteMeta> {
+    const { rel, abs } = await this.#resolve(userId, path);
+    if (entryKind(rel) !== "canvas") throw new NoteError("not_a_note", `${rel} is not a canvas`);
+    const { content, ...meta } = await this.#readText(rel, abs);
+    return { ...meta, canvas: parseCanvas(content) };
   }
 
   /** Creates a note (or canvas, validated); `already_exists` if anything is at that path. */
@@ -438,6 +448,9 @@ export class NoteStore {
         idx.set(newPath, out);
         rewritten.push(newPath);
       }
+      if (isDir) {
+        this.#emit({ userId, kind: "renamed", path: dst.rel, from: src.rel, folder: true, source: "store" });
+      }
       for (const [oldPath, newPath] of moves) {
         this.#emit({ userId, kind: "renamed", path: newPath, from: oldPath, source: "store" });
       }
@@ -469,6 +482,7 @@ export class NoteStore {
         await this.#mkdirParent(rel, abs);
         await mkdir(abs);
       }
+      this.#emit({ userId, kind: "created", path: rel, folder: true, source: "store" });
     });
   }
 
@@ -517,6 +531,7 @@ export class NoteStore {
         if (code === "ENOTDIR") throw new NoteError("invalid_path", `invalid path: ${rel} is not a folder`);
         throw err;
       }
+      this.#emit({ userId, kind: "deleted", path: rel, folder: true, source: "store" });
     });
   }
 

@@ -145,6 +145,10 @@ describe("NoteStore", () => {
     await assert.rejects(store.deleteFolder(U, "Empty"), noteError("not_empty", dataDir));
     await store.deleteFolder(U, "Empty/Deep");
     await store.deleteFolder(U, "Empty");
+    const folderEvents = changes.filter((c) => c.folder && c.path.startsWith("Empty")).map((c) =>
+      `${c.kind} ${c.path}`
+    );
+    assert.deepEqual(folderEvents, ["created Empty/Deep", "deleted Empty/Deep", "deleted Empty"]);
     await assert.rejects(store.listFolder(U, "Empty"), noteError("not_found", dataDir));
     const top = await store.listFolder(U);
     assert.equal(top[0]!.kind, "folder");
@@ -178,8 +182,20 @@ describe("NoteStore", () => {
       "Other/Note.md",
     ]);
 
+    const seenBefore = changes.length;
     const f = await store.rename(V, "Archive", "Old");
+    assert.deepEqual(changes.slice(seenBefore).map((c) => [c.kind, c.path, c.from, c.folder]).sort(), [
+      ["changed", "Index.md", undefined, undefined],
+      ["changed", "Other/Note.md", undefined, undefined],
+      ["renamed", "Old", "Archive", true],
+      ["renamed", "Old/2026/Renamed.md", "Archive/2026/Renamed.md", undefined],
+    ]);
     assert.deepEqual(f.moved, [{ from: "Archive/2026/Renamed.md", to: "Old/2026/Renamed.md" }]);
+    assert.deepEqual(f.rewritten, ["Index.md", "Other/Note.md"]);
+    assert.equal(
+      (await store.read(V, "Index.md")).content,
+      "[[Renamed]] [[Old/2026/Renamed#H|t]] [md](Old/2026/Renamed.md) `[[Target]]`",
+    );
     assert.equal((await store.read(V, "Other/Note.md")).content, "![[Renamed]] [up](../Old/2026/Renamed.md)");
     await assert.rejects(store.rename(V, "Old", "Old/inner"), noteError("invalid_path", dataDir));
     await assert.rejects(store.rename(V, "Index.md", "Other/Note.md"), noteError("already_exists", dataDir));
@@ -277,6 +293,12 @@ describe("NoteStore", () => {
       return true;
     });
     await assert.rejects(store.update(U, "board.canvas", "{not json"), InvalidCanvasError);
+    const read = await store.readCanvas(U, "board.canvas");
+    assert.deepEqual(read.canvas, canvas);
+    await writeFile(join(dataDir, "users", U, "broken.canvas"), '{"nodes": [{"id": 1}]}');
+    await assert.rejects(store.readCanvas(U, "broken.canvas"), InvalidCanvasError);
+    await assert.rejects(store.readCanvas(U, "stale.md"), noteError("not_a_note", dataDir));
+    await rm(join(dataDir, "users", U, "broken.canvas"));
     await assert.rejects(stat(join(dataDir, "users", U, "bad.canvas")), /ENOENT/);
     assert.deepEqual(JSON.parse((await store.read(U, "board.canvas")).content), canvas);
   });
