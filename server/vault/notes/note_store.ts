@@ -614,8 +614,14 @@ export class NoteStore {
     const idx = new NoteIndex();
     const entries = await walk(root, false);
     await mapLimit(entries, 32, async (e) => {
-      if (e.kind === "note") idx.set(e.path, await readFile(join(root, e.path), "utf8"));
-      else idx.set(e.path);
+      if (e.kind === "folder") return;
+      if (e.kind !== "note") return idx.set(e.path);
+      try {
+        idx.set(e.path, await readFile(join(root, e.path), "utf8"));
+      } catch (err) {
+        // Deleted or replaced by a folder since the walk: the write that did it updates the index.
+        if (errno(err) !== "ENOENT" && errno(err) !== "EISDIR") throw err;
+      }
     });
     return idx;
   }

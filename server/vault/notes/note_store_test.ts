@@ -202,6 +202,28 @@ describe("NoteStore", () => {
     await assert.rejects(store.rename(V, "Nope.md", "N.md"), noteError("not_found", dataDir));
   });
 
+  it("moves a folder with sub-folders when the index was built from disk", async () => {
+    const V = "cold";
+    const root = join(dataDir, "users", V);
+    await mkdir(join(root, "Proj", "sub", "deeper"), { recursive: true });
+    await writeFile(join(root, "Proj", "sub", "deeper", "d.md"), "d");
+    await writeFile(join(root, "Proj", "sub", "s.md"), "[[d]] [[Proj]]");
+    await writeFile(join(root, "Top.md"), "[[Proj/sub/s]] [x](Proj/sub/deeper/d.md)");
+    const cold = new NoteStore({ dataDir });
+    const idx = await cold.index(V);
+    assert.ok(!idx.files.has("Proj") && !idx.files.has("Proj/sub"), "folders are not files");
+    assert.deepEqual(idx.outgoing("Proj/sub/s.md").map((o) => o.resolved), [
+      "Proj/sub/deeper/d.md",
+      undefined,
+    ]);
+    const r = await cold.rename(V, "Proj", "Work/Proj2");
+    assert.deepEqual(r.moved.map((m) => m.to).sort(), ["Work/Proj2/sub/deeper/d.md", "Work/Proj2/sub/s.md"]);
+    assert.equal(
+      (await cold.read(V, "Top.md")).content,
+      "[[Work/Proj2/sub/s]] [x](Work/Proj2/sub/deeper/d.md)",
+    );
+  });
+
   it("deletes to the trash and restores to the original path", async () => {
     const V = "trash";
     await store.create(V, "a/keep.md", "[[gone]]");
