@@ -76,3 +76,30 @@ export function rewriteLinks(
   }
   return out === text ? undefined : out;
 }
+
+/**
+ * A canvas's text with its file nodes (and group backgrounds) pointing at moved files updated, or
+ * undefined when nothing changed or the text is not a canvas. Only those fields change; the rest of
+ * the document is kept as it was (re-serialised tab-indented, as Obsidian writes canvases).
+ */
+export function rewriteCanvasLinks(text: string, moves: ReadonlyMap<string, string>): string | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const nodes = (doc as { nodes?: unknown })?.nodes;
+  if (!Array.isArray(nodes)) return undefined;
+  let changed = false;
+  for (const node of nodes as Record<string, unknown>[]) {
+    for (const key of ["file", "background"] as const) {
+      const v = node?.[key];
+      if (typeof v === "string" && moves.has(v)) {
+        node[key] = moves.get(v);
+        changed = true;
+      }
+    }
+  }
+  return changed ? JSON.stringify(doc, null, "\t") : undefined;
+}

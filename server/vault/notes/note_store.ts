@@ -30,7 +30,7 @@ import { type Canvas, formatCanvas, parseCanvas } from "./canvas.ts";
 import { contentVersion } from "./content_version.ts";
 import { ConflictError, NoteError } from "./errors.ts";
 import { KeyedLock } from "./keyed_lock.ts";
-import { rewriteLinks } from "./link_rewrite.ts";
+import { rewriteCanvasLinks, rewriteLinks } from "./link_rewrite.ts";
 import { NoteIndex } from "./note_index.ts";
 import { PathSet } from "./resolve_link.ts";
 import { isAddressableName, MAX_PATH_CHARS, normalizeNotePath, resolveInside } from "./safe_path.ts";
@@ -447,6 +447,19 @@ export class NoteStore {
         this.#remember(userId, newPath, contentVersion(out));
         idx.set(newPath, out);
         rewritten.push(newPath);
+      }
+      // Canvases reference files by path in their file nodes; there are few, so each is checked.
+      for (const path of idx.files) {
+        if (entryKind(path) !== "canvas") continue;
+        const abs = await resolveInside(await this.userRoot(userId), path);
+        const text = await readFile(abs, "utf8").catch(() => undefined);
+        const out = text === undefined ? undefined : rewriteCanvasLinks(text, moves);
+        if (out === undefined) continue;
+        await atomicWrite(abs, out, { mode: (await stat(abs)).mode & 0o777 });
+        this.#remember(userId, path, contentVersion(out));
+        rewritten.push(path);
+        const oldPath = [...moves].find(([, n]) => n === path)?.[0];
+        notes.set(path, oldPath ?? path);
       }
       if (isDir) {
         this.#emit({ userId, kind: "renamed", path: dst.rel, from: src.rel, folder: true, source: "store" });

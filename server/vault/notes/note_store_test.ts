@@ -182,16 +182,29 @@ describe("NoteStore", () => {
       "Other/Note.md",
     ]);
 
+    const board = {
+      nodes: [
+        { id: "n", type: "file", file: "Archive/2026/Renamed.md", x: 0, y: 0, width: 10, height: 10 },
+        { id: "o", type: "file", file: "Index.md", x: 0, y: 0, width: 10, height: 10 },
+      ],
+    };
+    await store.create(V, "Board.canvas", JSON.stringify(board));
     const seenBefore = changes.length;
     const f = await store.rename(V, "Archive", "Old");
     assert.deepEqual(changes.slice(seenBefore).map((c) => [c.kind, c.path, c.from, c.folder]).sort(), [
+      ["changed", "Board.canvas", undefined, undefined],
       ["changed", "Index.md", undefined, undefined],
       ["changed", "Other/Note.md", undefined, undefined],
       ["renamed", "Old", "Archive", true],
       ["renamed", "Old/2026/Renamed.md", "Archive/2026/Renamed.md", undefined],
     ]);
     assert.deepEqual(f.moved, [{ from: "Archive/2026/Renamed.md", to: "Old/2026/Renamed.md" }]);
-    assert.deepEqual(f.rewritten, ["Index.md", "Other/Note.md"]);
+    assert.deepEqual(f.rewritten, ["Board.canvas", "Index.md", "Other/Note.md"]);
+    const moved = (await store.readCanvas(V, "Board.canvas")).canvas;
+    assert.deepEqual(moved.nodes?.map((n) => (n as { file?: string }).file), [
+      "Old/2026/Renamed.md",
+      "Index.md",
+    ]);
     assert.equal(
       (await store.read(V, "Index.md")).content,
       "[[Renamed]] [[Old/2026/Renamed#H|t]] [md](Old/2026/Renamed.md) `[[Target]]`",
