@@ -5,7 +5,7 @@
  * half of either. Temporary names start with `.` so tree listings and the watcher skip them.
  */
 import { randomBytes } from "node:crypto";
-import { link, open, rename, unlink } from "node:fs/promises";
+import { link, lstat, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export interface AtomicWriteOptions {
@@ -35,6 +35,24 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * link(2) refuses to replace an existing file, atomically. Filesystems without hard links (exFAT,
+ * some network mounts) fall back to a check and a rename, which is exclusive only against writers
+ * in this process (the store serialises those per user).
+ */
+async function linkOrRenameIfAbsent(tmp: string, path: string): Promise<void> {
+  try {
+    await link(tmp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+    if (await lstat(path).catch(() => undefined)) {
+      throw Object.assign(new Error("file exists"), { code: "EEXIST" });
+    }
+    await rename(tmp, path);
+  }
+}
+
 export async function atomicWrite(path: string, data: Uint8Array | string, opts: AtomicWriteOptions = {}) {
   const tmp = tempPath(path);
   const h = await open(tmp, "wx", opts.mode ?? 0o644);
@@ -47,8 +65,8 @@ export async function atomicWrite(path: string, data: Uint8Array | string, opts:
       await h.close();
     }
     if (opts.exclusive) {
-      await link(tmp, path);
-      await unlink(tmp);
+      await linkOrRenameIfAbsent(tmp, path);
+      await unlink(tmp).catch(() => {});
     } else {
       await rename(tmp, path);
     }
