@@ -52,6 +52,18 @@ function maskInline(line: string): string {
   return out + line.slice(from);
 }
 
+const closers = new Map<string, RegExp>();
+
+/** The line that closes a fence opened with `open`: the same character, at least as many. */
+function closingFence(open: string): RegExp {
+  let re = closers.get(open);
+  if (!re) {
+    re = new RegExp(`^ {0,3}${open[0] === "`" ? "`" : "~"}{${open.length},}[ \\t\\r]*$`);
+    if (closers.size < 64) closers.set(open, re);
+  }
+  return re;
+}
+
 export function maskCode(text: string): string {
   const fm = frontMatterEnd(text);
   const lines = text.slice(fm).split("\n");
@@ -63,7 +75,7 @@ export function maskCode(text: string): string {
     }
     const open = FENCE_OPEN.exec(line);
     if (open && !(open[1]![0] === "`" && line.slice(open[0].length).includes("`"))) {
-      fence = new RegExp(`^ {0,3}${open[1]![0] === "`" ? "`" : "~"}{${open[1]!.length},}[ \\t\\r]*$`);
+      fence = closingFence(open[1]!);
       return blank(line);
     }
     return maskInline(line);

