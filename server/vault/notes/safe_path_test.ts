@@ -8,6 +8,12 @@ import { MAX_PATH_CHARS, normalizeNotePath, resolveInside } from "./safe_path.ts
 
 const REFUSED: [string, string][] = [
   ["..", "parent"],
+  ["....//x.md", "doubled dots and slashes"],
+  ["..;/x.md", "dots with a semicolon (servlet trick)"],
+  [".%00./x.md", "dots around an encoded NUL"],
+  ["\ufe52\ufe52/x.md", "small full stops"],
+  ["\u2024\u2024/x.md", "one-dot leaders"],
+  ["a/%2E%2E/%2E%2E/b.md", "upper-case encoded dots"],
   ["../x.md", "parent first"],
   ["a/../../b.md", "climbs out"],
   ["a/../b.md", "parent in the middle"],
