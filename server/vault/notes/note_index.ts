@@ -24,8 +24,7 @@ export interface GraphEdge {
 
 /** The lower-case file name a link can resolve to, with and without `.md`. */
 function linkNames(link: NoteLink): string[] {
-  const t = link.kind === "markdown" ? link.target : link.target;
-  const name = posix.basename(t).toLowerCase();
+  const name = posix.basename(link.target).toLowerCase();
   if (!name) return [];
   const names = [name, name + ".md"];
   if (link.kind === "markdown") {
@@ -122,6 +121,32 @@ export class NoteIndex {
       }
     }
     return { nodes: [...this.files].sort(), edges };
+  }
+
+  /** Links that resolve to no file: target as written -> the notes that have it (graph's "ghost" nodes). */
+  unresolved(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const [source] of this.#notes) {
+      for (const { link, resolved } of this.outgoing(source)) {
+        if (resolved || (link.kind === "wiki" && link.target === "")) continue;
+        const list = out.get(link.target) ?? [];
+        if (!list.includes(source)) list.push(source);
+        out.set(link.target, list);
+      }
+    }
+    return out;
+  }
+
+  /** Notes tagged `tag` or a nested tag under it (`project` finds `project/alpha`), sorted. */
+  tagged(tag: string): string[] {
+    const want = tag.replace(/^#/, "").toLowerCase();
+    const out: string[] = [];
+    for (const [path, parsed] of this.#notes) {
+      if (parsed.tags.some((t) => t.toLowerCase() === want || t.toLowerCase().startsWith(want + "/"))) {
+        out.push(path);
+      }
+    }
+    return out.sort();
   }
 
   /** Tag -> notes carrying it (first spelling seen wins; compared case-insensitively). */

@@ -26,6 +26,12 @@ describe("NoteIndex", () => {
       { source: "sub/c.md", target: "pic.png" },
     ]);
     assert.deepEqual([...idx.tags()], [["one", ["a.md", "sub/c.md"]], ["two", ["sub/c.md"]]]);
+    assert.deepEqual([...idx.unresolved()], [["nowhere", ["a.md"]]]);
+    idx.set("n.md", "#project/alpha #projects");
+    assert.deepEqual(idx.tagged("#Project"), ["n.md"]);
+    assert.deepEqual(idx.tagged("project/alpha"), ["n.md"]);
+    assert.deepEqual(idx.tagged("proj"), []);
+    idx.delete("n.md");
 
     // A second b.md deeper down does not steal the link; deleting the first one hands it over.
     idx.set("z/b.md", "");
