@@ -1,5 +1,6 @@
 /** `gitsync-manager run`: the controller, until SIGTERM or SIGINT (seed section 4, manager flags). */
 import { existsSync, readFileSync } from "node:fs";
+import { startTracing } from "../../controller/gitsync/tracing.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "@commander-js/extra-typings";
@@ -35,7 +36,10 @@ export function registerRun(program: Command) {
         "--leader-elect only the replica holding the Lease reconciles. Logs are JSON lines on stderr, " +
         "secrets redacted. Stops on SIGTERM or SIGINT.\n\n" +
         "Environment: ENABLE_WEBHOOKS=false turns the admission webhook off (then Applications can only " +
-        "sync automatically); POD_NAMESPACE names the Lease's namespace when not in a cluster.",
+        "sync automatically); POD_NAMESPACE names the Lease's namespace when not in a cluster; " +
+        "OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT turns OTLP gRPC trace export on " +
+        "(with OTEL_SERVICE_NAME, default gitsync, OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS, " +
+        "OTEL_EXPORTER_OTLP_INSECURE; OTEL_SDK_DISABLED=true keeps it off).",
     )
     .option(
       "--kubeconfig <path>",
@@ -214,6 +218,8 @@ export function registerRun(program: Command) {
             "are not checked, and only Applications with spec.sync.automatic deploy",
         );
       }
+      const tracing = startTracing(process.env, log);
+      if (tracing) log.info("tracing", { endpoint: tracing.endpoint });
       const manager = await startManager({
         client,
         log,
@@ -240,6 +246,7 @@ export function registerRun(program: Command) {
       });
       exitOnStopSignals(log, async () => {
         await manager.stop();
+        await tracing?.shutdown();
         client.close();
         log.info("stopped");
       });

@@ -6,7 +6,8 @@
  *
  * Wiring between kinds: a Repository's new commit queues the Applications of its namespace; an
  * Application's change (a new desired Revision, an approval recorded by the webhook) queues its
- * desired Revision; a Revision's own changes queue it again.
+ * desired Revision; a Revision's own changes queue it again; an ImagePolicy's change queues it and the
+ * Repositories of its namespace that write images back.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -38,6 +39,9 @@ import {
   repositoryReconciler,
 } from "./reconcilers/repository.ts";
 import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
+import { type ImagePolicy, imagePolicyReconciler } from "./reconcilers/image_policy.ts";
+import { latestImages } from "./images/latest_images.ts";
+import { inSpan } from "./tracing.ts";
 import { discoverer } from "./discovery/discoverer.ts";
 import { watchManagedObjects } from "./drift_watch.ts";
 import { schedulePrune } from "./source/cache_prune.ts";
@@ -114,6 +118,18 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   const repoQ = new WorkQueue<string>();
   const appQ = new WorkQueue<string>();
   const revQ = new WorkQueue<string>();
+  const policies = new Informer<ImagePolicy>(o.client, {
+    path: `/apis/${API_VERSION}/imagepolicies`,
+    onError: onError("ImagePolicy"),
+  });
+  const policyQ = new WorkQueue<string>();
+  policies.onEvent((e) => {
+    policyQ.add(objectKey(e.object));
+    const ns = e.object.metadata?.namespace;
+    for (const r of repos.list()) {
+      if (r.metadata?.namespace === ns && r.spec.imageUpdate) repoQ.add(objectKey(r));
+    }
+  });
   repos.onEvent((e) => {
     repoQ.add(objectKey(e.object));
     const ns = e.object.metadata?.namespace;
@@ -125,7 +141,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     if (desired) revQ.add(`${e.object.metadata!.namespace}/${desired}`);
   });
   revs.onEvent((e) => revQ.add(objectKey(e.object)));
-  const informers = [repos, apps, revs].map((i) => i.run(stop.signal));
+  const informers = [repos, apps, revs, policies].map((i) => i.run(stop.signal));
   // Drift on watched kinds: a changed managed object asks for its Application's drift check now.
   if (o.driftWatchKinds?.length && (o.driftIntervalMs ?? 1) > 0) {
     informers.push(
@@ -141,7 +157,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       }),
     );
   }
-  const synced = Promise.all([repos.synced, apps.synced, revs.synced]).then(() => {});
+  const synced = Promise.all([repos.synced, apps.synced, revs.synced, policies.synced]).then(() => {});
 
   // The files of a commit, from the Repository's bare cache (fetched again only when it lacks it).
   const trees = new CommitTrees();
@@ -175,25 +191,31 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
         new Map(),
       ),
     queueDepth: () =>
-      new Map([["Repository", repoQ.length], ["Application", appQ.length], ["Revision", revQ.length]]),
+      new Map([
+        ["Repository", repoQ.length],
+        ["Application", appQ.length],
+        ["Revision", revQ.length],
+        ["ImagePolicy", policyQ.length],
+      ]),
     leader: () => leading,
   });
   const measured =
-    (controller: string, reconcile: (key: string) => Promise<ReconcileResult>) => async (key: string) => {
-      const started = performance.now();
-      try {
-        const r = await reconcile(key);
-        metrics.observe(
-          controller,
-          r.requeueAfterMs !== undefined ? "requeue" : "success",
-          performance.now() - started,
-        );
-        return r;
-      } catch (err) {
-        metrics.observe(controller, "error", performance.now() - started);
-        throw err;
-      }
-    };
+    (controller: string, reconcile: (key: string) => Promise<ReconcileResult>) => (key: string) =>
+      inSpan(`reconcile ${controller}`, { "gitsync.kind": controller, "gitsync.object": key }, async () => {
+        const started = performance.now();
+        try {
+          const r = await reconcile(key);
+          metrics.observe(
+            controller,
+            r.requeueAfterMs !== undefined ? "requeue" : "success",
+            performance.now() - started,
+          );
+          return r;
+        } catch (err) {
+          metrics.observe(controller, "error", performance.now() - started);
+          throw err;
+        }
+      });
 
   // Notifications: one in-memory queue, delivered off the reconcile path.
   const notifier = new Notifier({
@@ -224,6 +246,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     for (const r of repos.list()) repoQ.add(objectKey(r));
     for (const a of apps.list()) appQ.add(objectKey(a));
     for (const r of revs.list()) revQ.add(objectKey(r));
+    for (const p of policies.list()) policyQ.add(objectKey(p));
     const workers = [
       runWorkers(
         repoQ,
@@ -234,6 +257,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             client: o.client,
             get: (k) => repos.get(k),
             cacheRoot: o.cacheRoot,
+            latestImages: (ns) => latestImages(policies.list().filter((p) => p.metadata?.namespace === ns)),
             discover: discoverer({
               client: o.client,
               applications: (ns) => apps.list().filter((a) => a.metadata?.namespace === ns),
@@ -283,12 +307,21 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
         ),
         failed("Revision"),
       ),
+      runWorkers(
+        policyQ,
+        concurrency,
+        measured(
+          "ImagePolicy",
+          imagePolicyReconciler({ client: o.client, get: (k) => policies.get(k), events }),
+        ),
+        failed("ImagePolicy"),
+      ),
     ];
     await new Promise<void>((resolve) => {
       if (signal.aborted) return resolve();
       signal.addEventListener("abort", () => resolve(), { once: true });
     });
-    for (const q of [repoQ, appQ, revQ]) q.shutDown();
+    for (const q of [repoQ, appQ, revQ, policyQ]) q.shutDown();
     await Promise.all(workers);
   };
 
@@ -343,32 +376,41 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       });
     }
     if (o.receiver) {
+      // Uncached, by reference from the object in the same namespace (seed section 5.3).
+      const webhookToken = async (ns: string, secret: string | undefined) => {
+        if (!secret) return undefined;
+        try {
+          const s = await o.client.request<{ data?: Record<string, string> }>({
+            path: `/api/v1/namespaces/${ns}/secrets/${secret}`,
+          });
+          return s.data?.token ? Buffer.from(s.data.token, "base64").toString("utf8") : undefined;
+        } catch (err) {
+          if (isKubeApiError(err, 404)) return undefined;
+          throw err;
+        }
+      };
+      const stampRequest = (plural: string) => async (ns: string, name: string) => {
+        await o.client.request({
+          method: "PATCH",
+          path: `/apis/${API_VERSION}/namespaces/${ns}/${plural}/${name}`,
+          contentType: "application/merge-patch+json",
+          body: { metadata: { annotations: { [RECONCILE_REQUESTED_AT]: new Date().toISOString() } } },
+        });
+      };
       receiver = await startReceiver({
         ...o.receiver,
         lookup: async (ns, name) => {
-          const secret = repos.get(`${ns}/${name}`)?.spec.webhook?.secretRef?.name;
-          if (!secret) return undefined;
-          const r = repos.get(`${ns}/${name}`)!;
-          try {
-            // Uncached, by reference from the Repository in the same namespace (seed section 5.3).
-            const s = await o.client.request<{ data?: Record<string, string> }>({
-              path: `/api/v1/namespaces/${ns}/secrets/${secret}`,
-            });
-            const token = s.data?.token ? Buffer.from(s.data.token, "base64").toString("utf8") : "";
-            return token ? { url: r.spec.git.url, token } : undefined;
-          } catch (err) {
-            if (isKubeApiError(err, 404)) return undefined;
-            throw err;
-          }
+          const r = repos.get(`${ns}/${name}`);
+          const token = r && await webhookToken(ns, r.spec.webhook?.secretRef?.name);
+          return token ? { url: r.spec.git.url, token } : undefined;
         },
-        requestReconcile: async (ns, name) => {
-          await o.client.request({
-            method: "PATCH",
-            path: `/apis/${API_VERSION}/namespaces/${ns}/repositories/${name}`,
-            contentType: "application/merge-patch+json",
-            body: { metadata: { annotations: { [RECONCILE_REQUESTED_AT]: new Date().toISOString() } } },
-          });
+        requestReconcile: stampRequest("repositories"),
+        lookupImagePolicy: async (ns, name) => {
+          const p = policies.get(`${ns}/${name}`);
+          const token = p && await webhookToken(ns, p.spec.webhook?.secretRef?.name);
+          return token ? { token } : undefined;
         },
+        requestScan: stampRequest("imagepolicies"),
         onResult: (result, repository) => {
           metrics.receiverResult(result);
           if (result === "accepted") log.info("push received", { repository });

@@ -78,6 +78,15 @@ export const HELM: Component = {
   linkerVars: { "helm.sh/helm/v3/internal/version.version": "v3.16.4" },
 };
 
+/** The real OCI distribution registry: image automation scans it (controller/gitsync/images). */
+export const REGISTRY: Component = {
+  name: "registry",
+  version: "v3.1.2",
+  recipeDir: join(ROOT, "test", "registry"),
+  pkg: "github.com/distribution/distribution/v3/cmd/registry",
+  linkerVars: { "github.com/distribution/distribution/v3/version.version": "v3.1.2" },
+};
+
 /**
  * Jaeger v1 all-in-one (in-memory storage): the query API `edgectl trace` reads, and an OTLP
  * collector (gRPC and HTTP) tests send spans to; started by test/harness/jaeger.ts.
@@ -99,5 +108,6 @@ export const TEST_SERVERS: Component[] = [
   KWOK,
   SOPS,
   HELM,
+  REGISTRY,
   JAEGER,
 ];

@@ -72,6 +72,8 @@ describe("the gitsync Helm chart", {
       "webhookCert.secretName=webhook-tls",
       `webhookCert.caBundle=${Buffer.from("-----BEGIN CERTIFICATE-----\n").toString("base64")}`,
       "replicas=3",
+      "tracing.endpoint=http://otel-collector.observability:4317",
+      "tracing.headersSecret=otlp-headers",
     ], "gitsync");
     const os = objects(text);
     const args = managerArgs(os);
@@ -85,6 +87,18 @@ describe("the gitsync Helm chart", {
       assert.ok(args.includes(a), `${a} in ${args}`);
     }
     assert.equal(byKind(os, "Service", "gitsync-receiver")!.spec.ports[0].targetPort, "receiver");
+    const env = byKind(os, "Deployment", "gitsync-manager")!.spec.template.spec.containers[0].env;
+    assert.deepEqual(
+      env.filter((e: { name: string }) => e.name.startsWith("OTEL_")),
+      [
+        { name: "OTEL_EXPORTER_OTLP_ENDPOINT", value: "http://otel-collector.observability:4317" },
+        { name: "OTEL_SERVICE_NAME", value: "gitsync" },
+        {
+          name: "OTEL_EXPORTER_OTLP_HEADERS",
+          valueFrom: { secretKeyRef: { name: "otlp-headers", key: "headers" } },
+        },
+      ],
+    );
     assert.equal(byKind(os, "Certificate"), undefined);
     assert.ok(byKind(os, "MutatingWebhookConfiguration")!.webhooks[0].clientConfig.caBundle);
     await admin.request({

@@ -28,6 +28,7 @@ import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/bin
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
+import { startRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
@@ -62,6 +63,36 @@ spec:
     spec:
       containers: [{name: app, image: "registry.example/claims:1"}]
       volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+`,
+  "crasher/secret-user.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: secret-user
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: secret-user}}
+  template:
+    metadata:
+      labels: {app: secret-user}
+      annotations: {"${POD_OUTCOME_ANNOTATION}": config-error, "sim.toolkit.test/missing-secret": api-token}
+    spec:
+      containers:
+        - name: app
+          image: "registry.example/secret-user:1"
+          env: [{name: TOKEN, valueFrom: {secretKeyRef: {name: api-token, key: token}}}]
+`,
+  "crasher/pinned.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: pinned
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: pinned}}
+  template:
+    metadata: {labels: {app: pinned}}
+    spec:
+      nodeSelector: {zone: nowhere}
+      containers: [{name: app, image: "registry.example/pinned:1"}]
 `,
   "forbidden/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: not-mine\nstringData:\n  k: v\n",
   "conflict/cm.yaml":
@@ -214,7 +245,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   before(async () => {
     [k8s, git] = await Promise.all([
       startKubeApiServer({ workloads: true }),
-      startGitHttpServer({ ssh: true }),
+      startGitHttpServer({ ssh: true, anonymousPush: true }),
     ]);
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
     cacheRoot = await mkdtemp(join(tmpdir(), "gitsync-engine-"));
@@ -229,7 +260,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       // Read access below the workloads, for the diagnosis (without it the diagnosis is shallower).
       {
         apiGroups: ["", "apps", "discovery.k8s.io"],
-        resources: ["pods", "replicasets", "endpointslices", "persistentvolumeclaims"],
+        resources: ["pods", "replicasets", "endpointslices", "persistentvolumeclaims", "secrets"],
         verbs: ["get", "list"],
       },
     ])).close();
@@ -880,7 +911,8 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     const full = await until("all causes", async () => {
       const r = await revision(rev.metadata!.name!);
       const reasons = r.status?.diagnosis?.causes.map((c) => c.reason) ?? [];
-      return reasons.includes("NoEndpoints") && reasons.includes("MissingPersistentVolumeClaim")
+      return ["NoEndpoints", "MissingPersistentVolumeClaim", "MissingSecret", "Unschedulable"]
+          .every((x) => reasons.includes(x))
         ? r
         : undefined;
     });
@@ -893,6 +925,15 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       byReason("MissingPersistentVolumeClaim").message,
       /^PersistentVolumeClaim data does not exist$/,
     );
+    // A Secret the container reads is missing (the kubelet's CreateContainerConfigError, traced to it).
+    assert.equal(byReason("MissingSecret").message, "Secret api-token does not exist");
+    assert.deepEqual(byReason("MissingSecret").chain.map((c) => c.kind), ["Deployment", "ReplicaSet", "Pod"]);
+    assert.equal(byReason("MissingSecret").chain[0]!.name, "secret-user");
+    // No node matches: the scheduler's own words.
+    const pinned = full.status!.diagnosis!.causes.find((c) =>
+      c.reason === "Unschedulable" && c.chain[0]!.name === "pinned"
+    )!;
+    assert.match(pinned.message, /node\(s\) didn't match Pod's node affinity\/selector/);
     const events = await listEvents(admin, { ...rev, apiVersion: API_VERSION, kind: "Revision" });
     assert.ok(
       events.some((e) =>
@@ -1088,6 +1129,181 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       async () => ((await fetched()) === commit ? commit : undefined),
       15_000,
     );
+    // GitLab's Push Hook with its token stamps the Repository the same way.
+    const next = await pushed.commit({ "deploy/a.yaml": "kind: ConfigMap\ndata: {b: c}\n" }, "change 2");
+    const gitlab = await fetch(`http://127.0.0.1:${port}/hooks/${NS}/pushed`, {
+      method: "POST",
+      body: JSON.stringify({ object_kind: "push", project: { git_http_url: pushed.url } }),
+      headers: { "x-gitlab-event": "Push Hook", "x-gitlab-token": "hook-s3cret" },
+    });
+    assert.equal(`${gitlab.status} ${(await gitlab.text()).trim()}`, "202 accepted");
+    await until(
+      "fetched the commit GitLab announced",
+      async () => ((await fetched()) === next ? next : undefined),
+      15_000,
+    );
+  });
+
+  it("image automation: a registry push event rescans the ImagePolicy, the new image is committed back and rolls out", async () => {
+    const port = manager.records().find((r) => r.msg === "listening")!.receiverPort as number;
+    const registry = await startRegistry();
+    try {
+      const image = `${registry.host}/shop/web`;
+      const first = await registry.pushImage("shop/web", "1.0.0");
+      await admin.request({
+        method: "POST",
+        path: `/api/v1/namespaces/${NS}/secrets`,
+        body: { metadata: { name: "image-hook" }, stringData: { token: "image-hook-s3cret" } },
+      });
+      await admin.request({
+        method: "POST",
+        path: `/api/v1/namespaces/${NS}/secrets`,
+        body: {
+          metadata: { name: "image-push", labels: { "sync.gitsync.io/git-credentials": "true" } },
+          stringData: { username: "gitsync", password: "unused-here" },
+        },
+      });
+      await admin.request({
+        method: "POST",
+        path: `${API}/imagepolicies`,
+        body: {
+          apiVersion: API_VERSION,
+          kind: "ImagePolicy",
+          metadata: { name: "web" },
+          spec: {
+            image,
+            interval: "1h",
+            policy: { semver: { range: "^1.0.0" } },
+            webhook: { secretRef: { name: "image-hook" } },
+          },
+        },
+      });
+      const settings = (ref: string) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: image-settings\ndata:\n  image: ${ref} # {"$imagepolicy": "${NS}:web"}\n`;
+      const imaged = await git.createRepo("imaged", { "deploy/cm.yaml": settings(`${image}:0.9.0`) });
+      await createRepository("imaged", {
+        git: { url: imaged.url },
+        pollInterval: "1h",
+        imageUpdate: { secretRef: { name: "image-push" }, path: "deploy" },
+      });
+      await createApplication("imaged", {
+        serviceAccountName: "deployer",
+        sync: { automatic: true },
+        source: { repositoryRef: { name: "imaged" }, path: "deploy" },
+      });
+      const live = () =>
+        get<{ data: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/image-settings`)
+          .then((c) => c.data.image, () => undefined);
+      await until(
+        "1.0.0 written back and deployed",
+        async () => (await live()) === `${image}:1.0.0@${first}` ? true : undefined,
+        30_000,
+      );
+
+      const second = await registry.pushImage("shop/web", "1.1.0");
+      const hook = (token: string) =>
+        fetch(`http://127.0.0.1:${port}/hooks/imagepolicies/${NS}/web`, {
+          method: "POST",
+          body: JSON.stringify({
+            events: [{ action: "push", target: { repository: "shop/web", tag: "1.1.0" } }],
+          }),
+          headers: { authorization: `Bearer ${token}` },
+        }).then(async (r) => `${r.status} ${(await r.text()).trim()}`);
+      assert.equal(await hook("wrong"), "401 unauthorized");
+      assert.equal(await hook("image-hook-s3cret"), "202 accepted");
+      await until(
+        "1.1.0 written back and deployed",
+        async () => (await live()) === `${image}:1.1.0@${second}` ? true : undefined,
+        30_000,
+      );
+      assert.equal(await imaged.show("deploy/cm.yaml"), settings(`${image}:1.1.0@${second}`));
+      const repo = await get<Repository>(`${API}/repositories/imaged`);
+      assert.equal(repo.status?.conditions?.find((c) => c.type === "ImagesUpdated")?.reason, "Pushed");
+    } finally {
+      await registry.stop();
+    }
+  });
+
+  it("receiver abuse: 10,000 forged, oversize and unknown-object requests get 401/413/429, never a 5xx", async () => {
+    const port = manager.records().find((r) => r.msg === "listening")!.receiverPort as number;
+    const body = JSON.stringify({
+      ref: "refs/heads/main",
+      repository: { clone_url: "https://x.example/y.git" },
+    });
+    const kinds: { path: string; headers: Record<string, string>; oversize?: boolean }[] = [
+      {
+        path: `/hooks/${NS}/pushed`,
+        headers: { "x-github-event": "push", "x-hub-signature-256": "sha256=" + "0".repeat(64) },
+      },
+      {
+        path: `/hooks/${NS}/no-such-repository`,
+        headers: { "x-gitlab-event": "Push Hook", "x-gitlab-token": "guess" },
+      },
+      { path: `/hooks/imagepolicies/${NS}/no-such-policy`, headers: { authorization: "Bearer guess" } },
+      { path: `/hooks/${NS}/pushed`, headers: {}, oversize: true },
+    ];
+    const statuses = new Map<string, number>();
+    let sent = 0;
+    const one = async (i: number) => {
+      const k = kinds[i % kinds.length]!;
+      const res = await fetch(`http://127.0.0.1:${port}${k.path}`, {
+        method: "POST",
+        headers: k.headers,
+        body: k.oversize ? new Uint8Array(1024 * 1024 + 1) : body,
+      }).then(async (r) => (await r.body?.cancel(), String(r.status)), () => "connection closed");
+      statuses.set(res, (statuses.get(res) ?? 0) + 1);
+    };
+    // The first burst: the oversize ones are cut at 1 MB, the others are the same 401, whatever is missing.
+    const first: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const k = kinds[i % kinds.length]!;
+      const r = await fetch(`http://127.0.0.1:${port}${k.path}`, {
+        method: "POST",
+        headers: k.headers,
+        body: k.oversize ? new Uint8Array(1024 * 1024 + 1) : body,
+      });
+      first.push(`${r.status} ${(await r.text()).trim()}`);
+      sent++;
+    }
+    assert.deepEqual(first, [
+      "401 unauthorized",
+      "401 unauthorized",
+      "401 unauthorized",
+      "413 too_large",
+      "401 unauthorized",
+      "401 unauthorized",
+      "401 unauthorized",
+      "413 too_large",
+    ]);
+    // Then the flood, 100 at a time, small bodies only (a limited client is answered before its body is read).
+    for (let at = sent; at < 10_000; at += 100) {
+      await Promise.all(Array.from({ length: 100 }, (_, j) => one((at + j) % 3)));
+    }
+    assert.deepEqual(
+      [...statuses.keys()].filter((s) => !["401", "429"].includes(s)),
+      [],
+      JSON.stringify([...statuses]),
+    );
+    assert.ok((statuses.get("429") ?? 0) > 9_000, JSON.stringify([...statuses]));
+    // Rate limits come before authentication: a correctly signed push from the flooding address waits its turn.
+    const signed = JSON.stringify({
+      ref: "refs/heads/main",
+      repository: { clone_url: "https://x.example/y.git" },
+    });
+    const limited = await fetch(`http://127.0.0.1:${port}/hooks/${NS}/pushed`, {
+      method: "POST",
+      body: signed,
+      headers: {
+        "x-github-event": "push",
+        "x-hub-signature-256": `sha256=${createHmac("sha256", "hook-s3cret").update(signed).digest("hex")}`,
+      },
+    });
+    assert.equal(`${limited.status} ${(await limited.text()).trim()}`, "429 rate_limited");
+    // The manager is unharmed.
+    const healthPort = manager.records().find((r) => r.msg === "listening")!.port as number;
+    const health = await fetch(`http://127.0.0.1:${healthPort}/healthz`);
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
   });
 
   it("SIGTERM stops the leader cleanly (exit 0) and the standby replica takes over at once", async () => {

@@ -32,6 +32,11 @@ export interface GitRepo {
   commit(files: Record<string, string>, message?: string): Promise<string>;
   /** Creates a tag at the current commit and pushes it. */
   tag(name: string): Promise<void>;
+  /** A file as the server has it on `branch` (default main), and that branch's head commit. */
+  show(path: string, branch?: string): Promise<string>;
+  head(branch?: string): Promise<string>;
+  /** The full message of the head commit of `branch`. */
+  message(branch?: string): Promise<string>;
 }
 
 export interface GitHttpServer {
@@ -61,9 +66,10 @@ async function gitIn(cwd: string, args: string[]): Promise<string> {
 /**
  * With `daemon: true`, Git's own `git daemon` also serves the repositories over git:// (read-only); with
  * `ssh: true`, an SSH server (ssh2) runs Git's own `git-upload-pack` for user `git` with a generated key.
+ * Pushes over HTTP are taken from authenticated users, and from anyone with `anonymousPush: true`.
  */
 export async function startGitHttpServer(
-  options: { users?: Record<string, string>; daemon?: boolean; ssh?: boolean } = {},
+  options: { users?: Record<string, string>; daemon?: boolean; ssh?: boolean; anonymousPush?: boolean } = {},
 ): Promise<GitHttpServer> {
   const root = await mkdtemp(join(tmpdir(), "git-http-"));
   await mkdir(join(root, "srv"), { recursive: true });
@@ -71,6 +77,7 @@ export async function startGitHttpServer(
   const ssh = options.ssh ? await startSshGitServer(join(root, "srv")) : undefined;
   let sent = 0;
   const server: Server = createServer((req, res) => {
+    let remoteUser = "";
     if (options.users) {
       const header = req.headers.authorization ?? "";
       const [user, pass] = Buffer.from(header.replace(/^Basic /, ""), "base64").toString().split(":");
@@ -79,6 +86,8 @@ export async function startGitHttpServer(
         res.end();
         return;
       }
+      // git-http-backend accepts pushes (receive-pack) from authenticated users only, as real hosts do.
+      remoteUser = user!;
     }
     const url = new URL(req.url ?? "/", "http://x");
     const cgi = spawn(BACKEND, [], {
@@ -94,6 +103,10 @@ export async function startGitHttpServer(
         ...(req.headers["content-length"] ? { CONTENT_LENGTH: req.headers["content-length"] } : {}),
         ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
         REMOTE_ADDR: "127.0.0.1",
+        ...(remoteUser ? { REMOTE_USER: remoteUser } : {}),
+        ...(options.anonymousPush
+          ? { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.receivepack", GIT_CONFIG_VALUE_0: "true" }
+          : {}),
       },
       stdio: ["pipe", "pipe", "ignore"],
     });
@@ -141,12 +154,19 @@ export async function startGitHttpServer(
       await gitIn(bare, ["init", "--bare", "-b", "main"]);
       await gitIn(work, ["init", "-b", "main"]);
       await gitIn(work, ["remote", "add", "origin", bare]);
+      let first = true;
       const repo: GitRepo = {
         name,
         url: `${url}/${name}.git`,
         ...(daemon ? { gitUrl: `git://127.0.0.1:${daemon.port}/${name}.git` } : {}),
         ...(ssh ? { sshUrl: `ssh://git@127.0.0.1:${ssh.access.port}/${name}.git` } : {}),
         async commit(changes, message = "change") {
+          // Others (the code under test) may have pushed since: build on the server's head.
+          if (first) first = false;
+          else {
+            await gitIn(work, ["fetch", "-q", "origin", "main"]);
+            await gitIn(work, ["reset", "-q", "--hard", "origin/main"]);
+          }
           for (const [path, content] of Object.entries(changes)) {
             const file = join(work, path);
             await mkdir(dirname(file), { recursive: true });
@@ -163,6 +183,13 @@ export async function startGitHttpServer(
           await gitIn(work, ["tag", tag]);
           await gitIn(work, ["push", "-q", "origin", tag]);
         },
+        show: async (path, branch = "main") =>
+          (await run("git", ["show", `${branch}:${path}`], {
+            cwd: bare,
+            env: { ...process.env, ...GIT_ENV },
+          })).stdout,
+        head: (branch = "main") => gitIn(bare, ["rev-parse", branch]),
+        message: (branch = "main") => gitIn(bare, ["log", "-1", "--format=%B", branch]),
       };
       await repo.commit(files, "initial");
       return repo;

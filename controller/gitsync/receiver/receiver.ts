@@ -15,6 +15,11 @@
  * Then: ping → 200 ping; push, Push Hook, Tag Push Hook → the payload's repository URLs must name
  * spec.git.url (400 repository_mismatch), the annotation is stamped → 202 accepted; any other event →
  * 202 ignored. Bodies are the result word and a newline.
+ *
+ * `POST /hooks/imagepolicies/<namespace>/<name>` (a registry's push event) runs the same checks with
+ * the ImagePolicy's spec.webhook Secret, authenticated by `Authorization: Bearer <token>` as well, and
+ * a per-ImagePolicy limiter of its own; it stamps the ImagePolicy so it rescans at once (GitHub events
+ * other than package, registry_package and ping are ignored).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -55,6 +60,10 @@ export interface ReceiverOptions {
   lookup: (namespace: string, name: string) => Promise<{ url: string; token: string } | undefined>;
   /** Stamps reconcile-requested-at on the Repository. */
   requestReconcile: (namespace: string, name: string) => Promise<void>;
+  /** The ImagePolicy's webhook token; undefined when the policy, its Secret or the token is missing. */
+  lookupImagePolicy?: (namespace: string, name: string) => Promise<{ token: string } | undefined>;
+  /** Stamps reconcile-requested-at on the ImagePolicy (a rescan now). */
+  requestScan?: (namespace: string, name: string) => Promise<void>;
   /** Every answer, for metrics and logs (namespace and name only once authenticated). */
   onResult?: (result: ReceiverResult, repository?: string) => void;
   now?: () => number;
@@ -108,10 +117,26 @@ function readBody(req: IncomingMessage): Promise<Buffer | "too_large" | "bad_req
   });
 }
 
+/** GitHub's HMAC signature, else GitLab's token, else (ImagePolicies only) a bearer token; constant time. */
+function authenticated(req: IncomingMessage, body: Buffer, token: string, bearer: boolean): boolean {
+  const signature = req.headers["x-hub-signature-256"];
+  const gitlab = req.headers["x-gitlab-token"];
+  const authorization = req.headers.authorization;
+  if (typeof signature === "string") {
+    return equal(signature, `sha256=${createHmac("sha256", token).update(body).digest("hex")}`);
+  }
+  if (typeof gitlab === "string") return equal(gitlab, token);
+  if (bearer && typeof authorization === "string" && /^Bearer /i.test(authorization)) {
+    return equal(authorization.slice(7).trim(), token);
+  }
+  return false;
+}
+
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const now = o.now ?? Date.now;
   const peers = new TokenBuckets({ perSecond: 5, burst: 50, now });
   const repositories = new TokenBuckets({ perSecond: 1, burst: 10, now });
+  const imagePolicies = new TokenBuckets({ perSecond: 1, burst: 10, now });
 
   async function decide(req: IncomingMessage): Promise<{ result: ReceiverResult; repository?: string }> {
     // 1. Per remote address, before anything is read.
@@ -119,9 +144,14 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     // 2. The body, capped.
     const body = await readBody(req);
     if (body === "too_large" || body === "bad_request") return { result: body };
-    const m = /^\/hooks\/([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252})$/.exec(
-      req.url?.split("?")[0] ?? "",
+    const path = req.url?.split("?")[0] ?? "";
+    const policy = /^\/hooks\/imagepolicies\/([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252})$/.exec(
+      path,
     );
+    if (req.method === "POST" && policy && o.lookupImagePolicy && o.requestScan) {
+      return await decideImagePolicy(req, body, policy[1]!, policy[2]!);
+    }
+    const m = /^\/hooks\/([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252})$/.exec(path);
     if (req.method !== "POST" || !m) return { result: "unauthorized" };
     const [, namespace, name] = m as unknown as [string, string, string];
     // 3. The Repository and its token: whatever is missing, the answer is the same.
@@ -133,14 +163,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     }
     if (!target) return { result: "unauthorized" };
     // 4. Authenticate: GitHub's signature, else GitLab's token.
-    const signature = req.headers["x-hub-signature-256"];
-    const gitlab = req.headers["x-gitlab-token"];
-    const ok = typeof signature === "string"
-      ? equal(signature, `sha256=${createHmac("sha256", target.token).update(body).digest("hex")}`)
-      : typeof gitlab === "string"
-      ? equal(gitlab, target.token)
-      : false;
-    if (!ok) return { result: "unauthorized" };
+    if (!authenticated(req, body, target.token, false)) return { result: "unauthorized" };
     const repository = `${namespace}/${name}`;
     // 5. Per Repository, only for authenticated callers.
     if (!repositories.take(repository)) return { result: "rate_limited", repository };
@@ -165,6 +188,35 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       return { result: "error", repository };
     }
     return { result: "accepted", repository };
+  }
+
+  /** The ImagePolicy route: steps 3 to 5 with the policy's token and limiter. */
+  async function decideImagePolicy(
+    req: IncomingMessage,
+    body: Buffer,
+    namespace: string,
+    name: string,
+  ): Promise<{ result: ReceiverResult; repository?: string }> {
+    let target: { token: string } | undefined;
+    try {
+      target = await o.lookupImagePolicy!(namespace, name);
+    } catch {
+      return { result: "error" };
+    }
+    if (!target || !authenticated(req, body, target.token, true)) return { result: "unauthorized" };
+    const object = `imagepolicies/${namespace}/${name}`;
+    if (!imagePolicies.take(object)) return { result: "rate_limited", repository: object };
+    const event = req.headers["x-github-event"];
+    if (event === "ping") return { result: "ping", repository: object };
+    if (event !== undefined && event !== "package" && event !== "registry_package") {
+      return { result: "ignored", repository: object };
+    }
+    try {
+      await o.requestScan!(namespace, name);
+    } catch {
+      return { result: "error", repository: object };
+    }
+    return { result: "accepted", repository: object };
   }
 
   const server: Server = createServer((req, res) => {

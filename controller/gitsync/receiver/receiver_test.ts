@@ -20,6 +20,7 @@ describe("push receiver", () => {
   let clock = 0;
   const requested: string[] = [];
   const results: string[] = [];
+  const scans: string[] = [];
 
   before(async () => {
     receiver = await startReceiver({
@@ -33,6 +34,12 @@ describe("push receiver", () => {
       },
       requestReconcile: (ns, name) => {
         requested.push(`${ns}/${name}`);
+        return Promise.resolve();
+      },
+      lookupImagePolicy: (ns, name) =>
+        Promise.resolve(ns === "shop" && name === "web" ? { token: TOKEN } : undefined),
+      requestScan: (ns, name) => {
+        scans.push(`${ns}/${name}`);
         return Promise.resolve();
       },
       onResult: (r) => results.push(r),
@@ -136,6 +143,55 @@ describe("push receiver", () => {
     assert.deepEqual(statuses.slice(0, 50), Array(50).fill(401));
     assert.deepEqual(statuses.slice(50), [429, 429]);
     assert.ok(results.includes("rate_limited"));
+  });
+
+  it("ImagePolicy hooks: bearer, GitHub signature or GitLab token; unknown policy and bad token are the same 401", async () => {
+    const body = JSON.stringify({ action: "published", package: { name: "web" } });
+    assert.deepEqual(
+      await post("/hooks/imagepolicies/shop/web", body, { authorization: `Bearer ${TOKEN}` }),
+      {
+        status: 202,
+        text: "accepted\n",
+      },
+    );
+    assert.equal(
+      (await post("/hooks/imagepolicies/shop/web", body, {
+        "x-github-event": "package",
+        "x-hub-signature-256": sign(body),
+      }))
+        .status,
+      202,
+    );
+    assert.equal(
+      (await post("/hooks/imagepolicies/shop/web", body, { "x-gitlab-token": TOKEN })).status,
+      202,
+    );
+    assert.deepEqual(scans, ["shop/web", "shop/web", "shop/web"]);
+    for (
+      const [path, headers] of [
+        ["/hooks/imagepolicies/shop/web", { authorization: "Bearer wrong" }],
+        ["/hooks/imagepolicies/shop/none", { authorization: `Bearer ${TOKEN}` }],
+        ["/hooks/imagepolicies/shop/web", {}],
+      ] as const
+    ) {
+      assert.deepEqual(await post(path, body, headers), { status: 401, text: "unauthorized\n" }, path);
+    }
+    // A Repository hook does not take a bearer token.
+    assert.equal(
+      (await post("/hooks/shop/web", githubPush("https://git.example.com/team/web"), {
+        authorization: `Bearer ${TOKEN}`,
+      })).status,
+      401,
+    );
+    assert.equal(
+      (await post("/hooks/imagepolicies/shop/web", body, {
+        "x-github-event": "push",
+        "x-hub-signature-256": sign(body),
+      }))
+        .text,
+      "ignored\n",
+    );
+    assert.equal(scans.length, 3);
   });
 });
 

@@ -7,6 +7,7 @@
  * Credentials come only from a Secret in the Repository's namespace labelled
  * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (seed section 5.3).
  */
+import { createHash } from "node:crypto";
 import type { Condition } from "./application.ts";
 import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
@@ -18,6 +19,8 @@ import {
   GitSourceError,
 } from "../source/git/git_source.ts";
 import { RemoteUrlError } from "../source/git/remote_url.ts";
+import type { LatestImage } from "../images/markers.ts";
+import { writeBack, WriteBackError } from "../images/write_back.ts";
 
 export const RECONCILE_REQUESTED_AT = "sync.gitsync.io/reconcile-requested-at";
 export const GIT_CREDENTIALS_LABEL = "sync.gitsync.io/git-credentials";
@@ -27,6 +30,7 @@ export interface Repository extends KubeObject {
     git: { url: string; revision?: string; auth?: { secretRef?: { name: string } } };
     pollInterval?: string;
     webhook?: { secretRef?: { name: string } };
+    imageUpdate?: { secretRef: { name: string }; branch?: string; path?: string };
     applicationConfigPaths?: string[];
     applicationServiceAccountName?: string;
     applicationPolicy?: {
@@ -40,6 +44,7 @@ export interface Repository extends KubeObject {
     observedGeneration?: number;
     artifact?: { revision?: string; ref?: string; fetchedAt?: string };
     lastHandledReconcileAt?: string;
+    imageUpdate?: { observedImages?: string; lastPushedCommit?: string; lastPushTime?: string };
     conditions?: {
       type: string;
       status: string;
@@ -64,6 +69,10 @@ export interface RepositoryReconcilerOptions {
    * `Discovered` condition, or undefined when it declares no Applications and never did.
    */
   discover?: (repo: Repository, fetched: FetchedCommit) => Promise<Condition | undefined>;
+  /** The latest image of each ImagePolicy in a namespace, by name (image automation's input). */
+  latestImages?: (namespace: string) => Map<string, LatestImage>;
+  /** Writes image updates back; tests may count calls. */
+  writeBack?: typeof writeBack;
 }
 
 /** Go-style durations as the CRD allows them (5m, 1h30m, 90s, 500ms). */
@@ -80,14 +89,18 @@ export class CredentialsRefused extends Error {
 }
 
 /**
- * The Git credentials of a Repository: from the Secret spec.git.auth names, in the same namespace,
- * only when it is labelled sync.gitsync.io/git-credentials=true; read uncached every time.
+ * The Git credentials of a Repository: from the Secret spec.git.auth names (or, for image write-back,
+ * spec.imageUpdate), in the same namespace, only when it is labelled
+ * sync.gitsync.io/git-credentials=true; read uncached every time.
  */
 export async function readGitCredentials(
   client: KubeClient,
   repo: Repository,
+  use: "spec.git.auth" | "spec.imageUpdate" = "spec.git.auth",
 ): Promise<GitCredentials | undefined> {
-  const name = repo.spec.git.auth?.secretRef?.name;
+  const name = use === "spec.git.auth"
+    ? repo.spec.git.auth?.secretRef?.name
+    : repo.spec.imageUpdate?.secretRef?.name;
   if (!name) return undefined;
   const ns = repo.metadata!.namespace!;
   let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
@@ -95,7 +108,7 @@ export async function readGitCredentials(
     secret = await client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
   } catch (err) {
     if (isKubeApiError(err, 404)) {
-      throw new CredentialsRefused(`Secret ${ns}/${name} (spec.git.auth.secretRef) does not exist`);
+      throw new CredentialsRefused(`Secret ${ns}/${name} (${use}.secretRef) does not exist`);
     }
     throw err;
   }
@@ -120,9 +133,16 @@ export async function readGitCredentials(
   return c;
 }
 
+/** A short fingerprint of the images a write-back would write, so a change of any policy is noticed. */
+function imagesFingerprint(images: Map<string, LatestImage>): string {
+  const lines = [...images].map(([name, i]) => `${name}=${i.image}:${i.tag}@${i.digest ?? ""}`).sort();
+  return createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
+}
+
 export function repositoryReconciler(o: RepositoryReconcilerOptions) {
   const now = o.now ?? (() => new Date());
   const doFetch = o.fetch ?? fetchGit;
+  const doWriteBack = o.writeBack ?? writeBack;
 
   async function writeStatus(repo: Repository, status: Repository["status"]): Promise<void> {
     await o.client.request({
@@ -169,11 +189,65 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
     const pollMs = parseDuration(repo.spec.pollInterval ?? "5m") || 300_000;
     const requested = repo.metadata?.annotations?.[RECONCILE_REQUESTED_AT];
     const fetchedAt = repo.status?.artifact?.fetchedAt ? Date.parse(repo.status.artifact.fetchedAt) : 0;
-    // Due? A new spec, a receiver's stamp not handled yet, or the poll interval passed.
+    const images = repo.spec.imageUpdate
+      ? o.latestImages?.(repo.metadata!.namespace!) ?? new Map()
+      : undefined;
+    const imagesSeen = images ? imagesFingerprint(images) : undefined;
+    // Due? A new spec, a receiver's stamp not handled yet, the poll interval passed, or an
+    // ImagePolicy found an image the last write-back did not see.
     const due = repo.status?.observedGeneration !== repo.metadata?.generation ||
       (requested !== undefined && requested !== repo.status?.lastHandledReconcileAt) ||
-      now().getTime() - fetchedAt >= pollMs;
+      now().getTime() - fetchedAt >= pollMs ||
+      (imagesSeen !== undefined && imagesSeen !== repo.status?.imageUpdate?.observedImages);
     if (!due) return { requeueAfterMs: Math.max(1000, fetchedAt + pollMs - now().getTime()) };
+
+    // Image write-back first, so the fetch below already sees what it pushed.
+    let imagesUpdated: Condition = {
+      type: "ImagesUpdated",
+      status: "False",
+      reason: "Disabled",
+      message: "image write-back is off (spec.imageUpdate is not set)",
+    };
+    let imageUpdate = repo.status?.imageUpdate;
+    if (images && repo.spec.imageUpdate) {
+      const branch = repo.spec.imageUpdate.branch ?? repo.spec.git.revision ?? "main";
+      try {
+        const r = await doWriteBack({
+          url: repo.spec.git.url,
+          branch,
+          ...(repo.spec.imageUpdate.path ? { path: repo.spec.imageUpdate.path } : {}),
+          credentials: await readGitCredentials(o.client, repo, "spec.imageUpdate"),
+          cacheRoot: o.cacheRoot,
+          cacheKey: key,
+          namespace: repo.metadata!.namespace!,
+          latest: (name) => images.get(name),
+          now,
+        });
+        imageUpdate = {
+          ...imageUpdate,
+          observedImages: imagesSeen!,
+          ...(r.pushed
+            ? { lastPushedCommit: r.commit, lastPushTime: now().toISOString().replace(/\.\d{3}Z$/, "Z") }
+            : {}),
+        };
+        imagesUpdated = {
+          type: "ImagesUpdated",
+          status: "True",
+          reason: r.pushed ? "Pushed" : "UpToDate",
+          message: r.pushed
+            ? `pushed ${r.commit} to ${branch}: ${r.changes.length} image reference(s) updated`
+            : `every $imagepolicy marker on ${branch} is up to date`,
+        };
+      } catch (err) {
+        const reason = err instanceof CredentialsRefused
+          ? "AuthenticationFailure"
+          : err instanceof WriteBackError
+          ? err.reason
+          : undefined;
+        if (!reason) throw err;
+        imagesUpdated = { type: "ImagesUpdated", status: "False", reason, message: (err as Error).message };
+      }
+    }
 
     // Credentials, then fetch.
     let fetched: FetchedCommit;
@@ -197,8 +271,10 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
         observedGeneration: repo.metadata?.generation,
         ...(requested ? { lastHandledReconcileAt: requested } : {}),
         // A failed fetch says nothing new about discovery: its condition stays as it was.
+        ...(imageUpdate ? { imageUpdate } : {}),
         conditions: [
           ready(repo, "False", reason, (err as Error).message),
+          transitioned(repo, imagesUpdated),
           ...(repo.status?.conditions ?? []).filter((c) => c.type === "Discovered"),
         ],
       });
@@ -217,8 +293,10 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
         fetchedAt: now().toISOString().replace(/\.\d{3}Z$/, "Z"),
       },
       ...(requested ? { lastHandledReconcileAt: requested } : {}),
+      ...(imageUpdate ? { imageUpdate } : {}),
       conditions: [
         ready(repo, "True", "Succeeded", `fetched ${fetched.commit}`),
+        transitioned(repo, imagesUpdated),
         ...(discovered ? [transitioned(repo, discovered)] : []),
       ],
     });

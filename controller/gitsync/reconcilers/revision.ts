@@ -22,6 +22,7 @@ import { diagnose, type Diagnosis } from "../diagnosis/diagnose.ts";
 import type { Notification, NotificationEvent } from "../notify/notifier.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure } from "../render/failure.ts";
+import { inSpan, spanAttributes } from "../tracing.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
 import { APPLICATION_LABEL, listManaged } from "../rollout/inventory.ts";
 import { DecryptionFailure } from "../sops/decrypt.ts";
@@ -132,7 +133,12 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     const ns = rev.metadata!.namespace!;
     const decryption = app.spec.decryption;
     const plain = await decryptTree(tree, decryption, () => readDecryptionKeys(o.client, ns, decryption!));
-    const objects = (await renderSource(o.renderers, plain, app.spec.source)).map((obj) => ({
+    const rendered = await inSpan("render", {
+      "gitsync.application": `${ns}/${app.metadata!.name}`,
+      "gitsync.source.revision": rev.spec.sourceRevision,
+      "gitsync.source.path": app.spec.source.path ?? "",
+    }, () => renderSource(o.renderers, plain, app.spec.source));
+    const objects = rendered.map((obj) => ({
       ...obj,
       metadata: {
         ...obj.metadata,
@@ -148,27 +154,40 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     return () => listManaged(sa, app, objects, unlisted);
   }
 
-  async function plan(rev: Revision, app: Application, sa: KubeClient): Promise<Plan> {
-    const { objects, groups } = await desiredState(rev, app);
-    const managed = await inventory(sa, app, objects)();
-    const options = {
-      conflictPolicy: app.spec.conflictPolicy ?? "fail",
-      defaultNamespace: app.metadata!.namespace!,
-      dryRun: true,
-      live: liveLookup(managed, app.metadata!.namespace!),
-    } as const;
-    const of = (stages: string[]) =>
-      groups.flatMap((g) => (stages.includes(g.stage) && "objects" in g ? g.objects : []));
-    const hooks = of(["pre-sync", "post-sync"]);
-    const changes = [
-      ...await applyObjects(sa, of(["wave"]), options),
-      // Hooks are created afresh each rollout: planned as creates, whatever ran before.
-      ...await applyObjects(sa, hooks, { ...options, recreate: true }),
-    ];
-    const pruned = app.spec.sync?.prune === false
-      ? { delete: [], skipped: [] }
-      : planPrune(managed, changes.map((c) => c.desired));
-    return buildPlan({ changes, prune: pruned.delete, pruneSkipped: pruned.skipped, redact: o.redact });
+  function plan(rev: Revision, app: Application, sa: KubeClient): Promise<Plan> {
+    return inSpan(
+      "plan",
+      { "gitsync.revision": `${rev.metadata!.namespace}/${rev.metadata!.name}` },
+      async () => {
+        const { objects, groups } = await desiredState(rev, app);
+        const managed = await inventory(sa, app, objects)();
+        const options = {
+          conflictPolicy: app.spec.conflictPolicy ?? "fail",
+          defaultNamespace: app.metadata!.namespace!,
+          dryRun: true,
+          live: liveLookup(managed, app.metadata!.namespace!),
+        } as const;
+        const of = (stages: string[]) =>
+          groups.flatMap((g) => (stages.includes(g.stage) && "objects" in g ? g.objects : []));
+        const hooks = of(["pre-sync", "post-sync"]);
+        const changes = [
+          ...await applyObjects(sa, of(["wave"]), options),
+          // Hooks are created afresh each rollout: planned as creates, whatever ran before.
+          ...await applyObjects(sa, hooks, { ...options, recreate: true }),
+        ];
+        const pruned = app.spec.sync?.prune === false
+          ? { delete: [], skipped: [] }
+          : planPrune(managed, changes.map((c) => c.desired));
+        const built = buildPlan({
+          changes,
+          prune: pruned.delete,
+          pruneSkipped: pruned.skipped,
+          redact: o.redact,
+        });
+        spanAttributes({ "gitsync.plan.digest": built.digest, "gitsync.plan.entries": built.entries.length });
+        return built;
+      },
+    );
   }
 
   /**

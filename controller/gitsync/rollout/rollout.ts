@@ -13,6 +13,7 @@
  * (annotation sync.gitsync.io/hook-rollout), so a step that reads a stale status, or follows a crash
  * between creating a hook and recording it, recognises its own hook instead of replacing it.
  */
+import { inSpan } from "../tracing.ts";
 import {
   deleteObject,
   discoveryFor,
@@ -150,13 +151,22 @@ export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
       const objects = await Promise.all(
         group.objects.map(async (o) => withNamespace(o, ctx.namespace, await namespaced(ctx.client, o))),
       );
+      const attributes = {
+        "gitsync.stage": group.stage,
+        "gitsync.group": state.group,
+        "gitsync.objects": objects.length,
+      };
       if (group.stage === "wave") {
-        const wave = await applyWave(ctx, objects);
+        const wave = await inSpan("apply group", attributes, () => applyWave(ctx, objects));
         if (wave) {
           return { outcome: "progressing", state, waitingFor: wave.waiting, unhealthy: wave.unhealthy };
         }
       } else {
-        const waiting = await runHooks(ctx, state, group.stage, objects);
+        const waiting = await inSpan(
+          "apply group",
+          attributes,
+          () => runHooks(ctx, state, group.stage, objects),
+        );
         if (waiting) return { outcome: "progressing", state, waitingFor: waiting };
       }
       state.group++;

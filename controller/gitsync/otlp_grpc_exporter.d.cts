@@ -1,0 +1,1 @@
+export { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-grpc";

@@ -1,0 +1,78 @@
+/**
+ * Crash-safe file writes: the bytes go to a temporary file in the same folder, are fsynced, then
+ * renamed over the target (or hard-linked to it when the target must not exist yet), and the folder
+ * is fsynced so the rename itself survives a crash. Readers see the old file or the new one, never
+ * half of either. Temporary names start with `.` so tree listings and the watcher skip them.
+ */
+import { randomBytes } from "node:crypto";
+import { link, lstat, open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+export interface AtomicWriteOptions {
+  /** Fail with EEXIST instead of replacing an existing file (atomic: link(2) refuses to clobber). */
+  exclusive?: boolean;
+  /** File mode of the new file (default 0o644, or what the caller copies from the old file). */
+  mode?: number;
+}
+
+/** The temporary name used while writing `path`; recognisable by `isTempName`. */
+function tempPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+}
+
+export function isTempName(name: string): boolean {
+  return name.startsWith(".") && name.endsWith(".tmp");
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const h = await open(dir, "r");
+  try {
+    await h.sync();
+  } catch {
+    // Some filesystems refuse fsync on a directory; the data itself is already synced.
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * link(2) refuses to replace an existing file, atomically. Filesystems without hard links (exFAT,
+ * some network mounts) fall back to a check and a rename, which is exclusive only against writers
+ * in this process (the store serialises those per user).
+ */
+async function linkOrRenameIfAbsent(tmp: string, path: string): Promise<void> {
+  try {
+    await link(tmp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+    if (await lstat(path).catch(() => undefined)) {
+      throw Object.assign(new Error("file exists"), { code: "EEXIST" });
+    }
+    await rename(tmp, path);
+  }
+}
+
+export async function atomicWrite(path: string, data: Uint8Array | string, opts: AtomicWriteOptions = {}) {
+  const tmp = tempPath(path);
+  const h = await open(tmp, "wx", opts.mode ?? 0o644);
+  try {
+    try {
+      await h.writeFile(data);
+      if (opts.mode !== undefined) await h.chmod(opts.mode);
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    if (opts.exclusive) {
+      await linkOrRenameIfAbsent(tmp, path);
+      await unlink(tmp).catch(() => {});
+    } else {
+      await rename(tmp, path);
+    }
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+  await fsyncDir(dirname(path));
+}
