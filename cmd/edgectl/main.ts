@@ -5,6 +5,10 @@ import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
 import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
+import { registerLogs } from "./logs.ts";
+import { registerLogsAccess } from "./logs_access.ts";
+import { registerMetrics } from "./metrics.ts";
+import { registerTrace } from "./trace.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerVersion } from "./version.ts";
 
@@ -38,6 +42,10 @@ export function buildProgram(io: Io = processIo) {
   registerDescribe(program, io);
   registerApply(program, io);
   registerDelete(program, io);
+  registerLogs(program, io);
+  registerLogsAccess(program, io);
+  registerMetrics(program, io);
+  registerTrace(program, io);
   return program;
 }
 

@@ -30,6 +30,7 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
   { name: "postgresql-15", file: "/usr/lib/postgresql/15/bin/initdb", for: "the PostgreSQL tests" },
   { name: "chromium", file: "/usr/bin/chromium", for: "the browser tests" },
   { name: "kubectl", file: "/usr/bin/kubectl", for: "the kubectl comparisons (the machine image has it)" },
+  { name: "prometheus", file: "/usr/bin/prometheus", for: "the edgectl metrics tests (a real Prometheus)" },
 ];
 
 /** Go is needed only when a test server is not cached yet; this is the oldest that builds them all. */

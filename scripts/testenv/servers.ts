@@ -87,6 +87,18 @@ export const REGISTRY: Component = {
   linkerVars: { "github.com/distribution/distribution/v3/version.version": "v3.1.2" },
 };
 
+/**
+ * Jaeger v1 all-in-one (in-memory storage): the query API `edgectl trace` reads, and an OTLP
+ * collector (gRPC and HTTP) tests send spans to; started by test/harness/jaeger.ts.
+ */
+export const JAEGER: Component = {
+  name: "jaeger",
+  version: "v1.76.0",
+  recipeDir: join(ROOT, "test", "edgectl", "jaeger"),
+  pkg: "github.com/jaegertracing/jaeger/cmd/all-in-one",
+  linkerVars: { "github.com/jaegertracing/jaeger/internal/version.latestVersion": "v1.76.0" },
+};
+
 /** Everything the tests need, in build order (the apiserver first: later builds reuse its Go cache). */
 export const TEST_SERVERS: Component[] = [
   KUBE_APISERVER,
@@ -97,4 +109,5 @@ export const TEST_SERVERS: Component[] = [
   SOPS,
   HELM,
   REGISTRY,
+  JAEGER,
 ];

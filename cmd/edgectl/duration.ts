@@ -1,0 +1,42 @@
+/**
+ * Durations as users type them for --since, --lookback, --window, --min-duration: one or more
+ * number+unit parts (`90s`, `1h30m`, `7d`, `2w`, `1.5s`, `250ms`). Go's time.ParseDuration has no
+ * `d` or `w`, which is why the reference's documented `--lookback 7d` failed; here both work.
+ */
+
+const UNIT_MS: Record<string, number> = {
+  us: 0.001,
+  "µs": 0.001,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+const PART = /(\d+(?:\.\d+)?)(us|µs|ms|s|m|h|d|w)/y;
+
+/** Milliseconds in `text`, or undefined when it is not a duration (a bare number has no unit). */
+export function parseDuration(text: string): number | undefined {
+  if (!text) return undefined;
+  let ms = 0;
+  PART.lastIndex = 0;
+  while (PART.lastIndex < text.length) {
+    const start = PART.lastIndex;
+    const m = PART.exec(text);
+    if (!m || m.index !== start) return undefined;
+    ms += Number(m[1]) * UNIT_MS[m[2]!]!;
+  }
+  return ms;
+}
+
+/** The units the parser accepts, for messages. */
+export const DURATION_UNITS = "ms, s, m, h, d or w (e.g. 30s, 15m, 2h, 7d, 1h30m)";
+
+/** A span of microseconds as the trace views show it: 850µs, 45.32ms, 1.25s. */
+export function formatMicros(us: number): string {
+  if (us < 1000) return `${Math.round(us)}µs`;
+  if (us < 1_000_000) return `${(us / 1000).toFixed(2)}ms`;
+  return `${(us / 1_000_000).toFixed(2)}s`;
+}
