@@ -29,7 +29,7 @@ import type { SearchService } from "./memory/search.ts";
 import type { ActivityRecorder } from "./metrics/activity.ts";
 import { GaugeReader } from "./metrics/gauges.ts";
 import type { MemsvcMetrics } from "./metrics/registry.ts";
-import { routeTiming } from "./metrics/route_timing.ts";
+import { routeTiming } from "../../internal/metrics/route_timing.ts";
 import { activeProjectApi, activeProjectRoutes } from "./routes/active_project.ts";
 import type { Maintenance } from "./maintenance/mod.ts";
 import type { McpDeps } from "./mcp/mcp_server.ts";

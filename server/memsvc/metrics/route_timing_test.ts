@@ -7,7 +7,7 @@ import { requireCaller } from "../auth/require.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { apiTokenCaller } from "../routes/_test_app.ts";
 import { MemsvcMetrics } from "./registry.ts";
-import { routeTiming, UNMATCHED_ROUTE } from "./route_timing.ts";
+import { routeTiming, UNMATCHED_ROUTE } from "../../../internal/metrics/route_timing.ts";
 
 /** memsvc's layout in small: the timing first, a caller resolver, guarded routes in a sub-app. */
 function appWith(metrics: MemsvcMetrics) {
