@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Database } from "../../../internal/db/mod.ts";
-import { writeAudit } from "../audit/audit_log.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { ADMIN_ROUTES, allowedAuthRoute, type AuthRoute } from "./allowlist.ts";

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
-import { listAudit, writeAudit } from "../audit/audit_log.ts";
+import { listAudit, writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../auth/caller.ts";
 import { auditLogResponse, auditQuery } from "../audit/schemas.ts";
 import type { MemsvcEnv } from "../env.ts";

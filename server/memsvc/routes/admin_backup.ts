@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import type { Database } from "../../../internal/db/mod.ts";
-import { writeAudit } from "../audit/audit_log.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../auth/caller.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";

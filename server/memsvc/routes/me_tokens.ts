@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
-import { writeAudit } from "../audit/audit_log.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../auth/caller.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { deletedResponse } from "../memory/schemas.ts";

@@ -5,7 +5,8 @@
  */
 import { type Context, Hono } from "hono";
 import type { Kysely } from "kysely";
-import { type AuditAction, writeAudit } from "../audit/audit_log.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
+import type { AuditAction } from "../audit/actions.ts";
 import { callerOf } from "../auth/caller.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { deletedResponse } from "../memory/schemas.ts";

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
-import { writeAudit } from "../audit/audit_log.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../auth/caller.ts";
 import { createRateLimiter, type RateLimiter, tooManyRequests } from "../auth/rate_limit.ts";
 import type { MemsvcEnv } from "../env.ts";

@@ -5,6 +5,7 @@
  * so a binary never runs the library's own migrator.
  */
 import { sql } from "kysely";
+import { createAuditLogTable } from "../../../../internal/audit/mod.ts";
 import type { Migration } from "../../../../internal/db/mod.ts";
 
 export const identity: Migration = {
@@ -71,14 +72,6 @@ export const identity: Migration = {
       .execute();
     await db.schema.createIndex("user_tokens_user_id_idx").on("user_tokens").column("user_id").execute();
 
-    await db.schema.createTable("audit_log")
-      .addColumn("id", "bigserial", (c) => c.primaryKey())
-      .addColumn("at", "timestamptz", (c) => c.notNull().defaultTo(now))
-      .addColumn("actor_id", "text")
-      .addColumn("action", "text", (c) => c.notNull())
-      .addColumn("target", "text")
-      .addColumn("metadata", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-      .execute();
-    await db.schema.createIndex("audit_log_at_idx").on("audit_log").column("at").execute();
+    await createAuditLogTable(db);
   },
 };

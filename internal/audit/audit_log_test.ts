@@ -1,14 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
-import { listAudit, writeAudit } from "./audit_log.ts";
+import { freshDataDir, removeDataDirs } from "../db/_test_data_dir.ts";
+import { type Database, openDatabase } from "../db/mod.ts";
+import { type AuditTables, createAuditLogTable, listAudit, writeAudit } from "./audit_log.ts";
 
-let store: TestStore;
+let store: Database<AuditTables>;
 before(async () => {
-  store = await openTestStore();
-  await insertUser(store.db, { id: "u_audit" });
+  store = await openDatabase<AuditTables>({ dataDir: await freshDataDir() });
+  await createAuditLogTable(store.db);
 });
-after(() => store.close());
+after(async () => {
+  await store.close();
+  await removeDataDirs();
+});
 
 test("entries come back newest first, limited, with requestId in metadata", async () => {
   const { db } = store;
