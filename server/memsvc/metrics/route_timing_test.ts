@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { Hono } from "hono";
 import { createApp } from "../../../internal/http/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
-import { requireCaller } from "../auth/require.ts";
+import { requireCaller } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { apiTokenCaller } from "../routes/_test_app.ts";
 import { MemsvcMetrics } from "./registry.ts";

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
 import { listAudit, writeAudit } from "../../../internal/audit/mod.ts";
-import { callerOf } from "../auth/caller.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import { auditLogResponse, auditQuery } from "../audit/schemas.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";

@@ -4,6 +4,7 @@
  */
 import type { Generated, GeneratedAlways } from "kysely";
 import type { AuditLogTable, JsonValue } from "../../../internal/audit/mod.ts";
+import type { UserTable } from "../../../internal/auth/identity_tables.ts";
 import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/logger.ts";
 import { migrations } from "./migrations/mod.ts";
@@ -14,21 +15,6 @@ export interface EngineStateTable {
   key: string;
   value: JsonValue;
   updated_at: Generated<Date>;
-}
-
-/** better-auth's user table (admin plugin columns included); the library writes it, we read it. */
-export interface UserTable {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  image: string | null;
-  createdAt: Generated<Date>;
-  updatedAt: Generated<Date>;
-  role: string | null;
-  banned: boolean | null;
-  banReason: string | null;
-  banExpires: Date | null;
 }
 
 /** User API tokens: only the SHA-256 of the plaintext is stored. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createApp } from "../../../internal/http/mod.ts";
-import { silentLogger } from "../../../internal/log/mod.ts";
+import { createApp } from "../http/mod.ts";
+import { silentLogger } from "../log/mod.ts";
 import { createRateLimiter, tooManyRequests } from "./rate_limit.ts";
 
 function clock(start = 1_000_000) {

@@ -1,12 +1,11 @@
 /**
- * The description of /api/auth for /openapi.json: one operation per allowlisted route (allowlist.ts),
- * with the request schemas the identity library itself validates with (its endpoints carry zod
- * schemas), so neither the paths nor the fields can drift from what is served.
+ * The OpenAPI description of the identity library's routes: one operation per allowlisted route
+ * (allowlist.ts), with the request schemas the library itself validates with (its endpoints carry
+ * zod schemas), so neither the paths nor the fields can drift from what is served.
  */
 import { z } from "zod";
-import { lastAdminBody } from "../openapi/components.ts";
-import type { RouteSpec } from "../openapi/route_spec.ts";
-import { ADMIN_ROUTES, type AuthRoute, SELF_SERVICE_ROUTES } from "./allowlist.ts";
+import { lastAdminBody, type RouteSpec } from "../openapi/mod.ts";
+import type { AuthRouteAllowlist } from "./allowlist.ts";
 import type { Auth } from "./better_auth.ts";
 import { demotedUser } from "./last_admin.ts";
 
@@ -16,17 +15,18 @@ export const authLibraryError = z.object({
   code: z.string().optional(),
 }).meta({ id: "AuthLibraryError" });
 
-const signInResponse = z.looseObject({
-  token: z.string().describe("the session token: send it as `Authorization: Bearer ns_<token>`"),
-  user: z.looseObject({ id: z.string(), email: z.string() }),
-});
+const canDemote = (route: string) =>
+  demotedUser({ route, body: { userId: "u", role: "user", data: { role: "user" } } }) !== undefined;
 
-/** Routes whose body can take admin rights away, and so may answer 400 LAST_ADMIN_PROTECTED. */
-const CAN_DEMOTE = new Set<AuthRoute>(
-  ADMIN_ROUTES.filter((route) =>
-    demotedUser({ route, body: { userId: "u", role: "user", data: { role: "user" } } }) !== undefined
-  ),
-);
+export interface AuthApiOptions {
+  allowlist: AuthRouteAllowlist;
+  /** The tool's name, for "Served by the identity library behind <tool>'s allowlist." */
+  tool: string;
+  /** What the sign-in answer's `token` is for, e.g. "send it as `Authorization: Bearer ns_<token>`". */
+  tokenHint: string;
+  /** Where the library is mounted. Default /api/auth. */
+  prefix?: string;
+}
 
 /** The shape of an endpoint in `auth.api` that this module reads. */
 interface Endpoint {
@@ -53,16 +53,23 @@ function objectSchema(value: unknown): z.ZodObject | undefined {
   return value instanceof z.ZodObject ? value : undefined;
 }
 
-/** One spec per allowlisted /api/auth route. */
-export function authApi(auth: Auth): RouteSpec[] {
-  return [...SELF_SERVICE_ROUTES, ...ADMIN_ROUTES].map((route): RouteSpec => {
+type AuthAccess = "public" | "session" | "admin";
+
+/** One spec per allowlisted route. */
+export function authApi(auth: Auth, options: AuthApiOptions): RouteSpec<AuthAccess>[] {
+  const { allowlist, prefix = "/api/auth" } = options;
+  const signInResponse = z.looseObject({
+    token: z.string().describe(`the session token: ${options.tokenHint}`),
+    user: z.looseObject({ id: z.string(), email: z.string() }),
+  });
+  return [...allowlist.selfService, ...allowlist.admin].map((route): RouteSpec<AuthAccess> => {
     const [method, path] = route.split(" ") as [string, string];
     const endpoint = endpointFor(auth, method, path);
-    const admin = (ADMIN_ROUTES as readonly string[]).includes(route);
+    const admin = allowlist.isAdmin(route);
     const signIn = route === "POST /sign-in/email";
     const body = objectSchema(endpoint.options?.body);
     const query = objectSchema(endpoint.options?.query);
-    const rejected = CAN_DEMOTE.has(route)
+    const rejected = admin && canDemote(route)
       ? {
         description: "rejected by the identity library, or LAST_ADMIN_PROTECTED: it would leave no admin",
         schema: z.union([authLibraryError, lastAdminBody]),
@@ -70,7 +77,7 @@ export function authApi(auth: Auth): RouteSpec[] {
       : { description: "rejected by the identity library", schema: authLibraryError };
     return {
       method: method.toLowerCase() as RouteSpec["method"],
-      path: `/api/auth${path}`,
+      path: `${prefix}${path}`,
       operationId: `auth${
         path.split(/[/-]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")
       }`,
@@ -82,7 +89,7 @@ export function authApi(auth: Auth): RouteSpec[] {
         : `${admin ? "Admin: " : ""}${
           endpoint.options?.metadata?.openapi?.description ?? path.split("/").pop()!.replaceAll("-", " ")
         }`,
-      description: "Served by the identity library behind memsvc's allowlist." +
+      description: `Served by the identity library behind ${options.tool}'s allowlist.` +
         (signIn ? " At most 10 attempts per email per 15 minutes." : ""),
       ...(body && method !== "GET" ? { body } : {}),
       ...(query && method === "GET" ? { query } : {}),
@@ -92,7 +99,7 @@ export function authApi(auth: Auth): RouteSpec[] {
           : { description: "the identity library's answer", schema: z.looseObject({}) },
         // The library validates the input and answers 400 in its own shape.
         ...(body || query ? { 400: rejected } : {}),
-      } as RouteSpec["responses"],
+      } as RouteSpec<AuthAccess>["responses"],
       errors: signIn || route.endsWith("-password") ? [401, 429] : [],
     };
   });

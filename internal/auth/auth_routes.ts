@@ -1,45 +1,55 @@
 /**
- * /api/auth: the identity library behind memsvc's allowlist. Before a request reaches the library
+ * The identity library's routes behind a tool's allowlist. Before a request reaches the library
  * this layer refuses unlisted paths (404, logged), applies per-account rate limits (sign-in by
- * email, password changes by user), turns `Bearer ns_…` into the library's bearer form, and guards
- * the last admin. Successful admin changes are written to the audit log.
+ * email, password changes by user), turns `Bearer <session prefix>…` into the library's bearer
+ * form, guards admin routes and the last admin. Successful admin changes are written to the audit
+ * log.
+ *
+ * @example
+ * app.route("/", authRoutes({ auth, database, allowlist, signInLimiter, passwordLimiter, lastAdminLock: "vault:admin-change" }));
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { Database } from "../../../internal/db/mod.ts";
-import { writeAudit } from "../../../internal/audit/mod.ts";
-import type { MemsvcEnv } from "../env.ts";
-import type { MemsvcDatabase } from "../store/db.ts";
-import { ADMIN_ROUTES, allowedAuthRoute, type AuthRoute } from "./allowlist.ts";
+import type { Kysely } from "kysely";
+import { type AuditTables, writeAudit } from "../audit/mod.ts";
+import type { Database } from "../db/mod.ts";
+import type { AuthRouteAllowlist } from "./allowlist.ts";
 import type { Auth } from "./better_auth.ts";
-import { isSession } from "./caller.ts";
-import { demotedUser, guardLastAdmin } from "./last_admin.ts";
+import { type AuthEnv, isSession } from "./caller.ts";
+import { demotedUser, withLastAdminGuard } from "./last_admin.ts";
 import { type RateLimiter, tooManyRequests } from "./rate_limit.ts";
 import { sessionHeaders } from "./resolve_caller.ts";
 
-export interface AuthRoutesDeps {
+export interface AuthRoutesDeps<DB extends AuditTables> {
   auth: Auth;
-  database: Database<MemsvcDatabase>;
+  database: Database<DB>;
+  allowlist: AuthRouteAllowlist;
   signInLimiter: RateLimiter;
   passwordLimiter: RateLimiter;
+  /** The cluster-wide lock of admin changes, e.g. "memsvc:admin-change". */
+  lastAdminLock: string;
+  /** Where the library is mounted. Default /api/auth. */
+  prefix?: string;
+  /** See ResolveCallerOptions.sessionBearerPrefix. */
+  sessionBearerPrefix?: string;
 }
 
-const PREFIX = "/api/auth";
-const READ_ONLY_ADMIN = new Set<AuthRoute>(["GET /admin/list-users", "POST /admin/list-user-sessions"]);
+const READ_ONLY_ADMIN = new Set(["GET /admin/list-users", "POST /admin/list-user-sessions"]);
 
-export function authRoutes(deps: AuthRoutesDeps): Hono<MemsvcEnv> {
-  const app = new Hono<MemsvcEnv>();
-  app.all(`${PREFIX}/*`, async (c) => {
-    const route = allowedAuthRoute(c.req.method, c.req.path.slice(PREFIX.length));
+export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Hono<AuthEnv> {
+  const prefix = deps.prefix ?? "/api/auth";
+  const app = new Hono<AuthEnv>();
+  app.all(`${prefix}/*`, async (c) => {
+    const route = deps.allowlist.allowed(c.req.method, c.req.path.slice(prefix.length));
     if (!route) {
       c.get("log").warn("auth path not allowlisted", { method: c.req.method, path: c.req.path });
       return c.json({ error: "not found" }, 404);
     }
     const caller = c.get("caller");
-    const adminRoute = (ADMIN_ROUTES as readonly string[]).includes(route);
+    const adminRoute = deps.allowlist.isAdmin(route);
     const text = c.req.method === "GET" ? "" : await c.req.text();
     const body = parseObject(text);
-    // The same guard as memsvc's own admin routes, before the library sees the request, so every
+    // The same guard as the tool's own admin routes, before the library sees the request, so every
     // admin route answers 401 / 403 alike whatever the library would check first.
     if (adminRoute) {
       if (!caller) throw new HTTPException(401, { message: "unauthorized" });
@@ -66,18 +76,17 @@ export function authRoutes(deps: AuthRoutesDeps): Hono<MemsvcEnv> {
 
     const request = new Request(c.req.url, {
       method: c.req.method,
-      headers: sessionHeaders(c.req.raw.headers),
+      headers: sessionHeaders(c.req.raw.headers, deps.sessionBearerPrefix),
       body: c.req.method === "GET" ? undefined : text,
     });
-    const response = await guardLastAdmin(
+    const response = await withLastAdminGuard(
       deps.database,
-      { route, body },
-      caller?.userId ?? "",
+      { lock: deps.lastAdminLock, target: demotedUser({ route, body }), callerId: caller?.userId ?? "" },
       () => deps.auth.handler(request),
     );
 
     if (response.ok && adminRoute && !READ_ONLY_ADMIN.has(route)) {
-      await writeAudit(deps.database.db, {
+      await writeAudit(deps.database.db as unknown as Kysely<AuditTables>, {
         actorId: caller?.userId ?? null,
         action: `admin.${route.slice("POST /admin/".length)}`,
         target: typeof body.userId === "string"
