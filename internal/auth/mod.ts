@@ -48,12 +48,12 @@ export {
   tooManyRequests,
 } from "./rate_limit.ts";
 export {
+  refuseReadOnlyWrites,
   requireAdmin,
   requireApiToken,
   requireBearer,
   requireCaller,
   requireSession,
-  requireWriteScope,
 } from "./require.ts";
 export {
   type ApiTokenResolver,

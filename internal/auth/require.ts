@@ -68,13 +68,13 @@ export function requireBearer(message: string): MiddlewareHandler<AuthEnv> {
 }
 
 /**
- * 401 without credentials; 403 for an API token scoped to reading when the request changes
- * something (any method but GET, HEAD and OPTIONS).
+ * 403 for an API token scoped to reading when the request changes something (any method but GET,
+ * HEAD and OPTIONS). Requests without a caller or with an unscoped one pass: the route's own guard
+ * decides about them.
  */
-export function requireWriteScope(): MiddlewareHandler<AuthEnv> {
+export function refuseReadOnlyWrites(): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
-    const caller = callerOf(c);
-    if (caller.scope === "read" && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
+    if (c.get("caller")?.scope === "read" && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
       throw new HTTPException(403, { message: "this API key is read-only" });
     }
     await next();

@@ -1,0 +1,28 @@
+/**
+ * The identity library with the vault's names, and the library routes the vault passes through.
+ * Accounts are created by the vault's own registration route (registration.ts), which claims an
+ * invite in the same transaction; the vault's admin API (routes/admin_users.ts) manages users, so
+ * none of the library's admin routes is exposed.
+ */
+import { type AuthOptions, authRouteAllowlist, createAuth } from "../../../internal/auth/mod.ts";
+
+export function createVaultAuth(options: Omit<AuthOptions, "appName" | "cookiePrefix">) {
+  return createAuth({ ...options, appName: "vault", cookiePrefix: "vault" });
+}
+
+/** The session cookie's name (on https it gets the `__Secure-` prefix). */
+export const SESSION_COOKIE = "vault.session_token";
+
+export const VAULT_AUTH_ROUTES = authRouteAllowlist({
+  selfService: [
+    "POST /sign-in/email",
+    "POST /sign-out",
+    "GET /get-session",
+    "GET /list-sessions",
+    "POST /revoke-session",
+    "POST /revoke-other-sessions",
+    "POST /change-password",
+    "POST /update-user",
+  ],
+  admin: [],
+});
