@@ -6,7 +6,8 @@ import type { Selectable } from "kysely";
 import type { InviteCodesTable, VaultDatabase } from "../store/db.ts";
 
 export const invite = z.object({
-  code: z.string(),
+  id: z.string().describe("names the invite in URLs (DELETE /api/admin/invites/<id>)"),
+  code: z.string().describe("what the invited person signs up with"),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime().nullable(),
   usedBy: z.string().nullable().describe("the user who registered with it (null once that user is removed)"),
@@ -21,6 +22,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toInvite(row: Selectable<InviteCodesTable>, now = new Date()): Invite {
   return {
+    id: row.id,
     code: row.code,
     createdAt: row.created_at.toISOString(),
     expiresAt: iso(row.expires_at),
@@ -44,7 +46,12 @@ export async function createInvite(
   expiresAt: Date | null,
 ): Promise<Invite> {
   const row = await db.insertInto("invite_codes")
-    .values({ code: randomBytes(16).toString("base64url"), created_by: createdBy, expires_at: expiresAt })
+    .values({
+      id: crypto.randomUUID(),
+      code: randomBytes(16).toString("base64url"),
+      created_by: createdBy,
+      expires_at: expiresAt,
+    })
     .returningAll().executeTakeFirstOrThrow();
   return toInvite(row);
 }
@@ -57,13 +64,13 @@ export async function listInvites(db: Kysely<VaultDatabase>): Promise<Invite[]> 
 /** "revoked", or why not: an unknown code, or one already used (its account stays). */
 export async function revokeInvite(
   db: Kysely<VaultDatabase>,
-  code: string,
+  id: string,
 ): Promise<"revoked" | "unknown" | "used"> {
   const done = await db.updateTable("invite_codes").set({ revoked_at: new Date() })
-    .where("code", "=", code).where("used_at", "is", null).where("revoked_at", "is", null)
+    .where("id", "=", id).where("used_at", "is", null).where("revoked_at", "is", null)
     .returning("code").executeTakeFirst();
   if (done) return "revoked";
-  const row = await db.selectFrom("invite_codes").select(["used_at"]).where("code", "=", code)
+  const row = await db.selectFrom("invite_codes").select(["used_at"]).where("id", "=", id)
     .executeTakeFirst();
   if (!row) return "unknown";
   return row.used_at ? "used" : "revoked";

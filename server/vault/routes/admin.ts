@@ -5,7 +5,7 @@
  *   DELETE /api/admin/users/:id                remove a user
  *   GET    /api/admin/invites                  list invite codes
  *   POST   /api/admin/invites                  create one, optionally expiring
- *   DELETE /api/admin/invites/:code            revoke an unused one
+ *   DELETE /api/admin/invites/:id              revoke an unused one
  *   GET    /api/admin/settings/registration    the registration mode
  *   PUT    /api/admin/settings/registration    set it: open or invite-only
  * Changes that would leave no active admin answer 400 LAST_ADMIN_PROTECTED. Every change is audited.
@@ -25,7 +25,7 @@ import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
 const userParams = z.object({ id: z.string().min(1).max(100) });
-const inviteParams = z.object({ code: z.string().min(1).max(100) });
+const inviteParams = z.object({ id: z.string().min(1).max(100) });
 const modeBody = z.strictObject({ mode: registrationMode });
 const lastAdmin = {
   description: "LAST_ADMIN_PROTECTED: it would leave no active admin",
@@ -91,7 +91,7 @@ export const adminApi = {
   }),
   revokeInvite: defineRoute({
     method: "delete",
-    path: "/api/admin/invites/:code",
+    path: "/api/admin/invites/:id",
     operationId: "adminRevokeInvite",
     tag: "admin",
     access: "admin",
@@ -159,21 +159,21 @@ export function adminRoutes({ database }: { database: Database<VaultDatabase> })
     await writeAudit(db, {
       actorId: caller.userId,
       action: "admin.create-invite",
-      // Audit rows must hold no secret: an invite is named by its first characters only.
-      target: `${created.code.slice(0, 6)}…`,
+      // Audit rows hold no secret: an invite is named by its id, never its code.
+      target: created.id,
       requestId: c.get("requestId"),
       metadata: { expiresAt: created.expiresAt },
     });
     return c.json(created, 201);
   });
   mountRoute(app, adminApi.revokeInvite, async (c, { params }) => {
-    const outcome = await revokeInvite(db, params.code);
+    const outcome = await revokeInvite(db, params.id);
     if (outcome === "unknown") throw notFound("invite code");
     if (outcome === "used") throw new HTTPException(409, { message: "the invite code was used already" });
     await writeAudit(db, {
       actorId: callerOf(c).userId,
       action: "admin.revoke-invite",
-      target: `${params.code.slice(0, 6)}…`,
+      target: params.id,
       requestId: c.get("requestId"),
     });
     return c.body(null, 204);

@@ -16,6 +16,7 @@ export interface SettingsTable {
 }
 
 export interface InviteCodesTable {
+  id: string;
   code: string;
   created_by: string | null;
   created_at: Generated<Date>;

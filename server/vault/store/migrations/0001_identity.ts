@@ -22,7 +22,9 @@ export const identity: Migration = {
     await db.insertInto("settings").values({ key: "registration_mode", value: "invite-only" }).execute();
 
     await db.schema.createTable("invite_codes")
-      .addColumn("code", "text", (c) => c.primaryKey())
+      // Invites are named by id in URLs and logs; the code itself is a secret until claimed.
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("code", "text", (c) => c.notNull().unique())
       .addColumn("created_by", "text", (c) => c.references("user.id").onDelete("set null"))
       .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(now))
       .addColumn("expires_at", "timestamptz")
