@@ -1,6 +1,6 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
-import { ConfigError } from "../../internal/config/mod.ts";
+import { ConfigError, withFlags } from "../../internal/config/mod.ts";
 import { createLogger } from "../../internal/log/mod.ts";
 import { loadVaultConfig } from "../../server/vault/config.ts";
 
@@ -27,7 +27,7 @@ export function registerServe(program: Command): void {
       const overrides = { VAULT_HOST: flags.host, VAULT_PORT: flags.port, VAULT_DATA_DIR: flags.dataDir };
       let config;
       try {
-        config = loadVaultConfig({ ...process.env, ...definedOnly(overrides) });
+        config = loadVaultConfig(withFlags(process.env, overrides));
       } catch (err) {
         if (err instanceof ConfigError) throw new CliError(err.message, 2);
         throw err;
@@ -48,11 +48,4 @@ export function registerServe(program: Command): void {
     "BETTER_AUTH_SECRET=... DATABASE_URL=postgres://vault:secret@db:5432/vault vault serve --host 0.0.0.0 --port 8080",
     "# Notes in a folder of your choice\nvault serve --data-dir /srv/vault/notes",
   ]);
-}
-
-function definedOnly(values: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<
-    string,
-    string
-  >;
 }

@@ -8,6 +8,18 @@
  * allowlist.allowed("post", "/sign-in/email/"); // "POST /sign-in/email"
  */
 
+/** What a browser app and scripts need for their own account and session; public sign-up is absent. */
+export const SELF_SERVICE_ROUTES = [
+  "POST /sign-in/email",
+  "POST /sign-out",
+  "GET /get-session",
+  "GET /list-sessions",
+  "POST /revoke-session",
+  "POST /revoke-other-sessions",
+  "POST /change-password",
+  "POST /update-user",
+] as const;
+
 export interface AuthRouteAllowlist {
   /** Self-service routes (own account and session), `METHOD /path` below the mount. */
   readonly selfService: readonly string[];

@@ -13,6 +13,7 @@ export {
   validationErrorBody,
 } from "./components.ts";
 export { DOCS_CSP, type DocsPlace } from "./docs_assets.ts";
+export { healthRoutes, healthSpec } from "./health.ts";
 export { apiDocsRoutes, type ApiDocsRoutesOptions } from "./docs_routes.ts";
 export { type DocumentOptions, openApiDocument, openApiPath } from "./document.ts";
 export {

@@ -3,19 +3,10 @@
  * /api/auth answers 404 (and is logged), so a library upgrade that adds endpoints exposes nothing
  * until it is listed here. Public sign-up is deliberately absent.
  */
-import { authRouteAllowlist } from "../../../internal/auth/mod.ts";
+import { authRouteAllowlist, SELF_SERVICE_ROUTES } from "../../../internal/auth/mod.ts";
 
-/** What the dashboard and scripts need for their own account and session. */
-export const SELF_SERVICE_ROUTES = [
-  "POST /sign-in/email",
-  "POST /sign-out",
-  "GET /get-session",
-  "GET /list-sessions",
-  "POST /revoke-session",
-  "POST /revoke-other-sessions",
-  "POST /change-password",
-  "POST /update-user",
-] as const;
+/** What the dashboard and scripts need for their own account and session (internal/auth's list). */
+export { SELF_SERVICE_ROUTES };
 
 /** Exactly the 13 admin endpoints of the contract. */
 export const ADMIN_ROUTES = [

@@ -4,7 +4,12 @@
  * invite in the same transaction; the vault's admin API (routes/admin_users.ts) manages users, so
  * none of the library's admin routes is exposed.
  */
-import { type AuthOptions, authRouteAllowlist, createAuth } from "../../../internal/auth/mod.ts";
+import {
+  type AuthOptions,
+  authRouteAllowlist,
+  createAuth,
+  SELF_SERVICE_ROUTES,
+} from "../../../internal/auth/mod.ts";
 
 export function createVaultAuth(options: Omit<AuthOptions, "appName" | "cookiePrefix">) {
   return createAuth({ ...options, appName: "vault", cookiePrefix: "vault" });
@@ -14,15 +19,6 @@ export function createVaultAuth(options: Omit<AuthOptions, "appName" | "cookiePr
 export const SESSION_COOKIE = "vault.session_token";
 
 export const VAULT_AUTH_ROUTES = authRouteAllowlist({
-  selfService: [
-    "POST /sign-in/email",
-    "POST /sign-out",
-    "GET /get-session",
-    "GET /list-sessions",
-    "POST /revoke-session",
-    "POST /revoke-other-sessions",
-    "POST /change-password",
-    "POST /update-user",
-  ],
+  selfService: SELF_SERVICE_ROUTES,
   admin: [],
 });
