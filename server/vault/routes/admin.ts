@@ -16,7 +16,7 @@ import { z } from "zod";
 import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { Database } from "../../../internal/db/mod.ts";
-import { lastAdminBody } from "../../../internal/openapi/mod.ts";
+import { lastAdminBody, validationErrorBody } from "../../../internal/openapi/mod.ts";
 import type { VaultEnv } from "../env.ts";
 import { createInvite, invite, listInvites, revokeInvite } from "../identity/invites.ts";
 import { getRegistrationMode, registrationMode, setRegistrationMode } from "../identity/settings.ts";
@@ -28,8 +28,9 @@ const userParams = z.object({ id: z.string().min(1).max(100) });
 const inviteParams = z.object({ id: z.string().min(1).max(100) });
 const modeBody = z.strictObject({ mode: registrationMode });
 const lastAdmin = {
-  description: "LAST_ADMIN_PROTECTED: it would leave no active admin",
-  schema: lastAdminBody,
+  description:
+    "invalid request (`issues` says where), or LAST_ADMIN_PROTECTED: it would leave no active admin",
+  schema: z.union([validationErrorBody, lastAdminBody]),
 };
 
 export const adminApi = {
