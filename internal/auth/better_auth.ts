@@ -11,6 +11,7 @@ import { APIError } from "better-auth/api";
 import { admin, bearer } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import type { Logger } from "../log/mod.ts";
+import { HashedSessionTokens } from "./hashed_session_tokens.ts";
 
 export interface AuthOptions {
   /** The tool's name, e.g. "memsvc". */
@@ -27,6 +28,8 @@ export interface AuthOptions {
   baseURL: string;
   /** Extra origins trusted for credentialed calls. */
   trustedOrigins: readonly string[];
+  /** Store session tokens as their SHA-256 (hashed_session_tokens.ts). Default false. */
+  hashSessionTokens?: boolean;
   /** User ids the library must never hand out (memsvc: "p_", its project ids). */
   reservedUserIdPrefix?: { prefix: string; reason: string };
   log: Logger;
@@ -42,7 +45,10 @@ export function createAuth(options: AuthOptions) {
     baseURL: options.baseURL,
     basePath: options.basePath ?? "/api/auth",
     secret: options.secret,
-    database: { db: options.db, type: "postgres" },
+    database: {
+      db: options.hashSessionTokens ? options.db.withPlugin(new HashedSessionTokens()) : options.db,
+      type: "postgres",
+    },
     trustedOrigins: [new URL(options.baseURL).origin, ...options.trustedOrigins],
     emailAndPassword: {
       enabled: true,

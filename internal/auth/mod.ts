@@ -15,6 +15,7 @@ export {
   PASSWORD_MIN_LENGTH,
 } from "./better_auth.ts";
 export { bootstrapAdmin, type BootstrapInput } from "./bootstrap.ts";
+export { HASHED_TOKEN_PREFIX, HashedSessionTokens, sha256Hex } from "./hashed_session_tokens.ts";
 export {
   type AuthEnv,
   type Caller,

@@ -27,6 +27,7 @@ import type { RouteSpec } from "./openapi/route_spec.ts";
 import { adminApi, adminRoutes } from "./routes/admin.ts";
 import { apiKeyApi, apiKeyRoutes } from "./routes/api_keys.ts";
 import { healthApi, healthRoutes } from "./routes/health.ts";
+import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
 import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
 import type { VaultStore } from "./store/db.ts";
 
@@ -84,6 +85,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   );
   // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
   api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));
+  api.route("/", sessionRoutes({ db: database.db }));
   api.route(
     "/",
     authRoutes({
@@ -102,6 +104,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   const described: RouteSpec[] = [
     ...Object.values(healthApi),
     ...Object.values(signUpApi),
+    ...Object.values(sessionApi),
     ...authApi(auth, {
       allowlist: VAULT_AUTH_ROUTES,
       tool: "vault",

@@ -5,10 +5,12 @@
  * keys with scopes, expiry and the per-key rate limit, errors and headers.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import postgres from "postgres";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 import { TEST_AUTH_SECRET, VaultClient, vaultEnv } from "../harness/vault.ts";
@@ -191,6 +193,35 @@ function suite(backend: "pglite" | "postgres") {
       assert.equal(back.res.status, 200);
       assert.equal((await back.client.get("/api/me")).status, 200);
       assert.equal((await bearer.get("/api/me")).status, 200, "the key works again");
+    });
+
+    it("sessions are stored as the SHA-256 of their token; a listed session can be revoked", async () => {
+      const who = person("sam");
+      const { client: first } = await signUp(server, who, await invite());
+      const { client: second } = await signIn(server, who);
+      const tokenOf = (c: VaultClient) => decodeURIComponent(c.cookie!.split("=")[1]!).split(".")[0]!;
+      const sha256 = (v: string) => createHash("sha256").update(v).digest("hex");
+      const [t1, t2] = [tokenOf(first), tokenOf(second)];
+      secrets.add(t1).add(t2);
+      const listed = await first.get("/api/auth/list-sessions");
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      assert.ok(!JSON.stringify(listed.body).includes(t2), "another session's token is never listed");
+      const other = listed.body.find((s: { token: string }) => s.token === `sha256:${sha256(t2)}`);
+      assert.ok(other, JSON.stringify(listed.body));
+      if (pg) {
+        const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+        try {
+          const stored = (await sql`select token from session`).map((r) => r.token as string);
+          assert.ok(stored.includes(sha256(t1)) && stored.includes(sha256(t2)));
+          assert.ok(!stored.includes(t1) && !stored.includes(t2), "no plain token in the database");
+        } finally {
+          await sql.end();
+        }
+      }
+      const revoked = await first.write("POST", "/api/auth/revoke-session", { token: other.token });
+      assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      assert.equal((await second.get("/api/me")).status, 401, "the revoked session");
+      assert.equal((await first.get("/api/me")).status, 200);
     });
 
     it("the last admin can be neither demoted, disabled nor removed; with a second admin it can", async () => {

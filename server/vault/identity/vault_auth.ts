@@ -11,14 +11,18 @@ import {
   SELF_SERVICE_ROUTES,
 } from "../../../internal/auth/mod.ts";
 
-export function createVaultAuth(options: Omit<AuthOptions, "appName" | "cookiePrefix">) {
-  return createAuth({ ...options, appName: "vault", cookiePrefix: "vault" });
+/** The library with the vault's names; session tokens are stored only as their SHA-256. */
+export function createVaultAuth(
+  options: Omit<AuthOptions, "appName" | "cookiePrefix" | "hashSessionTokens">,
+) {
+  return createAuth({ ...options, appName: "vault", cookiePrefix: "vault", hashSessionTokens: true });
 }
 
 /** The session cookie's name (on https it gets the `__Secure-` prefix). */
 export const SESSION_COOKIE = "vault.session_token";
 
 export const VAULT_AUTH_ROUTES = authRouteAllowlist({
-  selfService: SELF_SERVICE_ROUTES,
+  // revoke-session is the vault's own (routes/sessions.ts): listed sessions carry their hash.
+  selfService: SELF_SERVICE_ROUTES.filter((route) => route !== "POST /revoke-session"),
   admin: [],
 });

@@ -26,7 +26,7 @@ const app = createVaultApp({
   log: silentLogger,
   store: { database: { db: unused, backend: "pglite" } } as never,
   auth: createVaultAuth({
-    db: unused,
+    db: { withPlugin: () => unused } as never,
     secret: config.BETTER_AUTH_SECRET,
     baseURL: config.VAULT_BASE_URL!,
     trustedOrigins: [],
