@@ -46,6 +46,7 @@ function suite(backend: "pglite" | "postgres") {
     let pg: PostgresServer | undefined;
     let server: RunningBinary;
     let root: VaultClient;
+    let rootEmail: string;
     /** Invite code -> its id, which names it in URLs. */
     const codeIds = new Map<string, string>();
 
@@ -77,19 +78,29 @@ function suite(backend: "pglite" | "postgres") {
       }
     });
 
-    it("the first sign-up founds the vault as its admin; after it registration is invite-only", async () => {
+    it("the first sign-up founds the vault as its admin, one of ten at once; then it is invite-only", async () => {
       const before = await new VaultClient(server.url).get("/api/auth/registration");
       assert.deepEqual(before.body, { mode: "invite-only", firstUser: true });
-      const first = await signUp(server, ROOT);
-      assert.equal(first.res.status, 201, JSON.stringify(first.res.body));
+      const founders = Array.from({ length: 10 }, (_, i) => ({ ...ROOT, email: `root${i}@example.test` }));
+      const results = await Promise.all(founders.map((who) => signUp(server, who)));
+      const won = results.filter((r) => r.res.status === 201);
+      assert.equal(won.length, 1, JSON.stringify(results.map((r) => r.res.body)));
+      assert.deepEqual(
+        results.filter((r) => r.res.status !== 201).map((r) => [r.res.status, r.res.body.code]),
+        Array(9).fill([403, "INVITE_REQUIRED"]),
+        "the others found a founder already, inside their own transaction",
+      );
+      const first = won[0]!;
       assert.equal(first.res.body.user.role, "admin");
+      rootEmail = first.res.body.user.email;
       const cookie = first.res.headers.getSetCookie().join("\n");
       assert.match(cookie, /vault\.session_token=/);
       assert.match(cookie, /HttpOnly/i);
       root = first.client;
       const me = await root.get("/api/me");
-      assert.equal(me.body.email, ROOT.email);
+      assert.equal(me.body.email, rootEmail);
       assert.equal(me.body.role, "admin");
+      assert.equal((await root.get("/api/admin/users")).body.users.length, 1);
 
       const second = await signUp(server, person("nocode"));
       assert.equal(second.res.status, 403);
@@ -122,7 +133,7 @@ function suite(backend: "pglite" | "postgres") {
 
     it("a sign-up that fails after the claim (email taken) leaves the code unused", async () => {
       const code = await invite();
-      const taken = await signUp(server, { ...person("dup"), email: ROOT.email.toUpperCase() }, code);
+      const taken = await signUp(server, { ...person("dup"), email: rootEmail.toUpperCase() }, code);
       assert.equal(taken.res.status, 409, JSON.stringify(taken.res.body));
       assert.equal(taken.res.body.code, "EMAIL_TAKEN");
       const listed = (await root.get("/api/admin/invites")).body.invites.find((i: { code: string }) =>
