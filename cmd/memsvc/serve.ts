@@ -1,6 +1,6 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
-import { ConfigError } from "../../internal/config/mod.ts";
+import { ConfigError, withFlags } from "../../internal/config/mod.ts";
 import { createLogger } from "../../internal/log/mod.ts";
 import { loadMemsvcConfig } from "../../server/memsvc/config.ts";
 
@@ -26,7 +26,7 @@ export function registerServe(program: Command): void {
       const overrides = { MEMSVC_HOST: flags.host, MEMSVC_PORT: flags.port, MEMSVC_DATA_DIR: flags.dataDir };
       let config;
       try {
-        config = loadMemsvcConfig({ ...process.env, ...definedOnly(overrides) });
+        config = loadMemsvcConfig(withFlags(process.env, overrides));
       } catch (err) {
         if (err instanceof ConfigError) throw new CliError(err.message, 2);
         throw err;
@@ -46,11 +46,4 @@ export function registerServe(program: Command): void {
     "# Listen on every interface, port 8080\nmemsvc serve --host 0.0.0.0 --port 8080",
     "# Use a PostgreSQL server\nMEMSVC_DATABASE_URL=postgres://memsvc:secret@db:5432/memsvc memsvc serve",
   ]);
-}
-
-function definedOnly(values: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<
-    string,
-    string
-  >;
 }

@@ -1,20 +1,25 @@
-/** vault: the note vault service binary. */
+/** vault: the note vault service binary. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerServe } from "./serve.ts";
 
 export function buildProgram(io: Io = processIo) {
-  return createProgram({
+  const program = createProgram({
     name: "vault",
     summary:
       "vault is a multi-user note service: notes stored per user, with search, a link graph and backlinks, " +
       "sharing, canvases, daily notes and templates, plugins, collaborative editing, live events and an MCP " +
-      "endpoint for AI agent hosts.",
+      "endpoint for AI agent hosts. `vault serve` runs it (port 7779 by default).",
     examples: [
+      "# Run the service on the embedded database in ./vault-db\n" +
+      "BETTER_AUTH_SECRET=$(openssl rand -hex 32) DATABASE_URL=./vault-db vault serve",
       "# Print the version\nvault version",
       "# Print it as JSON\nvault version -o json",
     ],
-    docs: "README.md in the source repository",
+    docs: "README.md and docs/vault.md in the source repository",
     io,
   });
+  registerServe(program);
+  return program;
 }
 
 if (import.meta.main) await run(buildProgram());

@@ -58,3 +58,17 @@ export const flag = (fallback: boolean) =>
 /** A comma-separated list; blanks are dropped. */
 export const csv = () =>
   z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean)).default([]);
+
+/**
+ * The environment with command-line flags laid over the variables of the same meaning; a flag that
+ * was not given leaves its variable as it is.
+ *
+ * @example
+ * loadEnv(schema, withFlags(process.env, { MEMSVC_PORT: flags.port }));
+ */
+export function withFlags(
+  env: Record<string, string | undefined>,
+  flags: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  return { ...env, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+}

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { ConfigError, csv, flag, loadEnv, port } from "./env.ts";
+import { ConfigError, csv, flag, loadEnv, port, withFlags } from "./env.ts";
 import { defaultDataDir } from "./paths.ts";
 
 const schema = z.object({
@@ -53,4 +53,12 @@ test("default data dir follows the platform convention", () => {
   assert.equal(defaultDataDir("memsvc", { HOME: "/h" }, "linux"), "/h/.local/share/memsvc");
   assert.equal(defaultDataDir("memsvc", { HOME: "/h", XDG_DATA_HOME: "/x" }, "linux"), "/x/memsvc");
   assert.equal(defaultDataDir("memsvc", { HOME: "/h" }, "darwin"), "/h/Library/Application Support/memsvc");
+});
+
+test("withFlags lays given flags over the environment and leaves the rest", () => {
+  assert.deepEqual(withFlags({ A: "1", B: "2" }, { A: "9", B: undefined, C: "3" }), {
+    A: "9",
+    B: "2",
+    C: "3",
+  });
 });

@@ -1,2 +1,2 @@
-export { ConfigError, csv, flag, loadEnv, port, positiveInt } from "./env.ts";
+export { ConfigError, csv, flag, loadEnv, port, positiveInt, withFlags } from "./env.ts";
 export { defaultDataDir } from "./paths.ts";

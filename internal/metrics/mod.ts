@@ -13,3 +13,6 @@ export {
   type PromSample,
   PromText,
 } from "./prometheus.ts";
+export { LruMap } from "./lru.ts";
+export { RateWindow } from "./rate_window.ts";
+export { type RequestRecorder, routeTiming, UNMATCHED_ROUTE } from "./route_timing.ts";

@@ -22,7 +22,7 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
 export const DASHBOARD_OUT = ".cache/web/admin";
 const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
 
-/** Swagger UI for /api-docs (server/memsvc/openapi/docs_assets.ts). */
+/** Swagger UI for the API docs pages (internal/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
@@ -34,6 +34,7 @@ const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${fil
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
+  vault: [...PGLITE, ...API_DOCS],
   edgectl: EDGEPROXY_CRDS,
   "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS],
 };

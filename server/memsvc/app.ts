@@ -3,17 +3,20 @@ import { Hono } from "hono";
 import { type AppEnv, createApp } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { VERSION } from "../../internal/version/version.ts";
-import { authApi } from "./auth/auth_api.ts";
-import { authRoutes } from "./auth/auth_routes.ts";
-import type { Auth } from "./auth/better_auth.ts";
-import type { Caller } from "./auth/caller.ts";
-import { csrfGuard } from "./auth/csrf.ts";
-import type { RateLimiter } from "./auth/rate_limit.ts";
-import { resolveCaller } from "./auth/resolve_caller.ts";
+import {
+  type Auth,
+  authApi,
+  authRoutes,
+  type Caller,
+  csrfGuard,
+  type RateLimiter,
+  resolveCaller,
+} from "../../internal/auth/mod.ts";
+import { MEMSVC_AUTH_ROUTES } from "./auth/allowlist.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type DashboardBundle, dashboardRoutes } from "./dashboard/serve.ts";
 import type { MemsvcEnv } from "./env.ts";
-import { openApiDocument } from "./openapi/document.ts";
+import { memsvcDocument } from "./openapi/document.ts";
 import type { RouteSpec } from "./openapi/route_spec.ts";
 import { adminAuditLogApi, adminAuditLogRoutes } from "./routes/admin_audit_log.ts";
 import { adminBackupApi, adminBackupRoutes } from "./routes/admin_backup.ts";
@@ -29,7 +32,7 @@ import type { SearchService } from "./memory/search.ts";
 import type { ActivityRecorder } from "./metrics/activity.ts";
 import { GaugeReader } from "./metrics/gauges.ts";
 import type { MemsvcMetrics } from "./metrics/registry.ts";
-import { routeTiming } from "./metrics/route_timing.ts";
+import { routeTiming } from "../../internal/metrics/route_timing.ts";
 import { activeProjectApi, activeProjectRoutes } from "./routes/active_project.ts";
 import type { Maintenance } from "./maintenance/mod.ts";
 import type { McpDeps } from "./mcp/mcp_server.ts";
@@ -61,6 +64,9 @@ export interface MemsvcAppDeps {
   /** The dashboard's bundle (see dashboard/serve.ts); undefined when it is not built. */
   dashboard?: DashboardBundle;
 }
+
+/** Session tokens sent as a bearer carry this prefix (API tokens carry nm_). */
+const SESSION_BEARER_PREFIX = "ns_";
 
 /** The public origin of the service: MEMSVC_BASE_URL, or the address it listens on. */
 export function baseUrlOf(config: MemsvcConfig): string {
@@ -98,11 +104,24 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
   const callers = resolveCaller({
     mode: config.MEMSVC_AUTH_MODE,
     auth: deps.auth,
-    tokens,
+    sessionCookie: "memsvc.session_token",
+    apiTokens: {
+      prefix: "nm_",
+      resolve: async (token) => {
+        const found = await tokens.resolve(token);
+        return found &&
+          { userId: found.userId, email: found.email, role: found.role, tokenHash: found.tokenHash };
+      },
+    },
+    sessionBearerPrefix: SESSION_BEARER_PREFIX,
     sharedToken: config.MEMSVC_AUTH_TOKEN,
     operator: deps.operator,
   });
-  api.use("/v1/*", callers, csrfGuard([baseUrlOf(config), ...config.MEMSVC_CORS_ORIGINS]));
+  api.use(
+    "/v1/*",
+    callers,
+    csrfGuard({ trustedOrigins: [baseUrlOf(config), ...config.MEMSVC_CORS_ORIGINS] }),
+  );
   api.use("/api/auth/*", callers);
   api.use("/mcp", callers);
   api.use("/mcp/*", callers);
@@ -113,14 +132,23 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
       authRoutes({
         auth: deps.auth,
         database: store.database,
+        allowlist: MEMSVC_AUTH_ROUTES,
         signInLimiter: deps.limiters.signIn,
         passwordLimiter: deps.limiters.password,
+        lastAdminLock: "memsvc:admin-change",
+        sessionBearerPrefix: SESSION_BEARER_PREFIX,
       }),
     );
     api.route("/", meTokenRoutes({ tokens, db: store.database.db }));
     api.route("/", rotateTokenRoutes({ tokens, db: store.database.db, rotateLimiter: deps.limiters.rotate }));
     describe(
-      Object.fromEntries(authApi(deps.auth).map((s) => [s.operationId, s])),
+      Object.fromEntries(
+        authApi(deps.auth, {
+          allowlist: MEMSVC_AUTH_ROUTES,
+          tool: "memsvc",
+          tokenHint: "send it as `Authorization: Bearer ns_<token>`",
+        }).map((s) => [s.operationId, s]),
+      ),
       meTokenApi,
       rotateTokenApi,
     );
@@ -186,7 +214,7 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
     "/",
     apiDocsRoutes({
       document: () =>
-        openApiDocument(described, {
+        memsvcDocument(described, {
           version: VERSION,
           baseUrl: baseUrlOf(config),
           mode: config.MEMSVC_AUTH_MODE,

@@ -1,8 +1,4 @@
-import type { AppEnv } from "../../internal/http/mod.ts";
-import type { CallerVariables } from "./auth/caller.ts";
+import type { AuthEnv } from "../../internal/auth/mod.ts";
 
 /** The Hono environment of memsvc's routes: the shared app's plus the resolved caller. */
-export interface MemsvcEnv {
-  Bindings: AppEnv["Bindings"];
-  Variables: AppEnv["Variables"] & CallerVariables;
-}
+export type MemsvcEnv = AuthEnv;

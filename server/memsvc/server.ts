@@ -2,10 +2,8 @@ import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts"
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
 import { loadDashboardBundle } from "./dashboard/serve.ts";
-import { createAuth } from "./auth/better_auth.ts";
-import { bootstrapAdmin } from "./auth/bootstrap.ts";
-import type { Caller } from "./auth/caller.ts";
-import { createRateLimiter } from "./auth/rate_limit.ts";
+import { bootstrapAdmin, type Caller, createRateLimiter } from "../../internal/auth/mod.ts";
+import { createMemsvcAuth } from "./auth/memsvc_auth.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
 import { createEmbedder, type Embedder } from "./embeddings/mod.ts";
@@ -135,7 +133,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
   log.info("embedder ready", { embedder: embedder.id });
   let auth;
   if (mode === "user") {
-    auth = createAuth({
+    auth = createMemsvcAuth({
       db: store.database.db,
       secret: config.MEMSVC_COOKIE_SECRET!,
       baseURL: baseUrlOf(config),
@@ -145,6 +143,9 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     await bootstrapAdmin(auth, store.database, {
       email: config.MEMSVC_BOOTSTRAP_ADMIN_EMAIL,
       password: config.MEMSVC_BOOTSTRAP_ADMIN_PASSWORD,
+      emailVariable: "MEMSVC_BOOTSTRAP_ADMIN_EMAIL",
+      passwordVariable: "MEMSVC_BOOTSTRAP_ADMIN_PASSWORD",
+      lock: "memsvc:bootstrap",
     }, log);
   } else {
     await ensureOperator(store);

@@ -3,18 +3,10 @@
  * /api/auth answers 404 (and is logged), so a library upgrade that adds endpoints exposes nothing
  * until it is listed here. Public sign-up is deliberately absent.
  */
+import { authRouteAllowlist, SELF_SERVICE_ROUTES } from "../../../internal/auth/mod.ts";
 
-/** What the dashboard and scripts need for their own account and session. */
-export const SELF_SERVICE_ROUTES = [
-  "POST /sign-in/email",
-  "POST /sign-out",
-  "GET /get-session",
-  "GET /list-sessions",
-  "POST /revoke-session",
-  "POST /revoke-other-sessions",
-  "POST /change-password",
-  "POST /update-user",
-] as const;
+/** What the dashboard and scripts need for their own account and session (internal/auth's list). */
+export { SELF_SERVICE_ROUTES };
 
 /** Exactly the 13 admin endpoints of the contract. */
 export const ADMIN_ROUTES = [
@@ -33,12 +25,8 @@ export const ADMIN_ROUTES = [
   "POST /admin/stop-impersonating",
 ] as const;
 
-export type AuthRoute = (typeof SELF_SERVICE_ROUTES)[number] | (typeof ADMIN_ROUTES)[number];
-
-const ALLOWED = new Set<string>([...SELF_SERVICE_ROUTES, ...ADMIN_ROUTES]);
-
-/** The allowlisted route for a method and a path below /api/auth, or undefined. */
-export function allowedAuthRoute(method: string, subpath: string): AuthRoute | undefined {
-  const key = `${method.toUpperCase()} ${subpath.replace(/\/+$/, "")}`;
-  return ALLOWED.has(key) ? (key as AuthRoute) : undefined;
-}
+/** The allowlist internal/auth's passthrough and its OpenAPI description read. */
+export const MEMSVC_AUTH_ROUTES = authRouteAllowlist({
+  selfService: SELF_SERVICE_ROUTES,
+  admin: ADMIN_ROUTES,
+});

@@ -9,13 +9,11 @@
  * A compiled binary reads the bundle from its embedded files; from source it is read from
  * .cache/web/admin (built by `deno task build memsvc`, or by bundleDashboard()).
  */
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../../internal/http/mod.ts";
-import { embeddedFile } from "../../../internal/platform/mod.ts";
+import { loadWebFiles, spaRoutes, type WebAsset, webAsset } from "../../../internal/web/mod.ts";
 
 /** No inline script or style, nothing from another origin, never framed. */
 export const DASHBOARD_CSP = [
@@ -32,38 +30,20 @@ export const DASHBOARD_CSP = [
 
 const FROM_SOURCE = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", ".cache", "web", "admin");
 
-export interface DashboardAsset {
-  body: Uint8Array<ArrayBuffer>;
-  type: string;
-  /** First 12 hex characters of its SHA-256: part of its URL. */
-  hash: string;
-}
+export type DashboardAsset = WebAsset;
 
 export interface DashboardBundle {
   js: DashboardAsset;
   css: DashboardAsset;
 }
 
-function asset(body: Uint8Array<ArrayBuffer>, type: string): DashboardAsset {
-  return { body, type, hash: createHash("sha256").update(body).digest("hex").slice(0, 12) };
-}
-
 /** The embedded bundle, else the one in .cache/web/admin, else undefined (not built). */
 export async function loadDashboardBundle(dir = FROM_SOURCE): Promise<DashboardBundle | undefined> {
-  const read = async (name: string) => {
-    const embedded = embeddedFile(name);
-    if (embedded) return new Uint8Array(await embedded.arrayBuffer());
-    try {
-      return new Uint8Array(readFileSync(join(dir, name)));
-    } catch {
-      return undefined;
-    }
-  };
-  const [js, css] = await Promise.all([read("admin.js"), read("admin.css")]);
-  if (!js || !css) return undefined;
+  const files = await loadWebFiles(["admin.js", "admin.css"], dir);
+  if (!files) return undefined;
   return {
-    js: asset(js, "text/javascript; charset=utf-8"),
-    css: asset(css, "text/css; charset=utf-8"),
+    js: webAsset(files["admin.js"]!, "text/javascript; charset=utf-8"),
+    css: webAsset(files["admin.css"]!, "text/css; charset=utf-8"),
   };
 }
 
@@ -119,42 +99,21 @@ export function dashboardRoutes(
     app.all("/admin/*", disabled);
     return app;
   }
-  const html = bundle && page(bundle, authMode, origins);
-  app.use("/admin", csp);
-  app.use("/admin/*", csp);
-  app.get("/admin/assets/:file", (c) => {
-    const file = c.req.param("file");
-    if (file === "icon.svg") {
-      return c.body(ICON, 200, {
-        "content-type": "image/svg+xml",
-        "cache-control": "public, max-age=86400",
-      });
-    }
-    const found = bundle &&
-      [bundle.js, bundle.css].find((a) => file === `admin.${a.hash}.${a === bundle.js ? "js" : "css"}`);
-    if (!found) return c.json({ error: "not found" }, 404);
-    return c.body(found.body, 200, {
-      "content-type": found.type,
-      // The name changes with the content, so a copy never goes stale.
-      "cache-control": "public, max-age=31536000, immutable",
-    });
+  const icon = { body: new TextEncoder().encode(ICON), type: "image/svg+xml" };
+  return spaRoutes({
+    base: "/admin",
+    csp: DASHBOARD_CSP,
+    assets: {
+      "icon.svg": { asset: icon, maxAgeSeconds: 86400 },
+      ...(bundle
+        ? {
+          [`admin.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
+          [`admin.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
+        }
+        : {}),
+    },
+    page: bundle && page(bundle, authMode, origins),
+    notBuilt:
+      "The dashboard is not built. Run `deno task build memsvc` (it bundles the dashboard into .cache/web/admin).\n",
   });
-  const servePage = (c: Context<AppEnv>) => {
-    if (!html) {
-      return c.text(
-        "The dashboard is not built. Run `deno task build memsvc` (it bundles the dashboard into .cache/web/admin).\n",
-        503,
-      );
-    }
-    // The page names the current bundle; it must be revalidated so an upgrade takes effect.
-    return c.html(html, 200, { "cache-control": "no-cache" });
-  };
-  app.get("/admin", servePage);
-  app.get("/admin/*", servePage);
-  return app;
 }
-
-const csp: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  c.header("Content-Security-Policy", DASHBOARD_CSP);
-};

@@ -4,7 +4,8 @@
  */
 import type { McpServer } from "./sdk.ts";
 import { z } from "zod";
-import { type AuditAction, writeAudit } from "../audit/audit_log.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
+import type { AuditAction } from "../audit/actions.ts";
 import {
   clearActiveProject,
   createProject,

@@ -8,7 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import { ZodError } from "zod";
 import { issuesOf, ValidationError } from "../../../internal/http/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 
 export interface ToolIdentity {
   caller: Caller;

@@ -6,7 +6,7 @@ import { type Kysely, type QueryCreator, sql, type Updateable } from "kysely";
 import { HTTPException } from "hono/http-exception";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import { type Embedder, toBytes } from "../embeddings/mod.ts";
 import type { ActivityRecorder } from "../metrics/activity.ts";
 import type { MemsvcMetrics } from "../metrics/registry.ts";

@@ -7,7 +7,7 @@
  */
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { HTTPException } from "hono/http-exception";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import type { ReadScopeInput } from "./schemas.ts";
 

@@ -13,7 +13,7 @@
  * - A tier that fails is logged and skipped; the answer then carries `degraded: true`.
  */
 import { sql } from "kysely";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import { tokens } from "../embeddings/mod.ts";
 import { lifespanDays } from "../maintenance/decay.ts";
 import { ENTRY_COLUMNS, type MemoryEntry, toEntry } from "./entry.ts";

@@ -15,8 +15,8 @@ import { HTTPException } from "hono/http-exception";
 import { ZodError } from "zod";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import { LatencyHistogram } from "../../../internal/metrics/histogram.ts";
-import { LruMap } from "./lru.ts";
-import { RateWindow } from "./rate_window.ts";
+import { LruMap } from "../../../internal/metrics/lru.ts";
+import { RateWindow } from "../../../internal/metrics/rate_window.ts";
 
 /** Every counter with its help text (also the Prometheus HELP line). */
 export const COUNTERS = {

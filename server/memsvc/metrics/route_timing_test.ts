@@ -3,11 +3,11 @@ import { test } from "node:test";
 import { Hono } from "hono";
 import { createApp } from "../../../internal/http/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
-import { requireCaller } from "../auth/require.ts";
+import { requireCaller } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { apiTokenCaller } from "../routes/_test_app.ts";
 import { MemsvcMetrics } from "./registry.ts";
-import { routeTiming, UNMATCHED_ROUTE } from "./route_timing.ts";
+import { routeTiming, UNMATCHED_ROUTE } from "../../../internal/metrics/route_timing.ts";
 
 /** memsvc's layout in small: the timing first, a caller resolver, guarded routes in a sub-app. */
 function appWith(metrics: MemsvcMetrics) {

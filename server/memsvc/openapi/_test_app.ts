@@ -7,9 +7,9 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../../internal/http/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { createMemsvcApp, type MemsvcAppDeps } from "../app.ts";
-import { createAuth } from "../auth/better_auth.ts";
-import { createRateLimiter } from "../auth/rate_limit.ts";
+import { createRateLimiter } from "../../../internal/auth/mod.ts";
 import { loadMemsvcConfig } from "../config.ts";
+import { createMemsvcAuth } from "../auth/memsvc_auth.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
 
 export type Mode = "user" | "bearer" | "none";
@@ -29,7 +29,7 @@ export function appForMode(mode: Mode, baseUrl = "http://127.0.0.1:7778"): Hono<
     log: silentLogger,
     store: { database: { db: unused, backend: "pglite" } } as never,
     auth: mode === "user"
-      ? createAuth({
+      ? createMemsvcAuth({
         db: unused,
         secret: config.MEMSVC_COOKIE_SECRET!,
         baseURL: baseUrl,

@@ -1,76 +1,20 @@
 /**
- * What every operation in /openapi.json shares: the error bodies of the contract (section 7) as
- * zod schemas, the standard error responses built on them, and the security schemes of each
- * MEMSVC_AUTH_MODE with the schemes each kind of access accepts.
+ * What every operation in memsvc's /openapi.json shares: the standard error responses
+ * (internal/openapi) in memsvc's words, and the security schemes of each MEMSVC_AUTH_MODE with the
+ * schemes each kind of access accepts.
  */
-import { z } from "zod";
+import { errorResponses } from "../../../internal/openapi/mod.ts";
 import type { MemsvcConfig } from "../config.ts";
 import type { Access } from "./route_spec.ts";
 
 type AuthMode = MemsvcConfig["MEMSVC_AUTH_MODE"];
 
-export const errorBody = z.object({
-  error: z.string().describe("what went wrong, for a human"),
-  code: z.string().optional().describe("a machine-readable code, e.g. LAST_ADMIN_PROTECTED"),
-}).meta({ id: "Error" });
-
-export const validationErrorBody = z.object({
-  error: z.literal("invalid request"),
-  issues: z.array(z.object({
-    path: z.array(z.union([z.string(), z.number()])).describe('where in the input, e.g. ["metadata"]'),
-    message: z.string(),
-    code: z.string().describe("zod's issue code, or invalid_json"),
-  })),
-}).meta({ id: "ValidationError" });
-
-export const lastAdminBody = z.object({
-  error: z.string(),
-  code: z.literal("LAST_ADMIN_PROTECTED"),
-}).meta({ id: "LastAdminProtected" });
-
-export const tooManyRequestsBody = z.object({
-  error: z.string(),
-  retryAfterSeconds: z.number().int().optional(),
-}).meta({ id: "TooManyRequests" });
-
-export const internalErrorBody = z.object({ error: z.literal("internal server error") })
-  .meta({ id: "InternalError" });
-
-/** The shared error responses (components/responses), by status. */
-export const ERROR_RESPONSES: Record<number, { name: string; description: string; schema: z.ZodType }> = {
-  400: {
-    name: "BadRequest",
-    description: "The request failed schema validation (or its body is not JSON); `issues` says where.",
-    schema: validationErrorBody,
-  },
-  401: {
-    name: "Unauthorized",
-    description: "No credential, or a revoked or unknown one.",
-    schema: errorBody,
-  },
-  403: {
-    name: "Forbidden",
-    description: "The credential is of the wrong kind or role, or the caller is not a member of the project.",
-    schema: errorBody,
-  },
-  404: {
-    name: "NotFound",
-    description: "The entry, token or project does not exist for the caller ('no such project').",
-    schema: errorBody,
-  },
-  409: { name: "Conflict", description: "The request conflicts with the current state.", schema: errorBody },
-  413: { name: "PayloadTooLarge", description: "The body is over MEMSVC_MAX_BODY_BYTES.", schema: errorBody },
-  429: {
-    name: "TooManyRequests",
-    description: "A rate or session limit was hit; `Retry-After` says when to try again where it applies.",
-    schema: tooManyRequestsBody,
-  },
-  500: {
-    name: "InternalError",
-    description: "An unexpected failure; the detail is only in the server log, under the request id.",
-    schema: internalErrorBody,
-  },
-};
+/** The shared error responses (components/responses), by status, in memsvc's words. */
+export const ERROR_RESPONSES = errorResponses({
+  403: "The credential is of the wrong kind or role, or the caller is not a member of the project.",
+  404: "The entry, token or project does not exist for the caller ('no such project').",
+  413: "The body is over MEMSVC_MAX_BODY_BYTES.",
+});
 
 /** The security schemes of a mode (components/securitySchemes). */
 export function securitySchemes(mode: AuthMode, sessionCookie: string): Record<string, object> {

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { inspectRoutes } from "hono/dev";
 import { UNDESCRIBED_ROUTES } from "../routes/api_docs.ts";
 import { appForMode, documentOf, type Mode, type OpenApiDoc } from "./_test_app.ts";
-import { openApiPath } from "./document.ts";
+import { openApiPath } from "../../../internal/openapi/mod.ts";
 
 interface Route {
   method: string;

@@ -5,7 +5,7 @@
  * gives a former member the project.
  */
 import { type Kysely, sql } from "kysely";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { findProjectView, type ProjectView, projectView } from "./projects.ts";
 import { reachableBy, resolveProject } from "./resolve_project.ts";

@@ -6,7 +6,7 @@
  */
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { generateProjectId } from "./project_id.ts";
 import { parseProjectName } from "./project_name.ts";

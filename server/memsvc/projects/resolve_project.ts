@@ -6,7 +6,7 @@
 import { HTTPException } from "hono/http-exception";
 import { type Kysely, sql } from "kysely";
 import { ValidationError } from "../../../internal/http/mod.ts";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { projectNameKey } from "./project_name.ts";
 

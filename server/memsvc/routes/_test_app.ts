@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { createApp } from "../../../internal/http/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
-import type { Caller, Role } from "../auth/caller.ts";
+import type { Caller, Role } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 
 export type Call = (path: string, init?: RequestInit) => Promise<Response>;

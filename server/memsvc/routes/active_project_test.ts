@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { listAudit } from "../audit/audit_log.ts";
-import type { Caller } from "../auth/caller.ts";
+import { listAudit } from "../../../internal/audit/mod.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import { createProject, shareProject } from "../projects/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { activeProjectRoutes } from "./active_project.ts";

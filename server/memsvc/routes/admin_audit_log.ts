@@ -4,8 +4,8 @@
  */
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
-import { listAudit, writeAudit } from "../audit/audit_log.ts";
-import { callerOf } from "../auth/caller.ts";
+import { listAudit, writeAudit } from "../../../internal/audit/mod.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import { auditLogResponse, auditQuery } from "../audit/schemas.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";

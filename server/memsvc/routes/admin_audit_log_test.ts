@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { listAudit, writeAudit } from "../audit/audit_log.ts";
+import { listAudit, writeAudit } from "../../../internal/audit/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { apiTokenCaller, callAs, sessionCaller } from "./_test_app.ts";
 import { adminAuditLogRoutes } from "./admin_audit_log.ts";

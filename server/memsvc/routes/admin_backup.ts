@@ -8,8 +8,8 @@
  */
 import { Hono } from "hono";
 import type { Database } from "../../../internal/db/mod.ts";
-import { writeAudit } from "../audit/audit_log.ts";
-import { callerOf } from "../auth/caller.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import { lineStream } from "../portability/lines.ts";

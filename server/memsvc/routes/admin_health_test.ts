@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openTestStore, type TestStore } from "../_test_store.ts";
 import { type Embedder, EmbedderError } from "../embeddings/mod.ts";
-import type { Caller } from "../auth/caller.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
 import { migrations } from "../store/migrations/mod.ts";
 import { apiTokenCaller, callAs, sessionCaller } from "./_test_app.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { listAudit } from "../audit/audit_log.ts";
+import { listAudit } from "../../../internal/audit/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { generateToken, TokenStore } from "../tokens/api_tokens.ts";
 import { apiTokenCaller, callAs, jsonBody, sessionCaller } from "./_test_app.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { appForMode } from "../openapi/_test_app.ts";
-import { DOCS_CSP } from "../openapi/docs_assets.ts";
+import { DOCS_CSP } from "../../../internal/openapi/mod.ts";
 
 test("/api-docs from source: the page and its files, read from node_modules, under the CSP", async () => {
   const app = appForMode("user");

@@ -10,7 +10,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { callerOf } from "../auth/caller.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { createMcpServer, type McpDeps } from "../mcp/mcp_server.ts";
 import {
@@ -21,7 +21,7 @@ import {
 import type { SessionRegistry } from "../mcp/sessions.ts";
 import { SseServerTransport } from "../mcp/sse_transport.ts";
 import { authInfoFor } from "../mcp/tool_result.ts";
-import { validationErrorBody } from "../openapi/components.ts";
+import { validationErrorBody } from "../../../internal/openapi/mod.ts";
 import { defineRoute, mountRoute, mountRoutes } from "../openapi/route_spec.ts";
 
 export interface McpRoutesDeps {

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import { callerOf } from "../auth/caller.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import type { ActivityRecorder } from "../metrics/activity.ts";
 import { historyResponse, hoursQuery, todayResponse } from "../metrics/schemas.ts";

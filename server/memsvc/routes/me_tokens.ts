@@ -5,8 +5,8 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
-import { writeAudit } from "../audit/audit_log.ts";
-import { callerOf } from "../auth/caller.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { deletedResponse } from "../memory/schemas.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";

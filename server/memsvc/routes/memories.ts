@@ -10,7 +10,7 @@
  *   GET    /v1/memories/:id/neighbors    graph walk, ?depth=1|2|3 -> {root, depth, nodes, edges}
  */
 import { Hono } from "hono";
-import { callerOf } from "../auth/caller.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import type { MemoryService } from "../memory/memory_service.ts";
 import {

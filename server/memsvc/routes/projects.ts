@@ -5,8 +5,9 @@
  */
 import { type Context, Hono } from "hono";
 import type { Kysely } from "kysely";
-import { type AuditAction, writeAudit } from "../audit/audit_log.ts";
-import { callerOf } from "../auth/caller.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
+import type { AuditAction } from "../audit/actions.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { deletedResponse } from "../memory/schemas.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";

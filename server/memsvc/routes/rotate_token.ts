@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
-import { writeAudit } from "../audit/audit_log.ts";
-import { callerOf } from "../auth/caller.ts";
-import { createRateLimiter, type RateLimiter, tooManyRequests } from "../auth/rate_limit.ts";
+import { writeAudit } from "../../../internal/audit/mod.ts";
+import { callerOf } from "../../../internal/auth/mod.ts";
+import { createRateLimiter, type RateLimiter, tooManyRequests } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { MemsvcDatabase } from "../store/db.ts";

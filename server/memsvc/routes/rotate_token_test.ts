@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { listAudit } from "../audit/audit_log.ts";
-import type { Caller } from "../auth/caller.ts";
-import { createRateLimiter } from "../auth/rate_limit.ts";
+import { listAudit } from "../../../internal/audit/mod.ts";
+import type { Caller } from "../../../internal/auth/mod.ts";
+import { createRateLimiter } from "../../../internal/auth/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { hashToken, TokenStore } from "../tokens/api_tokens.ts";
 import { apiTokenCaller, callAs, sessionCaller } from "./_test_app.ts";

@@ -3,31 +3,18 @@
  * stays the same across restarts, so logs and metrics from one installation can be told apart.
  */
 import type { Generated, GeneratedAlways } from "kysely";
+import type { AuditLogTable, JsonValue } from "../../../internal/audit/mod.ts";
+import type { UserTable } from "../../../internal/auth/identity_tables.ts";
 import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/logger.ts";
 import { migrations } from "./migrations/mod.ts";
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue };
 
 export interface EngineStateTable {
   key: string;
   value: JsonValue;
   updated_at: Generated<Date>;
-}
-
-/** better-auth's user table (admin plugin columns included); the library writes it, we read it. */
-export interface UserTable {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  image: string | null;
-  createdAt: Generated<Date>;
-  updatedAt: Generated<Date>;
-  role: string | null;
-  banned: boolean | null;
-  banReason: string | null;
-  banExpires: Date | null;
 }
 
 /** User API tokens: only the SHA-256 of the plaintext is stored. */
@@ -37,16 +24,6 @@ export interface UserTokensTable {
   label: string;
   created_at: Generated<Date>;
   last_used_at: Date | null;
-}
-
-export interface AuditLogTable {
-  /** bigserial: postgres.js and our PGlite parsers both return int8 as a string. */
-  id: Generated<string>;
-  at: Generated<Date>;
-  actor_id: string | null;
-  action: string;
-  target: string | null;
-  metadata: Generated<JsonValue>;
 }
 
 export interface ProjectsTable {

@@ -7,7 +7,7 @@ import { Buffer } from "node:buffer";
 import type { Kysely } from "kysely";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import { type Logger, silentLogger } from "../../../internal/log/mod.ts";
-import type { Role } from "../auth/caller.ts";
+import type { Role } from "../../../internal/auth/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 
 export const TOKEN_PREFIX = "nm_";

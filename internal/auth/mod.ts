@@ -1,0 +1,65 @@
+/**
+ * The identity wiring shared by the servers, around better-auth: the library itself with a tool's
+ * names, the caller resolution (session cookie, session bearer, API tokens, operator modes), route
+ * guards, CSRF, per-account rate limits, the allowlisted passthrough to the library with its
+ * OpenAPI description, the bootstrap admin and the last-admin rule.
+ */
+export { type AuthRouteAllowlist, authRouteAllowlist, SELF_SERVICE_ROUTES } from "./allowlist.ts";
+export { authApi, type AuthApiOptions, authLibraryError } from "./auth_api.ts";
+export { authRoutes, type AuthRoutesDeps } from "./auth_routes.ts";
+export {
+  type Auth,
+  type AuthOptions,
+  createAuth,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "./better_auth.ts";
+export { bootstrapAdmin, type BootstrapInput } from "./bootstrap.ts";
+export { HASHED_TOKEN_PREFIX, HashedSessionTokens, sha256Hex } from "./hashed_session_tokens.ts";
+export {
+  type AuthEnv,
+  type Caller,
+  callerOf,
+  type CallerVariables,
+  type CallerVia,
+  isSession,
+  type Role,
+} from "./caller.ts";
+export { csrfGuard, type CsrfOptions } from "./csrf.ts";
+export {
+  type AccountTable,
+  createIdentityTables,
+  type IdentityTables,
+  type SessionTable,
+  type UserTable,
+} from "./identity_tables.ts";
+export {
+  type AdminChange,
+  demotedUser,
+  LAST_ADMIN_CODE,
+  LastAdminError,
+  type LastAdminGuardOptions,
+  withLastAdminGuard,
+} from "./last_admin.ts";
+export {
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitResult,
+  tooManyRequests,
+} from "./rate_limit.ts";
+export {
+  refuseReadOnlyWrites,
+  requireAdmin,
+  requireApiToken,
+  requireBearer,
+  requireCaller,
+  requireSession,
+} from "./require.ts";
+export {
+  type ApiTokenResolver,
+  type AuthMode,
+  resolveCaller,
+  type ResolveCallerOptions,
+  sessionHeaders,
+} from "./resolve_caller.ts";

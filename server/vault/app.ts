@@ -1,0 +1,131 @@
+/**
+ * The vault's HTTP surface: the shared app (request ids, hardening headers, access log, body limit,
+ * one central error handler that never sends paths or stack traces), the vault's CSP, caller
+ * resolution and CSRF for /api, the routes, and the OpenAPI document with Swagger UI.
+ */
+import { getCookies } from "better-auth/cookies";
+import { Hono, type MiddlewareHandler } from "hono";
+import {
+  type Auth,
+  authApi,
+  authRoutes,
+  csrfGuard,
+  type RateLimiter,
+  refuseReadOnlyWrites,
+  resolveCaller,
+} from "../../internal/auth/mod.ts";
+import { type AppEnv, createApp } from "../../internal/http/mod.ts";
+import type { Logger } from "../../internal/log/mod.ts";
+import { apiDocsRoutes } from "../../internal/openapi/mod.ts";
+import { VERSION } from "../../internal/version/version.ts";
+import { baseUrlOf, type VaultConfig } from "./config.ts";
+import type { VaultEnv } from "./env.ts";
+import { SESSION_COOKIE, VAULT_AUTH_ROUTES } from "./identity/vault_auth.ts";
+import { KEY_PREFIX, resolveKey } from "./keys/api_keys.ts";
+import { vaultDocument } from "./openapi/document.ts";
+import type { RouteSpec } from "./openapi/route_spec.ts";
+import { adminApi, adminRoutes } from "./routes/admin.ts";
+import { apiKeyApi, apiKeyRoutes } from "./routes/api_keys.ts";
+import { healthApi, healthRoutes } from "./routes/health.ts";
+import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
+import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
+import type { VaultStore } from "./store/db.ts";
+
+/** The CSP of the reference vault (notes/vault.md section 2): no inline or foreign scripts. */
+export const VAULT_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' ws: wss:",
+  "frame-ancestors 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join("; ");
+
+/** The CSP on every answer that has none of its own (the API docs page sets a stricter one). */
+const vaultCsp: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (!c.res.headers.has("Content-Security-Policy")) c.res.headers.set("Content-Security-Policy", VAULT_CSP);
+};
+
+export interface VaultAppDeps {
+  config: VaultConfig;
+  log: Logger;
+  store: VaultStore;
+  auth: Auth;
+  limiters: { signIn: RateLimiter; password: RateLimiter; signUp: RateLimiter };
+}
+
+export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
+  const { config, store, auth } = deps;
+  const { database } = store;
+  const baseUrl = baseUrlOf(config);
+  const app = createApp({
+    log: deps.log,
+    trustedProxies: config.VAULT_TRUSTED_PROXIES,
+    corsOrigins: config.VAULT_CORS_ORIGINS,
+    bodyLimitBytes: config.VAULT_MAX_BODY_BYTES,
+  });
+  app.use(vaultCsp);
+  app.route("/", healthRoutes());
+
+  const api = new Hono<VaultEnv>();
+  api.use(
+    "/api/*",
+    resolveCaller({
+      mode: "user",
+      auth,
+      sessionCookie: SESSION_COOKIE,
+      apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
+    }),
+    csrfGuard({ trustedOrigins: [baseUrl, ...config.VAULT_CORS_ORIGINS], requireHeader: "X-Requested-With" }),
+    refuseReadOnlyWrites(),
+  );
+  // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
+  api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));
+  api.route("/", sessionRoutes({ db: database.db }));
+  api.route(
+    "/",
+    authRoutes({
+      auth,
+      database,
+      allowlist: VAULT_AUTH_ROUTES,
+      signInLimiter: deps.limiters.signIn,
+      passwordLimiter: deps.limiters.password,
+      lastAdminLock: "vault:admin-change",
+    }),
+  );
+  api.route("/", apiKeyRoutes({ db: database.db }));
+  api.route("/", adminRoutes({ database }));
+  app.route("/", api);
+
+  const described: RouteSpec[] = [
+    ...Object.values(healthApi),
+    ...Object.values(signUpApi),
+    ...Object.values(sessionApi),
+    ...authApi(auth, {
+      allowlist: VAULT_AUTH_ROUTES,
+      tool: "vault",
+      tokenHint: "the session cookie carries it",
+    }),
+    ...Object.values(apiKeyApi),
+    ...Object.values(adminApi),
+  ];
+  app.route(
+    "/",
+    apiDocsRoutes({
+      docsPath: "/api/docs",
+      documentPath: "/api/docs.json",
+      title: "vault API",
+      document: () =>
+        vaultDocument(described, {
+          version: VERSION,
+          baseUrl,
+          sessionCookie: getCookies(auth.options).sessionToken.name,
+        }),
+    }),
+  );
+  return app;
+}

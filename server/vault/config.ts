@@ -1,0 +1,64 @@
+/**
+ * The vault's environment, read once at start through one schema. Every variable is documented in
+ * docs/vault.md; flags of `vault serve` override the variables of the same meaning.
+ *
+ * BETTER_AUTH_SECRET and DATABASE_URL carry no VAULT_ prefix: they are the names the reference
+ * service and the identity library use, so an existing deployment's settings keep working.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { csv, defaultDataDir, loadEnv, port, positiveInt } from "../../internal/config/mod.ts";
+import { LOG_LEVELS } from "../../internal/log/mod.ts";
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+export const vaultEnv = z.object({
+  /** Signs session cookies. Required: start fails naming it when missing. */
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters (try: openssl rand -hex 32)"),
+  /**
+   * Where users, sessions, invites, keys and indexes live: a postgres:// URL selects a PostgreSQL
+   * server; anything else is the directory of the embedded database (created when missing).
+   */
+  DATABASE_URL: z.string().min(1).refine(
+    (v) => POSTGRES_URL.test(v) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(v),
+    "must be a postgres:// or postgresql:// URL, or a directory path for the embedded database",
+  ),
+  /** Interface to listen on. Loopback by default: exposing the service is a deliberate choice. */
+  VAULT_HOST: z.string().min(1).default("127.0.0.1"),
+  VAULT_PORT: port(7779),
+  /** The notes files: one directory per user below it. */
+  VAULT_DATA_DIR: z.string().min(1).default(defaultDataDir("vault")),
+  /** The public origin users reach the service at; the trusted origin for CSRF checks. */
+  VAULT_BASE_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }).optional(),
+  /** Origins allowed to call the API from a browser; default same-origin only. */
+  VAULT_CORS_ORIGINS: csv(),
+  /** Proxies (IPs or CIDRs) whose X-Request-Id and X-Forwarded-For headers are believed. */
+  VAULT_TRUSTED_PROXIES: csv(),
+  VAULT_LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  /** json or pretty; default pretty on a terminal, json otherwise. */
+  VAULT_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** Largest request body; a note is at most 1 MB, so 2 MiB leaves room for JSON escaping. */
+  VAULT_MAX_BODY_BYTES: positiveInt(2 * 1024 * 1024),
+  /** How long shutdown waits for in-flight requests. */
+  VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+});
+
+export type VaultConfig = z.output<typeof vaultEnv>;
+
+export function loadVaultConfig(env: Record<string, string | undefined> = process.env): VaultConfig {
+  return loadEnv(vaultEnv, env);
+}
+
+/** The database DATABASE_URL names: a server URL, or the embedded database's directory. */
+export function databaseOf(config: VaultConfig): { url?: string; dataDir?: string } {
+  const value = config.DATABASE_URL;
+  if (POSTGRES_URL.test(value)) return { url: value };
+  return { dataDir: isAbsolute(value) ? value : resolve(value) };
+}
+
+/** The public origin of the service: VAULT_BASE_URL, or the address it listens on. */
+export function baseUrlOf(config: VaultConfig): string {
+  if (config.VAULT_BASE_URL) return config.VAULT_BASE_URL.replace(/\/+$/, "");
+  const host = ["0.0.0.0", "::", ""].includes(config.VAULT_HOST) ? "127.0.0.1" : config.VAULT_HOST;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${config.VAULT_PORT}`;
+}

@@ -1,0 +1,51 @@
+/** The vault's OpenAPI document: internal/openapi's builder with the vault's credentials. */
+import { errorResponses, openApiDocument } from "../../../internal/openapi/mod.ts";
+import type { Access, RouteSpec } from "./route_spec.ts";
+
+const SCHEMES: Record<Exclude<Access, "public">, string[]> = {
+  caller: ["sessionCookie", "apiKey"],
+  session: ["sessionCookie"],
+  admin: ["sessionCookie"],
+};
+
+export function vaultDocument(
+  specs: readonly RouteSpec[],
+  options: { version: string; baseUrl: string; sessionCookie: string },
+) {
+  return openApiDocument(specs, {
+    title: "vault",
+    description: "Multi-user note vault: identity, invites, API keys and administration. " +
+      "Cookie-authenticated writes need the `X-Requested-With` header (CSRF).",
+    version: options.version,
+    baseUrl: options.baseUrl,
+    securitySchemes: {
+      sessionCookie: {
+        type: "apiKey",
+        in: "cookie",
+        name: options.sessionCookie,
+        description: "The session cookie (HttpOnly), set by POST /api/auth/sign-in/email.",
+      },
+      apiKey: {
+        type: "http",
+        scheme: "bearer",
+        description: "`Authorization: Bearer vault_<key>`: an API key (POST /api/api-keys).",
+      },
+    },
+    securityOf: (
+      access,
+    ) => (access === "public" ? undefined : SCHEMES[access].map((name) => ({ [name]: [] }))),
+    impliedErrors: (access, hasInput) => [
+      ...(hasInput ? [400] : []),
+      ...(access === "public" ? [] : [401]),
+      ...(access === "session" || access === "admin" ? [403] : []),
+      ...(access === "caller" ? [429] : []),
+      500,
+    ],
+    errorResponses: errorResponses({
+      403: "The credential is of the wrong kind or role, a read-only key tried to write, or a cookie " +
+        "write came without `X-Requested-With` or from another origin.",
+      413: "The body is over VAULT_MAX_BODY_BYTES.",
+      429: "An API key made more than 300 requests in 15 minutes; `Retry-After` says when to try again.",
+    }),
+  });
+}

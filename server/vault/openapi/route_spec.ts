@@ -1,0 +1,23 @@
+/**
+ * The vault's kinds of access and their guards, bound to internal/openapi's route declaration.
+ * - public: anyone;
+ * - caller: a signed-in session (cookie) or an API key (`Authorization: Bearer vault_…`);
+ * - session: a signed-in session only: an API key cannot mint or list keys;
+ * - admin: an admin's signed-in session (an admin's API key does not administer).
+ */
+import { requireAdmin, requireCaller, requireSession } from "../../../internal/auth/mod.ts";
+import { routeMounter, type RouteSpec as BaseRouteSpec } from "../../../internal/openapi/mod.ts";
+import type { VaultEnv } from "../env.ts";
+
+export { defineRoute } from "../../../internal/openapi/mod.ts";
+
+export type Access = "public" | "caller" | "session" | "admin";
+
+export type RouteSpec = BaseRouteSpec<Access>;
+
+export const { mountRoute } = routeMounter<VaultEnv, Access>({
+  public: undefined,
+  caller: requireCaller,
+  session: requireSession,
+  admin: requireAdmin,
+});

@@ -1,0 +1,64 @@
+import { mkdir } from "node:fs/promises";
+import { createRateLimiter } from "../../internal/auth/mod.ts";
+import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
+import type { Logger } from "../../internal/log/mod.ts";
+import { createVaultApp } from "./app.ts";
+import { baseUrlOf, databaseOf, type VaultConfig } from "./config.ts";
+import { createVaultAuth } from "./identity/vault_auth.ts";
+import { openVaultStore } from "./store/db.ts";
+
+const MINUTE = 60_000;
+
+/**
+ * Starts the vault: opens the database (embedded or PostgreSQL) and migrates it, makes sure the
+ * notes directory exists, then serves HTTP. Shutdown drains requests first and closes the store last.
+ */
+export async function startVault(
+  given: VaultConfig,
+  log: Logger,
+  options: { handleSignals?: boolean } = {},
+): Promise<RunningServer> {
+  // The default public URL names the port, so port 0 is resolved before anything is built.
+  const config = given.VAULT_PORT === 0 && !given.VAULT_BASE_URL
+    ? { ...given, VAULT_PORT: await freePort(given.VAULT_HOST) }
+    : given;
+  await mkdir(config.VAULT_DATA_DIR, { recursive: true, mode: 0o700 });
+  const where = databaseOf(config);
+  const store = await openVaultStore({ ...where, log });
+  log.info("database ready", {
+    backend: store.database.backend,
+    location: where.dataDir ?? "DATABASE_URL",
+    migrationsApplied: store.applied,
+  });
+  try {
+    const auth = createVaultAuth({
+      db: store.database.db,
+      secret: config.BETTER_AUTH_SECRET,
+      baseURL: baseUrlOf(config),
+      trustedOrigins: config.VAULT_CORS_ORIGINS,
+      log,
+    });
+    const app = createVaultApp({
+      config,
+      log,
+      store,
+      auth,
+      limiters: {
+        signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
+        password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
+        signUp: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
+      },
+    });
+    return serve(app, {
+      hostname: config.VAULT_HOST,
+      port: config.VAULT_PORT,
+      log,
+      drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
+      onClose: () => store.database.close(),
+      handleSignals: options.handleSignals,
+    });
+  } catch (err) {
+    await store.database.close();
+    throw err;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The vault's database: opened on PGlite (a directory) or PostgreSQL (a URL), and migrated at start
+ * under a lock, so replicas starting together apply each migration once.
+ */
+import type { Generated } from "kysely";
+import type { AuditTables } from "../../../internal/audit/mod.ts";
+import type { IdentityTables } from "../../../internal/auth/mod.ts";
+import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
+import type { Logger } from "../../../internal/log/mod.ts";
+import { migrations } from "./migrations/mod.ts";
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: Generated<Date>;
+}
+
+export interface InviteCodesTable {
+  id: string;
+  code: string;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date | null;
+  used_by: string | null;
+  used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scope: "read" | "read-write";
+  created_at: Generated<Date>;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  window_start: Generated<Date>;
+  window_count: Generated<number>;
+}
+
+/** The tables of the vault's identity migration (0001). */
+export interface VaultDatabase extends IdentityTables, AuditTables {
+  settings: SettingsTable;
+  invite_codes: InviteCodesTable;
+  api_keys: ApiKeysTable;
+}
+
+export interface VaultStore {
+  database: Database<VaultDatabase>;
+  /** Migrations applied by this start. */
+  applied: string[];
+}
+
+export async function openVaultStore(
+  options: { url?: string; dataDir?: string; log?: Logger },
+): Promise<VaultStore> {
+  const database = await openDatabase<VaultDatabase>(options);
+  try {
+    const { applied } = await migrate(database.db, migrations, options.log);
+    return { database, applied };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
