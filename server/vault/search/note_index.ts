@@ -1,0 +1,288 @@
+/**
+ * Keeps the search index and link graph in step with a user's note files: upsert after a write or
+ * an edit seen on disk, remove after a delete, rename after a move. The notes library parses the
+ * file (title, tags, links resolved to note paths); this module only stores what it is given.
+ *
+ * @example
+ * await upsertNote(db, userId, {
+ *   path: "Projects/Atlas.md", title: "Atlas", tags: ["project/atlas"], body: markdownWithoutFrontMatter,
+ *   contentHash, mtime, size, links: [{ target: "People/Alice.md", kind: "wiki" }],
+ * });
+ */
+import { type RawBuilder, sql } from "kysely";
+import type { LinkKind, SearchDb } from "./schema.ts";
+
+/** Characters of a note's body that are indexed (and snippeted); the rest of a longer note is not. */
+export const INDEXED_BODY_CHARS = 200_000;
+/** The path limit of the vault (seed: 500 characters). */
+const MAX_PATH = 500;
+
+export interface NoteLink {
+  /** The note path the link resolves to, or the link's text when it resolves to no note yet. */
+  target: string;
+  kind: LinkKind;
+}
+
+export interface NoteDocument {
+  /** The normalised note path, as the notes library stores it ("Projects/Atlas.md"). */
+  path: string;
+  title: string;
+  /** Tags from front matter and #tags, with or without the '#'. */
+  tags: readonly string[];
+  /** The text to search: the Markdown without its front matter. */
+  body: string;
+  contentHash: string;
+  mtime: Date;
+  /** Bytes of the file. */
+  size: number;
+  links: readonly NoteLink[];
+}
+
+export interface IndexedVersion {
+  contentHash: string;
+  mtime: Date;
+  size: number;
+}
+
+/**
+ * Indexes a note (insert or replace) with its outgoing links. Returns false when the stored row
+ * already had this content hash: then only mtime and size are refreshed, and the full-text
+ * document is not rebuilt.
+ */
+export async function upsertNote(db: SearchDb, userId: string, note: NoteDocument): Promise<boolean> {
+  checkPath(note.path);
+  return await db.transaction().execute(async (tx) => {
+    const current = await tx.selectFrom("note_index").select(["content_hash", "title", "tags"])
+      .where("user_id", "=", userId).where("path", "=", note.path).forUpdate().executeTakeFirst();
+    const tags = normaliseTags(note.tags);
+    if (
+      current && current.content_hash === note.contentHash && current.title === note.title &&
+      sameList(current.tags, tags)
+    ) {
+      await tx.updateTable("note_index").set({ mtime: note.mtime, size: note.size })
+        .where("user_id", "=", userId).where("path", "=", note.path).execute();
+      return false;
+    }
+    const body = cleanText(note.body.slice(0, INDEXED_BODY_CHARS));
+    const title = cleanText(note.title);
+    // PostgreSQL's parser reads <...> as an HTML tag and skips it, and everything inside
+    // <script>...</script> with it; notes quote HTML and code, so the words are indexed without
+    // the angle brackets (snippets still show the text as written).
+    // Tags are indexed as words too ("project/atlas" as "project atlas"), so plain text finds them.
+    const tagText = tags.join(" ").replace(/[/_-]/g, " ");
+    await sql`
+      insert into note_index
+        (user_id, path, folder, title, tags, tag_keys, content_hash, mtime, size, body, tsv, indexed_at)
+      select ${userId}, ${note.path}, ${folderOf(note.path)}, d.title, ${tags}::text[], ${
+      tagKeys(tags)
+    }::text[],
+        ${note.contentHash}, ${note.mtime}, ${note.size}, d.body,
+        setweight(to_tsvector('english', d.title_words), 'A') || setweight(to_tsvector('english', d.tags), 'B') ||
+          setweight(to_tsvector('english', d.body_words), 'C') ||
+          setweight(to_tsvector('simple', d.title_words), 'A') || setweight(to_tsvector('simple', d.tags), 'B') ||
+          setweight(to_tsvector('simple', d.body_words), 'C'),
+        now()
+      from (
+        select t.*, translate(t.title, '<>', '  ') as title_words, translate(t.body, '<>', '  ') as body_words
+        from (select ${title}::text as title, ${tagText}::text as tags, ${body}::text as body) t
+      ) d
+      on conflict (user_id, path) do update set
+        folder = excluded.folder, title = excluded.title, tags = excluded.tags, tag_keys = excluded.tag_keys,
+        content_hash = excluded.content_hash, mtime = excluded.mtime, size = excluded.size,
+        body = excluded.body, tsv = excluded.tsv, indexed_at = excluded.indexed_at
+    `.execute(tx);
+    await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", note.path)
+      .execute();
+    const links = uniqueLinks(note.links);
+    if (links.length > 0) {
+      await tx.insertInto("note_links")
+        .values(
+          links.map((l) => ({
+            user_id: userId,
+            source_path: note.path,
+            target_path: l.target,
+            kind: l.kind,
+          })),
+        )
+        .execute();
+    }
+    return true;
+  });
+}
+
+/**
+ * Removes a note and its outgoing links. Links from other notes to it stay: they are dangling now,
+ * and resolve again if a note with that path comes back.
+ */
+export async function removeNote(db: SearchDb, userId: string, path: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", path).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", path).execute();
+  });
+}
+
+/** Removes every note under a folder (and below it), with their outgoing links. */
+export async function removeFolder(db: SearchDb, userId: string, folder: string): Promise<void> {
+  const prefix = folderPrefix(folder);
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(path, ${prefix})`).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(source_path, ${prefix})`).execute();
+  });
+}
+
+/**
+ * Moves a note's row and every link from or to it. A note already indexed at `to` is replaced. The
+ * title and text stay as indexed: when they change with the name (a title taken from the file name,
+ * links rewritten by the move), upsert the moved note afterwards.
+ */
+export async function renameNote(db: SearchDb, userId: string, from: string, to: string): Promise<void> {
+  checkPath(to);
+  if (from === to) return;
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", to).execute();
+    await tx.updateTable("note_index").set({ path: to, folder: folderOf(to) })
+      .where("user_id", "=", userId).where("path", "=", from).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", to).execute();
+    await moveLinks(tx, userId, (path) => (path === from ? to : undefined), [
+      sql<boolean>`source_path = ${from}`,
+      sql<boolean>`target_path = ${from}`,
+    ]);
+  });
+}
+
+/** Moves every note under folder `from` to the same place under `to`, with their links. */
+export async function renameFolder(db: SearchDb, userId: string, from: string, to: string): Promise<void> {
+  const fromPrefix = folderPrefix(from);
+  const toPrefix = folderPrefix(to);
+  if (fromPrefix === toPrefix) return;
+  if (toPrefix.startsWith(fromPrefix)) throw new RangeError("a folder cannot move into itself");
+  const move = (
+    path: string,
+  ) => (path.startsWith(fromPrefix) ? toPrefix + path.slice(fromPrefix.length) : undefined);
+  await db.transaction().execute(async (tx) => {
+    const moved = await tx.selectFrom("note_index").select("path").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(path, ${fromPrefix})`).execute();
+    for (const { path } of moved) checkPath(move(path)!);
+    const start = fromPrefix.length + 1; // substr() counts from 1
+    // Notes already at a destination path are replaced, as a file move over them would.
+    await sql`delete from note_index where user_id = ${userId} and path in
+      (select ${toPrefix} || substr(path, ${start}) from note_index
+        where user_id = ${userId} and starts_with(path, ${fromPrefix}))`.execute(tx);
+    await sql`update note_index set path = ${toPrefix} || substr(path, ${start}),
+        folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/')
+      where user_id = ${userId} and starts_with(path, ${fromPrefix})`.execute(tx);
+    await moveLinks(tx, userId, move, [
+      sql<boolean>`starts_with(source_path, ${fromPrefix})`,
+      sql<boolean>`starts_with(target_path, ${fromPrefix})`,
+    ]);
+  });
+}
+
+/** Removes everything indexed for a user (when the user is removed). */
+export async function removeUserIndex(db: SearchDb, userId: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId).execute();
+  });
+}
+
+/**
+ * What is indexed for a user, path by path: compare with the files on disk to find what to
+ * upsert (new or changed hash) and what to remove (gone), after a start or a missed watch event.
+ */
+export async function indexedVersions(db: SearchDb, userId: string): Promise<Map<string, IndexedVersion>> {
+  const rows = await db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"])
+    .where("user_id", "=", userId).execute();
+  return new Map(rows.map((r) => [r.path, { contentHash: r.content_hash, mtime: r.mtime, size: r.size }]));
+}
+
+/** "a/b/c.md" -> "a/b"; "c.md" -> "". */
+export function folderOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/** Tags without '#', trimmed, empty ones and duplicates (case-insensitively) dropped, order kept. */
+export function normaliseTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim().replace(/^#+/, "").normalize("NFC");
+    const key = tag.toLowerCase();
+    if (!tag || seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  return out;
+}
+
+/** Lower-cased tags and their ancestors: ["Project/Atlas"] -> ["project/atlas", "project"]. */
+export function tagKeys(tags: readonly string[]): string[] {
+  const keys = new Set<string>();
+  for (const tag of tags) {
+    const parts = tag.toLowerCase().split("/").filter(Boolean);
+    for (let i = parts.length; i > 0; i--) keys.add(parts.slice(0, i).join("/"));
+  }
+  return [...keys];
+}
+
+/**
+ * Rewrites the link rows selected by `where` (any of them) with `move` applied to both ends. Rows
+ * are read, deleted and inserted again rather than updated, so a move that makes two links equal
+ * keeps one instead of failing on the primary key.
+ */
+async function moveLinks(
+  db: SearchDb,
+  userId: string,
+  move: (path: string) => string | undefined,
+  where: RawBuilder<boolean>[],
+): Promise<void> {
+  const rows = await db.selectFrom("note_links").selectAll().where("user_id", "=", userId)
+    .where(sql<boolean>`(${sql.join(where, sql` or `)})`).execute();
+  if (rows.length === 0) return;
+  await db.deleteFrom("note_links").where("user_id", "=", userId)
+    .where(sql<boolean>`(${sql.join(where, sql` or `)})`).execute();
+  const moved = rows.map((r) => ({
+    user_id: userId,
+    source_path: move(r.source_path) ?? r.source_path,
+    target_path: move(r.target_path) ?? r.target_path,
+    kind: r.kind,
+  }));
+  for (let i = 0; i < moved.length; i += 1000) {
+    await db.insertInto("note_links").values(moved.slice(i, i + 1000))
+      .onConflict((oc) => oc.doNothing()).execute();
+  }
+}
+
+function uniqueLinks(links: readonly NoteLink[]): NoteLink[] {
+  const seen = new Set<string>();
+  return links.filter((l) => {
+    const key = `${l.kind}\0${l.target}`;
+    if (!l.target || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Drops NUL, which PostgreSQL text cannot hold. */
+function cleanText(text: string): string {
+  return text.replaceAll("\0", " ");
+}
+
+function folderPrefix(folder: string): string {
+  const trimmed = folder.replace(/^\/+|\/+$/g, "");
+  if (!trimmed) throw new RangeError("a folder path is required (the vault root cannot be moved or removed)");
+  return `${trimmed}/`;
+}
+
+function checkPath(path: string): void {
+  if (!path || path.length > MAX_PATH || path.startsWith("/") || path.includes("\0")) {
+    throw new RangeError(`not a normalised note path (1 to ${MAX_PATH} characters, relative, no NUL)`);
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
