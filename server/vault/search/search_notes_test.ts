@@ -2,6 +2,7 @@
  * Search over the real index, on the embedded database and on PostgreSQL 15: both must answer the
  * same. Each backend gets one database, seeded once; tests that change notes use their own users.
  */
+import { sql } from "kysely";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { removeDataDirs } from "../../../internal/db/_test_data_dir.ts";
@@ -20,7 +21,7 @@ import {
 } from "./note_index.ts";
 import { SearchQueryError } from "./parse_search_query.ts";
 import type { SearchTables } from "./schema.ts";
-import { searchNotes, type SearchScope } from "./search_notes.ts";
+import { SEARCH_LIMITS, searchNotes, type SearchScope } from "./search_notes.ts";
 
 let postgres: PostgresServer | undefined;
 before(async () => {
@@ -206,6 +207,7 @@ for (const [backend, open] of Object.entries(backends)) {
       const first = await search("budget", alice, { limit: 4 });
       const second = await search("budget", alice, { limit: 4, offset: 4 });
       assert.equal(first.total, 5);
+      assert.equal(first.totalCapped, false);
       assert.equal(second.total, 5);
       assert.deepEqual([...first.hits, ...second.hits].map((h) => h.path), all);
       const past = await search("budget", alice, { limit: 4, offset: 40 });
@@ -311,3 +313,36 @@ for (const [backend, open] of Object.entries(backends)) {
     });
   });
 }
+
+describe("search totals past the count cap", () => {
+  test("count up to the cap, then say there are more", async () => {
+    const database = await openSearchDb();
+    try {
+      const n = SEARCH_LIMITS.countCap + 5;
+      await database.db.insertInto("note_index").values(
+        Array.from({ length: n }, (_, i) => ({
+          user_id: "many",
+          path: `n${i}.md`,
+          folder: "",
+          title: `n${i}`,
+          tags: [],
+          tag_keys: [],
+          content_hash: `h${i}`,
+          mtime: new Date(i * 1000),
+          size: 1,
+          body: "common word",
+          tsv: sql<string>`to_tsvector('english', 'common word') || to_tsvector('simple', 'common word')`,
+        })),
+      ).execute();
+      const page = await searchNotes(database.db, { userId: "many" }, "common", { limit: 3 });
+      assert.equal(page.total, SEARCH_LIMITS.countCap);
+      assert.equal(page.totalCapped, true);
+      assert.deepEqual(page.hits.map((h) => h.path), [`n${n - 1}.md`, `n${n - 2}.md`, `n${n - 3}.md`]);
+      const few = await searchNotes(database.db, { userId: "many" }, "common path:n100", { limit: 3 });
+      assert.equal(few.total, 6); // n100.md and n1000.md to n1004.md
+      assert.equal(few.totalCapped, false);
+    } finally {
+      await database.close();
+    }
+  });
+});
