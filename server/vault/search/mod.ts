@@ -21,6 +21,7 @@ export {
   renameFolder,
   renameNote,
   upsertNote,
+  upsertNotes,
 } from "./note_index.ts";
 export {
   SEARCH_LIMITS,

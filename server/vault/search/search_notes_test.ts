@@ -18,6 +18,7 @@ import {
   renameFolder,
   renameNote,
   upsertNote,
+  upsertNotes,
 } from "./note_index.ts";
 import { SearchQueryError } from "./parse_search_query.ts";
 import type { SearchTables } from "./schema.ts";
@@ -269,6 +270,30 @@ for (const [backend, open] of Object.entries(backends)) {
       const scope = { userId: user };
       assert.deepEqual(await paths("alpha", scope), []);
       assert.deepEqual(await paths("beta", scope), ["a.md"]);
+    });
+
+    test("upsertNotes indexes many notes in batches, replacing what is there", async () => {
+      const user = `${backend}-bulk`;
+      const many = Array.from(
+        { length: 120 },
+        (_, i) =>
+          note(`bulk/n${i}.md`, `bulk note number${i} <b>bold</b>`, {
+            tags: [i % 2 ? "odd" : "even"],
+            links: i > 0 ? [{ target: `bulk/n${i - 1}.md`, kind: "wiki" }] : [],
+          }),
+      );
+      await upsertNotes(database.db, user, many);
+      await upsertNotes(database.db, user, [{ ...many[7]!, body: "replaced text", contentHash: "new" }]);
+      const scope = { userId: user };
+      assert.equal((await indexedVersions(database.db, user)).size, 120);
+      assert.equal((await search("bulk tag:odd", scope)).total, 59);
+      assert.deepEqual(await paths("number119", scope), ["bulk/n119.md"]);
+      assert.deepEqual(await paths("bold number3", scope), ["bulk/n3.md"]);
+      assert.deepEqual(await paths("replaced", scope), ["bulk/n7.md"]);
+      assert.deepEqual((await backlinks(database.db, user, "bulk/n118.md")).map((b) => b.path), [
+        "bulk/n119.md",
+      ]);
+      await assert.rejects(upsertNotes(database.db, user, [note("/abs.md", "x")]), RangeError);
     });
 
     test("rename and delete move or drop the note, its links and the links to it", async () => {
