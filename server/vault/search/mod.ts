@@ -9,6 +9,7 @@
  * const links = await backlinks(db, userId, "People/Alice.md");
  */
 export {
+  analyzeSearchIndex,
   folderOf,
   INDEXED_BODY_CHARS,
   type IndexedVersion,

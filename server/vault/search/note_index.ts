@@ -10,6 +10,7 @@
  * });
  */
 import { type RawBuilder, sql } from "kysely";
+import { FOLDER_LEXEME_PREFIX, folderKeys, folderLexeme, noteLexemes } from "./filter_lexemes.ts";
 import type { LinkKind, SearchDb } from "./schema.ts";
 
 /** Characters of a note's body that are indexed (and snippeted); the rest of a longer note is not. */
@@ -84,6 +85,21 @@ export async function upsertNotes(
   for (let i = 0; i < notes.length; i += BATCH) {
     await db.transaction().execute((tx) => writeNotes(tx, userId, notes.slice(i, i + BATCH)));
   }
+  if (notes.length >= ANALYZE_AFTER) await analyzeSearchIndex(db);
+}
+
+/** Notes written by one upsertNotes call after which the planner's statistics are refreshed. */
+const ANALYZE_AFTER = 100;
+
+/**
+ * Refreshes the planner's statistics of the index tables. PostgreSQL's autovacuum does this by
+ * itself; PGlite has no autovacuum, and on stale statistics (a vault indexed after the last ANALYZE)
+ * the planner can choose plans that make searches several times slower. upsertNotes calls it after
+ * a large batch; a server on PGlite should also call it now and then (say, after every few hundred
+ * single upserts).
+ */
+export async function analyzeSearchIndex(db: SearchDb): Promise<void> {
+  await sql`analyze note_index, note_links`.execute(db);
 }
 
 /**
@@ -107,6 +123,7 @@ async function writeNotes(tx: SearchDb, userId: string, notes: readonly NoteDocu
       mtime: note.mtime.toISOString(),
       size: note.size,
       body: cleanText(note.body.slice(0, INDEXED_BODY_CHARS)),
+      markers: noteLexemes(userId, folderOf(note.path), tagKeys(tags)),
     };
   });
   // PostgreSQL's parser reads <...> as an HTML tag and skips it, and everything inside
@@ -119,12 +136,13 @@ async function writeNotes(tx: SearchDb, userId: string, notes: readonly NoteDocu
       setweight(to_tsvector('english', d.title_words), 'A') || setweight(to_tsvector('english', d.tag_text), 'B') ||
         setweight(to_tsvector('english', d.body_words), 'C') ||
         setweight(to_tsvector('simple', d.title_words), 'A') || setweight(to_tsvector('simple', d.tag_text), 'B') ||
-        setweight(to_tsvector('simple', d.body_words), 'C'),
+        setweight(to_tsvector('simple', d.body_words), 'C') || array_to_tsvector(d.markers),
       now()
     from (
       select t.*, translate(t.title, '<>', '  ') as title_words, translate(t.body, '<>', '  ') as body_words
       from jsonb_to_recordset(${rows}::jsonb) as t(path text, folder text, title text, tags text[],
-        tag_keys text[], tag_text text, content_hash text, mtime timestamptz, size integer, body text)
+        tag_keys text[], tag_text text, content_hash text, mtime timestamptz, size integer, body text,
+        markers text[])
     ) d
     on conflict (user_id, path) do update set
       folder = excluded.folder, title = excluded.title, tags = excluded.tags, tag_keys = excluded.tag_keys,
@@ -180,8 +198,13 @@ export async function renameNote(db: SearchDb, userId: string, from: string, to:
   if (from === to) return;
   await db.transaction().execute(async (tx) => {
     await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", to).execute();
-    await tx.updateTable("note_index").set({ path: to, folder: folderOf(to) })
-      .where("user_id", "=", userId).where("path", "=", from).execute();
+    await tx.updateTable("note_index").set({
+      path: to,
+      folder: folderOf(to),
+      tsv: sql<string>`${withoutFolderLexemes} || array_to_tsvector(${
+        folderKeys(folderOf(to)).map(folderLexeme)
+      }::text[])`,
+    }).where("user_id", "=", userId).where("path", "=", from).execute();
     await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", to).execute();
     await moveLinks(tx, userId, (path) => (path === from ? to : undefined), [
       sql<boolean>`source_path = ${from}`,
@@ -211,12 +234,23 @@ export async function renameFolder(db: SearchDb, userId: string, from: string, t
     await sql`update note_index set path = ${toPrefix} || substr(path, ${start}),
         folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/')
       where user_id = ${userId} and starts_with(path, ${fromPrefix})`.execute(tx);
+    // The folder markers, for each moved note's new folder ("a/b" -> 'f a', 'f a/b').
+    await sql`update note_index set tsv = ${withoutFolderLexemes} || array_to_tsvector(array(
+        select ${FOLDER_LEXEME_PREFIX} || array_to_string(parts[1:i], '/')
+        from (select string_to_array(lower(folder), '/') as parts) p, generate_series(1, cardinality(parts)) i
+      ))
+      where user_id = ${userId} and starts_with(path, ${toPrefix})`.execute(tx);
     await moveLinks(tx, userId, move, [
       sql<boolean>`starts_with(source_path, ${fromPrefix})`,
       sql<boolean>`starts_with(target_path, ${fromPrefix})`,
     ]);
   });
 }
+
+/** The row's tsvector without its folder markers (SQL, for an UPDATE of note_index). */
+const withoutFolderLexemes = sql<string>`ts_delete(tsv, array(
+  select lexeme from unnest(tsv) where starts_with(lexeme, ${FOLDER_LEXEME_PREFIX})
+))`;
 
 /** Removes everything indexed for a user (when the user is removed). */
 export async function removeUserIndex(db: SearchDb, userId: string): Promise<void> {

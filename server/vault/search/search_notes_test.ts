@@ -2,7 +2,6 @@
  * Search over the real index, on the embedded database and on PostgreSQL 15: both must answer the
  * same. Each backend gets one database, seeded once; tests that change notes use their own users.
  */
-import { sql } from "kysely";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { removeDataDirs } from "../../../internal/db/_test_data_dir.ts";
@@ -344,21 +343,20 @@ describe("search totals past the count cap", () => {
     const database = await openSearchDb();
     try {
       const n = SEARCH_LIMITS.countCap + 5;
-      await database.db.insertInto("note_index").values(
+      await upsertNotes(
+        database.db,
+        "many",
         Array.from({ length: n }, (_, i) => ({
-          user_id: "many",
           path: `n${i}.md`,
-          folder: "",
           title: `n${i}`,
           tags: [],
-          tag_keys: [],
-          content_hash: `h${i}`,
+          body: "common word",
+          contentHash: `h${i}`,
           mtime: new Date(i * 1000),
           size: 1,
-          body: "common word",
-          tsv: sql<string>`to_tsvector('english', 'common word') || to_tsvector('simple', 'common word')`,
+          links: [],
         })),
-      ).execute();
+      );
       const page = await searchNotes(database.db, { userId: "many" }, "common", { limit: 3 });
       assert.equal(page.total, SEARCH_LIMITS.countCap);
       assert.equal(page.totalCapped, true);

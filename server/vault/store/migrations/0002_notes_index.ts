@@ -7,8 +7,11 @@
  *   under the `english` configuration (stems: "running" finds "runs") and once under `simple`
  *   (exact lower-cased words: stop words, code identifiers, non-English words and prefixes of
  *   unstemmed words still match)). `body` keeps the indexed text for highlighted snippets.
+ * - tsv also holds lexemes for the owner, the tags and the folder of the note
+ *   (server/vault/search/filter_lexemes.ts), so the GIN index alone answers text, user, tag and
+ *   folder together; no other index is needed for searching.
  * - tag_keys: lower-cased tags plus their ancestors ("project/alpha" also files under "project"),
- *   so a tag filter is one GIN lookup and matches nested tags the way Obsidian's tag search does.
+ *   the way Obsidian's tag search matches nested tags.
  * - note_links: the outgoing links of each note as the notes library resolved them; a target with
  *   no note_index row is a dangling link. Backlinks read it by (user, target).
  *
@@ -43,9 +46,6 @@ export const notesIndex: Migration = {
     await sql`alter table note_index alter column tsv set storage main`.execute(db);
     await sql`alter table note_index alter column body set storage external`.execute(db);
     await sql`create index note_index_tsv_idx on note_index using gin (tsv)`.execute(db);
-    await sql`create index note_index_tag_keys_idx on note_index using gin (tag_keys)`.execute(db);
-    await db.schema.createIndex("note_index_user_mtime_idx").on("note_index")
-      .columns(["user_id", "mtime desc"]).execute();
 
     await db.schema.createTable("note_links")
       .addColumn("user_id", "text", (c) => c.notNull())
