@@ -1,7 +1,7 @@
 /**
  * The vault search benchmark (docs/vault-search.md explains the figures):
  *
- *   deno task bench:vault            # 1k and 10k notes: about 4 minutes on a loaded 2-core machine
+ *   deno task bench:vault            # 1k and 10k notes: about 2 minutes on a loaded 2-core machine
  *   deno task bench:vault --quick    # 100 and 1k notes, to check the script itself
  *
  * Generates seeded Markdown notes (folders, tags, wiki links, paragraphs of project prose), indexes
