@@ -14,6 +14,7 @@ import {
   type NoteDocument,
   removeFolder,
   removeNote,
+  removeUserIndex,
   renameFolder,
   renameNote,
   upsertNote,
@@ -309,6 +310,12 @@ for (const [backend, open] of Object.entries(backends)) {
       await renameNote(database.db, user, "A/target.md", "C/moved.md");
       assert.deepEqual(await paths("zebras", scope), ["C/moved.md"]);
       assert.deepEqual((await search("zebras", scope)).hits[0]!.folder, "C");
+      assert.deepEqual(
+        await paths("zebras folder:c", scope),
+        ["C/moved.md"],
+        "folder filter follows the move",
+      );
+      assert.deepEqual(await paths("zebras folder:a", scope), []);
       assert.deepEqual((await backlinks(database.db, user, "C/moved.md")).map((b) => b.path), [
         "B/source.md",
       ]);
@@ -326,6 +333,12 @@ for (const [backend, open] of Object.entries(backends)) {
       assert.deepEqual(await paths("zebras", scope), []);
       await removeFolder(database.db, user, "D");
       assert.equal((await indexedVersions(database.db, user)).size, 0);
+      assert.deepEqual(await backlinks(database.db, user, "C/moved.md"), []);
+
+      await upsertNote(database.db, user, note("gone.md", "zebras again"));
+      await removeUserIndex(database.db, user);
+      assert.equal((await indexedVersions(database.db, user)).size, 0);
+      assert.deepEqual(await paths("zebras", scope), []);
     });
 
     test("a 1 MB note of unique words is indexed (the indexed part is capped) and found", async () => {
