@@ -1,0 +1,421 @@
+/**
+ * The vault search benchmark (docs/vault-search.md explains the figures):
+ *
+ *   deno task bench:vault            # 1k and 10k notes: about 2 minutes on a loaded 2-core machine
+ *   deno task bench:vault --quick    # 100 and 1k notes, to check the script itself
+ *
+ * Generates seeded Markdown notes (folders, tags, wiki links, paragraphs of project prose), indexes
+ * them into the embedded database (PGlite, in process, through the same functions the server
+ * calls), and times a fixed mix of queries: words, phrases, prefixes, OR, exclusions, tag and folder
+ * filters. The peer is MiniSearch, the in-memory index the reference vault used, run on the same
+ * notes and the same queries (phrases become AND of their words, which MiniSearch cannot do better).
+ * The table goes to stdout and every figure to .cache/bench/vault-<timestamp>.json.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import MiniSearch from "minisearch";
+import { migrate, openDatabase } from "../../internal/db/mod.ts";
+import { notesIndex } from "../../server/vault/store/migrations/0002_notes_index.ts";
+import {
+  type NoteDocument,
+  parseSearchQuery,
+  searchNotes,
+  type SearchTables,
+  upsertNote,
+  upsertNotes,
+} from "../../server/vault/search/mod.ts";
+import type { TextClause } from "../../server/vault/search/parse_search_query.ts";
+import { ROOT } from "../../test/harness/binary.ts";
+import { memories, rng } from "./data.ts";
+import { type LatencySummary, summarize } from "./stats.ts";
+import { ratio, table } from "./table.ts";
+
+const quick = process.argv.includes("--quick");
+const SIZES = quick ? [100, 1_000] : [1_000, 10_000];
+const QUERIES = quick ? 60 : 300;
+/** Untimed queries first, so both sides are measured warm (caches filled, code compiled). */
+const WARMUP = 30;
+const USER = "bench-user";
+
+const started = performance.now();
+const log = (msg: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0)}s] ${msg}`);
+
+// ---- data ----
+
+const PROJECTS = [
+  "Atlas",
+  "Beacon",
+  "Cobalt",
+  "Drift",
+  "Ember",
+  "Falcon",
+  "Garnet",
+  "Harbor",
+  "Iris",
+  "Juniper",
+];
+const KINDS = ["meetings", "design", "runbooks", "journal", "research"];
+const TOPIC_TAGS = [
+  "retries",
+  "pagination",
+  "backups",
+  "tracing",
+  "caching",
+  "security",
+  "release",
+  "oncall",
+];
+
+interface BenchNote extends NoteDocument {
+  text: string;
+}
+
+/** `n` notes, the same for the same seed; about 1.5 KB of prose each, as typical notes are. */
+export function generateNotes(n: number, seed = 19): BenchNote[] {
+  const next = rng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
+  const sentences = memories(n * 10, seed);
+  const notes: BenchNote[] = [];
+  const paths: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const project = pick(PROJECTS);
+    const kind = pick(KINDS);
+    const own = sentences.slice(i * 10, i * 10 + 10);
+    const title = `${project} ${kind} ${
+      own[0]!.split(" ").slice(1, 4).join(" ").replace(/[^\p{L}\p{N} ]/gu, "")
+    } ${i}`;
+    const path = `${project}/${kind}/${title.replaceAll(" ", "-")}.md`;
+    const tags = [
+      `project/${project.toLowerCase()}`,
+      pick(TOPIC_TAGS),
+      ...(next() < 0.3 ? [pick(TOPIC_TAGS)] : []),
+    ];
+    const links = paths.length === 0 ? [] : Array.from({ length: Math.floor(next() * 4) }, () => pick(paths));
+    const body = [
+      `# ${title}`,
+      "",
+      own.slice(1, 5).join(" "),
+      "",
+      `## Notes`,
+      "",
+      own.slice(5).join(" "),
+      "",
+      links.map((l) => `See [[${l.replace(/\.md$/, "")}]].`).join(" "),
+      "",
+      tags.map((t) => `#${t}`).join(" "),
+    ].join("\n");
+    const text = `---\ncreated: 2026-01-${String(1 + (i % 28)).padStart(2, "0")}\n---\n${body}`;
+    notes.push({
+      path,
+      title,
+      tags,
+      body,
+      text,
+      contentHash: `h${i}`,
+      mtime: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+      size: Buffer.byteLength(text),
+      links: links.map((target) => ({ target, kind: "wiki" as const })),
+    });
+    paths.push(path);
+  }
+  return notes;
+}
+
+/** The kinds of query in the mix, in the order generateQueries cycles through them. */
+export const QUERY_CLASSES = [
+  "word",
+  "two words",
+  "project + word",
+  "phrase",
+  "prefix",
+  "name + prefix",
+  "OR",
+  "exclusion",
+  "tag + word",
+  "folder + word",
+  "tag + phrase",
+] as const;
+
+/** A fixed mix of what people type into a notes search box. */
+export function generateQueries(n: number, seed = 23): string[] {
+  const next = rng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
+  const words = [
+    "retries",
+    "pagination",
+    "backups",
+    "tracing",
+    "kafka",
+    "redis",
+    "postgresql",
+    "billing",
+    "webhook",
+    "scheduler",
+    "outage",
+    "migrations",
+    "latency",
+    "deprecated",
+    "idempotency",
+    "connections",
+    "staging",
+    "review",
+    "grafana",
+    "terraform",
+  ];
+  const phrases = [
+    "rate limiting",
+    "load test",
+    "connection pooling",
+    "error budgets",
+    "feature flags",
+    "audit needs",
+  ];
+  const people = ["Alice", "Bruno", "Chen", "Dana", "Priya", "Omar"];
+  const makers: (() => string)[] = [
+    () => pick(words),
+    () => `${pick(words)} ${pick(words)}`,
+    () => `${pick(PROJECTS)} ${pick(words)}`,
+    () => `"${pick(phrases)}"`,
+    () => `${pick(words).slice(0, 4)}*`,
+    () => `${pick(people)} ${pick(words).slice(0, 5)}*`,
+    () => `${pick(words)} OR ${pick(words)}`,
+    () => `${pick(words)} -${pick(words)}`,
+    () => `tag:${pick(TOPIC_TAGS)} ${pick(words)}`,
+    () => `folder:${pick(PROJECTS)} ${pick(words)}`,
+    () => `tag:project/${pick(PROJECTS).toLowerCase()} "${pick(phrases)}"`,
+  ];
+  return Array.from({ length: n }, (_, i) => makers[i % makers.length]!());
+}
+
+// ---- MiniSearch, the peer ----
+
+interface MiniDoc {
+  id: string;
+  title: string;
+  tags: string;
+  body: string;
+  folder: string;
+}
+
+function buildMini(notes: readonly BenchNote[]): MiniSearch<MiniDoc> {
+  const mini = new MiniSearch<MiniDoc>({
+    fields: ["title", "tags", "body"],
+    storeFields: ["title", "tags", "folder"],
+    searchOptions: { boost: { title: 3, tags: 2 } },
+  });
+  mini.addAll(notes.map((n) => ({
+    id: n.path,
+    title: n.title,
+    tags: n.tags.join(" "),
+    body: n.body,
+    folder: n.path.slice(0, n.path.lastIndexOf("/")),
+  })));
+  return mini;
+}
+
+/** The same query for MiniSearch: its query tree and a filter for what it has no syntax for. */
+function miniSearch(
+  mini: MiniSearch<MiniDoc>,
+  query: string,
+  limit: number,
+): { hits: number; total: number } {
+  const parsed = parseSearchQuery(query);
+  // deno-lint-ignore no-explicit-any
+  const clause = (c: TextClause): any => {
+    switch (c.type) {
+      case "word":
+      case "phrase":
+        return { queries: [c.text], combineWith: "AND" };
+      case "prefix":
+        return { queries: [c.words.join(" ")], combineWith: "AND", prefix: true };
+      case "any":
+        return { queries: c.of.map(clause), combineWith: "OR" };
+    }
+  };
+  const tree = {
+    combineWith: "AND_NOT",
+    queries: [
+      { combineWith: "AND", queries: parsed.include.map(clause) },
+      ...parsed.exclude.map(clause),
+    ],
+  };
+  const filter = (r: { tags?: string; folder?: string }) =>
+    parsed.tags.every((t) => ` ${String(r.tags).toLowerCase()} `.includes(` ${t}`)) &&
+    (parsed.folders.length === 0 ||
+      parsed.folders.some((f) => String(r.folder).toLowerCase().startsWith(f)));
+  // deno-lint-ignore no-explicit-any
+  const results = mini.search(tree as any, { filter: filter as any });
+  return { hits: results.slice(0, limit).length, total: results.length };
+}
+
+// ---- runs ----
+
+interface Side {
+  /** Building the whole index: one batch call (ours) or addAll (MiniSearch). */
+  indexMs: number;
+  notesPerSecond: number;
+  search: LatencySummary;
+  /** CPU time of this process per query: the work done, whatever else the machine runs. */
+  searchCpu: LatencySummary;
+  meanHits: number;
+  byClass: Record<string, { p50: number; p95: number; meanTotal: number }>;
+}
+
+interface SizeResult {
+  notes: number;
+  bytes: number;
+  /** One upsertNote per note, each its own transaction, as edits arrive: notes per second. */
+  singleUpsertsPerSecond: number;
+  ours: Side;
+  minisearch: Side;
+}
+
+async function timeQueries(
+  queries: readonly string[],
+  run: (q: string) => Promise<{ hits: number; total: number }> | { hits: number; total: number },
+): Promise<Omit<Side, "indexMs" | "notesPerSecond">> {
+  for (const q of queries.slice(0, WARMUP)) await run(q);
+  const samples: number[] = [];
+  const cpu: number[] = [];
+  const classes = new Map<string, { ms: number[]; totals: number }>();
+  let hits = 0;
+  for (const [i, q] of queries.entries()) {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const r = await run(q);
+    const ms = performance.now() - t;
+    const used = process.cpuUsage(c);
+    samples.push(ms);
+    cpu.push((used.user + used.system) / 1000);
+    hits += r.hits;
+    const name = QUERY_CLASSES[i % QUERY_CLASSES.length]!;
+    const k = classes.get(name) ?? { ms: [], totals: 0 };
+    k.ms.push(ms);
+    k.totals += r.total;
+    classes.set(name, k);
+  }
+  const byClass: Side["byClass"] = {};
+  for (const [name, k] of classes) {
+    const s = summarize(k.ms);
+    byClass[name] = { p50: s.p50, p95: s.p95, meanTotal: Math.round(k.totals / k.ms.length) };
+  }
+  return {
+    search: summarize(samples),
+    searchCpu: summarize(cpu),
+    meanHits: Math.round((hits / queries.length) * 10) / 10,
+    byClass,
+  };
+}
+
+async function runSize(n: number, queries: readonly string[]): Promise<SizeResult> {
+  const notes = generateNotes(n);
+  const bytes = notes.reduce((s, x) => s + x.size, 0);
+  const dir = await mkdtemp(join(tmpdir(), "bench-vault-"));
+  const database = await openDatabase<SearchTables>({ dataDir: join(dir, "db") });
+  try {
+    await migrate(database.db, { "0002_notes_index": notesIndex });
+    log(`indexing ${n} notes into PGlite`);
+    let t = performance.now();
+    await upsertNotes(database.db, USER, notes);
+    const indexMs = performance.now() - t;
+    // Single upserts as edits arrive: a sample of notes written again with new content.
+    const sample = notes.slice(0, Math.min(200, n)).map((x) => ({
+      ...x,
+      body: `${x.body} edited`,
+      contentHash: `e${x.contentHash}`,
+    }));
+    t = performance.now();
+    for (const note of sample) await upsertNote(database.db, USER, note);
+    const singleMs = performance.now() - t;
+    log(`  ${Math.round(indexMs)} ms; searching`);
+    const ours = await timeQueries(queries, async (q) => {
+      const page = await searchNotes(database.db, { userId: USER }, q, { limit: 20 });
+      return { hits: page.hits.length, total: page.total };
+    });
+
+    log(`indexing ${n} notes into MiniSearch`);
+    t = performance.now();
+    const mini = buildMini(notes);
+    const miniMs = performance.now() - t;
+    const theirs = await timeQueries(queries, (q) => miniSearch(mini, q, 20));
+    return {
+      notes: n,
+      bytes,
+      singleUpsertsPerSecond: Math.round((sample.length / singleMs) * 1000),
+      ours: { indexMs: Math.round(indexMs), notesPerSecond: Math.round((n / indexMs) * 1000), ...ours },
+      minisearch: { indexMs: Math.round(miniMs), notesPerSecond: Math.round((n / miniMs) * 1000), ...theirs },
+    };
+  } finally {
+    await database.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function git(args: string[]): string {
+  try {
+    return execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+if (import.meta.main) {
+  const queries = generateQueries(QUERIES);
+  const results = {
+    startedAt: new Date().toISOString(),
+    quick,
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+    },
+    commit: git(["rev-parse", "--short", "HEAD"]),
+    queries: queries.length,
+    sizes: [] as SizeResult[],
+  };
+  for (const n of SIZES) results.sizes.push(await runSize(n, queries));
+
+  const rows: (string | number)[][] = [];
+  for (const s of results.sizes) {
+    const label = `${s.notes} notes`;
+    const row = (what: string, ours: number, theirs: number) =>
+      rows.push([`${what}, ${label}`, ours, theirs, ratio(ours, theirs)]);
+    row("index build (notes/s)", s.ours.notesPerSecond, s.minisearch.notesPerSecond);
+    rows.push([`single upserts (notes/s), ${label}`, s.singleUpsertsPerSecond, "-", "-"]);
+    row("search p50 (ms)", s.ours.search.p50, s.minisearch.search.p50);
+    row("search p95 (ms)", s.ours.search.p95, s.minisearch.search.p95);
+    row("search CPU p50 (ms)", s.ours.searchCpu.p50, s.minisearch.searchCpu.p50);
+    row("search CPU p95 (ms)", s.ours.searchCpu.p95, s.minisearch.searchCpu.p95);
+    row("mean hits on page", s.ours.meanHits, s.minisearch.meanHits);
+  }
+  console.log(table(["vault search", "ours (PGlite)", "minisearch", "ratio"], rows));
+  const largest = results.sizes[results.sizes.length - 1]!;
+  console.log(`\nby query kind at ${largest.notes} notes (ours; matches capped at 1000 in our total):`);
+  console.log(table(
+    ["kind", "p50 ms", "p95 ms", "mean matches", "minisearch p95 ms", "minisearch matches"],
+    QUERY_CLASSES.map((k) => [
+      k,
+      largest.ours.byClass[k]!.p50,
+      largest.ours.byClass[k]!.p95,
+      largest.ours.byClass[k]!.meanTotal,
+      largest.minisearch.byClass[k]!.p95,
+      largest.minisearch.byClass[k]!.meanTotal,
+    ]),
+  ));
+  console.log(
+    `\np95 at ${largest.notes} notes: ${largest.ours.search.p95} ms wall, ${largest.ours.searchCpu.p95} ms CPU ` +
+      `(target <= 20 ms); load average at start ${
+        results.machine.loadAverageAtStart.join(" ")
+      } on ${results.machine.cpus} CPUs`,
+  );
+
+  const outDir = join(ROOT, ".cache", "bench");
+  mkdirSync(outDir, { recursive: true });
+  const outFile = join(outDir, `vault-${results.startedAt.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(outFile, JSON.stringify(results, null, 2) + "\n");
+  console.log(`figures: ${outFile}`);
+}

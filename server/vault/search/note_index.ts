@@ -1,0 +1,360 @@
+/**
+ * Keeps the search index and link graph in step with a user's note files: upsert after a write or
+ * an edit seen on disk, remove after a delete, rename after a move. The notes library parses the
+ * file (title, tags, links resolved to note paths); this module only stores what it is given.
+ *
+ * @example
+ * await upsertNote(db, userId, {
+ *   path: "Projects/Atlas.md", title: "Atlas", tags: ["project/atlas"], body: markdownWithoutFrontMatter,
+ *   contentHash, mtime, size, links: [{ target: "People/Alice.md", kind: "wiki" }],
+ * });
+ */
+import { type RawBuilder, sql } from "kysely";
+import { FOLDER_LEXEME_PREFIX, folderKeys, folderLexeme, noteLexemes } from "./filter_lexemes.ts";
+import type { LinkKind, SearchDb } from "./schema.ts";
+
+/** Characters of a note's body that are indexed (and snippeted); the rest of a longer note is not. */
+export const INDEXED_BODY_CHARS = 200_000;
+/** The path limit of the vault (seed: 500 characters). */
+const MAX_PATH = 500;
+
+export interface NoteLink {
+  /** The note path the link resolves to, or the link's text when it resolves to no note yet. */
+  target: string;
+  kind: LinkKind;
+}
+
+export interface NoteDocument {
+  /** The normalised note path, as the notes library stores it ("Projects/Atlas.md"). */
+  path: string;
+  title: string;
+  /** Tags from front matter and #tags, with or without the '#'. */
+  tags: readonly string[];
+  /** The text to search: the Markdown without its front matter. */
+  body: string;
+  contentHash: string;
+  mtime: Date;
+  /** Bytes of the file. */
+  size: number;
+  links: readonly NoteLink[];
+}
+
+export interface IndexedVersion {
+  contentHash: string;
+  mtime: Date;
+  size: number;
+}
+
+/**
+ * Indexes a note (insert or replace) with its outgoing links. Returns false when the stored row
+ * already had this content hash: then only mtime and size are refreshed, and the full-text
+ * document is not rebuilt.
+ */
+export async function upsertNote(db: SearchDb, userId: string, note: NoteDocument): Promise<boolean> {
+  checkPath(note.path);
+  return await db.transaction().execute(async (tx) => {
+    const current = await tx.selectFrom("note_index").select(["content_hash", "title", "tags"])
+      .where("user_id", "=", userId).where("path", "=", note.path).forUpdate().executeTakeFirst();
+    if (
+      current && current.content_hash === note.contentHash && current.title === note.title &&
+      sameList(current.tags, normaliseTags(note.tags))
+    ) {
+      await tx.updateTable("note_index").set({ mtime: note.mtime, size: note.size })
+        .where("user_id", "=", userId).where("path", "=", note.path).execute();
+      return false;
+    }
+    await writeNotes(tx, userId, [note]);
+    return true;
+  });
+}
+
+/** Notes per statement when indexing many: large enough to amortise, small enough to stay light. */
+const BATCH = 50;
+
+/**
+ * Indexes many notes at once (a first start over an existing vault, a rebuild), replacing what is
+ * indexed at their paths; about twice as fast as one upsertNote per note. Compare with
+ * indexedVersions first to skip unchanged notes.
+ */
+export async function upsertNotes(
+  db: SearchDb,
+  userId: string,
+  notes: readonly NoteDocument[],
+): Promise<void> {
+  for (const note of notes) checkPath(note.path);
+  for (let i = 0; i < notes.length; i += BATCH) {
+    await db.transaction().execute((tx) => writeNotes(tx, userId, notes.slice(i, i + BATCH)));
+  }
+  if (notes.length >= ANALYZE_AFTER) await analyzeSearchIndex(db);
+}
+
+/** Notes written by one upsertNotes call after which the planner's statistics are refreshed. */
+const ANALYZE_AFTER = 100;
+
+/**
+ * Refreshes the planner's statistics of the index tables. PostgreSQL's autovacuum does this by
+ * itself; PGlite has no autovacuum, and on stale statistics (a vault indexed after the last ANALYZE)
+ * the planner can choose plans that make searches several times slower. upsertNotes calls it after
+ * a large batch; a server on PGlite should also call it now and then (say, after every few hundred
+ * single upserts).
+ */
+export async function analyzeSearchIndex(db: SearchDb): Promise<void> {
+  await sql`analyze note_index, note_links`.execute(db);
+}
+
+/**
+ * Writes the rows and links of `notes` in one statement each. The notes travel as one JSON
+ * parameter, read back with jsonb_to_recordset.
+ */
+async function writeNotes(tx: SearchDb, userId: string, notes: readonly NoteDocument[]): Promise<void> {
+  const seen = new Set<string>();
+  const unique = notes.filter((n) => !seen.has(n.path) && seen.add(n.path));
+  const rows = unique.map((note) => {
+    const tags = normaliseTags(note.tags);
+    return {
+      path: note.path,
+      folder: folderOf(note.path),
+      title: cleanText(note.title),
+      tags,
+      tag_keys: tagKeys(tags),
+      // Tags are indexed as words too ("project/atlas" as "project atlas"), so plain text finds them.
+      tag_text: tags.join(" ").replace(/[/_-]/g, " "),
+      content_hash: note.contentHash,
+      mtime: note.mtime.toISOString(),
+      size: note.size,
+      body: cleanText(note.body.slice(0, INDEXED_BODY_CHARS)),
+      markers: noteLexemes(userId, folderOf(note.path), tagKeys(tags)),
+    };
+  });
+  // PostgreSQL's parser reads <...> as an HTML tag and skips it, and everything inside
+  // <script>...</script> with it; notes quote HTML and code, so the words are indexed without the
+  // angle brackets (the stored body, which snippets show, keeps them).
+  await sql`
+    insert into note_index
+      (user_id, path, folder, title, tags, tag_keys, content_hash, mtime, size, body, tsv, indexed_at)
+    select ${userId}, d.path, d.folder, d.title, d.tags, d.tag_keys, d.content_hash, d.mtime, d.size, d.body,
+      setweight(to_tsvector('english', d.title_words), 'A') || setweight(to_tsvector('english', d.tag_text), 'B') ||
+        setweight(to_tsvector('english', d.body_words), 'C') ||
+        setweight(to_tsvector('simple', d.title_words), 'A') || setweight(to_tsvector('simple', d.tag_text), 'B') ||
+        setweight(to_tsvector('simple', d.body_words), 'C') || array_to_tsvector(d.markers),
+      now()
+    from (
+      select t.*, translate(t.title, '<>', '  ') as title_words, translate(t.body, '<>', '  ') as body_words
+      from jsonb_to_recordset(${rows}::jsonb) as t(path text, folder text, title text, tags text[],
+        tag_keys text[], tag_text text, content_hash text, mtime timestamptz, size integer, body text,
+        markers text[])
+    ) d
+    on conflict (user_id, path) do update set
+      folder = excluded.folder, title = excluded.title, tags = excluded.tags, tag_keys = excluded.tag_keys,
+      content_hash = excluded.content_hash, mtime = excluded.mtime, size = excluded.size,
+      body = excluded.body, tsv = excluded.tsv, indexed_at = excluded.indexed_at
+  `.execute(tx);
+  const paths = unique.map((n) => n.path);
+  await sql`delete from note_links where user_id = ${userId} and source_path = any(${paths}::text[])`.execute(
+    tx,
+  );
+  const links = unique.flatMap((n) =>
+    uniqueLinks(n.links).map((l) => ({
+      user_id: userId,
+      source_path: n.path,
+      target_path: l.target,
+      kind: l.kind,
+    }))
+  );
+  for (let i = 0; i < links.length; i += 1000) {
+    await tx.insertInto("note_links").values(links.slice(i, i + 1000)).execute();
+  }
+}
+
+/**
+ * Removes a note and its outgoing links. Links from other notes to it stay: they are dangling now,
+ * and resolve again if a note with that path comes back.
+ */
+export async function removeNote(db: SearchDb, userId: string, path: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", path).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", path).execute();
+  });
+}
+
+/** Removes every note under a folder (and below it), with their outgoing links. */
+export async function removeFolder(db: SearchDb, userId: string, folder: string): Promise<void> {
+  const prefix = folderPrefix(folder);
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(path, ${prefix})`).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(source_path, ${prefix})`).execute();
+  });
+}
+
+/**
+ * Moves a note's row and every link from or to it. A note already indexed at `to` is replaced. The
+ * title and text stay as indexed: when they change with the name (a title taken from the file name,
+ * links rewritten by the move), upsert the moved note afterwards.
+ */
+export async function renameNote(db: SearchDb, userId: string, from: string, to: string): Promise<void> {
+  checkPath(to);
+  if (from === to) return;
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", to).execute();
+    await tx.updateTable("note_index").set({
+      path: to,
+      folder: folderOf(to),
+      tsv: sql<string>`${withoutFolderLexemes} || array_to_tsvector(${
+        folderKeys(folderOf(to)).map(folderLexeme)
+      }::text[])`,
+    }).where("user_id", "=", userId).where("path", "=", from).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", to).execute();
+    await moveLinks(tx, userId, (path) => (path === from ? to : undefined), [
+      sql<boolean>`source_path = ${from}`,
+      sql<boolean>`target_path = ${from}`,
+    ]);
+  });
+}
+
+/** Moves every note under folder `from` to the same place under `to`, with their links. */
+export async function renameFolder(db: SearchDb, userId: string, from: string, to: string): Promise<void> {
+  const fromPrefix = folderPrefix(from);
+  const toPrefix = folderPrefix(to);
+  if (fromPrefix === toPrefix) return;
+  if (toPrefix.startsWith(fromPrefix)) throw new RangeError("a folder cannot move into itself");
+  const move = (
+    path: string,
+  ) => (path.startsWith(fromPrefix) ? toPrefix + path.slice(fromPrefix.length) : undefined);
+  await db.transaction().execute(async (tx) => {
+    const moved = await tx.selectFrom("note_index").select("path").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(path, ${fromPrefix})`).execute();
+    for (const { path } of moved) checkPath(move(path)!);
+    const start = fromPrefix.length + 1; // substr() counts from 1
+    // Notes already at a destination path are replaced, as a file move over them would.
+    await sql`delete from note_index where user_id = ${userId} and path in
+      (select ${toPrefix} || substr(path, ${start}) from note_index
+        where user_id = ${userId} and starts_with(path, ${fromPrefix}))`.execute(tx);
+    await sql`update note_index set path = ${toPrefix} || substr(path, ${start}),
+        folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/')
+      where user_id = ${userId} and starts_with(path, ${fromPrefix})`.execute(tx);
+    // The folder markers, for each moved note's new folder ("a/b" -> 'f a', 'f a/b').
+    await sql`update note_index set tsv = ${withoutFolderLexemes} || array_to_tsvector(array(
+        select ${FOLDER_LEXEME_PREFIX} || array_to_string(parts[1:i], '/')
+        from (select string_to_array(lower(folder), '/') as parts) p, generate_series(1, cardinality(parts)) i
+      ))
+      where user_id = ${userId} and starts_with(path, ${toPrefix})`.execute(tx);
+    await moveLinks(tx, userId, move, [
+      sql<boolean>`starts_with(source_path, ${fromPrefix})`,
+      sql<boolean>`starts_with(target_path, ${fromPrefix})`,
+    ]);
+  });
+}
+
+/** The row's tsvector without its folder markers (SQL, for an UPDATE of note_index). */
+const withoutFolderLexemes = sql<string>`ts_delete(tsv, array(
+  select lexeme from unnest(tsv) where starts_with(lexeme, ${FOLDER_LEXEME_PREFIX})
+))`;
+
+/** Removes everything indexed for a user (when the user is removed). */
+export async function removeUserIndex(db: SearchDb, userId: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom("note_index").where("user_id", "=", userId).execute();
+    await tx.deleteFrom("note_links").where("user_id", "=", userId).execute();
+  });
+}
+
+/**
+ * What is indexed for a user, path by path: compare with the files on disk to find what to
+ * upsert (new or changed hash) and what to remove (gone), after a start or a missed watch event.
+ */
+export async function indexedVersions(db: SearchDb, userId: string): Promise<Map<string, IndexedVersion>> {
+  const rows = await db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"])
+    .where("user_id", "=", userId).execute();
+  return new Map(rows.map((r) => [r.path, { contentHash: r.content_hash, mtime: r.mtime, size: r.size }]));
+}
+
+/** "a/b/c.md" -> "a/b"; "c.md" -> "". */
+export function folderOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/** Tags without '#', trimmed, empty ones and duplicates (case-insensitively) dropped, order kept. */
+export function normaliseTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim().replace(/^#+/, "").normalize("NFC");
+    const key = tag.toLowerCase();
+    if (!tag || seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  return out;
+}
+
+/** Lower-cased tags and their ancestors: ["Project/Atlas"] -> ["project/atlas", "project"]. */
+export function tagKeys(tags: readonly string[]): string[] {
+  const keys = new Set<string>();
+  for (const tag of tags) {
+    const parts = tag.toLowerCase().split("/").filter(Boolean);
+    for (let i = parts.length; i > 0; i--) keys.add(parts.slice(0, i).join("/"));
+  }
+  return [...keys];
+}
+
+/**
+ * Rewrites the link rows selected by `where` (any of them) with `move` applied to both ends. Rows
+ * are read, deleted and inserted again rather than updated, so a move that makes two links equal
+ * keeps one instead of failing on the primary key.
+ */
+async function moveLinks(
+  db: SearchDb,
+  userId: string,
+  move: (path: string) => string | undefined,
+  where: RawBuilder<boolean>[],
+): Promise<void> {
+  const rows = await db.selectFrom("note_links").selectAll().where("user_id", "=", userId)
+    .where(sql<boolean>`(${sql.join(where, sql` or `)})`).execute();
+  if (rows.length === 0) return;
+  await db.deleteFrom("note_links").where("user_id", "=", userId)
+    .where(sql<boolean>`(${sql.join(where, sql` or `)})`).execute();
+  const moved = rows.map((r) => ({
+    user_id: userId,
+    source_path: move(r.source_path) ?? r.source_path,
+    target_path: move(r.target_path) ?? r.target_path,
+    kind: r.kind,
+  }));
+  for (let i = 0; i < moved.length; i += 1000) {
+    await db.insertInto("note_links").values(moved.slice(i, i + 1000))
+      .onConflict((oc) => oc.doNothing()).execute();
+  }
+}
+
+function uniqueLinks(links: readonly NoteLink[]): NoteLink[] {
+  const seen = new Set<string>();
+  return links.filter((l) => {
+    const key = `${l.kind}\0${l.target}`;
+    if (!l.target || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Drops NUL, which PostgreSQL text cannot hold. */
+function cleanText(text: string): string {
+  return text.replaceAll("\0", " ");
+}
+
+function folderPrefix(folder: string): string {
+  const trimmed = folder.replace(/^\/+|\/+$/g, "");
+  if (!trimmed) throw new RangeError("a folder path is required (the vault root cannot be moved or removed)");
+  return `${trimmed}/`;
+}
+
+function checkPath(path: string): void {
+  if (!path || path.length > MAX_PATH || path.startsWith("/") || path.includes("\0")) {
+    throw new RangeError(`not a normalised note path (1 to ${MAX_PATH} characters, relative, no NUL)`);
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
