@@ -66,3 +66,30 @@ export function Conditions({ conditions }: { conditions: Condition[] | undefined
 }
 
 export const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
+
+/** The namespace a list page shows (?namespace=), empty for all namespaces. */
+export const currentNamespace = () => new URLSearchParams(location.search).get("namespace") ?? "";
+
+/** Picks the namespace of a list page; users who may not list across namespaces need one. */
+export function NamespaceFilter({ onChange }: { onChange: (ns: string) => void }) {
+  const [value, setValue] = useState(currentNamespace());
+  return (
+    <form
+      class="ns-filter"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onChange(value.trim());
+      }}
+    >
+      <label for="namespace">Namespace</label>
+      <input
+        id="namespace"
+        name="namespace"
+        placeholder="all namespaces"
+        value={value}
+        onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+      />
+      <button type="submit">Show</button>
+    </form>
+  );
+}

@@ -269,7 +269,15 @@ export function consoleApp(options: ConsoleOptions) {
       const application = await client.request<Application>({
         path: `${collection("applications", ns)}/${name}`,
       });
-      return await buildGraph(client, application);
+      // The console never reads Secrets, not even their metadata: they are named as not listed.
+      const kinds = application.status?.managedKinds ?? [];
+      const isSecret = (k: { group: string; kind: string }) => k.group === "" && k.kind === "Secret";
+      const graph = await buildGraph(client, {
+        ...application,
+        status: { ...application.status, managedKinds: kinds.filter((k) => !isSecret(k)) },
+      });
+      if (kinds.some(isSecret)) graph.notListed.push("Secret");
+      return graph;
     }));
 
   app.get("/api/revisions/:ns/:name", (c) =>

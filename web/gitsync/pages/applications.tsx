@@ -1,5 +1,5 @@
-import { Badge, type Condition, Load, short } from "../components.tsx";
-import { link } from "../router.ts";
+import { Badge, type Condition, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import { link, navigate } from "../router.ts";
 
 export interface Application {
   metadata: { name: string; namespace: string; creationTimestamp?: string };
@@ -23,7 +23,14 @@ export function ApplicationsPage() {
   return (
     <section>
       <h1>Applications</h1>
-      <Load<{ items: Application[] }> path="/api/applications">
+      <NamespaceFilter
+        onChange={(ns) => navigate(ns ? `${link("apps")}?namespace=${encodeURIComponent(ns)}` : link("apps"))}
+      />
+      <Load<{ items: Application[] }>
+        path={`/api/applications${
+          currentNamespace() ? `?namespace=${encodeURIComponent(currentNamespace())}` : ""
+        }`}
+      >
         {({ items }) =>
           items.length === 0 ? <p class="muted">No Applications you may see.</p> : (
             <table class="list">

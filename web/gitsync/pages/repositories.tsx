@@ -1,4 +1,5 @@
-import { Badge, type Condition, Load, short } from "../components.tsx";
+import { Badge, type Condition, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import { link, navigate } from "../router.ts";
 
 interface Repository {
   metadata: { name: string; namespace: string };
@@ -10,7 +11,15 @@ export function RepositoriesPage() {
   return (
     <section>
       <h1>Repositories</h1>
-      <Load<{ items: Repository[] }> path="/api/repositories">
+      <NamespaceFilter
+        onChange={(ns) =>
+          navigate(ns ? `${link("repos")}?namespace=${encodeURIComponent(ns)}` : link("repos"))}
+      />
+      <Load<{ items: Repository[] }>
+        path={`/api/repositories${
+          currentNamespace() ? `?namespace=${encodeURIComponent(currentNamespace())}` : ""
+        }`}
+      >
         {({ items }) =>
           items.length === 0 ? <p class="muted">No Repositories you may see.</p> : (
             <table class="list">
