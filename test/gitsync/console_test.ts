@@ -9,10 +9,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import { consoleApp } from "../../controller/gitsync/console/app.ts";
+import { ConsoleKubeClient } from "../../controller/gitsync/console/console_kube_client.ts";
 import { CONSOLE_CSP, loadConsoleBundle } from "../../controller/gitsync/console/page.ts";
 import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
-import { installCrds, KubeClient, loadKubeconfig } from "../../internal/k8s/mod.ts";
+import { installCrds, isKubeApiError, KubeClient, loadKubeconfig } from "../../internal/k8s/mod.ts";
 import { silentLogger } from "../../internal/log/mod.ts";
 import { OidcClient } from "../../internal/oidc/mod.ts";
 import { bundleConsole } from "../../scripts/lib/console_bundle.ts";
@@ -418,6 +419,22 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     await page.getByText("https://git.example.test/shop/app.git").waitFor();
     // Deleting the service account invalidates its token: the next read is a 401.
     await admin.request({ method: "DELETE", path: `/api/v1/namespaces/${NS}/serviceaccounts/short-lived` });
+    // The API server caches a token's authentication for a few seconds: wait until it refuses it.
+    const probe = ConsoleKubeClient.forToken(loadKubeconfig({ path: k8s.kubeconfigPath }).cluster, token);
+    try {
+      for (let i = 0;; i++) {
+        try {
+          await probe.request({ path: "/apis/sync.gitsync.io/v1alpha1/applications" });
+        } catch (err) {
+          if (isKubeApiError(err, 401)) break;
+          throw err;
+        }
+        assert.ok(i < 60, "the API server still accepts the deleted account's token after 30 s");
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    } finally {
+      probe.close();
+    }
     w.expectHttpError("/api/applications", 401);
     await page.getByRole("link", { name: "Applications" }).click();
     await page.getByRole("alert").filter({ hasText: "session ended" }).waitFor();

@@ -32,7 +32,7 @@ import type { Application } from "../reconcilers/application.ts";
 import type { Revision } from "../reconcilers/revision.ts";
 import { ConsoleKubeClient } from "./console_kube_client.ts";
 import { refuseCrossSitePosts } from "./cross_site.ts";
-import { CONSOLE_BASE, CONSOLE_CSP, type ConsoleBundle, consolePage } from "./page.ts";
+import { CONSOLE_BASE, CONSOLE_CSP, CONSOLE_ICON, type ConsoleBundle, consolePage } from "./page.ts";
 import { ConsoleRequestRefused } from "./read_only_request.ts";
 import { type Session, SessionCookies } from "./session_cookie.ts";
 import { MAX_SESSION_MS, SignInRefused, signInWithToken } from "./token_signin.ts";
@@ -302,12 +302,15 @@ export function consoleApp(options: ConsoleOptions) {
     spaRoutes({
       base: CONSOLE_BASE,
       csp: CONSOLE_CSP,
-      assets: bundle
-        ? {
-          [`gitsync.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
-          [`gitsync.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
-        }
-        : {},
+      assets: {
+        "icon.svg": { asset: { body: CONSOLE_ICON, type: "image/svg+xml" }, maxAgeSeconds: 86400 },
+        ...(bundle
+          ? {
+            [`gitsync.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
+            [`gitsync.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
+          }
+          : {}),
+      },
       page: bundle && consolePage(bundle),
       notBuilt:
         "The console is not built. Run `deno task build gitsync-manager` (it bundles web/gitsync into .cache/web/gitsync).\n",

@@ -43,6 +43,13 @@ export async function loadConsoleBundle(dir = FROM_SOURCE): Promise<ConsoleBundl
   };
 }
 
+/** The tab's icon, so browsers do not ask for /favicon.ico. */
+export const CONSOLE_ICON = new TextEncoder().encode(
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2b6cb0"/>` +
+    `<circle cx="10" cy="10" r="3.5" fill="#fff"/><circle cx="10" cy="22" r="3.5" fill="#fff"/>` +
+    `<circle cx="22" cy="16" r="3.5" fill="#fff"/><path d="M10 10v12M10 13q0 3 12 3" fill="none" stroke="#fff" stroke-width="2"/></svg>`,
+);
+
 export function consolePage(bundle: ConsoleBundle): string {
   return `<!doctype html>
 <html lang="en">
@@ -51,6 +58,7 @@ export function consolePage(bundle: ConsoleBundle): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>gitsync console</title>
+<link rel="icon" href="${CONSOLE_BASE}/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_BASE}/assets/gitsync.${bundle.css.hash}.css">
 <script type="module" src="${CONSOLE_BASE}/assets/gitsync.${bundle.js.hash}.js"></script>
 </head>
