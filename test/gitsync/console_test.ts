@@ -352,7 +352,7 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     await page.getByRole("heading", { name: "Revision shop/web-4f9c2a1b7d3e" }).waitFor();
     const pending = await page.locator("main").innerText();
     assert.match(pending, /sha256:1f2e3d4c5b6a: 1 to create, 1 to update/);
-    assert.match(pending, /\+  replicas: 3/);
+    assert.match(pending, /\+ {2}replicas: 3/);
     assert.match(pending, /postgres:\/\/REDACTED@db/);
     assert.match(
       pending,
