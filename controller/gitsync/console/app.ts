@@ -95,12 +95,12 @@ export function consoleApp(options: ConsoleOptions) {
   const now = options.now ?? Date.now;
   const cookies = new SessionCookies(options.sessionKey);
   const app = createApp({ log, bodyLimitBytes: 64 * 1024 });
-  app.use(refuseCrossSitePosts());
   // Every answer carries the CSP, JSON and redirects included.
   app.use(async (c, next) => {
     await next();
     c.res.headers.set("Content-Security-Policy", CONSOLE_CSP);
   });
+  app.use(refuseCrossSitePosts());
 
   const setCookies = (c: Context<AppEnv>, values: string[]) => {
     for (const v of values) c.header("Set-Cookie", v, { append: true });
