@@ -11,8 +11,8 @@ import { CONSOLE_OUT } from "./tools.ts";
 
 export const CONSOLE_SOURCE = "web/gitsync";
 
-export async function bundleConsole(root: string): Promise<void> {
-  const outdir = join(root, CONSOLE_OUT);
+/** Bundles into `outdir` (default .cache/web/gitsync; tests use their own, so a build is never raced). */
+export async function bundleConsole(root: string, outdir = join(root, CONSOLE_OUT)): Promise<void> {
   mkdirSync(outdir, { recursive: true });
   await esbuild.build({
     absWorkingDir: root,

@@ -6,6 +6,9 @@
  * cookie's attributes, the CSP and the cross-site POST refusal are checked from outside.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import { consoleApp } from "../../controller/gitsync/console/app.ts";
@@ -246,10 +249,12 @@ describe("gitsync console", { skip: skip ?? false }, () => {
   let idp: OidcProvider;
   /** Moves the token console's clock, to reach the 8-hour cap. */
   let skewMs = 0;
+  let bundleDir = "";
 
   before(async () => {
-    await bundleConsole(ROOT);
-    const bundle = await loadConsoleBundle();
+    bundleDir = mkdtempSync(join(tmpdir(), "console-bundle-"));
+    await bundleConsole(ROOT, bundleDir);
+    const bundle = await loadConsoleBundle(bundleDir);
     assert.ok(bundle, "the console bundle was built");
     [k8s, browser] = await Promise.all([startKubeApiServer(), launchBrowser()]);
     admin = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
@@ -302,6 +307,7 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     await idp?.stop();
     admin?.close();
     await k8s?.stop();
+    if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
   });
 
   const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
