@@ -494,7 +494,11 @@ describe("gitsync console", { skip: skip ?? false }, () => {
       .join("; ");
     const session = await fetch(`${base}/api/session`, { headers: { cookie } });
     assert.equal(session.status, 200);
-    assert.equal((await session.json()).user, "system:serviceaccount:shop:viewer");
+    const info = await session.json();
+    assert.equal(info.user, "system:serviceaccount:shop:viewer");
+    // The token expires in an hour: so does the session, before the 8-hour cap.
+    const left = Date.parse(info.expiresAt) - Date.now();
+    assert.ok(left > 3500_000 && left <= 3600_000, `session ends with the token (${left} ms left)`);
     skewMs = 8 * 3600 * 1000 + 1000;
     try {
       const late = await fetch(`${base}/api/applications`, { headers: { cookie } });
@@ -534,6 +538,11 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     await page.getByRole("link", { name: "web" }).waitFor();
     assert.match(await page.locator("header").innerText(), /alice@example\.test/);
     assert.equal(idp.tokenRequests.at(-1)?.pkce, true);
+    // The session expires with the ID token (an hour), and impersonates the claims' user and groups.
+    const me = await (await page.request.get("/api/session")).json();
+    assert.deepEqual([me.mode, me.user, me.groups], ["oidc", "alice@example.test", ["shop-team"]]);
+    const left = Date.parse(me.expiresAt) - Date.now();
+    assert.ok(left > 3500_000 && left <= 3600_000, `session ends with the ID token (${left} ms left)`);
     await w.screenshot("console-oidc-applications");
 
     await page.getByRole("link", { name: "web" }).click();
