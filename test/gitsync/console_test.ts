@@ -379,11 +379,12 @@ describe("gitsync console", { skip: skip ?? false }, () => {
 
     await page.goto("/ui/apps/shop/web/graph");
     await page.getByRole("heading", { name: "Resource graph of shop/web" }).waitFor();
-    await page.getByText("You may not list").waitFor();
+    await page.getByText("Secrets are left out").waitFor();
     const graph = await page.locator("main").innerText();
     assert.match(graph, /Deployment web/);
     assert.match(graph, /ConfigMap web-config/);
-    assert.match(graph, /You may not list Secret/);
+    assert.match(graph, /Secrets are left out: the console never reads them/);
+    assert.doesNotMatch(graph, /You may not list/);
     assert.doesNotMatch(graph, /hunter2|ConfigMap db|Secret db/);
     await w.screenshot("console-token-graph");
 

@@ -269,15 +269,14 @@ export function consoleApp(options: ConsoleOptions) {
       const application = await client.request<Application>({
         path: `${collection("applications", ns)}/${name}`,
       });
-      // The console never reads Secrets, not even their metadata: they are named as not listed.
+      // The console never reads Secrets, not even their metadata: the page says they are left out.
       const kinds = application.status?.managedKinds ?? [];
       const isSecret = (k: { group: string; kind: string }) => k.group === "" && k.kind === "Secret";
       const graph = await buildGraph(client, {
         ...application,
         status: { ...application.status, managedKinds: kinds.filter((k) => !isSecret(k)) },
       });
-      if (kinds.some(isSecret)) graph.notListed.push("Secret");
-      return graph;
+      return { ...graph, secretsLeftOut: kinds.some(isSecret) };
     }));
 
   app.get("/api/revisions/:ns/:name", (c) =>

@@ -16,6 +16,8 @@ interface Graph {
   nodes: GraphNode[];
   edges: { from: string; to: string }[];
   notListed: string[];
+  /** The Application manages Secrets, which the console never reads. */
+  secretsLeftOut?: boolean;
 }
 
 function Tree({ g, id, seen }: { g: Graph; id: string; seen: Set<string> }) {
@@ -56,6 +58,7 @@ export function GraphPage({ ns, name }: { ns: string; name: string }) {
                   {roots.map((r) => <Tree key={r.id} g={g} id={r.id} seen={seen} />)}
                 </ul>
               )}
+              {g.secretsLeftOut && <p class="muted">Secrets are left out: the console never reads them.</p>}
               {g.notListed.length > 0 && (
                 <p class="muted">You may not list {g.notListed.join(", ")}: the graph is shallower there.</p>
               )}
