@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleConsole } from "./lib/console_bundle.ts";
 import { bundleDashboard } from "./lib/dashboard.ts";
 import { staleTools } from "./lib/stale.ts";
 import { ASSETS, type Tool, TOOLS, WORKERS } from "./lib/tools.ts";
@@ -78,6 +79,11 @@ async function main() {
     return;
   }
   mkdirSync(join(ROOT, "dist"), { recursive: true });
+  if (tools.includes("gitsync-manager")) {
+    // gitsync-manager embeds the console's bundle (web/gitsync): build it first.
+    await bundleConsole(ROOT);
+    console.log("build: console bundled into .cache/web/gitsync");
+  }
   if (tools.includes("memsvc")) {
     // memsvc embeds the dashboard's bundle: build it first, from the same sources.
     const started = performance.now();

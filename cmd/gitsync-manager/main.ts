@@ -1,5 +1,6 @@
 /** gitsync-manager: the Kubernetes GitOps controller binary. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerConsole } from "./console.ts";
 import { registerInstallCrds } from "./install_crds.ts";
 import { registerRender } from "./render.ts";
 import { registerRun } from "./run.ts";
@@ -17,6 +18,7 @@ export function buildProgram(io: Io = processIo) {
       "# Install or upgrade the CRDs\ngitsync-manager install-crds",
       "# Render a folder as the controller would (Kustomize or plain YAML), secrets redacted\n" +
       "gitsync-manager render --repository . --path deploy/prod",
+      "# Serve the read-only web console (token sign-in)\nGITSYNC_CONSOLE_SESSION_KEY=$(openssl rand -hex 32) gitsync-manager console",
       "# Print the version as YAML\ngitsync-manager version -o yaml",
     ],
     docs: "docs/gitsync.md in the source repository",
@@ -25,6 +27,7 @@ export function buildProgram(io: Io = processIo) {
   registerInstallCrds(program, io);
   registerRun(program);
   registerRender(program, io);
+  registerConsole(program);
   return program;
 }
 

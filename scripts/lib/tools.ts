@@ -22,6 +22,10 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
 export const DASHBOARD_OUT = ".cache/web/admin";
 const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
 
+/** gitsync's web console bundle, written by scripts/lib/console_bundle.ts before gitsync-manager is compiled. */
+export const CONSOLE_OUT = ".cache/web/gitsync";
+const CONSOLE = ["gitsync.js", "gitsync.css"].map((f) => `${CONSOLE_OUT}/${f}`);
+
 /** Swagger UI for the API docs pages (internal/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
@@ -36,7 +40,7 @@ export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
   vault: [...PGLITE, ...API_DOCS],
   edgectl: EDGEPROXY_CRDS,
-  "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS],
+  "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS, ...CONSOLE],
 };
 
 /** Worker scripts, compiled in as further entry points (internal/platform's startWorker finds them). */
@@ -51,5 +55,11 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
   memsvc: ["web", "scripts/lib/dashboard.ts"],
   edgectl: ["crds/edgeproxy.io"],
-  "gitsync-manager": ["crds/sync.gitsync.io", "wasm", WASM_OUT],
+  "gitsync-manager": [
+    "crds/sync.gitsync.io",
+    "wasm",
+    WASM_OUT,
+    "web/gitsync",
+    "scripts/lib/console_bundle.ts",
+  ],
 };

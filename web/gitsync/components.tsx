@@ -1,0 +1,95 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "./api.ts";
+
+/** Loads `path` and renders it; errors are shown, never thrown. */
+export function Load<T>({ path, children }: { path: string; children: (data: T) => ComponentChildren }) {
+  const [state, setState] = useState<{ data?: T; error?: string }>({});
+  useEffect(() => {
+    let live = true;
+    setState({});
+    api<T>(path).then(
+      (data) => live && setState({ data }),
+      (err) => live && setState({ error: String(err.message) }),
+    );
+    return () => void (live = false);
+  }, [path]);
+  if (state.error) return <p class="error" role="alert">{state.error}</p>;
+  if (state.data === undefined) return <p class="muted">Loading…</p>;
+  return <>{children(state.data)}</>;
+}
+
+export function Badge({ value }: { value: string | undefined }) {
+  const v = value ?? "Unknown";
+  const tone = /^(Healthy|Succeeded|True|Deployed|Ready|Synced)$/.test(v)
+    ? "ok"
+    : /^(Failed|Degraded|False|HookFailed|Forbidden)/.test(v)
+    ? "bad"
+    : "warn";
+  return <span class={`badge ${tone}`}>{v}</span>;
+}
+
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {
+  if (!conditions?.length) return <p class="muted">No conditions.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Type</th>
+          <th>Status</th>
+          <th>Reason</th>
+          <th>Message</th>
+        </tr>
+      </thead>
+      <tbody>
+        {conditions.map((c) => (
+          <tr key={c.type}>
+            <td>{c.type}</td>
+            <td>
+              <Badge value={c.status} />
+            </td>
+            <td>{c.reason}</td>
+            <td class="message">{c.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
+
+/** The namespace a list page shows (?namespace=), empty for all namespaces. */
+export const currentNamespace = () => new URLSearchParams(location.search).get("namespace") ?? "";
+
+/** Picks the namespace of a list page; users who may not list across namespaces need one. */
+export function NamespaceFilter({ onChange }: { onChange: (ns: string) => void }) {
+  const [value, setValue] = useState(currentNamespace());
+  return (
+    <form
+      class="ns-filter"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onChange(value.trim());
+      }}
+    >
+      <label for="namespace">Namespace</label>
+      <input
+        id="namespace"
+        name="namespace"
+        placeholder="all namespaces"
+        value={value}
+        onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+      />
+      <button type="submit">Show</button>
+    </form>
+  );
+}

@@ -1,0 +1,74 @@
+import { Badge, type Condition, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import { link, navigate } from "../router.ts";
+
+export interface Application {
+  metadata: { name: string; namespace: string; creationTimestamp?: string };
+  spec: {
+    serviceAccountName?: string;
+    suspend?: boolean;
+    sync?: { automatic?: boolean; selfHeal?: boolean; prune?: boolean };
+    source: { repositoryRef: { name: string }; path?: string; render?: { type?: string } };
+  };
+  status?: {
+    sourceRevision?: string;
+    desiredRevision?: string;
+    deployedRevision?: string;
+    conditions?: Condition[];
+  };
+}
+
+export const ready = (a: Application) => a.status?.conditions?.find((c) => c.type === "Ready");
+
+export function ApplicationsPage() {
+  return (
+    <section>
+      <h1>Applications</h1>
+      <NamespaceFilter
+        onChange={(ns) => navigate(ns ? `${link("apps")}?namespace=${encodeURIComponent(ns)}` : link("apps"))}
+      />
+      <Load<{ items: Application[] }>
+        path={`/api/applications${
+          currentNamespace() ? `?namespace=${encodeURIComponent(currentNamespace())}` : ""
+        }`}
+      >
+        {({ items }) =>
+          items.length === 0 ? <p class="muted">No Applications you may see.</p> : (
+            <table class="list">
+              <thead>
+                <tr>
+                  <th>Namespace</th>
+                  <th>Name</th>
+                  <th>Ready</th>
+                  <th>Repository</th>
+                  <th>Commit</th>
+                  <th>Desired</th>
+                  <th>Deployed</th>
+                  <th>Sync</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((a) => (
+                  <tr key={`${a.metadata.namespace}/${a.metadata.name}`}>
+                    <td>{a.metadata.namespace}</td>
+                    <td>
+                      <a href={link("apps", a.metadata.namespace, a.metadata.name)}>{a.metadata.name}</a>
+                    </td>
+                    <td>
+                      <Badge value={ready(a)?.reason ?? ready(a)?.status} />
+                    </td>
+                    <td>{a.spec.source.repositoryRef.name}</td>
+                    <td class="mono">{short(a.status?.sourceRevision)}</td>
+                    <td class="mono">{a.status?.desiredRevision}</td>
+                    <td class="mono">{a.status?.deployedRevision}</td>
+                    <td>
+                      {a.spec.suspend ? "suspended" : a.spec.sync?.automatic ? "automatic" : "approval"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+      </Load>
+    </section>
+  );
+}

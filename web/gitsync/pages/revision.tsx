@@ -1,0 +1,194 @@
+import { Badge, type Condition, Conditions, Load, short } from "../components.tsx";
+import { link } from "../router.ts";
+
+interface ObjectRef {
+  apiVersion?: string;
+  kind?: string;
+  namespace?: string;
+  name?: string;
+}
+const ref = (
+  o: ObjectRef | undefined,
+) => (o ? `${o.kind}/${o.namespace ? `${o.namespace}/` : ""}${o.name}` : "");
+
+interface Revision {
+  metadata: { name: string; namespace: string; labels?: Record<string, string> };
+  spec: { applicationRef: { name: string }; sourceRevision: string; serviceAccountName: string };
+  status?: {
+    phase?: string;
+    plan?: {
+      digest: string;
+      summary: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
+      entries: { action: string; kind: string; namespace?: string; name: string; diff?: string }[];
+      truncated: boolean;
+    };
+    approval?: { approvedBy: string; approvedAt: string; planDigest: string } | null;
+    hooks?: Hook[];
+    failure?: { reason: string; message: string };
+    diagnosis?: {
+      firstRootCause?: { reason: string; message: string; resource: ObjectRef };
+      causes: { reason: string; message: string; chain: ObjectRef[] }[];
+      diagnosedAt: string;
+    };
+    conditions?: Condition[];
+    startedAt?: string;
+    finishedAt?: string;
+  };
+}
+
+interface Hook {
+  kind: string;
+  namespace?: string;
+  name: string;
+  stage: string;
+  state: string;
+  rollout: number;
+  message?: string;
+}
+
+export function RevisionPage({ ns, name }: { ns: string; name: string }) {
+  return (
+    <Load<Revision> path={`/api/revisions/${ns}/${name}`}>
+      {(r) => {
+        const plan = r.status?.plan;
+        const approval = r.status?.approval;
+        const d = r.status?.diagnosis;
+        const hooks = r.status?.hooks ?? [];
+        return (
+          <section>
+            <h1>Revision {ns}/{name}</h1>
+            <dl class="facts">
+              <dt>Application</dt>
+              <dd>
+                <a href={link("apps", ns, r.spec.applicationRef.name)}>{r.spec.applicationRef.name}</a>
+              </dd>
+              <dt>Commit</dt>
+              <dd class="mono">{short(r.spec.sourceRevision)}</dd>
+              <dt>Service account</dt>
+              <dd>{r.spec.serviceAccountName}</dd>
+              <dt>Phase</dt>
+              <dd>
+                <Badge value={r.status?.phase ?? "Pending"} />
+              </dd>
+            </dl>
+            {r.status?.failure && (
+              <p class="error" role="alert">{r.status.failure.reason}: {r.status.failure.message}</p>
+            )}
+            <h2>Approval</h2>
+            {approval
+              ? (
+                <p class="approval">
+                  Approved by <b>{approval.approvedBy}</b> at {approval.approvedAt} for plan{" "}
+                  <span class="mono">{approval.planDigest}</span>
+                  {plan && approval.planDigest !== plan.digest ? " (stale: the plan has changed since)" : ""}
+                </p>
+              )
+              : (
+                <p class="muted approval">
+                  Not approved.{plan
+                    ? ` Approve with: gitsync approve ${r.spec.applicationRef.name} -n ${ns} --digest ${plan.digest}`
+                    : ""}
+                </p>
+              )}
+            <h2>Plan</h2>
+            {!plan ? <p class="muted">No plan yet.</p> : (
+              <div class="plan">
+                <p>
+                  Digest <span class="mono">{plan.digest}</span>: {plan.summary.create} to create,{" "}
+                  {plan.summary.update} to update, {plan.summary.unchanged} unchanged, {plan.summary.prune}
+                  {" "}
+                  to prune
+                  {plan.summary.pruneSkipped ? `, ${plan.summary.pruneSkipped} kept from pruning` : ""}
+                </p>
+                <table class="list">
+                  <thead>
+                    <tr>
+                      <th>Action</th>
+                      <th>Object</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {plan.entries.map((e) => (
+                      <tr key={`${e.kind}/${e.namespace}/${e.name}`}>
+                        <td>
+                          <span class={`action ${e.action}`}>{e.action}</span>
+                        </td>
+                        <td>{e.kind}/{e.namespace ? `${e.namespace}/` : ""}{e.name}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {plan.entries.filter((e) => e.diff).map((e) => (
+                  <details open key={`diff-${e.kind}/${e.namespace}/${e.name}`} class="diff">
+                    <summary>{e.kind}/{e.name}</summary>
+                    <pre>
+                      {e.diff!.split("\n").map((line, i) => (
+                        <span key={i} class={line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : ""}>
+                          {line}
+                          {"\n"}
+                        </span>
+                      ))}
+                    </pre>
+                  </details>
+                ))}
+                {plan.truncated && (
+                  <p class="muted">Later diffs were left out (plan size budget); the digest covers them.</p>
+                )}
+              </div>
+            )}
+            <h2>Hooks</h2>
+            {hooks.length === 0 ? <p class="muted">No hooks.</p> : (
+              <table class="list hooks">
+                <thead>
+                  <tr>
+                    <th>Stage</th>
+                    <th>Hook</th>
+                    <th>State</th>
+                    <th>Attempt</th>
+                    <th>Message</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {hooks.map((h, i) => (
+                    <tr key={i}>
+                      <td>{h.stage}</td>
+                      <td>{h.kind}/{h.name}</td>
+                      <td>
+                        <Badge value={h.state} />
+                      </td>
+                      <td>{h.rollout}</td>
+                      <td class="message">{h.message}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <h2>Diagnosis</h2>
+            {!d ? <p class="muted">No diagnosis.</p> : (
+              <div class="diagnosis">
+                {d.firstRootCause && (
+                  <p>
+                    First root cause: <b>{d.firstRootCause.reason}</b> on {ref(d.firstRootCause.resource)}:
+                    {" "}
+                    {d.firstRootCause.message}
+                  </p>
+                )}
+                <ul>
+                  {d.causes.map((c, i) => (
+                    <li key={i}>
+                      <b>{c.reason}</b>: {c.message}
+                      <div class="chain">{c.chain.map(ref).join(" → ")}</div>
+                    </li>
+                  ))}
+                </ul>
+                <p class="muted">Diagnosed at {d.diagnosedAt}</p>
+              </div>
+            )}
+            <h2>Conditions</h2>
+            <Conditions conditions={r.status?.conditions} />
+          </section>
+        );
+      }}
+    </Load>
+  );
+}
