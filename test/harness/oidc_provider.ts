@@ -166,9 +166,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
           id_token: idToken,
         });
       }
-      json(res, 404, { error: "not_found" });
+      return json(res, 404, { error: "not_found" });
     } catch (err) {
-      json(res, 500, { error: "server_error", error_description: String(err) });
+      return json(res, 500, { error: "server_error", error_description: String(err) });
     }
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
