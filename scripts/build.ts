@@ -14,6 +14,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleDashboard } from "./lib/dashboard.ts";
+import { bundleEdgectlWeb } from "./lib/edgectl_web_bundle.ts";
 import { staleTools } from "./lib/stale.ts";
 import { ASSETS, type Tool, TOOLS, WORKERS } from "./lib/tools.ts";
 import { ensureWasmRenderers, WASM_OUT } from "./lib/wasm.ts";
@@ -87,6 +88,11 @@ async function main() {
         ((performance.now() - started) / 1000).toFixed(1)
       } s`,
     );
+  }
+  if (tools.includes("edgectl")) {
+    // edgectl embeds its dashboard's bundle (web/edgectl): build it first.
+    await bundleEdgectlWeb(ROOT);
+    console.log("build: edgectl dashboard bundled into .cache/web/edgectl");
   }
   console.log(`build: compiling ${tools.join(", ")}`);
 

@@ -22,6 +22,10 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
 export const DASHBOARD_OUT = ".cache/web/admin";
 const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
 
+/** edgectl's dashboard bundle, written by scripts/lib/edgectl_web_bundle.ts before edgectl is compiled. */
+export const EDGECTL_WEB_OUT = ".cache/web/edgectl";
+const EDGECTL_WEB = ["edgectl.js", "edgectl.css"].map((f) => `${EDGECTL_WEB_OUT}/${f}`);
+
 /** Swagger UI for the API docs pages (internal/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
@@ -35,7 +39,7 @@ const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${fil
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
   vault: [...PGLITE, ...API_DOCS],
-  edgectl: EDGEPROXY_CRDS,
+  edgectl: [...EDGEPROXY_CRDS, ...EDGECTL_WEB],
   "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS],
 };
 
@@ -50,6 +54,6 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 /** Further sources of one binary only: a dashboard edit rebuilds memsvc, not the other six. */
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
   memsvc: ["web", "scripts/lib/dashboard.ts"],
-  edgectl: ["crds/edgeproxy.io"],
+  edgectl: ["crds/edgeproxy.io", "web/edgectl", "scripts/lib/edgectl_web_bundle.ts"],
   "gitsync-manager": ["crds/sync.gitsync.io", "wasm", WASM_OUT],
 };
