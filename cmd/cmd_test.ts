@@ -68,12 +68,23 @@ const tools: {
   {
     name: "edgectl",
     build: edgectl.buildProgram,
-    commands: ["version", "install-crds", "get", "describe", "apply", "delete"],
+    commands: [
+      "version",
+      "install-crds",
+      "get",
+      "describe",
+      "apply",
+      "delete",
+      "logs",
+      "logs-access",
+      "metrics",
+      "trace",
+    ],
     // edgectl's version command also asks the cluster; --client keeps it offline.
     versionArgs: ["version", "--client"],
     versionOutput: (version) => `Client Version: ${version}`,
   },
-  { name: "vault", build: vault.buildProgram, commands: ["version"] },
+  { name: "vault", build: vault.buildProgram, commands: ["version", "serve"] },
   { name: "vault-init", build: vaultInit.buildProgram, commands: ["version"] },
   { name: "vault-mcp", build: vaultMcp.buildProgram, commands: ["version"] },
 ];

@@ -12,7 +12,6 @@ import { withSession } from "./kube.ts";
 import { followLogs, formatLogLine, kubeStreamOpener, type LogLine, readLogs } from "./pod_logs.ts";
 import {
   findProxyPods,
-  listProxyPods,
   type LogSource,
   logSources,
   type ProxyComponent,

@@ -17,7 +17,7 @@ import { DURATION_UNITS, parseDuration } from "./duration.ts";
 import { OUTPUT_ENV, withSession } from "./kube.ts";
 import { followUntilInterrupted, parseTail } from "./logs.ts";
 import { followLogs, kubeStreamOpener, type LogLine, readLogs, resumePoints } from "./pod_logs.ts";
-import { findProxyPods, listProxyPods, logSources, proxyNamespaceOption } from "./proxy_pods.ts";
+import { findProxyPods, logSources, proxyNamespaceOption } from "./proxy_pods.ts";
 
 export function registerLogsAccess(program: Command, io: Io) {
   const command = program

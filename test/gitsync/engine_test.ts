@@ -958,8 +958,9 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     );
   });
 
-  it("notifications: a signed webhook per transition; a sink without an https URL is reported, never its URL", async () => {
+  it("notifications: a signed webhook per transition; redirecting, failing and non-https sinks are reported, never their URLs", async () => {
     const received: { headers: Record<string, unknown>; body: string }[] = [];
+    const hits: Record<string, number> = {};
     const sink = createHttpsServer({
       cert: readFileSync(join(cacheRoot, "tls.crt")),
       key: readFileSync(join(cacheRoot, "tls.key")),
@@ -967,6 +968,9 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       let body = "";
       req.on("data", (d) => (body += d));
       req.on("end", () => {
+        hits[req.url!] = (hits[req.url!] ?? 0) + 1;
+        if (req.url === "/moved") return void res.writeHead(302, { location: "/hook" }).end();
+        if (req.url === "/broken") return void res.writeHead(500).end();
         received.push({ headers: req.headers, body });
         res.writeHead(204).end();
       });
@@ -998,15 +1002,26 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         "ca.crt": readFileSync(join(cacheRoot, "tls.crt"), "utf8"),
       });
       await notificationSink("team-hook", "webhook");
+      for (const [name, path] of [["moved-hook", "/moved"], ["broken-hook", "/broken"]]) {
+        await secret(name!, {
+          url: `https://127.0.0.1:${port}${path}`,
+          hmacKey: "hmac-s3cret",
+          "ca.crt": readFileSync(join(cacheRoot, "tls.crt"), "utf8"),
+        });
+        await notificationSink(name!, "webhook");
+      }
       await secret("plain-hook", { url: "http://hooks.example/T000/B000/XXXX" });
       await notificationSink("plain-hook", "slack");
       await createApplication("notified", {
         serviceAccountName: "deployer",
         sync: { automatic: true },
         source: { repositoryRef: { name: "shop" }, path: "notified" },
-        notifications: [{ sinkRef: { name: "team-hook" }, events: ["Healthy"] }, {
-          sinkRef: { name: "plain-hook" },
-        }],
+        notifications: [
+          { sinkRef: { name: "team-hook" }, events: ["Healthy"] },
+          { sinkRef: { name: "plain-hook" } },
+          { sinkRef: { name: "moved-hook" }, events: ["Healthy"] },
+          { sinkRef: { name: "broken-hook" }, events: ["Healthy"] },
+        ],
       });
       const delivered = await until("delivered", () => Promise.resolve(received[0]));
       const body = JSON.parse(delivered.body);
@@ -1028,8 +1043,23 @@ describe("gitsync engine: Repository → Application → Revision", () => {
         const e = await listEvents(admin, { ...a, apiVersion: API_VERSION, kind: "Application" });
         return e.some((x) => x.reason === "NotificationFailed") ? e : undefined;
       });
-      assert.doesNotMatch(JSON.stringify(events) + manager.output(), /hooks\.example|T000/);
+      // A redirect is a failure (never followed to /hook), a 500 is retried: three attempts each.
+      await until(
+        "three attempts at each failing sink",
+        () => Promise.resolve(hits["/moved"] === 3 && hits["/broken"] === 3 ? true : undefined),
+        20_000,
+      );
+      const failed = await until("NotificationFailed for both", async () => {
+        const e = (await listEvents(admin, { ...a, apiVersion: API_VERSION, kind: "Application" }))
+          .filter((x) => x.reason === "NotificationFailed");
+        return e.length >= 3 ? e : undefined;
+      });
+      assert.doesNotMatch(
+        JSON.stringify([events, failed]) + manager.output(),
+        new RegExp(`hooks\\.example|T000|/moved|/broken|127\\.0\\.0\\.1:${port}`),
+      );
       assert.equal(received.length, 1, "only the Healthy event, only to the sink that wants it");
+      assert.equal(hits["/hook"], 1);
     } finally {
       sink.close();
       sink.closeAllConnections?.();
@@ -1275,30 +1305,44 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       "401 unauthorized",
       "413 too_large",
     ]);
-    // Then the flood, 100 at a time, small bodies only (a limited client is answered before its body is read).
+    // Then the flood, 100 at a time, small bodies only (a limited client is answered before its body is read);
+    // one in ten correctly signed (for another repository's URL, so nothing is stamped).
+    const signedBody = JSON.stringify({
+      ref: "refs/heads/main",
+      repository: { clone_url: "https://x.example/y.git" },
+    });
+    const signedStatuses = new Map<string, number>();
+    const signedOne = async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/hooks/${NS}/pushed`, {
+        method: "POST",
+        body: signedBody,
+        headers: {
+          "x-github-event": "push",
+          "x-hub-signature-256": `sha256=${
+            createHmac("sha256", "hook-s3cret").update(signedBody).digest("hex")
+          }`,
+        },
+      }).then(async (r) => `${r.status} ${(await r.text()).trim()}`);
+      signedStatuses.set(res, (signedStatuses.get(res) ?? 0) + 1);
+    };
     for (let at = sent; at < 10_000; at += 100) {
-      await Promise.all(Array.from({ length: 100 }, (_, j) => one((at + j) % 3)));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, j) => (at + j) % 10 === 0 ? signedOne() : one((at + j) % 3)),
+      );
     }
     assert.deepEqual(
       [...statuses.keys()].filter((s) => !["401", "429"].includes(s)),
       [],
       JSON.stringify([...statuses]),
     );
-    assert.ok((statuses.get("429") ?? 0) > 9_000, JSON.stringify([...statuses]));
-    // Rate limits come before authentication: a correctly signed push from the flooding address waits its turn.
-    const signed = JSON.stringify({
-      ref: "refs/heads/main",
-      repository: { clone_url: "https://x.example/y.git" },
-    });
-    const limited = await fetch(`http://127.0.0.1:${port}/hooks/${NS}/pushed`, {
-      method: "POST",
-      body: signed,
-      headers: {
-        "x-github-event": "push",
-        "x-hub-signature-256": `sha256=${createHmac("sha256", "hook-s3cret").update(signed).digest("hex")}`,
-      },
-    });
-    assert.equal(`${limited.status} ${(await limited.text()).trim()}`, "429 rate_limited");
+    assert.ok((statuses.get("429") ?? 0) > 8_000, JSON.stringify([...statuses]));
+    // Rate limits come before authentication: correctly signed pushes from the flooding address wait their
+    // turn like the forged ones; the few that get a token are authenticated and then refused for the URL.
+    assert.deepEqual(
+      [...signedStatuses.keys()].filter((s) => s !== "429 rate_limited" && s !== "400 repository_mismatch"),
+      [],
+    );
+    assert.ok((signedStatuses.get("429 rate_limited") ?? 0) > 900, JSON.stringify([...signedStatuses]));
     // The manager is unharmed.
     const healthPort = manager.records().find((r) => r.msg === "listening")!.port as number;
     const health = await fetch(`http://127.0.0.1:${healthPort}/healthz`);
