@@ -241,7 +241,11 @@ function MetricsPage({ source }: { source: string | null }) {
     <div>
       <p class="muted">
         From {source} · window{" "}
-        <select value={minutes} onChange={(e) => setMinutes(Number((e.target as HTMLSelectElement).value))}>
+        <select
+          aria-label="Time window"
+          value={minutes}
+          onChange={(e) => setMinutes(Number((e.target as HTMLSelectElement).value))}
+        >
           {[5, 15, 60, 360].map((m) => (
             <option key={m} value={m}>{m < 60 ? `${m} min` : `${m / 60} h`}</option>
           ))}

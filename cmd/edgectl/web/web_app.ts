@@ -42,7 +42,7 @@ import type { JaegerClient } from "../jaeger_client.ts";
 import type { PrometheusClient } from "../prometheus_client.ts";
 import { API_VERSION } from "../resources.ts";
 import { listResources, metricsView, recentAccess, recentTraces, topology } from "./dashboard_data.ts";
-import { type WebBundle, webPage } from "./web_page.ts";
+import { ICON, type WebBundle, webPage } from "./web_page.ts";
 import { PENDING_COOKIE, SESSION_COOKIE, Sessions, userOfClaims, type WebUser } from "./web_sessions.ts";
 
 /** No inline script or style, nothing from another origin, never framed. */
@@ -378,12 +378,15 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
   const page = spaRoutes({
     base: "/ui",
     csp: WEB_CSP,
-    assets: bundle
-      ? {
-        [`edgectl.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
-        [`edgectl.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
-      }
-      : {},
+    assets: {
+      "icon.svg": { asset: { body: ICON, type: "image/svg+xml" }, maxAgeSeconds: 86400 },
+      ...(bundle
+        ? {
+          [`edgectl.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
+          [`edgectl.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
+        }
+        : {}),
+    },
     page: bundle && webPage(bundle),
     notBuilt:
       "The dashboard is not built. Run `deno task build edgectl` (it bundles web/edgectl into .cache/web/edgectl).\n",

@@ -31,6 +31,13 @@ export async function loadWebBundle(dir = FROM_SOURCE): Promise<WebBundle | unde
   };
 }
 
+/** A gateway fanning out to two backends. */
+export const ICON = new TextEncoder().encode(
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5bd3"/>` +
+    `<circle cx="9" cy="16" r="4" fill="#fff"/><circle cx="23" cy="9" r="3.5" fill="#fff"/>` +
+    `<circle cx="23" cy="23" r="3.5" fill="#fff"/><path d="M9 16 23 9M9 16 23 23" stroke="#fff" stroke-width="2"/></svg>`,
+);
+
 export function webPage(bundle: WebBundle): string {
   return `<!doctype html>
 <html lang="en">
@@ -39,6 +46,7 @@ export function webPage(bundle: WebBundle): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>edgectl</title>
+<link rel="icon" href="/ui/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/ui/assets/edgectl.${bundle.css.hash}.css">
 <script type="module" src="/ui/assets/edgectl.${bundle.js.hash}.js"></script>
 </head>
