@@ -38,13 +38,19 @@ export function LineChart(
             {time(t)}
           </text>
         ))}
-        {props.series.map((s, i) => (
-          <polyline
-            key={s.label}
-            class={`line tone-${i % 6}`}
-            points={s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}
-          />
-        ))}
+        {props.series.map((s, i) => {
+          const last = s.points.at(-1);
+          return (
+            <g key={s.label}>
+              <polyline
+                class={`line tone-${i % 6}`}
+                points={s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}
+              />
+              {/* The latest value, visible even while a series has a single sample. */}
+              {last && <circle class={`dot tone-${i % 6}`} cx={x(last[0])} cy={y(last[1])} r="3" />}
+            </g>
+          );
+        })}
       </svg>
       {props.series.length === 0 ? <p class="muted">No data in this window.</p> : (
         <ul class="legend">
