@@ -222,7 +222,8 @@ function TopologyPage() {
         {data.topology.map((e) => (
           <li key={`${e.route}>${e.backend}`} data-edge={`${e.route} -> ${e.backend}`}>
             {e.route} → {e.backend}
-            {e.exists ? "" : <span class="error">{" (no such ProxyBackend)"}</span>}
+            {e.exists ? "" : " "}
+            {e.exists ? "" : <span class="error">(no such ProxyBackend)</span>}
           </li>
         ))}
       </ul>
