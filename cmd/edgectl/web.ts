@@ -197,6 +197,12 @@ export function registerWeb(program: Command, _io: Io) {
         ...(tls ? { tls } : {}),
         onClose: () => Promise.resolve(kube.close()),
       });
+      if (!oidc && !["127.0.0.1", "localhost", "::1"].includes(c.hostname)) {
+        log.warn("without OIDC anyone who reaches this address acts with your kubeconfig's identity", {
+          listen: `${c.hostname}:${c.port}`,
+          hint: "use --listen 127.0.0.1:9080, or --oidc-issuer and --oidc-client-id",
+        });
+      }
       log.info("edgectl web ready", {
         readOnly: c.readOnly,
         auth: oidc ? "oidc" : "kubeconfig",

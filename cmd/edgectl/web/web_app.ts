@@ -220,6 +220,10 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
   };
   const writer = (): MiddlewareHandler<WebEnv> => async (c, next) => {
     if (readOnly) return c.json({ error: "edgectl web runs with --read-only: changes are off" }, 403);
+    // JSON only: a cross-site form (text/plain) cannot send it without a CORS preflight, which fails.
+    if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) {
+      return c.json({ error: "the body must be JSON (content-type: application/json)" }, 415);
+    }
     return await viewer()(c, next);
   };
   const { mountRoute } = routeMounter<WebEnv, "public" | "viewer" | "writer">({

@@ -58,6 +58,13 @@ test("--read-only refuses writes with 403 and says why", async () => {
   assert.match((await res.json()).error, /--read-only/);
 });
 
+test("a write whose body is not declared JSON is refused with 415 (a form post cannot send JSON)", async () => {
+  const res = await app().fetch(
+    post("/api/delete", { "sec-fetch-site": "same-origin", "content-type": "text/plain" }),
+  );
+  assert.equal(res.status, 415);
+});
+
 test("with OIDC the API needs a session: 401 naming the sign-in path; the session says nobody", async () => {
   const a = app({ oidc: true });
   const res = await a.fetch(new Request("http://dash.local/api/resources"));
