@@ -365,6 +365,13 @@ describe("edgectl web, read-write with the kubeconfig's identity", () => {
     const trace = page.locator(`tr[data-trace="${TRACE_ID}"]`);
     await trace.waitFor();
     assert.match(await trace.innerText(), /GET \/cart[\s\S]*edge-agent[\s\S]*42 ms[\s\S]*2/);
+    await trace.getByRole("button", { name: TRACE_ID }).click();
+    const tree = page.locator("pre.span-tree");
+    await tree.getByText("upstream [edge-agent]").waitFor();
+    assert.match(
+      await tree.innerText(),
+      /GET \/cart \[edge-agent\] 42\.00ms[\s\S]*└─ upstream \[edge-agent\] 30\.00ms \+2\.00ms/m,
+    );
     await w.screenshot("edgectl-web-traces");
 
     await page.goto("/ui/#/access");

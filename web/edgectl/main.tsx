@@ -283,8 +283,23 @@ function MetricsPage({ source }: { source: string | null }) {
   );
 }
 
+function SpanTree({ id }: { id: string }) {
+  const [tree, setTree] = useState<string>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    setTree(undefined);
+    get<{ tree: string }>(`/api/traces/${id}`).then(
+      (t) => setTree(t.tree),
+      (err: Error) => setError(err.message),
+    );
+  }, [id]);
+  if (error) return <p class="error">{error}</p>;
+  return <pre class="span-tree" aria-label={`Spans of trace ${id}`}>{tree ?? "Loading…"}</pre>;
+}
+
 function TracesPage({ source }: { source: string | null }) {
   const { data, error } = usePoll<{ traces: TraceSummary[] }>("/api/traces?limit=30", 10_000);
+  const [open, setOpen] = useState<string>();
   return (
     <div>
       <p class="muted">From {source}, last hour</p>
@@ -305,7 +320,15 @@ function TracesPage({ source }: { source: string | null }) {
           <tbody>
             {data.traces.map((t) => (
               <tr key={t.traceID} data-trace={t.traceID}>
-                <td class="mono">{t.traceID}</td>
+                <td class="mono">
+                  <button
+                    type="button"
+                    class="link"
+                    onClick={() => setOpen(open === t.traceID ? undefined : t.traceID)}
+                  >
+                    {t.traceID}
+                  </button>
+                </td>
                 <td>{t.operation}</td>
                 <td>{t.service}</td>
                 <td>{seconds(t.durationMicros / 1e6)}</td>
@@ -317,6 +340,7 @@ function TracesPage({ source }: { source: string | null }) {
           </tbody>
         </table>
       ))}
+      {open && <SpanTree id={open} />}
     </div>
   );
 }

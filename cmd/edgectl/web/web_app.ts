@@ -10,6 +10,7 @@
  *   GET  /api/resources             every edgeproxy.io kind with its columns and conditions, and the topology
  *   GET  /api/metrics?minutes=15    requests/s, 5xx ratio, p99 per route over time (Prometheus)
  *   GET  /api/traces?limit=20       recent traces (Jaeger)
+ *   GET  /api/traces/:id            one trace's span tree
  *   GET  /api/access?limit=100      the agents' latest access-log records
  *   POST /api/apply   {manifest}    apply YAML/JSON documents (not with --read-only)
  *   POST /api/delete  {apiVersion, kind, namespace, name}   (not with --read-only)
@@ -41,6 +42,7 @@ import { FIELD_MANAGER } from "../apply.ts";
 import type { JaegerClient } from "../jaeger_client.ts";
 import type { PrometheusClient } from "../prometheus_client.ts";
 import { API_VERSION } from "../resources.ts";
+import { spanTree } from "../trace_view.ts";
 import { listResources, metricsView, recentAccess, recentTraces, topology } from "./dashboard_data.ts";
 import { ICON, type WebBundle, webPage } from "./web_page.ts";
 import { PENDING_COOKIE, SESSION_COOKIE, Sessions, userOfClaims, type WebUser } from "./web_sessions.ts";
@@ -125,6 +127,17 @@ const ROUTES = {
     query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) }),
     responses: { 200: { description: "trace summaries" } },
     errors: [502, 503],
+  }),
+  trace: defineRoute({
+    method: "get",
+    path: "/api/traces/:id",
+    operationId: "trace",
+    tag: "web",
+    summary: "One trace as the span tree `edgectl trace get` prints",
+    access: "viewer",
+    params: z.object({ id: z.string().regex(/^[0-9a-fA-F]{1,32}$/, "a trace id is 1-32 hex digits") }),
+    responses: { 200: { description: "the span tree" } },
+    errors: [404, 502, 503],
   }),
   access: defineRoute({
     method: "get",
@@ -263,6 +276,17 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
     if (!deps.jaeger) return c.json({ error: "no Jaeger configured: start with --trace-endpoint" }, 503);
     try {
       return c.json({ traces: await recentTraces(deps.jaeger, query.limit) });
+    } catch (err) {
+      return upstreamError(c, "jaeger", err);
+    }
+  });
+
+  mountRoute(app, ROUTES.trace, async (c, { params }) => {
+    if (!deps.jaeger) return c.json({ error: "no Jaeger configured: start with --trace-endpoint" }, 503);
+    try {
+      const trace = await deps.jaeger.trace(params.id);
+      if (!trace) return c.json({ error: `trace ${params.id} not found` }, 404);
+      return c.json({ traceID: trace.traceID, tree: spanTree(trace) });
     } catch (err) {
       return upstreamError(c, "jaeger", err);
     }
