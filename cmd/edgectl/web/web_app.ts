@@ -318,7 +318,7 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
     for (const d of docs) {
       const ref = {
         kind: d.object.kind,
-        namespace: d.object.metadata?.namespace ?? "default",
+        namespace: d.object.metadata?.namespace ?? kube.namespace,
         name: d.object.metadata!.name,
       };
       try {
@@ -342,7 +342,7 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
     const client = c.get("kube");
     try {
       const resource = await discoveryFor(client).forKind(body.apiVersion, body.kind);
-      await deleteObject(client, resource, body.name, { namespace: body.namespace || "default" });
+      await deleteObject(client, resource, body.name, { namespace: body.namespace || kube.namespace });
       c.get("log").info("deleted", {
         user: c.get("user").name,
         kind: body.kind,
