@@ -607,3 +607,32 @@ describe("edgectl web over TLS with OIDC sign-in", () => {
     assert.equal(served, given);
   });
 });
+
+describe("edgectl web refuses bad starts", () => {
+  test("flags that only work together are usage errors (exit 2); an unreachable issuer stops the start (exit 1)", async () => {
+    const env = { KUBECONFIG: k8s.kubeconfigPath };
+    const tls = await runBinary("edgectl", ["web", "--tls-cert", "tls.crt"], { env });
+    assert.equal(tls.code, 2);
+    assert.match(tls.stderr, /--tls-cert and --tls-key go together/);
+    const oidc = await runBinary("edgectl", ["web", "--oidc-client-id", "x"], { env });
+    assert.equal(oidc.code, 2);
+    assert.match(oidc.stderr, /--oidc-issuer/);
+    const listen = await runBinary("edgectl", ["web", "--listen", "9080"], { env });
+    assert.equal(listen.code, 2);
+    const port = await freePort();
+    const down = await runBinary("edgectl", [
+      "web",
+      "--listen",
+      "127.0.0.1:0",
+      "--oidc-issuer",
+      `http://127.0.0.1:${port}`,
+      "--oidc-client-id",
+      "x",
+      "--oidc-client-secret",
+      "never-printed",
+    ], { env });
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /^error: --oidc-issuer: /m);
+    assert.doesNotMatch(down.stderr + down.stdout, /never-printed/);
+  });
+});
