@@ -22,15 +22,15 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
 export const DASHBOARD_OUT = ".cache/web/admin";
 const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
 
-/** edgectl's dashboard bundle, written by scripts/lib/edgectl_web_bundle.ts before edgectl is compiled. */
-export const EDGECTL_WEB_OUT = ".cache/web/edgectl";
-const EDGECTL_WEB = ["edgectl.js", "edgectl.css"].map((f) => `${EDGECTL_WEB_OUT}/${f}`);
-
 /** Swagger UI for the API docs pages (internal/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
+
+/** edgectl's dashboard bundle, written by scripts/lib/edgectl_web_bundle.ts before edgectl is compiled. */
+export const EDGECTL_WEB_OUT = ".cache/web/edgectl";
+const EDGECTL_WEB = ["edgectl.js", "edgectl.css"].map((f) => `${EDGECTL_WEB_OUT}/${f}`);
 
 /** The sync.gitsync.io CRDs (controller/gitsync/crds.ts reads them back). */
 const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${file}`);
