@@ -79,6 +79,7 @@ const tools: {
       "logs-access",
       "metrics",
       "trace",
+      "web",
     ],
     // edgectl's version command also asks the cluster; --client keeps it offline.
     versionArgs: ["version", "--client"],

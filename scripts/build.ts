@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleConsole } from "./lib/console_bundle.ts";
 import { bundleDashboard } from "./lib/dashboard.ts";
+import { bundleEdgectlWeb } from "./lib/edgectl_web_bundle.ts";
 import { staleTools } from "./lib/stale.ts";
 import { ASSETS, type Tool, TOOLS, WORKERS } from "./lib/tools.ts";
 import { ensureWasmRenderers, WASM_OUT } from "./lib/wasm.ts";
@@ -93,6 +94,11 @@ async function main() {
         ((performance.now() - started) / 1000).toFixed(1)
       } s`,
     );
+  }
+  if (tools.includes("edgectl")) {
+    // edgectl embeds its dashboard's bundle (web/edgectl): build it first.
+    await bundleEdgectlWeb(ROOT);
+    console.log("build: edgectl dashboard bundled into .cache/web/edgectl");
   }
   console.log(`build: compiling ${tools.join(", ")}`);
 

@@ -113,7 +113,7 @@ export class JaegerClient {
     let res: Response;
     try {
       res = await fetch(url, {
-        headers: { accept: "application/json" },
+        headers: { ...this.#headers, accept: "application/json" },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {

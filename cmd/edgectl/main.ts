@@ -11,6 +11,7 @@ import { registerMetrics } from "./metrics.ts";
 import { registerTrace } from "./trace.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerVersion } from "./version.ts";
+import { registerWeb } from "./web.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -18,8 +19,10 @@ export function buildProgram(io: Io = processIo) {
     summary:
       "edgectl is a kubectl-style command-line tool for the edge proxy. The proxy is configured through " +
       "Kubernetes custom resources (API group edgeproxy.io/v1alpha1: gateways, routes, backends, policies and " +
-      "more); edgectl installs their definitions and gets, describes, applies and deletes them. Output is a " +
-      "table, JSON or YAML (-o, or EDGECTL_OUTPUT).",
+      "more); edgectl installs their definitions and gets, describes, applies and deletes them, reads the " +
+      "proxy's logs and access logs (logs, logs-access), its metrics from Prometheus (metrics) and its traces " +
+      "from Jaeger (trace), and serves a web dashboard of all of it (web). Output is a table, JSON or YAML " +
+      "(-o, or EDGECTL_OUTPUT).",
     description:
       "It uses your kubeconfig like kubectl: --kubeconfig, else $KUBECONFIG, else ~/.kube/config; " +
       "--context or EDGECTL_CONTEXT picks a context, -n or EDGECTL_NAMESPACE a namespace.",
@@ -29,6 +32,10 @@ export function buildProgram(io: Io = processIo) {
       "# List the routes of every namespace\nedgectl get routes -A",
       "# Describe a gateway\nedgectl describe gateway main -n shop",
       "# Print the client and Kubernetes versions as YAML\nedgectl version -o yaml",
+      "# Follow the agents' logs\nedgectl logs agent -f",
+      "# The slowest routes, from Prometheus\nedgectl metrics top-routes --prometheus-url http://localhost:9090",
+      "# Recent traces from Jaeger\nedgectl trace list --lookback 2h",
+      "# The web dashboard, read-only, on this machine\nedgectl web --listen 127.0.0.1:9080 --read-only",
     ],
     docs: "README.md and docs/edgectl.md in the source repository",
     outputEnv: OUTPUT_ENV,
@@ -46,6 +53,7 @@ export function buildProgram(io: Io = processIo) {
   registerLogsAccess(program, io);
   registerMetrics(program, io);
   registerTrace(program, io);
+  registerWeb(program, io);
   return program;
 }
 

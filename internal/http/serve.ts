@@ -7,6 +7,8 @@ export interface ServeOptions {
   hostname: string;
   /** 0 picks a free port; the chosen one is in the "listening" log line and on RunningServer. */
   port: number;
+  /** Serve HTTPS with this certificate chain and key (PEM text); the URL then says https. */
+  tls?: { cert: string; key: string };
   log: Logger;
   /** How long shutdown waits for in-flight requests before closing anyway. Default 10 s. */
   drainTimeoutMs?: number;
@@ -36,9 +38,10 @@ export function serve(app: Hono<AppEnv>, options: ServeOptions): RunningServer {
     hostname: options.hostname,
     port: options.port,
     idleTimeoutSeconds: 0,
+    ...(options.tls ? { tls: options.tls } : {}),
   });
   const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
-  const url = `http://${host}:${listener.port}`;
+  const url = `${options.tls ? "https" : "http"}://${host}:${listener.port}`;
   log.info("listening", { url, hostname: listener.hostname, port: listener.port });
 
   let stopping: Promise<void> | undefined;

@@ -12,6 +12,8 @@ export interface ListenOptions {
   port: number;
   /** Seconds a connection may stay idle; 0 disables the limit (long-lived streams). */
   idleTimeoutSeconds?: number;
+  /** Serve HTTPS with this certificate chain and key (PEM text). */
+  tls?: { cert: string; key: string };
 }
 
 export interface Listener {
@@ -28,6 +30,8 @@ interface DenoServeGlobal {
     options: {
       hostname: string;
       port: number;
+      cert?: string;
+      key?: string;
       onListen?: (addr: { hostname: string; port: number }) => void;
     },
     handler: (req: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
@@ -43,6 +47,7 @@ export function listen(handler: Handler, options: ListenOptions): Listener {
       port: options.port,
       // Bun caps idleTimeout at 255 s; 0 means no limit.
       idleTimeout: Math.min(options.idleTimeoutSeconds ?? 60, 255),
+      ...(options.tls ? { tls: options.tls } : {}),
       fetch: (req, srv) => handler(req, { remoteAddr: srv.requestIP(req)?.address ?? "" }),
     });
     return {
@@ -54,7 +59,12 @@ export function listen(handler: Handler, options: ListenOptions): Listener {
   const deno = (globalThis as { Deno?: DenoServeGlobal }).Deno;
   if (deno) {
     const server = deno.serve(
-      { hostname: options.hostname, port: options.port, onListen: () => {} },
+      {
+        hostname: options.hostname,
+        port: options.port,
+        ...(options.tls ? { cert: options.tls.cert, key: options.tls.key } : {}),
+        onListen: () => {},
+      },
       (req, info) => handler(req, { remoteAddr: info.remoteAddr.hostname }),
     );
     return {

@@ -6,6 +6,7 @@ export interface BunGlobal {
     port: number;
     idleTimeout?: number;
     maxRequestBodySize?: number;
+    tls?: { cert: string; key: string };
     fetch(
       req: Request,
       server: { requestIP(req: Request): { address: string } | null },

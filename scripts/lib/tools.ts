@@ -32,6 +32,10 @@ const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_mod
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
 
+/** edgectl's dashboard bundle, written by scripts/lib/edgectl_web_bundle.ts before edgectl is compiled. */
+export const EDGECTL_WEB_OUT = ".cache/web/edgectl";
+const EDGECTL_WEB = ["edgectl.js", "edgectl.css"].map((f) => `${EDGECTL_WEB_OUT}/${f}`);
+
 /** The sync.gitsync.io CRDs (controller/gitsync/crds.ts reads them back). */
 const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${file}`);
 
@@ -39,7 +43,7 @@ const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${fil
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
   vault: [...PGLITE, ...API_DOCS],
-  edgectl: EDGEPROXY_CRDS,
+  edgectl: [...EDGEPROXY_CRDS, ...EDGECTL_WEB],
   "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS, ...CONSOLE],
 };
 
@@ -53,8 +57,8 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 
 /** Further sources of one binary only: a dashboard edit rebuilds memsvc, not the other six. */
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
-  memsvc: ["web", "scripts/lib/dashboard.ts"],
-  edgectl: ["crds/edgeproxy.io"],
+  memsvc: ["web/admin", "scripts/lib/dashboard.ts"],
+  edgectl: ["crds/edgeproxy.io", "web/edgectl", "scripts/lib/edgectl_web_bundle.ts"],
   "gitsync-manager": [
     "crds/sync.gitsync.io",
     "wasm",

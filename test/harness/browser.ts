@@ -66,8 +66,17 @@ export interface WatchedPage {
 }
 
 /** A new browser context and page that records what a test must not see. */
-export async function watchedPage(browser: Browser, baseUrl: string): Promise<WatchedPage> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 860 } });
+export async function watchedPage(
+  browser: Browser,
+  baseUrl: string,
+  /** For a server with a self-signed test certificate: accept it. */
+  options: { ignoreHTTPSErrors?: boolean } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1280, height: 860 },
+    ...(options.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   const expected: { path: string; status: number }[] = [];

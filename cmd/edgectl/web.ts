@@ -1,0 +1,220 @@
+/**
+ * `edgectl web`: the dashboard, served from the binary. Options parse into a config, `validate`
+ * checks them before any I/O (listen address, URLs, TLS and OIDC flags that only work together), then
+ * the server starts with the kubeconfig's client and, with OIDC, the provider's discovery document.
+ */
+import { readFileSync } from "node:fs";
+import { type Command, Option } from "@commander-js/extra-typings";
+import { addExamples, CliError, type Io } from "../../internal/cli/mod.ts";
+import { serve } from "../../internal/http/mod.ts";
+import { KubeClient } from "../../internal/k8s/mod.ts";
+import { createLogger } from "../../internal/log/mod.ts";
+import { OidcClient } from "../../internal/oidc/mod.ts";
+import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
+import { type Endpoint, parseEndpoint } from "./endpoint.ts";
+import { DEFAULT_TRACE_ENDPOINT, JaegerClient } from "./jaeger_client.ts";
+import { DEFAULT_PROMETHEUS_URL, PrometheusClient } from "./prometheus_client.ts";
+import { proxyNamespaceOption } from "./proxy_pods.ts";
+import { createWebApp, type WebOidc } from "./web/web_app.ts";
+import { loadWebBundle } from "./web/web_page.ts";
+
+export const DEFAULT_LISTEN = ":9080";
+
+/** `host:port`, `:port` (every interface) or `[v6]:port`. */
+export function parseListen(text: string): { hostname: string; port: number } | undefined {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]*)):(\d{1,5})$/.exec(text);
+  if (!m) return undefined;
+  const port = Number(m[3]);
+  if (port > 65535) return undefined;
+  return { hostname: m[1] ?? (m[2] || "0.0.0.0"), port };
+}
+
+export interface WebFlags {
+  listen: string;
+  address?: string;
+  prometheusUrl: string;
+  prometheusEndpoint?: string;
+  traceEndpoint: string;
+  jaegerEndpoint?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcClientSecret?: string;
+  readOnly: boolean;
+}
+
+export interface WebConfig {
+  hostname: string;
+  port: number;
+  prometheus: Endpoint;
+  jaeger: Endpoint;
+  tls?: { certFile: string; keyFile: string };
+  oidc?: { issuer: string; clientId: string; clientSecret?: string };
+  readOnly: boolean;
+}
+
+/** The config of the flags, or the usage error to print. */
+export function validateWebFlags(flags: WebFlags): WebConfig | string {
+  const listenText = flags.address ?? flags.listen;
+  const listen = parseListen(listenText);
+  if (!listen) return `--listen: "${listenText}" is not host:port or :port (e.g. 127.0.0.1:9080)`;
+  const prometheus = parseEndpoint(flags.prometheusEndpoint ?? flags.prometheusUrl, "--prometheus-url");
+  if (typeof prometheus === "string") return prometheus;
+  const jaeger = parseEndpoint(flags.jaegerEndpoint ?? flags.traceEndpoint, "--trace-endpoint");
+  if (typeof jaeger === "string") return jaeger;
+  if (!!flags.tlsCert !== !!flags.tlsKey) return "--tls-cert and --tls-key go together: give both or neither";
+  const oidcSet = [flags.oidcIssuer, flags.oidcClientId].filter((v) => v !== undefined).length;
+  if (oidcSet === 1 || (flags.oidcClientSecret !== undefined && oidcSet === 0)) {
+    return "OIDC needs --oidc-issuer and --oidc-client-id (and --oidc-client-secret for a confidential client)";
+  }
+  if (flags.oidcIssuer !== undefined) {
+    let issuer: URL;
+    try {
+      issuer = new URL(flags.oidcIssuer);
+    } catch {
+      return `--oidc-issuer: "${flags.oidcIssuer}" is not a URL`;
+    }
+    const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(issuer.hostname);
+    if (issuer.protocol !== "https:" && !(issuer.protocol === "http:" && loopback)) {
+      return "--oidc-issuer must be an https URL (http only on localhost)";
+    }
+  }
+  return {
+    ...listen,
+    prometheus,
+    jaeger,
+    ...(flags.tlsCert ? { tls: { certFile: flags.tlsCert, keyFile: flags.tlsKey! } } : {}),
+    ...(flags.oidcIssuer
+      ? {
+        oidc: {
+          issuer: flags.oidcIssuer,
+          clientId: flags.oidcClientId!,
+          ...(flags.oidcClientSecret !== undefined ? { clientSecret: flags.oidcClientSecret } : {}),
+        },
+      }
+      : {}),
+    readOnly: flags.readOnly,
+  };
+}
+
+/** One relying party per origin the dashboard is opened at (the redirect URL names it). */
+async function oidcFor(o: NonNullable<WebConfig["oidc"]>): Promise<WebOidc> {
+  const clients = new Map<string, Promise<OidcClient>>();
+  const clientFor = (origin: string) => {
+    let c = clients.get(origin);
+    if (!c) {
+      c = OidcClient.discover({ ...o, redirectUrl: `${origin}/auth/callback` });
+      c.catch(() => clients.delete(origin));
+      clients.set(origin, c);
+    }
+    return c;
+  };
+  // Fail at start, not at the first sign-in, when the issuer is wrong or unreachable.
+  try {
+    await OidcClient.discover({ ...o, redirectUrl: "http://localhost/auth/callback" });
+  } catch (err) {
+    throw new CliError(`--oidc-issuer: ${(err as Error).message}`);
+  }
+  return { clientFor };
+}
+
+export function registerWeb(program: Command, _io: Io) {
+  const command = program
+    .command("web")
+    .summary("Serve the dashboard: resources, routes → backends, live metrics, traces and access logs")
+    .description(
+      "Serve a web dashboard of the edge proxy: every resource kind with its Ready condition, the routes → " +
+        "backends topology, live traffic charts from Prometheus, recent traces from Jaeger and the agents' " +
+        "access logs. Kubernetes is read (and, without --read-only, written: apply and delete) with your " +
+        "kubeconfig's identity, or with OIDC as the signed-in user through impersonation, which then needs " +
+        "the impersonate verb for the kubeconfig's identity. Without OIDC anyone who reaches --listen acts " +
+        "as you: keep it on 127.0.0.1 unless OIDC is on. The OIDC redirect URL to register with the " +
+        "provider is <dashboard URL>/auth/callback.",
+    )
+    .addOption(
+      new Option("--listen <address>", "Address to listen on, host:port or :port").default(DEFAULT_LISTEN),
+    )
+    .addOption(new Option("--address <address>", "Same as --listen").hideHelp())
+    .addOption(
+      new Option("--prometheus-url <url>", "Prometheus server").env("EDGECTL_PROMETHEUS_URL").default(
+        DEFAULT_PROMETHEUS_URL,
+      ),
+    )
+    .addOption(new Option("--prometheus-endpoint <url>", "Same as --prometheus-url").hideHelp())
+    .addOption(
+      new Option("--trace-endpoint <url>", "Jaeger query service").env("EDGECTL_TRACE_ENDPOINT").default(
+        DEFAULT_TRACE_ENDPOINT,
+      ),
+    )
+    .addOption(new Option("--jaeger-endpoint <url>", "Same as --trace-endpoint").hideHelp())
+    .option("--tls-cert <file>", "Serve HTTPS with this certificate (PEM; with --tls-key)")
+    .option("--tls-key <file>", "Private key of --tls-cert (PEM)")
+    .option("--oidc-issuer <url>", "Require sign-in with this OpenID Connect issuer")
+    .option("--oidc-client-id <id>", "Client id registered with the OIDC issuer")
+    .addOption(
+      new Option("--oidc-client-secret <secret>", "Client secret (prefer the environment variable)").env(
+        "EDGECTL_OIDC_CLIENT_SECRET",
+      ),
+    )
+    .option("--read-only", "Only show: no apply or delete", false)
+    .addOption(proxyNamespaceOption())
+    .action(async (flags, cmd) => {
+      const config = validateWebFlags(flags as WebFlags);
+      if (typeof config === "string") cmd.error(`error: ${config}`);
+      const c = config as WebConfig;
+      let tls: { cert: string; key: string } | undefined;
+      if (c.tls) {
+        try {
+          tls = { cert: readFileSync(c.tls.certFile, "utf8"), key: readFileSync(c.tls.keyFile, "utf8") };
+        } catch (err) {
+          throw new CliError(`cannot read the TLS certificate or key: ${(err as Error).message}`);
+        }
+      }
+      const globals = cmd.optsWithGlobals() as { kubeconfig?: string; context?: string; namespace?: string };
+      const kube = KubeClient.fromKubeconfig({
+        ...(globals.kubeconfig ? { path: globals.kubeconfig } : {}),
+        ...(globals.context ? { context: globals.context } : {}),
+        userAgent: `edgectl/${TOOL_VERSION}`,
+      });
+      const oidc = c.oidc ? await oidcFor(c.oidc) : undefined;
+      const log = createLogger({ bindings: { service: "edgectl-web" } });
+      const app = createWebApp({
+        log,
+        kube,
+        readOnly: c.readOnly,
+        tls: !!tls,
+        ...(oidc ? { oidc } : {}),
+        prometheus: new PrometheusClient(c.prometheus, 15_000),
+        jaeger: new JaegerClient(c.jaeger, 15_000),
+        proxyNamespace: flags.proxyNamespace,
+        bundle: await loadWebBundle(),
+      });
+      serve(app, {
+        hostname: c.hostname,
+        port: c.port,
+        log,
+        ...(tls ? { tls } : {}),
+        onClose: () => Promise.resolve(kube.close()),
+      });
+      if (!oidc && !["127.0.0.1", "localhost", "::1"].includes(c.hostname)) {
+        log.warn("without OIDC anyone who reaches this address acts with your kubeconfig's identity", {
+          listen: `${c.hostname}:${c.port}`,
+          hint: "use --listen 127.0.0.1:9080, or --oidc-issuer and --oidc-client-id",
+        });
+      }
+      log.info("edgectl web ready", {
+        readOnly: c.readOnly,
+        auth: oidc ? "oidc" : "kubeconfig",
+        prometheus: c.prometheus.url,
+        traces: c.jaeger.url,
+      });
+      // Serve until a stop signal: serve() handles SIGTERM/SIGINT and exits.
+      await new Promise(() => {});
+    });
+  addExamples(command, [
+    "# The dashboard on this machine only\nedgectl web --listen 127.0.0.1:9080",
+    "# Read-only, with Prometheus and Jaeger in the cluster (port-forwarded)\nedgectl web --read-only --prometheus-url http://localhost:9090 --trace-endpoint http://localhost:16686",
+    "# HTTPS with OIDC sign-in; each user acts as themselves through impersonation\nEDGECTL_OIDC_CLIENT_SECRET=... edgectl web --listen :9443 --tls-cert tls.crt --tls-key tls.key \\\n  --oidc-issuer https://idp.example.com --oidc-client-id edgectl",
+  ]);
+}
