@@ -1,5 +1,5 @@
 /** vault-init: the installer that wires AI agent hosts to a vault. Commands live beside this file. */
-import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { createProgram, type Io, isMain, processIo, run } from "../../internal/cli/mod.ts";
 import { registerDetect } from "./detect.ts";
 import { registerInstall } from "./install.ts";
 import { registerMcp } from "./mcp.ts";
@@ -30,4 +30,4 @@ export function buildProgram(io: Io = processIo) {
   return program;
 }
 
-if (import.meta.main) await run(buildProgram());
+if (isMain(import.meta)) await run(buildProgram());

@@ -1,5 +1,5 @@
 /** vault-mcp: the stdio-to-HTTP MCP bridge for stdio-only agent hosts. */
-import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { createProgram, type Io, isMain, processIo, run } from "../../internal/cli/mod.ts";
 import { registerServe } from "./serve.ts";
 
 export function buildProgram(io: Io = processIo) {
@@ -24,4 +24,4 @@ export function buildProgram(io: Io = processIo) {
   return program;
 }
 
-if (import.meta.main) await run(buildProgram());
+if (isMain(import.meta)) await run(buildProgram());
