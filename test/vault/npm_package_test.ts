@@ -8,7 +8,9 @@ import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { parse as parseYaml } from "yaml";
 import { after, before, describe, it } from "node:test";
 import { startTestUpstream, type TestUpstream } from "../../internal/mcp/testing.ts";
 import { packageTool } from "../../scripts/package.ts";
@@ -68,6 +70,20 @@ describe("npm packages", () => {
         "package/package.json",
       ]);
     }
+  });
+
+  it("are released on cli-v<semver> tags, the shim before the installer", async () => {
+    const workflow = parseYaml(
+      await readFile(
+        fileURLToPath(new URL("../../.github/workflows/release-cli.yml", import.meta.url)),
+        "utf8",
+      ),
+    );
+    assert.deepEqual(workflow.on.push.tags, ["cli-v*"]);
+    const publishes = (workflow.jobs.publish.steps as { run?: string }[])
+      .map((s) => /npm publish "dist\/npm\/(vault-[a-z]+)-/.exec(s.run ?? "")?.[1])
+      .filter(Boolean);
+    assert.deepEqual(publishes, ["vault-mcp", "vault-init"]);
   });
 
   it("vault-init runs under Node through the bin symlink and reports the package version", async () => {
