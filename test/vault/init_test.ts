@@ -33,6 +33,7 @@ import { TEST_AUTH_SECRET, VaultClient, vaultEnv } from "../harness/vault.ts";
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "agenthosts");
 const ADA = { email: "ada@example.test", password: "ada-Pa55word-123", name: "Ada" };
 const VSCODE = ".config/Code/User/globalStorage";
+const WRONG_PASSWORD = "not-Ada's-password-42";
 
 /** Where each host keeps its config on Linux (shared/notes/agent-hosts.md), and its fixture. */
 const HOSTS: Record<string, { path: string; fixture: string }> = {
@@ -129,7 +130,7 @@ describe("vault-init against dist/vault", () => {
     const output = server?.output() ?? "";
     await server?.stop();
     await rm(root, { recursive: true, force: true });
-    for (const secret of [ADA.password, TEST_AUTH_SECRET, key].filter(Boolean)) {
+    for (const secret of [ADA.password, WRONG_PASSWORD, TEST_AUTH_SECRET, key].filter(Boolean)) {
       assert.ok(!output.includes(secret), "the vault's log holds a secret");
     }
   });
@@ -162,6 +163,26 @@ describe("vault-init against dist/vault", () => {
     assert.equal(hosts.find((h) => h.host === "roo-code")!.action, "invalid");
     for (const id of Object.keys(HOSTS)) assert.equal(await readFile(at(id), "utf8"), original[id], id);
     assert.deepEqual(await vaultKeys(), [], "no key minted");
+    await assert.rejects(stat(statePath()));
+  });
+
+  it("a wrong password (from stdin) changes nothing", async () => {
+    const res = await runBinary("vault-init", [
+      "install",
+      "--server",
+      server.url,
+      "--yes",
+      "--password-stdin",
+    ], {
+      env: { ...env, VAULT_PASSWORD: "" },
+      input: `${WRONG_PASSWORD}\n`,
+      timeoutMs: 60_000,
+    });
+    assert.equal(res.code, 1, res.stderr);
+    assert.match(res.stderr, /wrong email or password/);
+    assert.ok(!res.stderr.includes(WRONG_PASSWORD));
+    for (const id of Object.keys(HOSTS)) assert.equal(await readFile(at(id), "utf8"), original[id], id);
+    assert.deepEqual(await vaultKeys(), []);
     await assert.rejects(stat(statePath()));
   });
 
