@@ -86,6 +86,20 @@ describe("vault-mcp against a Streamable HTTP MCP server", () => {
       await upstream.broadcast("note changed");
       assert.equal(await received, "note changed");
 
+      // The stream breaks: the shim reconnects (after its first backoff) with Last-Event-ID.
+      const getsBefore = upstream.seen.filter((r) => r.method === "GET").length;
+      upstream.dropServerStreams();
+      await until(
+        "a resumed GET stream",
+        () => upstream.seen.filter((r) => r.method === "GET").length > getsBefore,
+      );
+      assert.ok(upstream.seen.filter((r) => r.method === "GET").at(-1)!.headers.get("last-event-id"));
+      const again = new Promise<string>((resolve) =>
+        client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(String(n.params.data)))
+      );
+      await upstream.broadcast("after the break");
+      assert.equal(await again, "after the break");
+
       // The server forgets the session: the shim replays initialize, and the call still succeeds.
       upstream.forgetSessions();
       const initializesBefore = upstream.seen.filter((r) =>
@@ -118,6 +132,21 @@ describe("vault-mcp against a Streamable HTTP MCP server", () => {
     assert.ok(lines.length > 0, "debug logs");
     for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), line);
     assert.ok(!stderr().includes(TOKEN));
+  });
+
+  it("does not poll a server without a GET stream (405)", async () => {
+    const stateless = startTestUpstream({ token: TOKEN, noServerStream: true, jsonResponses: true });
+    try {
+      const { client } = await connect({ VAULT_URL: stateless.baseUrl, VAULT_TOKEN: TOKEN });
+      assert.equal(text(await client.callTool({ name: "echo", arguments: { text: "x" } })), "echo: x");
+      await until("the GET", () => stateless.seen.some((r) => r.method === "GET"));
+      // The first retry would come after 0.5 s: wait past two of them.
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      assert.equal(stateless.seen.filter((r) => r.method === "GET").length, 1);
+      await client.close();
+    } finally {
+      await stateless.close();
+    }
   });
 
   it("names the 401 and an unreachable vault in the error", async () => {
