@@ -27,7 +27,8 @@ import { after, before, describe, it } from "node:test";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
-import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
+import { spawn } from "node:child_process";
+import { baseEnv, binaryPath, runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { TEST_AUTH_SECRET, VaultClient, vaultEnv } from "../harness/vault.ts";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "agenthosts");
@@ -406,5 +407,49 @@ describe("vault-init against dist/vault", () => {
     await assert.rejects(stat(statePath()), "the state file is gone");
     const status = await cli(["status", "-o", "json"]);
     assert.equal(json(status.stdout).installed, false);
+  });
+  it("on a terminal, asks for the server, a confirmation, the email and the password without echo", async () => {
+    // util-linux `script` gives vault-init a pseudo-terminal; the answers are typed when each prompt shows.
+    const child = spawn("script", [
+      "-qfec",
+      `${binaryPath("vault-init")} install --hosts cursor`,
+      "/dev/null",
+    ], {
+      env: baseEnv({ HOME: home, PATH: env.PATH! }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let screen = "";
+    const answers: [RegExp, string][] = [
+      [/Vault server URL.*: $/, server.url],
+      [/\[Y\/n\]: $/, "y"],
+      [/Email: $/, ADA.email],
+      [/Password: $/, ADA.password],
+    ];
+    child.stdout.on("data", (d) => {
+      screen += d;
+      const next = answers[0];
+      // Readline moves the cursor with escape sequences after each prompt.
+      // deno-lint-ignore no-control-regex
+      const plain = screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").trimEnd();
+      if (next && next[0].test(`${plain} `)) {
+        answers.shift();
+        child.stdin.write(`${next[1]}\r`);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      child.on("close", (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    assert.equal(code, 0, screen);
+    assert.deepEqual(answers, [], `every question was asked:\n${screen}`);
+    assert.ok(screen.includes(ADA.email), "the email is echoed");
+    assert.ok(!screen.includes(ADA.password), "the password is not");
+    const entry = json(await readFile(at("cursor"), "utf8")).mcpServers.vault;
+    const fresh = (entry.headers.Authorization as string).replace(/^Bearer /, "");
+    assert.equal((await me(fresh)).status, 200);
+    assert.equal((await vaultKeys()).length, 1);
   });
 });
