@@ -11,7 +11,8 @@ import { after, before, describe, it } from "node:test";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestUpstream, type TestUpstream } from "../../internal/mcp/testing.ts";
 import { listen } from "../../internal/platform/mod.ts";
-import { binaryPath, runBinary } from "../harness/binary.ts";
+import { spawn } from "node:child_process";
+import { baseEnv, binaryPath, runBinary } from "../harness/binary.ts";
 import { Client, StdioClientTransport } from "../harness/mcp_client.ts";
 
 const TOKEN = "vault_shim-test-key-0123456789abcdefghijklmnopqrstu";
@@ -132,6 +133,38 @@ describe("vault-mcp against a Streamable HTTP MCP server", () => {
     assert.ok(lines.length > 0, "debug logs");
     for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), line);
     assert.ok(!stderr().includes(TOKEN));
+  });
+
+  it("queues frames written all at once behind initialize, and drains them before DELETE at end of input", async () => {
+    const deletedBefore = upstream.deleted.length;
+    const child = spawn(binaryPath("vault-mcp"), [], {
+      env: baseEnv({ VAULT_URL: upstream.baseUrl, VAULT_TOKEN: TOKEN }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    const frames = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow", arguments: { ms: 300 } } },
+    ];
+    // One write, then stdin closes at once: the reference shim raced these and cut the slow call.
+    child.stdin.end(frames.map((f) => JSON.stringify(f)).join("\n") + "\n");
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    assert.equal(code, 0);
+    const replies = stdout.trim().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(replies.map((r) => r.id), [1, 2], stdout);
+    assert.equal(replies[1].result.content[0].text, "slept 300 ms");
+    assert.equal(upstream.deleted.length, deletedBefore + 1, "the session was ended with DELETE");
   });
 
   it("does not poll a server without a GET stream (405)", async () => {
