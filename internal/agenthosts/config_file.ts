@@ -10,6 +10,7 @@ import {
   copyFile,
   lstat,
   open,
+  readdir,
   readFile,
   readlink,
   realpath,
@@ -75,7 +76,8 @@ export async function writeConfigText(path: string, text: string): Promise<void>
 
 /**
  * Copies the file to `<path>.<tag>-backup-<YYYYMMDDTHHMMSSZ>` (with `-2`, `-3`... when that exists)
- * beside the path the host uses, and returns the backup's path. Backups are never deleted.
+ * beside the path the host uses, and returns the backup's path. Backups are deleted only by
+ * pruneBackups, and only ones with our own name.
  */
 export async function backupConfig(path: string, tag: string, now: Date): Promise<string> {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
@@ -89,4 +91,26 @@ export async function backupConfig(path: string, tag: string, now: Date): Promis
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
   }
+}
+
+/** `<stamp>` or `<stamp>-<n>` as backupConfig writes them; anything else is not ours. */
+const BACKUP_SUFFIX = /^(\d{8}T\d{6}Z)(?:-(\d+))?$/;
+
+/** Our backups of `path` (backupConfig's names only, never a user's own `.bak`), newest first. */
+export async function listBackups(path: string, tag: string): Promise<string[]> {
+  const prefix = `${basename(path)}.${tag}-backup-`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  const ours = names.flatMap((name) => {
+    const match = name.startsWith(prefix) ? BACKUP_SUFFIX.exec(name.slice(prefix.length)) : null;
+    return match ? [{ name, stamp: match[1]!, n: Number(match[2] ?? 1) }] : [];
+  });
+  ours.sort((a, b) => (a.stamp === b.stamp ? b.n - a.n : a.stamp < b.stamp ? 1 : -1));
+  return ours.map((b) => join(dirname(path), b.name));
+}
+
+/** Deletes all but the `keep` newest of our backups of `path`; returns what it deleted. */
+export async function pruneBackups(path: string, tag: string, keep: number): Promise<string[]> {
+  const old = (await listBackups(path, tag)).slice(keep);
+  for (const backup of old) await rm(backup, { force: true });
+  return old;
 }

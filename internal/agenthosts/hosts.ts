@@ -180,6 +180,29 @@ const rooCode: AgentHost = {
   tokenFromEnv: false,
 };
 
+const kiloCode: AgentHost = {
+  id: "kilo-code",
+  name: "Kilo Code",
+  format: "json",
+  place: { root: "mcpServers" },
+  // The extension's globalStorage (a Roo Code fork, same file name), then the Kilo CLI's settings. The
+  // reference installer's `$XDG_CONFIG_HOME/kilocode/mcp.json` matches no documented location. Kilo's
+  // newer ~/.config/kilo/kilo.jsonc (OpenCode's shape under `mcp`) is not written yet.
+  locations: (h) => {
+    const extension = join(vscodeUserDir(h), "globalStorage", "kilocode.kilo-code");
+    return [
+      { path: join(extension, "settings", "mcp_settings.json"), appDir: extension },
+      {
+        path: join(h.home, ".kilocode", "cli", "global", "settings", "mcp_settings.json"),
+        appDir: join(h.home, ".kilocode"),
+      },
+    ];
+  },
+  http: (s) => ({ type: "streamable-http", url: s.url, headers: headers(s) }),
+  stdio: (s) => ({ ...plainStdio(s), alwaysAllow: [], disabled: false }),
+  tokenFromEnv: false,
+};
+
 const continueDev: AgentHost = {
   id: "continue",
   name: "Continue",
@@ -320,6 +343,7 @@ export const HOSTS: readonly AgentHost[] = [
   vscode,
   cline,
   rooCode,
+  kiloCode,
   continueDev,
   zed,
   codex,

@@ -17,9 +17,9 @@ const server: McpServer = {
 const pathOf = (id: string, h: typeof linux) => findHost(id)!.locations(h).map((l) => l.path);
 
 describe("host table", () => {
-  it("has fourteen hosts with unique ids", () => {
-    assert.equal(HOSTS.length, 14);
-    assert.equal(new Set(HOSTS.map((h) => h.id)).size, 14);
+  it("has fifteen hosts with unique ids", () => {
+    assert.equal(HOSTS.length, 15);
+    assert.equal(new Set(HOSTS.map((h) => h.id)).size, 15);
   });
 
   it("resolves each host's config path on Linux and macOS", () => {
@@ -45,6 +45,10 @@ describe("host table", () => {
       "roo-code": [
         "/home/ada/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
         "/Users/ada/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+      ],
+      "kilo-code": [
+        "/home/ada/.config/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json",
+        "/Users/ada/Library/Application Support/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json",
       ],
       continue: ["/home/ada/.continue/config.yaml", "/Users/ada/.continue/config.yaml"],
       zed: ["/home/ada/.config/zed/settings.json", "/Users/ada/.config/zed/settings.json"],

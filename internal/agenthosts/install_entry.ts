@@ -1,6 +1,6 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { backupConfig, ConfigFileError, writeConfigText } from "./config_file.ts";
+import { backupConfig, ConfigFileError, pruneBackups, writeConfigText } from "./config_file.ts";
 import { setEntryText } from "./config_format.ts";
 import { entryHash } from "./entry_hash.ts";
 import {
@@ -16,6 +16,8 @@ import { readEntry } from "./read_entry.ts";
 export interface WriteOptions {
   /** Names our backups: `<file>.<tag>-backup-<time>`, e.g. the installer's name. */
   tag: string;
+  /** Keep only this many of our backups per file (the newest); default: keep them all. */
+  keepBackups?: number;
   /** Report what would happen and change nothing. */
   dryRun?: boolean;
   now?: Date;
@@ -73,6 +75,7 @@ export async function installEntry(
   if (text === undefined) await makeParentDir(host, location);
   else result.backup = await backupConfig(path, options.tag, options.now ?? new Date());
   await writeConfigText(path, next);
+  if (options.keepBackups !== undefined) await pruneBackups(path, options.tag, options.keepBackups);
   return result;
 }
 

@@ -56,6 +56,7 @@ const EXPECTED: Record<string, unknown> = {
   vscode: { type: "http", url: URL, headers: AUTH },
   cline: { type: "streamableHttp", url: URL, headers: AUTH, disabled: false },
   "roo-code": { type: "streamable-http", url: URL, headers: AUTH },
+  "kilo-code": { type: "streamable-http", url: URL, headers: AUTH },
   continue: { name: "memsvc", type: "streamable-http", url: URL, requestOptions: { headers: AUTH } },
   zed: { url: URL, headers: AUTH },
   codex: { url: URL, http_headers: AUTH },
@@ -201,6 +202,36 @@ describe("installEntry and removeEntry on every host's fixture", () => {
 });
 
 describe("installEntry edge cases", () => {
+  it("keeps only the newest backups with keepBackups, never a user's own .bak", async () => {
+    const h = await newHome();
+    const cursor = findHost("cursor")!;
+    const path = await placeFixture(cursor, h);
+    const own = `${path}.bak`;
+    await writeFile(own, "the user's own backup");
+    const old = [
+      "20250101T000000Z",
+      "20250101T000000Z-2",
+      "20250102T000000Z",
+      "20250103T000000Z",
+      "20250104T000000Z",
+      "20250105T000000Z",
+    ].map((stamp) => `${basename(path)}.memsvc-backup-${stamp}`);
+    for (const name of old) await writeFile(join(dirname(path), name), name);
+    const result = await installEntry(cursor, (await locateConfig(cursor, h))!, SERVER, {
+      ...TAG,
+      keepBackups: 5,
+      now: new Date("2026-11-22T09:14:03Z"),
+    });
+    assert.deepEqual(await backupsOf(path), [
+      `${basename(path)}.memsvc-backup-20250102T000000Z`,
+      `${basename(path)}.memsvc-backup-20250103T000000Z`,
+      `${basename(path)}.memsvc-backup-20250104T000000Z`,
+      `${basename(path)}.memsvc-backup-20250105T000000Z`,
+      basename(result.backup!),
+    ]);
+    assert.equal(await readFile(own, "utf8"), "the user's own backup");
+  });
+
   it("creates a missing file with mode 0600 when the host's app directory exists", async () => {
     const h = await newHome();
     const cline = findHost("cline")!;

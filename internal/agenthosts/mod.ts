@@ -19,9 +19,16 @@
  *   console.log(host.id, result.action, result.path); // record result.entryHash for uninstall
  * }
  */
-export { ConfigFileError } from "./config_file.ts";
+export {
+  backupConfig,
+  ConfigFileError,
+  listBackups,
+  pruneBackups,
+  readConfigText,
+  writeConfigText,
+} from "./config_file.ts";
 export { canonicalJson, entryHash } from "./entry_hash.ts";
-export { currentHostEnv, type HostEnv, isSupportedPlatform } from "./host_paths.ts";
+export { currentHostEnv, type HostEnv, isSupportedPlatform, xdgConfigHome } from "./host_paths.ts";
 export {
   type AgentHost,
   buildEntry,

@@ -1,4 +1,4 @@
-import { backupConfig, ConfigFileError, writeConfigText } from "./config_file.ts";
+import { backupConfig, ConfigFileError, pruneBackups, writeConfigText } from "./config_file.ts";
 import { removeEntryText } from "./config_format.ts";
 import { entryHash } from "./entry_hash.ts";
 import type { AgentHost } from "./hosts.ts";
@@ -38,5 +38,6 @@ export async function removeEntry(
   if (options.dryRun) return { path, action: "removed" };
   const backup = await backupConfig(path, options.tag, options.now ?? new Date());
   await writeConfigText(path, next);
+  if (options.keepBackups !== undefined) await pruneBackups(path, options.tag, options.keepBackups);
   return { path, action: "removed", backup };
 }

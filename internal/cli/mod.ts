@@ -41,4 +41,5 @@ export {
   type TablePrinter,
   type TableSpec,
 } from "./printers.ts";
+export { isMain } from "./is_main.ts";
 export { execute, run } from "./run.ts";

@@ -1,0 +1,360 @@
+import type { Command } from "@commander-js/extra-typings";
+import { hostname } from "node:os";
+import {
+  ConfigFileError,
+  currentHostEnv,
+  type HostEnv,
+  installEntry,
+  type InstallResult,
+  isSupportedPlatform,
+  locateConfig,
+  type LocatedConfig,
+  readConfigText,
+  readEntry,
+  type Transport,
+} from "../../internal/agenthosts/mod.ts";
+import {
+  addExamples,
+  canPrompt,
+  CliError,
+  confirm,
+  envOption,
+  type Io,
+  type OutputFormat,
+  outputOption,
+  printResult,
+  promptLine,
+} from "../../internal/cli/mod.ts";
+import { getCredentials } from "./credentials.ts";
+import { readState, sha256, type State, statePath, writeState } from "./state.ts";
+import {
+  findVaultHost,
+  HOST_LIST_VERSION,
+  KEEP_BACKUPS,
+  parseHostIds,
+  parseServerUrl,
+  SERVER_NAME,
+  TAG,
+  transportFor,
+  VAULT_HOSTS,
+  type VaultHost,
+  vaultServer,
+} from "./vault_hosts.ts";
+import { keyWorks, type MintedKey, mintKey, requireVault, revokeKey, withSession } from "./vault_api.ts";
+
+/** Stands in for the key in a dry run, before one is minted. */
+const PLACEHOLDER = "<API_KEY>";
+
+/** Refuses Windows (and anything else without known host paths) before any I/O. */
+export function requireSupportedPlatform(h: HostEnv, command: string): void {
+  if (!isSupportedPlatform(h.platform)) {
+    throw new CliError(
+      `vault-init ${command} supports macOS and Linux only (this is ${h.platform}); on Windows, paste the ` +
+        "snippet from 'vault-init mcp' into your host's config by hand",
+    );
+  }
+}
+
+/** `vault-init install` (the default command). */
+export function registerInstall(program: Command, io: Io): void {
+  const install = program
+    .command("install", { isDefault: true })
+    .summary("Sign in, mint an API key and wire the agent hosts on this machine to a vault (default)")
+    .description(
+      "Connect the AI agent hosts on this machine to a vault. Asks for the server URL (or --server), signs " +
+        "in with email and password, mints an API key named vault-init-<hostname>-<timestamp>, and adds a " +
+        "'vault' MCP entry to each detected host: Claude Code, Cursor and Codex (0.66 or later) get the HTTP " +
+        "form (<server>/api/mcp with the key as a bearer token); Claude Desktop, OpenCode, Cline, Continue, " +
+        "Kilo Code and Roo Code (and older Codex) start the stdio shim with `npx -y vault-mcp`. Only that " +
+        "entry is touched, comments and unknown keys stay, symlinked configs are written through, and each " +
+        `changed file is backed up beside itself first (the ${KEEP_BACKUPS} newest vault-init backups are kept). ` +
+        "A file that does not parse is left untouched and reported. What was written is recorded in " +
+        "~/.config/vault-init/state.json (mode 0600; the key's id and prefix, never the key). Running it " +
+        "again reuses the key and changes nothing that is already right. macOS and Linux only.",
+    )
+    .addOption(envOption("--server <url>", "vault server URL; asked for on a terminal", "VAULT_SERVER"))
+    .option("--hosts <ids>", `comma-separated hosts; default: every detected one of ${hostIds()}`)
+    .option("--dry-run", "print what would change and change nothing (no sign-in, no key)")
+    .option("-y, --yes", "ask nothing: the email and password come from VAULT_EMAIL and VAULT_PASSWORD")
+    .option("--password-stdin", "read the password from stdin")
+    .option("--shim <path>", "stdio entries run this vault-mcp binary instead of `npx -y vault-mcp`")
+    .addOption(outputOption())
+    .action(async (flags) => {
+      await runInstall({
+        server: flags.server === undefined ? undefined : parseServerUrl(flags.server),
+        hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
+        dryRun: flags.dryRun === true,
+        yes: flags.yes === true,
+        passwordStdin: flags.passwordStdin === true,
+        shim: flags.shim,
+        output: flags.output,
+      }, io);
+    });
+  addExamples(install, [
+    "# Ask for the server, email and password, then wire every detected host\nvault-init",
+    "# Unattended, only Claude Code and Cursor\n" +
+    "VAULT_EMAIL=ada@example.com VAULT_PASSWORD=... \\\n" +
+    "  vault-init install --server https://vault.example.com --hosts claude-code,cursor --yes",
+    "# See what would change, as JSON\nvault-init install --server https://vault.example.com --dry-run -o json",
+  ]);
+}
+
+export function hostIds(): string {
+  return VAULT_HOSTS.map((v) => v.host.id).join(", ");
+}
+
+interface InstallOptions {
+  server?: string;
+  hosts?: VaultHost[];
+  dryRun: boolean;
+  yes: boolean;
+  passwordStdin: boolean;
+  shim?: string;
+  output: OutputFormat;
+}
+
+interface Target {
+  v: VaultHost;
+  location: LocatedConfig;
+  transport: Transport;
+}
+
+interface Outcome {
+  target: Target;
+  result?: InstallResult;
+  /** The file was left untouched: it does not parse, or could not be written. */
+  error?: string;
+  preHash?: string | null;
+}
+
+async function runInstall(o: InstallOptions, io: Io): Promise<void> {
+  const h = currentHostEnv();
+  requireSupportedPlatform(h, "install");
+  if (o.shim !== undefined && !o.shim.startsWith("/")) {
+    throw new CliError("--shim must be an absolute path", 2);
+  }
+  const path = statePath(h);
+  const state = await readState(path);
+  const server = o.server ?? state?.server ?? await askServer(o);
+  if (state && state.server !== server) {
+    throw new CliError(
+      `vault-init is installed for ${state.server}; run 'vault-init uninstall' before switching to ${server}`,
+    );
+  }
+  const targets = await selectTargets(h, o.hosts);
+  if (targets.length === 0) {
+    throw new CliError(`no agent host found on this machine ('vault-init detect' shows where it looks)`);
+  }
+
+  // Every file is read and its edit computed first: one that does not parse is reported and skipped.
+  let key = await recoverKey(state);
+  const plan = await writeEntries(targets, vaultServer(server, key ?? PLACEHOLDER, o.shim), true);
+  const writable = plan.filter((p) => !p.error);
+  if (o.dryRun) {
+    printOutcomes(io, plan, o.output, server, state);
+    io.stderr.write(`dry run: nothing changed${key ? "" : "; an API key would be minted"}\n`);
+    return finish(plan);
+  }
+  if (writable.length === 0) return finish(plan, io);
+
+  await requireVault(server);
+  if (key && !(await keyWorks(server, key))) {
+    io.stderr.write(
+      `the recorded API key ${state!.apiKey.prefix}… is no longer accepted: minting a new one\n`,
+    );
+    key = undefined;
+  }
+  const needsWrite = !key || writable.some((p) => p.result!.action !== "unchanged");
+  if (needsWrite && !o.yes) {
+    if (!canPrompt()) throw new CliError("no terminal to confirm on: pass --yes", 2);
+    for (const p of writable) {
+      io.stderr.write(`  ${p.target.v.host.id}: ${p.result!.action} ${p.result!.path}\n`);
+    }
+    if (!(await confirm(`Write the vault entry into ${writable.length} file(s)?`))) {
+      throw new CliError("cancelled");
+    }
+  }
+  let minted: MintedKey | undefined;
+  if (!key) {
+    const credentials = await getCredentials({
+      yes: o.yes,
+      passwordStdin: o.passwordStdin,
+      env: process.env,
+    });
+    minted = await withSession(server, credentials, async (cookie) => {
+      const fresh = await mintKey(server, cookie, keyName());
+      // The recorded key cannot be used any more (revoked, or no config holds it): retire it.
+      if (state) await revokeKey(server, cookie, state.apiKey.id);
+      return fresh;
+    });
+    key = minted.key;
+    io.stderr.write(`minted API key '${minted.name}' (${minted.prefix}…)\n`);
+  }
+
+  const outcomes = await writeEntries(
+    writable.map((p) => p.target),
+    vaultServer(server, key, o.shim),
+    false,
+    io,
+  );
+  const all = [...plan.filter((p) => p.error), ...outcomes];
+  await recordState(path, state, server, key, minted, all);
+  printOutcomes(io, all, o.output, server, await readState(path));
+  return finish(all);
+}
+
+/** Exit 1 naming the files left untouched, after everything else was done. */
+function finish(outcomes: Outcome[], io?: Io): void {
+  const failed = outcomes.filter((p) => p.error);
+  if (failed.length === 0) return;
+  if (io) { for (const p of failed) io.stderr.write(`${p.target.v.host.id}: ${p.error}\n`); }
+  throw new CliError(
+    `${failed.length} host config(s) left untouched (${
+      failed.map((p) => p.target.location.path).join(", ")
+    }): ` +
+      "fix them and run again, or leave their hosts out with --hosts",
+  );
+}
+
+async function askServer(o: InstallOptions): Promise<string> {
+  if (o.yes || !canPrompt()) {
+    throw new CliError("no vault server given: pass --server or set VAULT_SERVER", 2);
+  }
+  const answer = await promptLine("Vault server URL (e.g. https://vault.example.com)");
+  if (!answer) throw new CliError("no vault server given", 2);
+  return parseServerUrl(answer);
+}
+
+/** `vault-init-<hostname>-<timestamp>`, as the contract names installer keys. */
+function keyName(): string {
+  const host = hostname().replace(/[^A-Za-z0-9.-]/g, "-").slice(0, 100) || "unknown";
+  return `vault-init-${host}-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
+}
+
+/** The named hosts (each must be installed), else every detected one. */
+async function selectTargets(h: HostEnv, named: VaultHost[] | undefined): Promise<Target[]> {
+  const targets: Target[] = [];
+  for (const v of VAULT_HOSTS) {
+    if (named && !named.includes(v)) continue;
+    const location = await locateConfig(v.host, h);
+    if (location) targets.push({ v, location, transport: await transportFor(v) });
+    else if (named) {
+      const where = v.host.locations(h)[0]!;
+      throw new CliError(`${v.host.name} is not installed: neither ${where.path} nor ${where.appDir} exists`);
+    }
+  }
+  return targets;
+}
+
+async function writeEntries(
+  targets: Target[],
+  server: ReturnType<typeof vaultServer>,
+  dryRun: boolean,
+  io?: Io,
+): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const target of targets) {
+    const { v, location, transport } = target;
+    try {
+      const before = await readConfigText(location.path);
+      const result = await installEntry(v.host, location, server, {
+        tag: TAG,
+        transport,
+        dryRun,
+        keepBackups: KEEP_BACKUPS,
+      });
+      outcomes.push({ target, result, preHash: before === undefined ? null : `sha256:${sha256(before)}` });
+      if (io) {
+        const backup = result.backup ? ` (backup ${result.backup})` : "";
+        io.stderr.write(`${v.host.id}: ${result.action} ${result.path}${backup}\n`);
+      }
+    } catch (err) {
+      if (!(err instanceof ConfigFileError)) throw err;
+      outcomes.push({ target, error: err.message });
+      io?.stderr.write(`${v.host.id}: left untouched: ${err.message}\n`);
+    }
+  }
+  return outcomes;
+}
+
+/** Records the key (id, prefix, hash) and each host; a run that changed nothing leaves the file alone. */
+async function recordState(
+  path: string,
+  previous: State | undefined,
+  server: string,
+  key: string,
+  minted: MintedKey | undefined,
+  outcomes: Outcome[],
+): Promise<void> {
+  const now = new Date().toISOString();
+  const apiKey = minted
+    ? { id: minted.id, prefix: minted.prefix, name: minted.name, sha256: sha256(key) }
+    : previous!.apiKey;
+  const hosts = { ...previous?.hosts };
+  let changed = !previous || minted !== undefined;
+  for (const { target, result, preHash } of outcomes) {
+    if (!result) continue;
+    const id = target.v.host.id;
+    const recorded = hosts[id];
+    if (recorded?.entryHash === result.entryHash && recorded.path === result.path) continue;
+    changed = true;
+    hosts[id] = {
+      path: result.path,
+      transport: result.transport,
+      // The file as it was before vault-init first touched it.
+      preHash: recorded?.path === result.path ? recorded.preHash : preHash ?? null,
+      entryHash: result.entryHash,
+      installedAt: now,
+    };
+  }
+  if (!changed) return;
+  await writeState(path, {
+    version: 1,
+    hostList: HOST_LIST_VERSION,
+    server,
+    apiKey,
+    hosts,
+    installedAt: previous?.installedAt ?? now,
+    updatedAt: now,
+  });
+}
+
+function printOutcomes(
+  io: Io,
+  outcomes: Outcome[],
+  output: OutputFormat,
+  server: string,
+  state?: State,
+): void {
+  const hosts = outcomes.map(({ target, result, error }) => ({
+    host: target.v.host.id,
+    name: target.v.host.name,
+    action: result?.action ?? "invalid",
+    transport: target.transport,
+    path: result?.path ?? target.location.path,
+    ...(result?.backup && { backup: result.backup }),
+    ...(error && { error }),
+  }));
+  const apiKey = state && { id: state.apiKey.id, prefix: state.apiKey.prefix, name: state.apiKey.name };
+  printResult(io, { server, ...(apiKey && { apiKey }), hosts }, output, {
+    headers: ["host", "action", "transport", "path"],
+    rows: (r) => r.hosts.map((x) => [x.host, x.action, x.transport, x.path]),
+  });
+}
+
+/**
+ * The API key the configs already hold: the recorded SHA-256 picks it out of the entries we wrote,
+ * so a second run reuses it instead of minting another, and the key is never stored in plain text.
+ */
+export async function recoverKey(state: State | undefined): Promise<string | undefined> {
+  if (!state) return undefined;
+  for (const [id, recorded] of Object.entries(state.hosts)) {
+    const v = findVaultHost(id);
+    if (!v) continue;
+    const entry = await readEntry(v.host, recorded.path, SERVER_NAME).then((r) => r.entry, () => undefined);
+    const candidates = JSON.stringify(entry ?? null).match(/vault_[A-Za-z0-9_-]+/g) ?? [];
+    const key = candidates.find((k) => sha256(k) === state.apiKey.sha256);
+    if (key) return key;
+  }
+  return undefined;
+}
