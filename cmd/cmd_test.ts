@@ -18,6 +18,8 @@ const tools: {
   commands: string[];
   versionArgs?: string[];
   versionOutput?: (version: string) => string;
+  /** The command run when none is named: usage errors point at its help. */
+  defaultCommand?: string;
 }[] = [
   {
     name: "memsvc",
@@ -41,7 +43,7 @@ const tools: {
   {
     name: "gitsync-manager",
     build: gitsyncManager.buildProgram,
-    commands: ["version", "install-crds", "run", "render"],
+    commands: ["version", "install-crds", "run", "render", "console"],
   },
   {
     name: "gitsync",
@@ -86,8 +88,18 @@ const tools: {
     versionOutput: (version) => `Client Version: ${version}`,
   },
   { name: "vault", build: vault.buildProgram, commands: ["version", "serve"] },
-  { name: "vault-init", build: vaultInit.buildProgram, commands: ["version"] },
-  { name: "vault-mcp", build: vaultMcp.buildProgram, commands: ["version"] },
+  {
+    name: "vault-init",
+    build: vaultInit.buildProgram,
+    commands: ["version", "install", "uninstall", "status", "detect", "mcp"],
+    defaultCommand: "install",
+  },
+  {
+    name: "vault-mcp",
+    build: vaultMcp.buildProgram,
+    commands: ["version", "serve"],
+    defaultCommand: "serve",
+  },
 ];
 
 /** The names in the "Commands:" section of a help text. */
@@ -127,7 +139,9 @@ for (const tool of tools) {
     assert.deepEqual(await executeCaptured(tool.build, ["--bogus"]), {
       code: 2,
       stdout: "",
-      stderr: `error: unknown option '--bogus'\nRun '${tool.name} --help' for usage.\n`,
+      stderr: `error: unknown option '--bogus'\nRun '${
+        [tool.name, tool.defaultCommand].filter(Boolean).join(" ")
+      } --help' for usage.\n`,
     });
     const unknown = await executeCaptured(tool.build, ["bogus"]);
     assert.equal(unknown.code, 2);

@@ -30,6 +30,11 @@ export async function execute(program: CommandUnknownOpts, args: readonly string
   const output = program.configureOutput();
   configureErrors(program, program.name());
   // Without the help request, commander reports the unknown command itself (with a suggestion).
+  const stray = wordForDefaultCommand(program, args);
+  if (stray !== undefined) {
+    output.writeErr?.(`error: unknown command '${stray}'\nRun '${program.name()} --help' for usage.\n`);
+    return 2;
+  }
   const parsed = hasUnknownCommand(program, args)
     ? args.filter((a, i) => a !== "-h" && a !== "--help" && !(a === "help" && i === args.indexOf("help")))
     : args;
@@ -67,6 +72,30 @@ function hasUnknownCommand(program: CommandUnknownOpts, args: readonly string[])
     command = sub;
   }
   return false;
+}
+
+/**
+ * A tool with a default command (`vault-init` runs `install`) hands commander's unknown words to that
+ * command, which reports "too many arguments for 'install'" for `vault-init bogus`. When the default
+ * command takes no arguments, the first word that names no command is the unknown command it is.
+ */
+function wordForDefaultCommand(program: CommandUnknownOpts, args: readonly string[]): string | undefined {
+  // Commander keeps the default command's name in a private field; there is no public accessor.
+  const name = (program as unknown as { _defaultCommandName?: string })._defaultCommandName;
+  const fallback = name ? program.commands.find((c) => c.name() === name) : undefined;
+  if (!fallback || fallback.registeredArguments.length > 0) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return undefined;
+    if (arg.startsWith("-")) {
+      if (!arg.includes("=") && (takesValue(program, arg) || takesValue(fallback, arg))) i++;
+      continue;
+    }
+    const known = arg === "help" ||
+      program.commands.some((c) => c.name() === arg || c.aliases().includes(arg));
+    return known ? undefined : arg;
+  }
+  return undefined;
 }
 
 /** Whether `flag` is an option of `command` or an ancestor that takes a value (`-n ns`, `--output json`). */
