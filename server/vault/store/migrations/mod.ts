@@ -1,7 +1,11 @@
 /** The vault's migrations, in order; each file is named for what it adds. */
 import type { Migration } from "../../../../internal/db/mod.ts";
 import { identity } from "./0001_identity.ts";
+import { notesIndex } from "./0002_notes_index.ts";
+import { shares } from "./0003_shares.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_identity": identity,
+  "0002_notes_index": notesIndex,
+  "0003_shares": shares,
 };
