@@ -391,7 +391,10 @@ function suite(backend: "pglite" | "postgres") {
     it("shares across three users: folder and note shares, requests, read-only, prefix semantics", async () => {
       const { alice, bob, carol } = users as Required<typeof users>;
       const A = alice!.client, B = bob!.client, C = carol!.client;
-      await A.write("POST", "/api/notes", { path: "Team/Roadmap.md", content: "# Roadmap\nnarwhal launch" });
+      await A.write("POST", "/api/notes", {
+        path: "Team/Roadmap.md",
+        content: "# Roadmap\nnarwhal launch [[Private]]",
+      });
       await A.write("POST", "/api/notes", { path: "Teamwork/Secret.md", content: "narwhal secret" });
       await A.write("POST", "/api/notes", { path: "Private.md", content: "narwhal private" });
 
@@ -424,12 +427,16 @@ function suite(backend: "pglite" | "postgres") {
       assert.equal(read.status, 200);
       const wrote = await B.write("PUT", "/api/notes", {
         path: "Team/Roadmap.md",
-        content: "# Roadmap\nnarwhal launch, edited by Bob",
+        content: "# Roadmap\nnarwhal launch [[Private]], edited by Bob",
         ifVersion: read.body.version,
         owner: alice!.id,
       });
       assert.equal(wrote.status, 200, JSON.stringify(wrote.body));
       assert.match((await A.get(`/api/notes?path=${q("Team/Roadmap.md")}`)).body.content, /edited by Bob/);
+      const graph = await B.get(`/api/graph?owner=${alice!.id}`);
+      assert.deepEqual(graph.body.nodes.map((n: { path: string }) => n.path), ["Team/Roadmap.md"]);
+      assert.deepEqual(graph.body.edges, [], "the link to Private.md is not shared");
+      assert.equal((await A.get(`/api/graph?center=${q("Team/Roadmap.md")}`)).body.edges.length, 1);
       // "Team/" never covers "Teamwork/", and nothing outside the share.
       assert.equal(
         (await B.get(`/api/notes?path=${q("Teamwork/Secret.md")}&owner=${alice!.id}`)).status,

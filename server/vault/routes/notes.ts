@@ -220,7 +220,9 @@ export const notesApi = {
     path: "/api/graph",
     operationId: "linkGraph",
     summary: "The link graph: the whole vault, or the notes within `depth` steps of `center`",
+    description: "With `owner`, the graph of another user's notes, cut to what they shared with the caller.",
     query: z.object({
+      owner,
       center: path.optional(),
       depth: z.coerce.number().int().min(1).max(GRAPH_LIMITS.maxDepth).optional(),
     }),
@@ -459,9 +461,20 @@ export function notesRoutes({ db, store, sync }: NotesDeps): Hono<VaultEnv> {
 
   mount(notesApi.graph, async (c, { query }) => {
     const { userId } = callerOf(c);
-    await sync.settled(userId);
     const center = query.center === undefined ? undefined : normalizeNotePath(query.center);
-    return c.json(await linkGraph(db, userId, { center, depth: query.depth }));
+    const who = center === undefined && query.owner && query.owner !== userId
+      ? query.owner
+      : await target(userId, query.owner, center ?? "", "read");
+    await sync.settled(who);
+    const graph = await linkGraph(db, who, { center, depth: query.depth });
+    if (who === userId) return c.json(graph);
+    const shares = (await sharesReceived(db, userId)).filter((s) => s.ownerId === who);
+    const visible = (p: string) => shares.some((s) => covers(s.path, p));
+    return c.json({
+      ...graph,
+      nodes: graph.nodes.filter((n) => visible(n.path)),
+      edges: graph.edges.filter((e) => visible(e.source) && visible(e.target)),
+    });
   });
 
   mount(notesApi.daily, async (c, { body }) => {
