@@ -4,6 +4,12 @@ import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts"
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
 import { baseUrlOf, databaseOf, type VaultConfig } from "./config.ts";
+import {
+  oauthConfigOf,
+  oauthEndpointsPlugin,
+  oauthRegistrationHooks,
+  socialProvidersOf,
+} from "./identity/oauth.ts";
 import { createVaultAuth } from "./identity/vault_auth.ts";
 import { IndexSync } from "./indexing/index_sync.ts";
 import { NoteStore, watchVault } from "./notes/mod.ts";
@@ -50,11 +56,15 @@ export async function startVault(
     });
     watcher = w;
     await w.ready;
+    const oauth = oauthConfigOf(config);
     const auth = createVaultAuth({
       db: store.database.db,
       secret: config.BETTER_AUTH_SECRET,
       baseURL: baseUrlOf(config),
       trustedOrigins: config.VAULT_CORS_ORIGINS,
+      socialProviders: socialProvidersOf(oauth),
+      plugins: [oauthEndpointsPlugin(oauth)],
+      userCreateHooks: oauthRegistrationHooks(store.database.db),
       log,
     });
     const app = createVaultApp({

@@ -23,6 +23,11 @@ export const SESSION_COOKIE = "vault.session_token";
 
 export const VAULT_AUTH_ROUTES = authRouteAllowlist({
   // revoke-session is the vault's own (routes/sessions.ts): listed sessions carry their hash.
-  selfService: SELF_SERVICE_ROUTES.filter((route) => route !== "POST /revoke-session"),
+  selfService: [
+    ...SELF_SERVICE_ROUTES.filter((route) => route !== "POST /revoke-session"),
+    // OAuth (GitHub, Google; identity/oauth.ts): start a sign-in, and the provider's redirect back.
+    "POST /sign-in/social",
+    "GET /callback/:id",
+  ],
   admin: [],
 });
