@@ -68,7 +68,9 @@ export function authApi(auth: Auth, options: AuthApiOptions): RouteSpec<AuthAcce
     const admin = allowlist.isAdmin(route);
     const signIn = route === "POST /sign-in/email";
     // Starting an OAuth sign-in and the provider's redirect back need no session.
-    const open = route === "POST /sign-in/social" || route.startsWith("GET /callback/");
+    const open = route === "POST /sign-in/social" || route.startsWith("GET /callback/") ||
+      route === "GET /passkey/generate-authenticate-options" ||
+      route === "POST /passkey/verify-authentication";
     const body = objectSchema(endpoint.options?.body);
     const query = objectSchema(endpoint.options?.query);
     const rejected = admin && canDemote(route)
