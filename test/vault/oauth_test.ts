@@ -119,6 +119,14 @@ describe("vault OAuth sign-in (GitHub, Google)", () => {
     // The session works for the notes API too.
     const note = await again.client!.write("POST", "/api/notes", { path: "Hello.md", content: "# hi" });
     assert.equal(note.status, 201);
+
+    // A disabled account is refused through OAuth as everywhere else.
+    const disabled = await root.write("PATCH", `/api/admin/users/${me.body.id}`, { disabled: true });
+    assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+    const refused = await oauthSignIn("github");
+    assert.equal(refused.client, undefined, `signed in while disabled: ${refused.location}`);
+    assert.match(refused.location, /error=/);
+    await root.write("PATCH", `/api/admin/users/${me.body.id}`, { disabled: false });
   });
 
   it("Google sign-up in open mode; a forged state signs nobody in", async () => {
