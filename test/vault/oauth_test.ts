@@ -61,6 +61,10 @@ describe("vault OAuth sign-in (GitHub, Google)", () => {
       env: vaultEnv(home, { extra: provider.env() }),
       timeoutMs: 60_000,
     });
+    // An empty vault is founded by the email sign-up only (the founder check needs its lock).
+    const founder = await oauthSignIn("github");
+    assert.equal(founder.client, undefined);
+    assert.match(founder.location, /error=FOUNDER_REQUIRED/);
     root = new VaultClient(server.url);
     const res = await root.post("/api/auth/sign-up/email", {
       email: "root@example.test",

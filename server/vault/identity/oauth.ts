@@ -6,8 +6,9 @@
  * Sign-in is `POST /api/auth/sign-in/social {provider, callbackURL, additionalData?: {inviteCode}}`
  * and the provider redirects back to `/api/auth/callback/<provider>`.
  *
- * A first OAuth sign-in creates the account under the vault's registration rules: open mode takes
- * anyone, invite-only needs `additionalData.inviteCode`, claimed atomically like the email sign-up
+ * A first OAuth sign-in creates the account under the vault's registration rules: the vault must be
+ * founded with the email sign-up first; then open mode takes anyone, invite-only needs
+ * `additionalData.inviteCode`, claimed atomically like the email sign-up
  * (a claimed code is marked used before the user is inserted; it names the user right after).
  */
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
@@ -179,8 +180,8 @@ export function oauthEndpointsPlugin(oauth: OAuthConfig): BetterAuthPlugin {
 }
 
 /**
- * The registration rules for accounts the library creates on an OAuth sign-in: the first account
- * founds the vault as its admin; then invite-only needs a valid code in `additionalData`.
+ * The registration rules for accounts the library creates on an OAuth sign-in: never the founding
+ * account; invite-only needs a valid code in `additionalData`.
  */
 export function oauthRegistrationHooks(db: Kysely<VaultDatabase>) {
   const claimedBy = new Map<string, string>();
@@ -189,7 +190,14 @@ export function oauthRegistrationHooks(db: Kysely<VaultDatabase>) {
       const mode = await db.selectFrom("settings").select("value").where("key", "=", "registration_mode")
         .executeTakeFirst();
       const first = (await db.selectFrom("user").select("id").limit(1).executeTakeFirst()) === undefined;
-      if (first) return { data: { role: "admin" } };
+      // Founding needs the registration lock the email sign-up takes in its transaction; the library
+      // inserts OAuth users in statements of its own, so two racing founders could both be admin.
+      if (first) {
+        throw new APIError("FORBIDDEN", {
+          message: "the vault has no account yet: found it with the email sign-up first",
+          code: "FOUNDER_REQUIRED",
+        });
+      }
       const state = await getOAuthState().catch(() => null);
       const inviteCode = (state as { inviteCode?: unknown } | null)?.inviteCode ??
         (state as { additionalData?: { inviteCode?: unknown } } | null)?.additionalData?.inviteCode;
