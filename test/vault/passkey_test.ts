@@ -1,7 +1,8 @@
 /**
  * Black-box: passkeys in Chromium with a virtual authenticator (CDP WebAuthn domain) against
  * `dist/vault`: a signed-in user registers a passkey through the identity library's passkey plugin,
- * signs out, and signs in again with the passkey alone; a passkey from another site is refused.
+ * signs out, signs in again with the passkey alone (not twice with one assertion), and is refused once
+ * an admin disabled the account.
  * WebAuthn needs a domain as relying party, so the vault's public URL is http://localhost:<port>.
  */
 import assert from "node:assert/strict";
@@ -25,6 +26,7 @@ const WEBAUTHN_BROWSER = join(
   "index.umd.min.js",
 );
 const WHO = { email: "pia@example.test", password: "pia-Pa55word-123", name: "Pia" };
+const FOUNDER = { email: "root@example.test", password: "root-Pa55word-123", name: "Root" };
 
 describe("vault passkeys in Chromium", { skip: browserSkipReason() }, () => {
   let home: string;
@@ -33,6 +35,8 @@ describe("vault passkeys in Chromium", { skip: browserSkipReason() }, () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let root: VaultClient;
+  let piaId: string;
 
   /** fetch from the page, as the web app would (cookies, Origin, X-Requested-With on writes). */
   const call = (method: string, path: string, body?: unknown) =>
@@ -61,8 +65,16 @@ describe("vault passkeys in Chromium", { skip: browserSkipReason() }, () => {
       env: vaultEnv(home, { extra: { VAULT_PORT: String(port), VAULT_BASE_URL: origin } }),
       timeoutMs: 60_000,
     });
-    const signUp = await new VaultClient(server.url).post("/api/auth/sign-up/email", WHO);
+    root = new VaultClient(server.url);
+    root.origin = origin; // the public origin, which the CSRF check compares with
+    assert.equal((await root.post("/api/auth/sign-up/email", FOUNDER)).status, 201);
+    const invite = await root.write("POST", "/api/admin/invites", {});
+    const signUp = await new VaultClient(server.url).post("/api/auth/sign-up/email", {
+      ...WHO,
+      inviteCode: invite.body.code,
+    });
     assert.equal(signUp.status, 201);
+    piaId = signUp.body.user.id;
     browser = await launchBrowser();
     // bypassCSP lets the test load the WebAuthn helper into a page of the vault's origin.
     context = await browser.newContext({ bypassCSP: true });
@@ -89,7 +101,7 @@ describe("vault passkeys in Chromium", { skip: browserSkipReason() }, () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it("registers a passkey while signed in, then signs in with it alone", async () => {
+  it("registers a passkey while signed in, signs in with it alone; a disabled user cannot", async () => {
     assert.equal((await call("POST", "/api/auth/sign-in/email", WHO)).status, 200);
     const options = await call("GET", "/api/auth/passkey/generate-register-options");
     assert.equal(options.status, 200, JSON.stringify(options.body));
@@ -126,5 +138,18 @@ describe("vault passkeys in Chromium", { skip: browserSkipReason() }, () => {
     // The same assertion cannot be replayed: its challenge was used up.
     const replay = await call("POST", "/api/auth/passkey/verify-authentication", { response: assertion });
     assert.notEqual(replay.status, 200);
+
+    // A disabled user's passkey signs nobody in.
+    assert.equal((await call("POST", "/api/auth/sign-out", {})).status, 200);
+    assert.equal((await root.write("PATCH", `/api/admin/users/${piaId}`, { disabled: true })).status, 200);
+    const again = await call("GET", "/api/auth/passkey/generate-authenticate-options");
+    const second = await page.evaluate(
+      // deno-lint-ignore no-explicit-any
+      (o) => (globalThis as any).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: o }),
+      again.body,
+    );
+    const refused = await call("POST", "/api/auth/passkey/verify-authentication", { response: second });
+    assert.notEqual(refused.status, 200, JSON.stringify(refused.body));
+    assert.equal((await call("GET", "/api/me")).status, 401);
   });
 });
