@@ -41,6 +41,8 @@ export const vaultEnv = z.object({
   VAULT_MAX_BODY_BYTES: positiveInt(2 * 1024 * 1024),
   /** How long shutdown waits for in-flight requests. */
   VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** An MCP session not used for this long ends; the client initializes again (default 30 minutes). */
+  VAULT_MCP_IDLE_MS: positiveInt(30 * 60_000),
   /** Sign-in with GitHub (an OAuth app; callback `<base>/api/auth/callback/github`). */
   VAULT_GITHUB_CLIENT_ID: z.string().min(1).optional(),
   VAULT_GITHUB_CLIENT_SECRET: z.string().min(1).optional(),

@@ -34,6 +34,7 @@ const app = createVaultApp({
   }),
   limiters: { signIn: limiter(), password: limiter(), signUp: limiter() },
   notes: { store: unused, sync: unused },
+  mcp: { registry: unused },
 });
 
 // deno-lint-ignore no-explicit-any
