@@ -29,6 +29,9 @@ import { apiKeyApi, apiKeyRoutes } from "./routes/api_keys.ts";
 import { healthApi, healthRoutes } from "./routes/health.ts";
 import type { IndexSync } from "./indexing/index_sync.ts";
 import type { NoteStore } from "./notes/mod.ts";
+import { CLIENT_ID_HEADER, clientIdOf, runAs } from "./live/actor.ts";
+import type { LiveHub } from "./live/live_hub.ts";
+import { liveApi, liveRoutes } from "./routes/live.ts";
 import { mcpApi, mcpRoutes } from "./routes/mcp.ts";
 import { notesApi, notesRoutes } from "./routes/notes.ts";
 import { shareRoutes, sharesApi } from "./routes/shares.ts";
@@ -66,6 +69,8 @@ export interface VaultAppDeps {
   notes: { store: NoteStore; sync: IndexSync };
   /** The live MCP sessions of this process. */
   mcp: { registry: SessionRegistry };
+  /** The live event channel's sockets. */
+  live: LiveHub;
 }
 
 export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
@@ -94,6 +99,17 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     csrfGuard({ trustedOrigins: [baseUrl, ...config.VAULT_CORS_ORIGINS], requireHeader: "X-Requested-With" }),
     // /api/mcp POSTs every message, reads too: its tools decide (a read-only key gets the reading ones).
     (c, next) => (c.req.path === "/api/mcp" ? next() : readOnly(c, next)),
+    // The web app's tab id, named in the live events its writes cause (so it can drop its echoes).
+    (c, next) => runAs({ clientId: clientIdOf(c.req.header(CLIENT_ID_HEADER)) }, next),
+  );
+  api.use(
+    "/ws/*",
+    resolveCaller({
+      mode: "user",
+      auth,
+      sessionCookie: SESSION_COOKIE,
+      apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
+    }),
   );
   // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
   api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));
@@ -115,6 +131,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   api.route("/", notesRoutes(notesDeps));
   api.route("/", shareRoutes({ db: database.db, store: deps.notes.store }));
   api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry }));
+  api.route("/", liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS] }));
   app.route("/", api);
 
   const described: RouteSpec[] = [
@@ -131,6 +148,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     ...Object.values(notesApi),
     ...Object.values(sharesApi),
     ...Object.values(mcpApi),
+    ...Object.values(liveApi),
   ];
   app.route(
     "/",

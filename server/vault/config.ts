@@ -43,6 +43,10 @@ export const vaultEnv = z.object({
   VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   /** An MCP session not used for this long ends; the client initializes again (default 30 minutes). */
   VAULT_MCP_IDLE_MS: positiveInt(30 * 60_000),
+  /** How often /ws/vault sends a heartbeat. */
+  VAULT_WS_HEARTBEAT_MS: positiveInt(25_000),
+  /** Bytes that may wait for a slow /ws/vault client before it is dropped (1008). */
+  VAULT_WS_MAX_BUFFERED_BYTES: positiveInt(1024 * 1024),
   /** Sign-in with GitHub (an OAuth app; callback `<base>/api/auth/callback/github`). */
   VAULT_GITHUB_CLIENT_ID: z.string().min(1).optional(),
   VAULT_GITHUB_CLIENT_SECRET: z.string().min(1).optional(),

@@ -16,6 +16,7 @@ import { NoteStore, watchVault } from "./notes/mod.ts";
 import { openVaultStore } from "./store/db.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
+import { LiveHub } from "./live/live_hub.ts";
 
 const MINUTE = 60_000;
 
@@ -41,6 +42,7 @@ export async function startVault(
     migrationsApplied: store.applied,
   });
   let watcher: { close(): Promise<void> } | undefined;
+  let live: LiveHub | undefined;
   const mcpSessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.VAULT_MCP_IDLE_MS }, log);
   try {
     // Every change the store makes or the watcher sees on disk goes to the search index.
@@ -50,16 +52,28 @@ export async function startVault(
       onChange: (c) => {
         sync.handle(c);
         notifyNoteChange(mcpSessions, c);
+        live?.handle(c);
       },
     });
     const sync = new IndexSync(store.database.db, notes, log);
     const started = Date.now();
     await sync.reconcileAll();
     log.info("search index checked against the notes", { ms: Date.now() - started });
+    live = new LiveHub({
+      db: store.database.db,
+      store: notes,
+      log,
+      postgresUrl: where.url,
+      heartbeatMs: config.VAULT_WS_HEARTBEAT_MS,
+      maxBufferedBytes: config.VAULT_WS_MAX_BUFFERED_BYTES,
+    });
+    await live.start();
+    const hub = live;
     const w = watchVault(notes, {
       onChange: (c) => {
         sync.handle(c);
         notifyNoteChange(mcpSessions, c);
+        live?.handle(c);
       },
       onError: (err) => log.warn("notes watcher", { err }),
     });
@@ -83,6 +97,7 @@ export async function startVault(
       auth,
       notes: { store: notes, sync },
       mcp: { registry: mcpSessions },
+      live: hub,
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
@@ -97,6 +112,7 @@ export async function startVault(
       drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
         await mcpSessions.closeAll();
+        await hub.close();
         await w.close();
         await store.database.close();
       },
@@ -104,6 +120,7 @@ export async function startVault(
     });
   } catch (err) {
     await mcpSessions.closeAll();
+    await live?.close();
     await watcher?.close();
     await store.database.close();
     throw err;

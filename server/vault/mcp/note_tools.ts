@@ -8,12 +8,15 @@ import { z } from "zod";
 import { type Caller, refuseReadOnlyWrites } from "../../../internal/auth/mod.ts";
 import type { CallToolResult, McpServer } from "../../../internal/mcp/sdk.ts";
 import type { VaultEnv } from "../env.ts";
+import { runAs } from "../live/actor.ts";
 import { type NotesDeps, notesRoutes } from "../routes/notes.ts";
 
 /** What the MCP route attaches to every message (`authInfo.extra`): who sent it. */
 export interface ToolCaller {
   caller: Caller;
   requestId: string;
+  /** Named in the live events of what the call changes (live/actor.ts). */
+  agent?: { agentId?: string; agentName?: string };
 }
 
 export function authInfoFor(caller: Caller, requestId: string) {
@@ -25,7 +28,7 @@ export function authInfoFor(caller: Caller, requestId: string) {
   };
 }
 
-type Extra = { authInfo?: { extra?: Record<string, unknown> } };
+type Extra = { authInfo?: { extra?: Record<string, unknown> }; sessionId?: string };
 
 /** The notes API with the caller of each call passed in, and read-only keys refused writes there too. */
 export function notesApiFor(deps: NotesDeps) {
@@ -33,7 +36,7 @@ export function notesApiFor(deps: NotesDeps) {
   app.use(async (c, next) => {
     c.set("caller", c.env.caller);
     c.set("requestId", c.env.requestId);
-    await next();
+    await runAs(c.env.agent ?? {}, next);
   });
   app.use(refuseReadOnlyWrites());
   app.route("/", notesRoutes(deps));
@@ -258,7 +261,9 @@ export function registerNoteTools(server: McpServer, api: NotesApi, scope: "read
           init.body = JSON.stringify(r.body);
           init.headers = { "content-type": "application/json" };
         }
-        const res = await api.request(`http://vault.internal${r.url}`, init, who);
+        // The agent is the MCP session, named by the host's clientInfo.
+        const agent = { agentId: extra.sessionId, agentName: server.server.getClientVersion()?.name };
+        const res = await api.request(`http://vault.internal${r.url}`, init, { ...who, agent });
         return resultOf(res, spec.shape && ((a) => spec.shape!(a, args as never)));
       },
     );

@@ -35,6 +35,7 @@ const app = createVaultApp({
   limiters: { signIn: limiter(), password: limiter(), signUp: limiter() },
   notes: { store: unused, sync: unused },
   mcp: { registry: unused },
+  live: unused,
 });
 
 // deno-lint-ignore no-explicit-any
