@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { VaultEnv } from "../env.ts";
 import type { Channel } from "../live/channel.ts";
@@ -24,8 +25,11 @@ export const liveApi = {
       "JSON text frames: `note.created|updated|deleted|renamed|moved`, `folder.created|deleted|renamed` " +
       "with `ownerId`, `clientId`, `agentId`, `agentName`; `hello` first, `heartbeat` periodically. The client may " +
       'send `{"type":"ping"}`. A frame over 64 KB, or a client too slow to read its events, is closed with 1008.',
-    responses: { 101: { description: "switching to the WebSocket protocol" } },
-    errors: [403, 426],
+    responses: {
+      101: { description: "switching to the WebSocket protocol" },
+      426: { description: "not a WebSocket upgrade request", schema: z.object({ error: z.string() }) },
+    },
+    errors: [403],
   }),
 };
 
