@@ -1,7 +1,7 @@
 /**
  * Black-box: the live event channel /ws/vault of `dist/vault serve`: credentials checked on the
  * upgrade (session cookie from the vault's origin, API key; a disabled user refused), events for
- * notes and folders naming the web app's clientId or the MCP agent, events for notes shared with
+ * notes, folders and tags naming the web app's clientId or the MCP agent, events for notes shared with
  * the user, heartbeats, pings, the 64 KB limit (1008); and two processes on one PostgreSQL 15
  * seeing each other's events (LISTEN/NOTIFY) once each.
  */
@@ -148,6 +148,18 @@ describe("vault live events at /ws/vault", () => {
     await s.next("note.renamed", (e) => e.kind === "note.renamed" && e.to === "Archive/b.md");
     await write("DELETE", "/api/notes?path=Archive/b.md");
     await s.next("note.deleted", (e) => e.kind === "note.deleted" && e.path === "Archive/b.md");
+
+    // Tag changes, told as tag.added / tag.removed with the same actor.
+    await write("POST", "/api/notes", { path: "Tags/t.md", content: "x #alpha" });
+    const added = await s.next("tag.added alpha", (e) => e.kind === "tag.added" && e.tag === "alpha");
+    assert.deepEqual([added.path, added.clientId], ["Tags/t.md", "tab-1"]);
+    const t = (await alice.web.get("/api/notes?path=Tags/t.md")).body;
+    await write("PUT", "/api/notes", { path: "Tags/t.md", content: "x #beta", ifVersion: t.version });
+    await s.next("tag.added beta", (e) => e.kind === "tag.added" && e.tag === "beta");
+    await s.next("tag.removed alpha", (e) => e.kind === "tag.removed" && e.tag === "alpha");
+    await write("DELETE", "/api/notes?path=Tags/t.md");
+    await s.next("tag.removed beta", (e) => e.kind === "tag.removed" && e.tag === "beta");
+    assert.equal(s.events.filter((e) => e.kind.startsWith("tag.")).length, 4, JSON.stringify(s.events));
 
     await s.next("a heartbeat", (e) => e.kind === "heartbeat");
     s.ws.send(JSON.stringify({ type: "ping" }));

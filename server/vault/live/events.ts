@@ -14,7 +14,8 @@ type Change =
   | { kind: "note.deleted"; path: string }
   | { kind: "note.renamed" | "note.moved"; from: string; to: string; updatedAt: string; size: number }
   | { kind: "folder.created" | "folder.deleted"; path: string }
-  | { kind: "folder.renamed"; from: string; to: string };
+  | { kind: "folder.renamed"; from: string; to: string }
+  | { kind: "tag.added" | "tag.removed"; tag: string; path: string };
 
 export type VaultEvent = Change & {
   ownerId: string;

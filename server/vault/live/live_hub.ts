@@ -11,8 +11,10 @@ import { sql } from "kysely";
 import postgres from "postgres";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { ServerSocket } from "../../../internal/platform/mod.ts";
-import type { NoteChange, NoteStore } from "../notes/mod.ts";
-import { covers, sharesGiven } from "../sharing/shares.ts";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type NoteChange, type NoteStore, parseNote } from "../notes/mod.ts";
+import { covers, sharesGiven, sharesReceived } from "../sharing/shares.ts";
 import type { VaultDatabase } from "../store/db.ts";
 import { currentActor } from "./actor.ts";
 import { Channel } from "./channel.ts";
@@ -37,6 +39,11 @@ export class LiveHub {
   /** ownerId\0kind\0path of events other replicas announced lately, to skip their echo on disk. */
   readonly #remote = new Map<string, number>();
   #listener: postgres.Sql | undefined;
+  /**
+   * ownerId -> path -> tags, for the owners whose notes some socket here watches (loaded when the
+   * socket opens), so a change can be told as tag.added / tag.removed. Dropped when no socket is left.
+   */
+  readonly #tags = new Map<string, Promise<Map<string, Set<string>>>>();
 
   constructor(private readonly o: LiveHubOptions) {}
 
@@ -62,12 +69,71 @@ export class LiveHub {
         const set = this.#channels.get(ch.userId);
         set?.delete(ch);
         if (set?.size === 0) this.#channels.delete(ch.userId);
+        if (this.#channels.size === 0) this.#tags.clear();
       },
     });
     let set = this.#channels.get(userId);
     if (!set) this.#channels.set(userId, set = new Set());
     set.add(channel);
+    void this.#watchTags(userId).catch((err) => this.o.log.warn("tags not loaded", { err }));
     return channel;
+  }
+
+  async #watchTags(userId: string): Promise<void> {
+    const owners = [userId, ...(await sharesReceived(this.o.db, userId)).map((s) => s.ownerId)];
+    for (const owner of new Set(owners)) {
+      if (this.#tags.has(owner)) continue;
+      this.#tags.set(
+        owner,
+        this.o.store.index(owner).then((index) => {
+          const byPath = new Map<string, Set<string>>();
+          for (const [path, note] of index.notes()) byPath.set(path, new Set(note.tags));
+          return byPath;
+        }),
+      );
+    }
+  }
+
+  /** The tag events a note event implies, against the owner's known tags (none when not watched). */
+  async #tagEvents(event: VaultEvent): Promise<VaultEvent[]> {
+    const known = await this.#tags.get(event.ownerId);
+    if (!known || event.kind.startsWith("folder.")) return [];
+    if (event.kind === "note.renamed" || event.kind === "note.moved") {
+      const e = event as { from: string; to: string };
+      const tags = known.get(e.from);
+      known.delete(e.from);
+      if (tags) known.set(e.to, tags);
+      return [];
+    }
+    const path = (event as { path: string }).path;
+    const before = known.get(path) ?? new Set<string>();
+    let after = new Set<string>();
+    if (event.kind !== "note.deleted") {
+      try {
+        const text = await readFile(join(await this.o.store.userRoot(event.ownerId), path), "utf8");
+        after = new Set(parseNote(path, text).tags);
+      } catch {
+        // gone again, or not a note: no tags
+      }
+    }
+    if (after.size) known.set(path, after);
+    else known.delete(path);
+    const { ownerId, clientId, agentId, agentName } = event;
+    const who = { ownerId, clientId, agentId, agentName };
+    return [
+      ...[...after].filter((t) => !before.has(t)).map((tag) => ({
+        kind: "tag.added" as const,
+        tag,
+        path,
+        ...who,
+      })),
+      ...[...before].filter((t) => !after.has(t)).map((tag) => ({
+        kind: "tag.removed" as const,
+        tag,
+        path,
+        ...who,
+      })),
+    ];
   }
 
   count(): number {
@@ -92,14 +158,18 @@ export class LiveHub {
 
   async #deliver(event: VaultEvent): Promise<void> {
     if (this.#channels.size === 0) return;
-    for (const ch of this.#channels.get(event.ownerId) ?? []) ch.send(event);
+    const events = [event, ...(await this.#tagEvents(event))];
+    const send = (userId: string) => {
+      for (const ch of this.#channels.get(userId) ?? []) for (const e of events) ch.send(e);
+    };
+    send(event.ownerId);
     // Users a share covering the path was given to (paths of a rename: either side).
     const paths = pathsOf(event);
     const grantees = new Set<string>();
     for (const s of await sharesGiven(this.o.db, event.ownerId)) {
       if (this.#channels.has(s.granteeId) && paths.some((p) => covers(s.path, p))) grantees.add(s.granteeId);
     }
-    for (const g of grantees) for (const ch of this.#channels.get(g) ?? []) ch.send(event);
+    for (const g of grantees) send(g);
   }
 
   #fromReplica(payload: string): void {
