@@ -131,7 +131,10 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   api.route("/", notesRoutes(notesDeps));
   api.route("/", shareRoutes({ db: database.db, store: deps.notes.store }));
   api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry }));
-  api.route("/", liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS] }));
+  api.route(
+    "/",
+    liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db }),
+  );
   app.route("/", api);
 
   const described: RouteSpec[] = [

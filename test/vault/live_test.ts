@@ -210,13 +210,14 @@ describe("vault live events at /ws/vault", () => {
     assert.ok(!s.events.some((e) => e.path === "Private.md"), "the unshared note stays private");
   });
 
-  it("closes a socket that sends more than 64 KB with 1008, and refuses a disabled user", async () => {
+  it("closes a socket that sends more than 64 KB with 1008; a disabled user is refused and loses the open socket", async () => {
     const s = await open({ authorization: `Bearer ${bob.key}` });
     s.ws.send(JSON.stringify({ type: "ping", pad: "x".repeat(64 * 1024) }));
     const deadline = Date.now() + 5_000;
     while (!s.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     assert.equal(s.closed?.code, 1008);
 
+    const held = await open({ authorization: `Bearer ${bob.key}` });
     const disabled = await alice.web.write("PATCH", `/api/admin/users/${bob.id}`, { disabled: true });
     assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
     await assert.rejects(new LiveSocket(server.url, { authorization: `Bearer ${bob.key}` }).opened);
@@ -225,6 +226,10 @@ describe("vault live events at /ws/vault", () => {
     });
     assert.equal(res.status, 401);
     await res.body?.cancel();
+    // The socket opened before is closed at its next heartbeat.
+    const until = Date.now() + 5_000;
+    while (!held.closed && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(held.closed?.code, 1008);
   });
 });
 

@@ -61,8 +61,9 @@ export class LiveHub {
   }
 
   /** Registers an accepted socket of `userId`. */
-  attach(userId: string, socket: ServerSocket): Channel {
+  attach(userId: string, socket: ServerSocket, stillAllowed?: () => Promise<boolean>): Channel {
     const channel = new Channel(userId, socket, {
+      stillAllowed,
       heartbeatMs: this.o.heartbeatMs,
       maxBufferedBytes: this.o.maxBufferedBytes,
       onClose: (ch) => {

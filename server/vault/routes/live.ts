@@ -2,14 +2,17 @@
  *   GET /ws/vault    the caller's live event channel (WebSocket)
  * The credential is checked on the upgrade request: the session cookie (from the vault's own
  * origins only: a page elsewhere cannot open a socket with the user's cookie) or an API key; a
- * disabled user has neither. Events: live/events.ts; limits and heartbeats: live/channel.ts.
+ * disabled user has neither. Every heartbeat checks the credential again (live/credential_check.ts). Events: live/events.ts; limits and heartbeats: live/channel.ts.
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { VaultEnv } from "../env.ts";
+import type { Kysely } from "kysely";
 import type { Channel } from "../live/channel.ts";
+import { credentialHolds } from "../live/credential_check.ts";
+import type { VaultDatabase } from "../store/db.ts";
 import type { LiveHub } from "../live/live_hub.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 
@@ -33,7 +36,9 @@ export const liveApi = {
   }),
 };
 
-export function liveRoutes({ hub, origins }: { hub: LiveHub; origins: string[] }): Hono<VaultEnv> {
+export function liveRoutes(
+  { hub, origins, db }: { hub: LiveHub; origins: string[]; db: Kysely<VaultDatabase> },
+): Hono<VaultEnv> {
   const app = new Hono<VaultEnv>();
   mountRoute(app, liveApi.events, (c) => {
     const caller = callerOf(c);
@@ -43,7 +48,7 @@ export function liveRoutes({ hub, origins }: { hub: LiveHub; origins: string[] }
     let channel: Channel | undefined;
     const response = c.env.upgrade?.({
       open: (socket) => {
-        channel = hub.attach(caller.userId, socket);
+        channel = hub.attach(caller.userId, socket, () => credentialHolds(db, caller));
         channel.send({ kind: "hello", userId: caller.userId });
       },
       message: (_socket, data, size) => channel?.receive(data, size),
