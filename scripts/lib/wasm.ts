@@ -25,7 +25,22 @@ export const KUSTOMIZE_WASM: Component = {
   output: "kustomize.wasm",
 };
 
-export const WASM_RENDERERS: Component[] = [KUSTOMIZE_WASM];
+/**
+ * Helm's template engine at the test helm binary's version (test/helm/go.mod). The overlay replaces
+ * chartutil/capabilities.go, whose client-go scheme import would link every Kubernetes API type.
+ */
+export const HELM_WASM: Component = {
+  name: "helm-wasm",
+  version: "v3.16.4",
+  recipeDir: join(ROOT, "wasm", "helm"),
+  pkg: ".",
+  target: { goos: "js", goarch: "wasm" },
+  output: "helm.wasm",
+  linkerVars: { "helm.sh/helm/v3/internal/version.version": "v3.16.4" },
+  overlay: { "helm.sh/helm/v3/pkg/chartutil/capabilities.go": "_overlay/capabilities.go" },
+};
+
+export const WASM_RENDERERS: Component[] = [KUSTOMIZE_WASM, HELM_WASM];
 
 /** The files a binary embeds for the renderers, relative to the repo root. */
 export const WASM_ASSETS = [...WASM_RENDERERS.map((c) => c.output!), "wasm_exec.js"].map((f) =>
