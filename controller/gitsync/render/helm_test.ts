@@ -121,7 +121,8 @@ describe("failures say what Helm says", () => {
   test("required: Helm's error text with the template position", async () => {
     const theirs = await helmTemplate(["rel", "required", "--kube-version", KUBE]);
     assert.ok("error" in theirs);
-    const message = theirs.error.trim().replace(/^Error: /, "");
+    // helm's CLI adds a hint about --debug after the engine's message.
+    const message = theirs.error.trim().replace(/^Error: /, "").replace(/\n\nUse --debug flag.*$/s, "");
     assert.match(message, /auth.password is required/);
     await assert.rejects(
       helm.template({
@@ -208,7 +209,7 @@ describe("render: objects with Helm's hooks as gitsync hooks", () => {
   });
 
   test("other Helm hooks are refused (ValidationFailure)", async () => {
-    for (const hook of ["pre-delete", "post-rollback", "pre-install,post-install", "test-success"]) {
+    for (const hook of ["pre-delete", "post-rollback", "pre-install,post-install", "pre-rollback"]) {
       const c = chart("required");
       c.set(
         "templates/secret.yaml",
@@ -269,7 +270,7 @@ describe("lookup", () => {
             }),
           });
         }
-        if (path === "/api/v1") {
+        if (path.split("?")[0] === "/api/v1") {
           return Promise.resolve({
             status: 200,
             body: JSON.stringify({
@@ -301,7 +302,7 @@ describe("lookup", () => {
       namespace: "b",
       lookup: (path) =>
         Promise.resolve(
-          path === "/api/v1"
+          path.split("?")[0] === "/api/v1"
             ? {
               status: 200,
               body: JSON.stringify({
