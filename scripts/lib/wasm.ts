@@ -27,7 +27,8 @@ export const KUSTOMIZE_WASM: Component = {
 
 /**
  * Helm's template engine at the test helm binary's version (test/helm/go.mod). The overlay replaces
- * chartutil/capabilities.go, whose client-go scheme import would link every Kubernetes API type.
+ * the two files whose client-go imports (the scheme, discovery) would link every Kubernetes API type:
+ * chartutil/capabilities.go (a hand-kept VersionSet) and engine/lookup_func.go (plain GETs).
  */
 export const HELM_WASM: Component = {
   name: "helm-wasm",
@@ -37,7 +38,10 @@ export const HELM_WASM: Component = {
   target: { goos: "js", goarch: "wasm" },
   output: "helm.wasm",
   linkerVars: { "helm.sh/helm/v3/internal/version.version": "v3.16.4" },
-  overlay: { "helm.sh/helm/v3/pkg/chartutil/capabilities.go": "_overlay/capabilities.go" },
+  overlay: {
+    "helm.sh/helm/v3/pkg/chartutil/capabilities.go": "_overlay/capabilities.go",
+    "helm.sh/helm/v3/pkg/engine/lookup_func.go": "_overlay/lookup_func.go",
+  },
 };
 
 export const WASM_RENDERERS: Component[] = [KUSTOMIZE_WASM, HELM_WASM];
