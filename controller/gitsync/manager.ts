@@ -46,6 +46,7 @@ import { discoverer } from "./discovery/discoverer.ts";
 import { watchManagedObjects } from "./drift_watch.ts";
 import { schedulePrune } from "./source/cache_prune.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
+import { Helm } from "./render/helm.ts";
 import { Kustomize } from "./render/kustomize.ts";
 
 export interface ManagerOptions {
@@ -167,6 +168,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   });
   const renderers = {
     kustomize: new Kustomize({ warn: (message, path) => log.warn("kustomize", { path, message }) }),
+    helm: new Helm(),
   };
   const source = async (ns: string, name: string, commit: string) => {
     const r = repos.get(`${ns}/${name}`);
@@ -429,6 +431,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   } catch (err) {
     stop.abort();
     renderers.kustomize.close();
+    renderers.helm.close();
     probes?.close();
     await metricsServer?.close();
     await receiver?.close();
@@ -446,6 +449,8 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       stop.abort();
       await Promise.allSettled([running, ...informers]);
       renderers.kustomize.close();
+      renderers.helm.close();
+      renderers.helm.close();
       await Promise.race([notifier.settled(), new Promise((r) => setTimeout(r, 5_000))]);
       await webhook?.close();
       await metricsServer?.close();

@@ -23,6 +23,7 @@ import type { Notification, NotificationEvent } from "../notify/notifier.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure } from "../render/failure.ts";
 import { inSpan, spanAttributes } from "../tracing.ts";
+import { kubeLookup, valuesFromReader } from "../render/helm_source.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
 import { APPLICATION_LABEL, listManaged } from "../rollout/inventory.ts";
 import { DecryptionFailure } from "../sops/decrypt.ts";
@@ -124,6 +125,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
   async function desiredState(
     rev: Revision,
     app: Application,
+    sa: KubeClient,
   ): Promise<{ objects: KubeObject[]; groups: Group[] }> {
     const tree = await o.source(
       rev.metadata!.namespace!,
@@ -137,7 +139,14 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       "gitsync.application": `${ns}/${app.metadata!.name}`,
       "gitsync.source.revision": rev.spec.sourceRevision,
       "gitsync.source.path": app.spec.source.path ?? "",
-    }, () => renderSource(o.renderers, plain, app.spec.source));
+    }, () =>
+      renderSource(o.renderers, plain, app.spec.source, {
+        namespace: ns,
+        applicationName: app.metadata!.name!,
+        // Helm's valuesFrom and lookup read as the Application's service account.
+        readValuesFrom: valuesFromReader(sa, ns),
+        lookup: kubeLookup(sa),
+      }));
     const objects = rendered.map((obj) => ({
       ...obj,
       metadata: {
@@ -159,7 +168,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       "plan",
       { "gitsync.revision": `${rev.metadata!.namespace}/${rev.metadata!.name}` },
       async () => {
-        const { objects, groups } = await desiredState(rev, app);
+        const { objects, groups } = await desiredState(rev, app, sa);
         const managed = await inventory(sa, app, objects)();
         const options = {
           conflictPolicy: app.spec.conflictPolicy ?? "fail",
@@ -197,7 +206,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
    * when the Application syncs automatically, else after a fresh approval of the new plan.
    */
   async function checkDrift(rev: Revision, app: Application, sa: KubeClient): Promise<void> {
-    const { groups } = await desiredState(rev, app);
+    const { groups } = await desiredState(rev, app, sa);
     const objects = groups.flatMap((g) => (g.stage === "wave" ? g.objects : []));
     const changes = await applyObjects(sa, objects, {
       conflictPolicy: "adopt", // a dry run: shows what taking the fields back would change
@@ -452,7 +461,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         // From here on the applied objects are the plan's, so the plan is not computed again.
         await writeStatus(rev, { startedAt: iso(now()) });
       }
-      const { objects, groups } = await desiredState(rev, app);
+      const { objects, groups } = await desiredState(rev, app, sa);
       const selfHeal = rev.status?.rollout?.selfHeal === true;
       const unlisted = new Set<string>();
       const r = await rolloutStep({
