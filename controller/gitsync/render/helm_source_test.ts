@@ -63,8 +63,8 @@ test("merge order: chart defaults < valuesFiles < each valuesFrom < values", asy
   );
   assert.deepEqual(read, ["ConfigMap/shared", "Secret/missing"]);
   assert.equal(objects.length, 1);
-  assert.deepEqual(objects[0].metadata, { name: "shop", namespace: "team" });
-  assert.deepEqual((objects[0] as { data?: unknown }).data, {
+  assert.deepEqual(objects[0]!.metadata, { name: "shop", namespace: "team" });
+  assert.deepEqual((objects[0]! as { data?: unknown }).data, {
     a: "chart",
     b: "file",
     c: "valuesFrom",
