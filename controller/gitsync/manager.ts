@@ -47,6 +47,7 @@ import { watchManagedObjects } from "./drift_watch.ts";
 import { schedulePrune } from "./source/cache_prune.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
 import { Helm } from "./render/helm.ts";
+import { ChartSource } from "./source/helm/chart_source.ts";
 import { Kustomize } from "./render/kustomize.ts";
 
 export interface ManagerOptions {
@@ -170,6 +171,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     kustomize: new Kustomize({ warn: (message, path) => log.warn("kustomize", { path, message }) }),
     helm: new Helm(),
   };
+  const charts = new ChartSource();
   const source = async (ns: string, name: string, commit: string) => {
     const r = repos.get(`${ns}/${name}`);
     if (!r) throw new Error(`Repository ${ns}/${name} does not exist`);
@@ -301,6 +303,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             getApplication: (k) => apps.get(k),
             source,
             renderers,
+            charts,
             notify: (app, n) => notifier.notify(app.spec.notifications, n),
             events,
             redact,

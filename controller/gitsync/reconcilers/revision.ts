@@ -24,6 +24,8 @@ import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure } from "../render/failure.ts";
 import { inSpan, spanAttributes } from "../tracing.ts";
 import { kubeLookup, valuesFromReader } from "../render/helm_source.ts";
+import { readChartCredentials } from "../source/helm/chart_credentials.ts";
+import type { ChartSource } from "../source/helm/chart_source.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
 import { APPLICATION_LABEL, listManaged } from "../rollout/inventory.ts";
 import { DecryptionFailure } from "../sops/decrypt.ts";
@@ -64,6 +66,8 @@ export interface RevisionReconcilerOptions {
   /** The files of a Repository's commit (from the source cache). */
   source: (namespace: string, repository: string, commit: string) => Promise<ReadonlyMap<string, Uint8Array>>;
   renderers: Renderers;
+  /** Charts from chart repositories (render.helm.chart), cached per namespace and credentials. */
+  charts?: ChartSource;
   events: EventRecorder;
   redact: (text: string) => string;
   /** Queues a notification for the Application's sinks (controller/gitsync/notify). */
@@ -146,6 +150,10 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         // Helm's valuesFrom and lookup read as the Application's service account.
         readValuesFrom: valuesFromReader(sa, ns),
         lookup: kubeLookup(sa),
+        fetchChart: async (chart) => {
+          if (!o.charts) throw new RenderFailure("chart repositories are not configured");
+          return await o.charts.fetch(ns, chart, await readChartCredentials(o.client, ns, chart));
+        },
       }));
     const objects = rendered.map((obj) => ({
       ...obj,

@@ -4,6 +4,7 @@
  * and plain YAML otherwise, as `kubectl apply -k` users expect.
  */
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
+import { ChartSourceError } from "../source/helm/chart_source.ts";
 import { RenderFailure } from "./failure.ts";
 import type { Helm } from "./helm.ts";
 import { chartFromTree, type HelmContext, type HelmSource, helmValues } from "./helm_source.ts";
@@ -49,7 +50,12 @@ export async function renderSource(
             `render.helm.chart ${helm.chart.repository}: chart repositories are not available here`,
           );
         }
-        chart = await helmContext.fetchChart(helm.chart);
+        try {
+          chart = await helmContext.fetchChart(helm.chart);
+        } catch (err) {
+          if (err instanceof ChartSourceError) throw new RenderFailure(err.message);
+          throw err;
+        }
       } else {
         chart = chartFromTree(tree, path);
       }
