@@ -15,6 +15,11 @@ import { RenderFailure } from "../../controller/gitsync/render/failure.ts";
 import { DEFAULT_KUBE_VERSION, Helm } from "../../controller/gitsync/render/helm.ts";
 import { Kustomize } from "../../controller/gitsync/render/kustomize.ts";
 import { ValidationFailure } from "../../controller/gitsync/rollout/groups.ts";
+import {
+  type ChartRef,
+  ChartSource,
+  exactVersion,
+} from "../../controller/gitsync/source/helm/chart_source.ts";
 import { renderSource, type RenderType, renderType } from "../../controller/gitsync/render/render.ts";
 import { checkout, fetchGit, GitSourceError } from "../../controller/gitsync/source/git/git_source.ts";
 import { parseRemoteUrl, RemoteUrlError } from "../../controller/gitsync/source/git/remote_url.ts";
@@ -32,6 +37,9 @@ interface RenderFlags {
   releaseName?: string;
   namespace: string;
   kubeVersion: string;
+  chartRepository?: string;
+  chart?: string;
+  chartVersion?: string;
   output: "yaml" | "json" | "table";
 }
 
@@ -72,6 +80,12 @@ export function registerRender(program: Command, io: Io) {
       "release-name",
     )
     .option("--namespace <ns>", "Helm release namespace (the Application's namespace)", "default")
+    .option(
+      "--chart-repository <url>",
+      "Helm chart repository, oci:// or https:// (spec.source.render.helm.chart)",
+    )
+    .option("--chart <name>", "Chart name in --chart-repository")
+    .option("--chart-version <version>", "Exact chart version (SemVer; ranges refused)")
     .option("--kube-version <version>", "Kubernetes version Helm templates see", DEFAULT_KUBE_VERSION)
     .addOption(
       new Option("-o, --output <format>", "yaml (a document per object), json (a List) or table")
@@ -93,9 +107,25 @@ export function registerRender(program: Command, io: Io) {
           if (err instanceof RemoteUrlError) cmd.error(`--repository: ${redact(err.message)}`);
           throw err;
         }
-      } else if (flags.render !== "helm" && (flags.valuesFile.length > 0)) {
-        cmd.error("--values-file is for --render helm");
-      } else if (!(await stat(repository).catch(() => undefined))?.isDirectory()) {
+      }
+      if (flags.render !== "helm" && (flags.valuesFile.length > 0 || flags.chartRepository || flags.chart)) {
+        cmd.error("--values-file and --chart* are for --render helm");
+      }
+      const chartFlags = [flags.chartRepository, flags.chart, flags.chartVersion].filter(Boolean).length;
+      if (chartFlags !== 0 && chartFlags !== 3) {
+        cmd.error("--chart-repository, --chart and --chart-version go together");
+      }
+      if (flags.chartRepository && !/^(oci|https):\/\/\S+$/.test(flags.chartRepository)) {
+        cmd.error("--chart-repository: an oci:// or https:// URL");
+      }
+      if (flags.chartVersion) {
+        try {
+          exactVersion(flags.chartVersion);
+        } catch (err) {
+          cmd.error(`--chart-version: ${(err as Error).message}`);
+        }
+      }
+      if (!isUrl(repository) && !(await stat(repository).catch(() => undefined))?.isDirectory()) {
         cmd.error(`--repository ${repository}: no such folder`);
       }
       await render(io, flags as RenderFlags);
@@ -108,6 +138,9 @@ export function registerRender(program: Command, io: Io) {
     "# Render a Helm chart kept in Git with a values file, as the Application shop in namespace team\n" +
     "gitsync-manager render --repository . --path charts/shop --render helm --values-file ../values-prod.yaml \\\n" +
     "  --release-name shop --namespace team",
+    "# Render a public chart from an OCI registry with a values file from the working copy\n" +
+    "gitsync-manager render --repository . --render helm --chart-repository oci://ghcr.io/org/charts \\\n" +
+    "  --chart shop --chart-version 1.4.2 --values-file deploy/shop-values.yaml",
     "# Force plain YAML even where a kustomization file exists\n" +
     "gitsync-manager render --repository . --path deploy --render yaml",
   ]);
@@ -132,7 +165,22 @@ async function render(io: Io, flags: RenderFlags) {
         ? {
           render: {
             type: flags.render,
-            ...(flags.render === "helm" ? { helm: { valuesFiles: flags.valuesFile } } : {}),
+            ...(flags.render === "helm"
+              ? {
+                helm: {
+                  valuesFiles: flags.valuesFile,
+                  ...(flags.chartRepository
+                    ? {
+                      chart: {
+                        repository: flags.chartRepository,
+                        name: flags.chart!,
+                        version: flags.chartVersion!,
+                      },
+                    }
+                    : {}),
+                },
+              }
+              : {}),
           },
         }
         : {}),
@@ -142,6 +190,8 @@ async function render(io: Io, flags: RenderFlags) {
       namespace: flags.namespace,
       applicationName: flags.releaseName ?? "release-name",
       kubeVersion: flags.kubeVersion,
+      // Public charts only: credentials Secrets live in the cluster, which render does not use.
+      fetchChart: (ref: ChartRef) => new ChartSource().fetch(flags.namespace, ref),
     };
     const objects = (await renderSource({ kustomize, helm }, tree, source, helmContext)).map(redactObject);
     io.stderr.write(`rendered ${objects.length} object(s) with ${RENDERER_NAMES[type]}\n`);

@@ -23,7 +23,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatTable } from "../../internal/cli/mod.ts";
-import { Helm } from "../../controller/gitsync/render/helm.ts";
+import { DEFAULT_KUBE_VERSION, Helm } from "../../controller/gitsync/render/helm.ts";
 import { chartFromTree } from "../../controller/gitsync/render/helm_source.ts";
 import { Kustomize } from "../../controller/gitsync/render/kustomize.ts";
 import { cachedBinary } from "../testenv/go_build.ts";

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
@@ -14,6 +15,7 @@ import { cachedBinary } from "../../scripts/testenv/go_build.ts";
 import { HELM } from "../../scripts/testenv/servers.ts";
 import { ROOT, runBinary } from "../harness/binary.ts";
 import { type GitHttpServer, startGitHttpServer } from "../harness/git_server.ts";
+import { startRegistry } from "../harness/registry.ts";
 
 const CORPUS = `${ROOT}/test/fixtures/helm`;
 const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS()).filter(Boolean);
@@ -123,5 +125,64 @@ describe("gitsync-manager render --render helm", () => {
     const unvendored = await render(["--repository", repo.url, "--path", "u", "--render", "helm"]);
     assert.equal(unvendored.code, 1);
     assert.match(unvendored.stderr, /Chart.lock but no charts\/ folder: dependencies must be vendored/);
+  });
+
+  it("renders a chart pulled from an OCI registry (the real CNCF registry), values from the checkout", async () => {
+    const helm = cachedBinary(HELM);
+    assert.ok(helm, "the pinned helm binary is missing: run `deno task testenv:build helm`");
+    const dir = await mkdtemp(join(tmpdir(), "helm-render-oci-"));
+    const registry = await startRegistry();
+    try {
+      await promisify(execFile)(helm, ["package", `${CORPUS}/umbrella`, "-d", dir], {
+        env: { HOME: dir, PATH: "/usr/bin:/bin" },
+      });
+      const tgz = await readFile(join(dir, "umbrella-0.3.0.tgz"));
+      await registry.pushHelmChart("charts/umbrella", "0.3.0", tgz, {
+        apiVersion: "v2",
+        name: "umbrella",
+        version: "0.3.0",
+      });
+      const repo = await git.createRepo("oci-values", { "env/values.yaml": "cache:\n  enabled: true\n" });
+      const r = await render([
+        "--repository",
+        repo.url,
+        "--render",
+        "helm",
+        "--chart-repository",
+        `oci://${registry.host}/charts`,
+        "--chart",
+        "umbrella",
+        "--chart-version",
+        "v0.3.0",
+        "--values-file",
+        "env/values.yaml",
+        "--release-name",
+        "rel",
+        "-o",
+        "table",
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /StatefulSet\s+<none>\s+rel-cache/);
+      assert.match(r.stdout, /Deployment\s+<none>\s+rel-backend-api/);
+      assert.ok(registry.tokenRequests.granted > 0, "pulled through the registry's token service");
+
+      const missing = await render([
+        "--repository",
+        repo.url,
+        "--render",
+        "helm",
+        "--chart-repository",
+        `oci://${registry.host}/charts`,
+        "--chart",
+        "umbrella",
+        "--chart-version",
+        "9.9.9",
+      ]);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /umbrella:9.9.9 does not exist/);
+    } finally {
+      await registry.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -107,7 +107,10 @@ describe("gitsync-manager render", () => {
           /ssh needs a key and known_hosts, which render does not take/,
         ],
         [["--repository", CORPUS, "--render", "jsonnet"], /argument 'jsonnet' is invalid/],
-        [["--repository", CORPUS, "--values-file", "v.yaml"], /--values-file is for --render helm/],
+        [
+          ["--repository", CORPUS, "--values-file", "v.yaml"],
+          /--values-file and --chart\* are for --render helm/,
+        ],
         [["--path", "x"], /required option '--repository <dir\|url>' not specified/],
       ] as const
     ) {

@@ -99,8 +99,8 @@ export class Helm {
 
   /** The text `helm template --include-crds --skip-tests` prints for the input. */
   async template(input: HelmTemplateInput): Promise<string> {
-    clearTimeout(this.idle);
     checkVendored(input.chart);
+    clearTimeout(this.idle);
     const worker = this.start();
     await this.ready;
     const id = this.nextId++;
