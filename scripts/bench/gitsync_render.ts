@@ -169,6 +169,8 @@ async function main() {
         join(HELM_CORPUS, chart),
         "--include-crds",
         "--skip-tests",
+        "--kube-version",
+        DEFAULT_KUBE_VERSION,
       ]);
       helmCold.ours.push(ours.ms);
       helmCold.theirs.push(theirs.ms);
