@@ -48,6 +48,7 @@ import { schedulePrune } from "./source/cache_prune.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
 import { Helm } from "./render/helm.ts";
 import { ChartSource } from "./source/helm/chart_source.ts";
+import { clusterVersion } from "./render/cluster_version.ts";
 import { Kustomize } from "./render/kustomize.ts";
 
 export interface ManagerOptions {
@@ -172,6 +173,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     helm: new Helm(),
   };
   const charts = new ChartSource();
+  const kubeVersion = clusterVersion(o.client);
   const source = async (ns: string, name: string, commit: string) => {
     const r = repos.get(`${ns}/${name}`);
     if (!r) throw new Error(`Repository ${ns}/${name} does not exist`);
@@ -304,6 +306,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             source,
             renderers,
             charts,
+            kubeVersion,
             notify: (app, n) => notifier.notify(app.spec.notifications, n),
             events,
             redact,

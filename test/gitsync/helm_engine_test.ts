@@ -3,7 +3,8 @@
  * deploy/gitsync/install.yaml, a real kube-apiserver, a real Git server and the real CNCF registry.
  * An Application with render.type helm deploys a chart from Git with its values merged in the seed's
  * order (chart < valuesFiles < valuesFrom read as the service account < values), `lookup` answered as the
- * service account, Helm's pre-install hook run as a pre-sync hook; a chart from an OCI registry with
+ * service account, the cluster's version as .Capabilities.KubeVersion, Helm's pre-install hook run as a
+ * pre-sync hook; a chart from an OCI registry with
  * credentials from a labelled Secret deploys too; a chart with a Helm delete hook fails with
  * ValidationFailure.
  */
@@ -46,6 +47,7 @@ const chart = (hook: string) => ({
     "  from: {{ .Values.from }}",
     "  owner: {{ .Values.owner }}",
     `  mode: {{ dig "data" "mode" "unknown" $settings | quote }}`,
+    "  kube: {{ .Capabilities.KubeVersion.Version }}",
     "",
   ].join("\n"),
   "deploy/chart/templates/hook.yaml":
@@ -224,12 +226,15 @@ describe("Helm Applications through gitsync-manager run", () => {
     const cm = await get<{ data: Record<string, string>; metadata: { labels: Record<string, string> } }>(
       `/api/v1/namespaces/${NS}/configmaps/web-settings`,
     );
+    // .Capabilities.KubeVersion is the cluster's, as `helm install` sees it.
+    const { gitVersion } = await get<{ gitVersion: string }>("/version");
     assert.deepEqual(cm.data, {
       color: "teal",
       size: "xl",
       from: "valuesFile",
       owner: "valuesFrom",
       mode: "fast",
+      kube: gitVersion.replace(/[+].*$/, ""),
     });
     const hook = await get<{ metadata: { annotations?: Record<string, string> } }>(
       `/api/v1/namespaces/${NS}/configmaps/web-hook`,

@@ -68,6 +68,8 @@ export interface RevisionReconcilerOptions {
   renderers: Renderers;
   /** Charts from chart repositories (render.helm.chart), cached per namespace and credentials. */
   charts?: ChartSource;
+  /** The cluster's Kubernetes version, for Helm's .Capabilities.KubeVersion (as `helm install` sees it). */
+  kubeVersion?: () => Promise<string | undefined>;
   events: EventRecorder;
   redact: (text: string) => string;
   /** Queues a notification for the Application's sinks (controller/gitsync/notify). */
@@ -143,13 +145,14 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       "gitsync.application": `${ns}/${app.metadata!.name}`,
       "gitsync.source.revision": rev.spec.sourceRevision,
       "gitsync.source.path": app.spec.source.path ?? "",
-    }, () =>
+    }, async () =>
       renderSource(o.renderers, plain, app.spec.source, {
         namespace: ns,
         applicationName: app.metadata!.name!,
         // Helm's valuesFrom and lookup read as the Application's service account.
         readValuesFrom: valuesFromReader(sa, ns),
         lookup: kubeLookup(sa),
+        kubeVersion: app.spec.source.render?.type === "helm" ? await o.kubeVersion?.() : undefined,
         fetchChart: async (chart) => {
           if (!o.charts) throw new RenderFailure("chart repositories are not configured");
           return await o.charts.fetch(ns, chart, await readChartCredentials(o.client, ns, chart));
