@@ -11,8 +11,8 @@
  *   token logic is images/registry_client.ts's.
  *
  * Archives are unpacked in memory with chart_archive.ts's caps. Charts are cached per namespace and
- * credentials (a chart fetched with one namespace's Secret is never served to another namespace), and
- * dropped after a day unused (seed section 8 and the source cache row of the limits table).
+ * credentials (a chart fetched with one namespace's Secret is never served to another namespace), at
+ * most 64 of them (least recently used dropped first), and dropped after a day unused (seed section 8 and the source cache row of the limits table).
  * Helm's local repository configuration, cached credentials and plugins are never read.
  */
 import { createHash } from "node:crypto";
@@ -50,6 +50,8 @@ export interface ChartSourceOptions extends ChartArchiveLimits {
   ca?: string;
   /** Unused cached charts are dropped after this long; default one day. */
   keepMs?: number;
+  /** Most charts kept; the least recently used goes first; default 64. */
+  maxCharts?: number;
   now?: () => number;
 }
 
@@ -122,6 +124,11 @@ export class ChartSource {
       throw new ChartSourceError(`chart ${ref.name} ${version}: ${(err as Error).message}`);
     }
     this.cache.set(key, { files, used: this.now() });
+    const max = this.o.maxCharts ?? 64;
+    while (this.cache.size > max) {
+      const oldest = [...this.cache].reduce((a, b) => (b[1].used < a[1].used ? b : a));
+      this.cache.delete(oldest[0]);
+    }
     return new Map(files);
   }
 

@@ -109,7 +109,7 @@ describe("https chart repositories", () => {
     ]);
   });
 
-  test("cached per namespace and credentials: another namespace fetches for itself", async () => {
+  test("cached per namespace and credentials, bounded: another namespace fetches for itself", async () => {
     const source = new ChartSource({ ca });
     const ref = { repository: `${origin}/public`, name: "umbrella", version: "0.3.0" };
     requests.length = 0;
@@ -118,6 +118,21 @@ describe("https chart repositories", () => {
     assert.equal(requests.length, 2, "the second fetch in namespace a is served from the cache");
     await source.fetch("b", ref);
     assert.equal(requests.length, 4, "namespace b does not get namespace a's chart");
+    // At most maxCharts are kept, the least recently used dropped, and a day unused drops one too.
+    let now = 0;
+    const small = new ChartSource({ ca, maxCharts: 1, now: () => now });
+    requests.length = 0;
+    await small.fetch("a", ref);
+    now = 1;
+    await small.fetch("b", ref);
+    now = 2;
+    await small.fetch("b", ref);
+    assert.equal(requests.length, 4, "b stays cached");
+    await small.fetch("a", ref);
+    assert.equal(requests.length, 6, "a was dropped for b");
+    now += 24 * 3600_000 + 1;
+    await small.fetch("a", ref);
+    assert.equal(requests.length, 8, "a day unused: fetched again");
   });
 
   test("refusals: ranges, unknown versions, digest mismatch, oversize index and archive, untrusted CA", async () => {
