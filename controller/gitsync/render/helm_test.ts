@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -114,6 +116,44 @@ describe("output equals `helm template --include-crds --skip-tests` (helm v3.16.
       assert.ok("stdout" in theirs, `helm failed on ${c.name}: ${"error" in theirs ? theirs.error : ""}`);
       assert.equal(ours, theirs.stdout);
     });
+  }
+});
+
+test("a dependency vendored as charts/<name>-<version>.tgz (what `helm dependency build` writes)", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "helm-tgz-dep-"));
+  try {
+    // The umbrella chart with its backend subchart packaged by the pinned helm instead of a folder.
+    await cp(join(CORPUS, "umbrella"), join(dir, "umbrella"), { recursive: true });
+    await rm(join(dir, "umbrella/charts/backend"), { recursive: true });
+    await promisify(execFile)(helmBinary!, [
+      "package",
+      join(CORPUS, "umbrella/charts/backend"),
+      "-d",
+      join(dir, "umbrella/charts"),
+    ], { env: { HOME: dir, PATH: "/usr/bin:/bin" } });
+    const files = await readLocalTree(join(dir, "umbrella"));
+    assert.ok(files.has("charts/backend-0.2.0.tgz"));
+    const { stdout } = await promisify(execFile)(helmBinary!, [
+      "template",
+      "rel",
+      join(dir, "umbrella"),
+      "-n",
+      "apps",
+      "--kube-version",
+      KUBE,
+      "--include-crds",
+      "--skip-tests",
+    ], { env: { HOME: dir, PATH: "/usr/bin:/bin" } });
+    const ours = await helm.template({
+      chart: files,
+      releaseName: "rel",
+      namespace: "apps",
+      kubeVersion: KUBE,
+    });
+    assert.equal(ours, stdout);
+    assert.match(ours, /rel-worker-worker/, "the alias of the packaged chart renders too");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 });
 
