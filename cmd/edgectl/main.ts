@@ -1,6 +1,9 @@
 /** edgectl: the kubectl-style CLI for the edge proxy. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerAgent } from "./agent.ts";
+import { registerAgents } from "./agents.ts";
 import { registerApply } from "./apply.ts";
+import { registerCache } from "./cache.ts";
 import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
 import { registerGet } from "./get.ts";
@@ -54,6 +57,9 @@ export function buildProgram(io: Io = processIo) {
   registerMetrics(program, io);
   registerTrace(program, io);
   registerWeb(program, io);
+  registerAgent(program, io);
+  registerAgents(program, io);
+  registerCache(program, io);
   return program;
 }
 
