@@ -6,6 +6,7 @@ import { registerApply } from "./apply.ts";
 import { registerCache } from "./cache.ts";
 import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
+import { registerFederation } from "./federation.ts";
 import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
@@ -60,6 +61,7 @@ export function buildProgram(io: Io = processIo) {
   registerAgent(program, io);
   registerAgents(program, io);
   registerCache(program, io);
+  registerFederation(program, io);
   return program;
 }
 
