@@ -210,7 +210,7 @@ describe("agents", () => {
       /^Name: +edge-agent-b\nNamespace: +edge-system\nNode: +worker-2\nStatus: +Running\nIP: +10\.244\.2\.9\n/,
     );
     assert.match(out, /\nRestarts: +3\n/);
-    assert.match(out, /\nAgent:\n  Version: +v0\.9\.1\n  Config Version: +42\n/);
+    assert.match(out, /\nAgent:\n {2}Version: +v0\.9\.1\n {2}Config Version: +42\n/);
     const broken = await ok(["agents", "describe", "--proxy-namespace", BROKEN, "--timeout", "300ms"]);
     assert.match(
       broken,
@@ -527,7 +527,7 @@ spec:
     );
     assert.match(
       out,
-      /Conditions:\n  TYPE +STATUS +REASON +MESSAGE\n  Ready +False +PeerUnreachable +ap-south unreachable\n$/,
+      /Conditions:\n {2}TYPE +STATUS +REASON +MESSAGE\n {2}Ready +False +PeerUnreachable +ap-south unreachable\n$/,
     );
   });
 
