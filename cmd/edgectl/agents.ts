@@ -15,7 +15,6 @@ import {
 import { formatAge, listDocument, withoutManagedFields } from "../../internal/k8s/mod.ts";
 import {
   agentAddress,
-  agentAddrOption,
   type AgentPod,
   allAgentTargets,
   callAgents,
@@ -157,7 +156,6 @@ export function registerAgents(program: Command, io: Io) {
   const config = agents
     .command("config")
     .summary("The config version each agent has applied, side by side")
-    .addOption(agentAddrOption().hideHelp())
     .addOption(timeoutOption())
     .addOption(proxyNamespaceOption())
     .addOption(agentNamespaceAlias())

@@ -169,6 +169,12 @@ describe("agents", () => {
     ]);
   });
 
+  test("EDGECTL_CONTEXT selects the kubeconfig context: an unknown one is exit 1", async () => {
+    const r = await edgectl(["agents", "list", "--proxy-namespace", NS], { EDGECTL_CONTEXT: "staging" });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^error: .*context "staging"/);
+  });
+
   test("agents list with no agents: kubectl's message on stderr, exit 0", async () => {
     const r = await edgectl(["agents", "list", "--proxy-namespace", "shop"]);
     assert.equal(r.code, 0);
@@ -585,6 +591,17 @@ spec:
     const waited = await edgectl(["federation", "sync", "global", "-n", NS, "--wait", "--timeout", "1s"]);
     assert.equal(waited.code, 1);
     assert.match(waited.stderr, /no sync reported within 1s/);
+    // The controller's answer: lastSyncTime at or after the stamp ends the wait.
+    await admin.request({
+      method: "PATCH",
+      path: `/apis/edgeproxy.io/v1alpha1/namespaces/${NS}/proxyfederations/global/status`,
+      contentType: "application/merge-patch+json",
+      body: {
+        status: { lastSyncTime: new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, "Z") },
+      },
+    });
+    const synced = await ok(["federation", "sync", "global", "-n", NS, "--wait", "--timeout", "10s"]);
+    assert.match(synced, /\nproxyfederation\.edgeproxy\.io\/global synced at \d{4}-/);
     const missing = await edgectl(["federation", "sync", "nope", "-n", NS]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /not found/);
