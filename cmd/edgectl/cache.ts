@@ -33,20 +33,26 @@ interface CommonFlags {
   agentNamespace?: string;
 }
 
-/** Calls `fn` on the agents; reports the ones that failed after the caller printed the rest. */
+type AgentCall<T> = (client: AgentClient, options: { timeoutMs: number }, target: AgentTarget) => Promise<T>;
+
+/**
+ * Calls every agent (or the one at --agent-addr) with the call `makeCall` builds for the working
+ * namespace: -n, EDGECTL_NAMESPACE or the context's, and "default" when Kubernetes is not used.
+ */
 async function onAgents<T>(
   cmd: Command,
   flags: CommonFlags,
-  fn: (client: AgentClient, options: { timeoutMs: number }, target: AgentTarget) => Promise<T>,
+  makeCall: (namespace: string) => AgentCall<T>,
 ): Promise<{ results: AgentResult<T>[]; skipped: string[] }> {
   const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
   if (flags.agentAddr) {
     const target = { name: flags.agentAddr, address: flags.agentAddr };
-    return { results: await callAgents([target], timeoutMs, fn), skipped: [] };
+    const namespace = (cmd.optsWithGlobals() as { namespace?: string }).namespace ?? "default";
+    return { results: await callAgents([target], timeoutMs, makeCall(namespace)), skipped: [] };
   }
-  return await withSession(cmd, async ({ client }) => {
+  return await withSession(cmd, async ({ client, namespace }) => {
     const { targets, skipped } = await allAgentTargets(client, flags.agentNamespace ?? flags.proxyNamespace);
-    return { results: await callAgents(targets, timeoutMs, fn), skipped };
+    return { results: await callAgents(targets, timeoutMs, makeCall(namespace)), skipped };
   });
 }
 
@@ -100,7 +106,7 @@ export function registerCache(program: Command, io: Io) {
       const { results, skipped } = await onAgents(
         cmd as unknown as Command,
         flags,
-        (c, o) => c.getCacheStats({ namespace }, o),
+        () => (c, o) => c.getCacheStats({ namespace }, o),
       );
       const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, stats: r.value }] : []);
       printResult(
@@ -177,24 +183,25 @@ export function registerCache(program: Command, io: Io) {
       if (flags.route !== undefined && !/^([a-z0-9-]+\/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(flags.route)) {
         cmd.error(`--route: "${flags.route}" is not a route name (or <namespace>/<name>)`);
       }
-      const namespace = (cmd.optsWithGlobals() as { namespace?: string }).namespace ?? "default";
-      const route = flags.route?.includes("/") ? flags.route : flags.route && `${namespace}/${flags.route}`;
-      const selector: PurgeCacheRequest["selector"] = flags.all
-        ? { case: "all", value: true }
-        : hostname !== undefined
-        ? { case: "hostnamePattern", value: hostname }
-        : { case: "route", value: route! };
-      const { results, skipped } = await onAgents(
-        cmd as unknown as Command,
-        flags,
-        (c, o) => c.purgeCache({ selector }, o),
-      );
+      // The route's namespace is the working one, known only once the session is open.
+      let selector: PurgeCacheRequest["selector"] = { case: undefined };
+      const { results, skipped } = await onAgents(cmd as unknown as Command, flags, (namespace) => {
+        const route = flags.route?.includes("/") ? flags.route : `${namespace}/${flags.route}`;
+        selector = flags.all
+          ? { case: "all", value: true }
+          : hostname !== undefined
+          ? { case: "hostnamePattern", value: hostname }
+          : { case: "route", value: route };
+        return (c, o) => c.purgeCache({ selector }, o);
+      });
       const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, purged: r.value.purged }] : []);
-      const what = selector.case === "all"
+      // Assigned in the callback above; TypeScript does not follow that.
+      const sent = selector as PurgeCacheRequest["selector"];
+      const what = sent.case === "all"
         ? { all: true }
-        : selector.case === "hostnamePattern"
-        ? { hostname: selector.value }
-        : { route: selector.value };
+        : sent.case === "hostnamePattern"
+        ? { hostname: sent.value }
+        : { route: sent.value };
       printResult(
         io,
         {

@@ -376,6 +376,13 @@ describe("cache", () => {
     );
     assert.deepEqual(host.items.map((i: { purged: string }) => i.purged), ["0", "1"]);
     assert.deepEqual(host.items[0].purge, { hostname: "*.example.com" });
+    // --route without -n: the working namespace, here EDGECTL_NAMESPACE's.
+    const byEnv = await ok(["cache", "purge", "--route", "posts", "--proxy-namespace", NS, "-o", "json"], {
+      EDGECTL_NAMESPACE: "blog",
+    });
+    assert.deepEqual(JSON.parse(byEnv).items.map((i: { purged: string }) => i.purged), ["1", "0"]);
+    assert.deepEqual(JSON.parse(byEnv).items[0].purge, { route: "blog/posts" });
+    agentA.cache.push({ namespace: "shop", route: "web", hostname: "shop.example.com", size: 1 });
     await ok(["cache", "purge", "--all", "--agent-addr", agentA.address]);
     assert.equal(agentA.cache.length, 0);
   });
