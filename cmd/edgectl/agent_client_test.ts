@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import { CliError } from "../../internal/cli/mod.ts";
 import { freePort } from "../../internal/http/free_port.ts";
 import { startTestAgent, type TestAgent } from "../../test/edgectl/agent/agent_server.ts";
-import { agentAddress, type AgentPod, callAgent, callAgents } from "./agent_client.ts";
+import { agentAddress, type AgentPod, agentTarget, callAgent, callAgents } from "./agent_client.ts";
 
 let agent: TestAgent;
 let slow: TestAgent;
@@ -31,6 +31,16 @@ test("the address: --agent-addr, then the annotation, then the Pod IP on 9092 (I
   assert.equal(agentAddress(pod({}, "10.0.0.1")), "10.0.0.1:9092");
   assert.equal(agentAddress(pod({}, "fd00::1")), "[fd00::1]:9092");
   assert.equal(agentAddress(pod()), undefined);
+});
+
+test("a Pod without an IP or annotation is an error naming it and its phase", () => {
+  const pending = { ...pod(), status: { phase: "Pending" } };
+  assert.throws(() => agentTarget(pending), { message: "agent a has no Pod IP yet (phase Pending)" });
+  assert.deepEqual(agentTarget({ ...pod({}, "10.0.0.1"), spec: { nodeName: "n1", containers: [] } }), {
+    name: "a",
+    node: "n1",
+    address: "10.0.0.1:9092",
+  });
 });
 
 test("a call answers; a closed port and a slow agent become one-line CliErrors", async () => {
