@@ -82,6 +82,10 @@ const tools: {
       "metrics",
       "trace",
       "web",
+      "agent",
+      "agents",
+      "cache",
+      "federation|fed",
     ],
     // edgectl's version command also asks the cluster; --client keeps it offline.
     versionArgs: ["version", "--client"],

@@ -49,7 +49,10 @@ export const ASSETS: Partial<Record<Tool, string[]>> = {
 
 /** Worker scripts, compiled in as further entry points (internal/platform's startWorker finds them). */
 export const WORKERS: Partial<Record<Tool, string[]>> = {
-  "gitsync-manager": ["controller/gitsync/render/kustomize_worker.ts"],
+  "gitsync-manager": [
+    "controller/gitsync/render/kustomize_worker.ts",
+    "controller/gitsync/render/helm_worker.ts",
+  ],
 };
 
 /** Folders and files whose changes make every built binary stale. */

@@ -115,6 +115,12 @@ auth   WASMPlugin   ProxyGateway/main   <age>`,
   Certificate: `
 NAME          READY    AGE
 example-com   <none>   <age>`,
+  ProxyFederation: `
+NAME     FEDERATION ID   LOCAL MEMBER   PHASE    AGE
+global   fed-prod        eu-west        <none>   <age>`,
+  ProxyCluster: `
+NAME      REGION      FEDERATION   AGENTS   READY    AGE
+eu-west   eu-west-1   global       <none>   <none>   <age>`,
 };
 
 /** Names listed per type in namespace default (policies list the WASM plugin too). */
@@ -190,13 +196,15 @@ describe("edgectl against kube-apiserver", () => {
         "ippool.edgeproxy.io/pool-a created",
         "wasmplugin.edgeproxy.io/auth created",
         "certificate.edgeproxy.io/example-com created",
+        "proxyfederation.edgeproxy.io/global created",
+        "proxycluster.edgeproxy.io/eu-west created",
         "proxygateway.edgeproxy.io/shop created",
         "proxyroute.edgeproxy.io/storefront created",
         "",
       ].join("\n"),
     );
     const again = await ok(["apply", "-f", FIXTURE]);
-    assert.equal(again.split("\n").filter((l) => l.endsWith(" unchanged")).length, 14, again);
+    assert.equal(again.split("\n").filter((l) => l.endsWith(" unchanged")).length, 16, again);
 
     await setStatus("proxyroutes", "web", { observedGeneration: 1, conditions: [condition("True")] });
     await setStatus("proxybackends", "web", { endpoints: 3, conditions: [condition("True")] });
