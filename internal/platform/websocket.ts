@@ -9,6 +9,8 @@
 export interface ServerSocket {
   /** Queues a text frame. */
   send(text: string): void;
+  /** Queues a binary frame. */
+  sendBytes(bytes: Uint8Array): void;
   close(code?: number, reason?: string): void;
   /** Bytes queued for this socket and not yet handed to the network. */
   bufferedAmount(): number;
@@ -34,7 +36,7 @@ export const byteLength = (data: string | Uint8Array | ArrayBuffer) =>
 /** What a Bun ServerWebSocket offers us. */
 export interface BunSocket {
   data: { handlers: SocketHandlers; socket?: ServerSocket };
-  send(data: string): number;
+  send(data: string | Uint8Array): number;
   close(code?: number, reason?: string): void;
   getBufferedAmount(): number;
 }
@@ -47,6 +49,7 @@ export const bunWebSocketHandlers = {
   open(ws: BunSocket) {
     const socket: ServerSocket = {
       send: (text) => void ws.send(text),
+      sendBytes: (bytes) => void ws.send(bytes),
       close: (code, reason) => ws.close(code, reason),
       bufferedAmount: () => ws.getBufferedAmount(),
     };
@@ -73,8 +76,10 @@ export function denoUpgrade(deno: DenoUpgrade, req: Request): Upgrade {
   return (handlers) => {
     if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") return undefined;
     const { socket: ws, response } = deno.upgradeWebSocket(req, { idleTimeout: 0 });
+    ws.binaryType = "arraybuffer";
     const socket: ServerSocket = {
       send: (text) => ws.readyState === WebSocket.OPEN && ws.send(text),
+      sendBytes: (bytes) => ws.readyState === WebSocket.OPEN && ws.send(bytes as Uint8Array<ArrayBuffer>),
       close: (code, reason) => ws.close(code, reason),
       bufferedAmount: () => ws.bufferedAmount,
     };

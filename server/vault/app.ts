@@ -32,6 +32,8 @@ import type { NoteStore } from "./notes/mod.ts";
 import { CLIENT_ID_HEADER, clientIdOf, runAs } from "./live/actor.ts";
 import type { LiveHub } from "./live/live_hub.ts";
 import { liveApi, liveRoutes } from "./routes/live.ts";
+import { collabApi, collabRoutes } from "./routes/collab.ts";
+import type { CollabDocs } from "./collab/collab_docs.ts";
 import { mcpApi, mcpRoutes } from "./routes/mcp.ts";
 import { notesApi, notesRoutes } from "./routes/notes.ts";
 import { shareRoutes, sharesApi } from "./routes/shares.ts";
@@ -71,6 +73,8 @@ export interface VaultAppDeps {
   mcp: { registry: SessionRegistry };
   /** The live event channel's sockets. */
   live: LiveHub;
+  /** The notes open for collaborative editing. */
+  collab: CollabDocs;
 }
 
 export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
@@ -135,6 +139,15 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     "/",
     liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db }),
   );
+  api.route(
+    "/",
+    collabRoutes({
+      docs: deps.collab,
+      db: database.db,
+      store: deps.notes.store,
+      origins: [baseUrl, ...config.VAULT_CORS_ORIGINS],
+    }),
+  );
   app.route("/", api);
 
   const described: RouteSpec[] = [
@@ -152,6 +165,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     ...Object.values(sharesApi),
     ...Object.values(mcpApi),
     ...Object.values(liveApi),
+    ...Object.values(collabApi),
   ];
   app.route(
     "/",

@@ -17,6 +17,7 @@ import { openVaultStore } from "./store/db.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
+import { CollabDocs } from "./collab/collab_docs.ts";
 
 const MINUTE = 60_000;
 
@@ -43,6 +44,7 @@ export async function startVault(
   });
   let watcher: { close(): Promise<void> } | undefined;
   let live: LiveHub | undefined;
+  let collab: CollabDocs | undefined;
   const mcpSessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.VAULT_MCP_IDLE_MS }, log);
   try {
     // Every change the store makes or the watcher sees on disk goes to the search index.
@@ -53,6 +55,7 @@ export async function startVault(
         sync.handle(c);
         notifyNoteChange(mcpSessions, c);
         live?.handle(c);
+        collab?.handle(c);
       },
     });
     const sync = new IndexSync(store.database.db, notes, log);
@@ -68,12 +71,20 @@ export async function startVault(
       maxBufferedBytes: config.VAULT_WS_MAX_BUFFERED_BYTES,
     });
     await live.start();
+    collab = new CollabDocs({
+      store: notes,
+      log,
+      writeBackMs: config.VAULT_COLLAB_WRITE_BACK_MS,
+      maxWriteBackMs: config.VAULT_COLLAB_MAX_WRITE_BACK_MS,
+      evictMs: config.VAULT_COLLAB_EVICT_MS,
+    });
     const hub = live;
     const w = watchVault(notes, {
       onChange: (c) => {
         sync.handle(c);
         notifyNoteChange(mcpSessions, c);
         live?.handle(c);
+        collab?.handle(c);
       },
       onError: (err) => log.warn("notes watcher", { err }),
     });
@@ -98,6 +109,7 @@ export async function startVault(
       notes: { store: notes, sync },
       mcp: { registry: mcpSessions },
       live: hub,
+      collab,
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
@@ -113,6 +125,7 @@ export async function startVault(
       onClose: async () => {
         await mcpSessions.closeAll();
         await hub.close();
+        await collab?.flushAll();
         await w.close();
         await store.database.close();
       },

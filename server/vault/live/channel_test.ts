@@ -13,6 +13,7 @@ function stalledSocket() {
       sent.push(text);
       buffered += text.length;
     },
+    sendBytes: () => {},
     close: (code, reason) => void closed.push({ code, reason }),
     bufferedAmount: () => buffered,
   };

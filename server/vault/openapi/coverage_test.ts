@@ -36,6 +36,7 @@ const app = createVaultApp({
   notes: { store: unused, sync: unused },
   mcp: { registry: unused },
   live: unused,
+  collab: unused,
 });
 
 // deno-lint-ignore no-explicit-any
