@@ -18,6 +18,8 @@ export const CRD_FILES = [
   "ippool.yaml",
   "wasmplugin.yaml",
   "certificate.yaml",
+  "proxywanlink.yaml",
+  "proxywanpolicy.yaml",
 ] as const;
 
 export const CRD_DIR = new URL("../../crds/edgeproxy.io/", import.meta.url);

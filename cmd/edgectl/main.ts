@@ -8,6 +8,7 @@ import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
 import { registerLogsAccess } from "./logs_access.ts";
 import { registerMetrics } from "./metrics.ts";
+import { registerSdwan } from "./sdwan.ts";
 import { registerTrace } from "./trace.ts";
 import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
 import { registerVersion } from "./version.ts";
@@ -34,6 +35,7 @@ export function buildProgram(io: Io = processIo) {
       "# Print the client and Kubernetes versions as YAML\nedgectl version -o yaml",
       "# Follow the agents' logs\nedgectl logs agent -f",
       "# The slowest routes, from Prometheus\nedgectl metrics top-routes --prometheus-url http://localhost:9090",
+      "# WAN links of every namespace with latency, loss and health\nedgectl sdwan links -A",
       "# Recent traces from Jaeger\nedgectl trace list --lookback 2h",
       "# The web dashboard, read-only, on this machine\nedgectl web --listen 127.0.0.1:9080 --read-only",
     ],
@@ -52,6 +54,7 @@ export function buildProgram(io: Io = processIo) {
   registerLogs(program, io);
   registerLogsAccess(program, io);
   registerMetrics(program, io);
+  registerSdwan(program, io);
   registerTrace(program, io);
   registerWeb(program, io);
   return program;
