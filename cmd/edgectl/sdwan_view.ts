@@ -128,7 +128,12 @@ export function formatTopology(sites: readonly TopologySite[]): string {
   const lines: string[] = [];
   sites.forEach((site, i) => {
     const lastSite = i === sites.length - 1;
-    const siteHealthy = site.links.some((l) => l.healthy === true);
+    // ✓ when any link carries traffic, ? before any probe, ✗ when every probed link is down.
+    const siteHealthy = site.links.some((l) => l.healthy === true)
+      ? true
+      : site.links.every((l) => l.healthy === undefined)
+      ? undefined
+      : false;
     lines.push(`${lastSite ? "└──" : "├──"} ${mark(siteHealthy)} ${site.name}`);
     const indent = lastSite ? "    " : "│   ";
     site.links.forEach((l, j) => {
