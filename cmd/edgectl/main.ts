@@ -3,6 +3,7 @@ import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.t
 import { registerApply } from "./apply.ts";
 import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
+import { registerGenerate } from "./generate.ts";
 import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
@@ -37,6 +38,7 @@ export function buildProgram(io: Io = processIo) {
       "# The slowest routes, from Prometheus\nedgectl metrics top-routes --prometheus-url http://localhost:9090",
       "# WAN links of every namespace with latency, loss and health\nedgectl sdwan links -A",
       "# Recent traces from Jaeger\nedgectl trace list --lookback 2h",
+      "# A systemd unit for the agent on a host outside Kubernetes\nedgectl generate systemd-unit > edge-agent.service",
       "# The web dashboard, read-only, on this machine\nedgectl web --listen 127.0.0.1:9080 --read-only",
     ],
     docs: "README.md and docs/edgectl.md in the source repository",
@@ -57,6 +59,7 @@ export function buildProgram(io: Io = processIo) {
   registerSdwan(program, io);
   registerTrace(program, io);
   registerWeb(program, io);
+  registerGenerate(program, io);
   return program;
 }
 

@@ -116,8 +116,8 @@ auth   WASMPlugin   ProxyGateway/main   <age>`,
 NAME          READY    AGE
 example-com   <none>   <age>`,
   ProxyWANLink: `
-NAME      SITE   ROLE      PROVIDER    LATENCY   LOSS     HEALTHY   AGE
-hq-mpls   hq     primary   acme-mpls   12ms      0.25%    true      <age>`,
+NAME      SITE   ROLE      PROVIDER    LATENCY   LOSS    HEALTHY   AGE
+hq-mpls   hq     primary   acme-mpls   12ms      0.25%   true      <age>`,
   ProxyWANPolicy: `
 NAME        STRATEGY         READY    AGE
 steer-web   lowest-latency   <none>   <age>`,
