@@ -1,5 +1,6 @@
 /** edgectl: the kubectl-style CLI for the edge proxy. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerAnalyze } from "./analyze.ts";
 import { registerApply } from "./apply.ts";
 import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
@@ -32,6 +33,7 @@ export function buildProgram(io: Io = processIo) {
       "# Install the edge proxy's resource definitions into the cluster\nedgectl install-crds",
       "# Apply a directory of manifests\nedgectl apply -f manifests/",
       "# List the routes of every namespace\nedgectl get routes -A",
+      "# Check manifests offline for missing backends, dangling policy targets and duplicate hostnames\nedgectl analyze -f manifests/",
       "# Describe a gateway\nedgectl describe gateway main -n shop",
       "# Print the client and Kubernetes versions as YAML\nedgectl version -o yaml",
       "# Follow the agents' logs\nedgectl logs agent -f",
@@ -60,6 +62,7 @@ export function buildProgram(io: Io = processIo) {
   registerTrace(program, io);
   registerWeb(program, io);
   registerGenerate(program, io);
+  registerAnalyze(program, io);
   return program;
 }
 
