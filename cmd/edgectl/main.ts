@@ -5,6 +5,7 @@ import { registerApply } from "./apply.ts";
 import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
 import { registerGenerate } from "./generate.ts";
+import { registerGatewayApi } from "./gateway_api.ts";
 import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
@@ -40,6 +41,7 @@ export function buildProgram(io: Io = processIo) {
       "# The slowest routes, from Prometheus\nedgectl metrics top-routes --prometheus-url http://localhost:9090",
       "# WAN links of every namespace with latency, loss and health\nedgectl sdwan links -A",
       "# Recent traces from Jaeger\nedgectl trace list --lookback 2h",
+      "# Gateway API gateways of every namespace, and the proxy's conformance\nedgectl gateway-api gw -A\nedgectl gateway-api conformance",
       "# A systemd unit for the agent on a host outside Kubernetes\nedgectl generate systemd-unit > edge-agent.service",
       "# The web dashboard, read-only, on this machine\nedgectl web --listen 127.0.0.1:9080 --read-only",
     ],
@@ -61,6 +63,7 @@ export function buildProgram(io: Io = processIo) {
   registerSdwan(program, io);
   registerTrace(program, io);
   registerWeb(program, io);
+  registerGatewayApi(program, io);
   registerGenerate(program, io);
   registerAnalyze(program, io);
   return program;
