@@ -239,7 +239,7 @@ shop        web    main        True       True
     assert.equal(other.code, 1);
     assert.match(
       other.stdout,
-      /^  other\n    Accepted: Unknown \(Pending\)\n    Supported features: <none>$/m,
+      /^ {2}other\n {4}Accepted: Unknown \(Pending\)\n {4}Supported features: <none>$/m,
     );
     assert.equal(
       other.stderr,
