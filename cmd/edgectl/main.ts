@@ -2,6 +2,7 @@
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
 import { registerAnalyze } from "./analyze.ts";
 import { registerApply } from "./apply.ts";
+import { registerCheck } from "./check.ts";
 import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
 import { registerGenerate } from "./generate.ts";
@@ -32,6 +33,7 @@ export function buildProgram(io: Io = processIo) {
       "--context or EDGECTL_CONTEXT picks a context, -n or EDGECTL_NAMESPACE a namespace.",
     examples: [
       "# Install the edge proxy's resource definitions into the cluster\nedgectl install-crds",
+      "# Is the proxy healthy? (CRDs, controller, agents, GatewayClasses; exit 1 if not)\nedgectl check",
       "# Apply a directory of manifests\nedgectl apply -f manifests/",
       "# List the routes of every namespace\nedgectl get routes -A",
       "# Check manifests offline for missing backends, dangling policy targets and duplicate hostnames\nedgectl analyze -f manifests/",
@@ -66,6 +68,7 @@ export function buildProgram(io: Io = processIo) {
   registerGatewayApi(program, io);
   registerGenerate(program, io);
   registerAnalyze(program, io);
+  registerCheck(program, io);
   return program;
 }
 
