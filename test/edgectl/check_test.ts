@@ -34,7 +34,7 @@ interface Report {
   categories: { categoryName: string; checks: { description: string; result: string; error?: string }[] }[];
 }
 
-async function checkJson(): Promise<{ code: number; report: Report }> {
+async function checkJson(): Promise<{ code: number | null; report: Report }> {
   const r = await edgectl(["check", "-o", "json"]);
   return { code: r.code, report: JSON.parse(r.stdout) };
 }
