@@ -26,7 +26,10 @@ export function buildProgram(io: Io = processIo) {
       "Kubernetes custom resources (API group edgeproxy.io/v1alpha1: gateways, routes, backends, policies and " +
       "more); edgectl installs their definitions and gets, describes, applies and deletes them, reads the " +
       "proxy's logs and access logs (logs, logs-access), its metrics from Prometheus (metrics) and its traces " +
-      "from Jaeger (trace), and serves a web dashboard of all of it (web). Output is a table, JSON or YAML " +
+      "from Jaeger (trace), and serves a web dashboard of all of it (web). It inspects the SD-WAN overlay " +
+      "(sdwan) and the Gateway API objects and conformance (gateway-api), checks an installation (check), " +
+      "finds mistakes in manifests offline (analyze) and generates the agent's static Pod or systemd unit " +
+      "(generate). Output is a table, JSON or YAML " +
       "(-o, or EDGECTL_OUTPUT).",
     description:
       "It uses your kubeconfig like kubectl: --kubeconfig, else $KUBECONFIG, else ~/.kube/config; " +
