@@ -1,7 +1,7 @@
 /**
  * Compiles each tool into a single-file executable, dist/<tool>, with `bun build --compile`,
  * embedding the files it needs at run time (PGlite's wasm and data and the dashboard's bundle for
- * memsvc, bundled here first by scripts/lib/dashboard.ts; the Go-built wasm renderers for gitsync-manager,
+ * memsvc, bundled here first by scripts/lib/web_bundle.ts; the Go-built wasm renderers for gitsync-manager,
  * built or refreshed first by scripts/lib/wasm.ts), so a binary runs
  * from any directory on a machine without node_modules.
  *
@@ -13,11 +13,9 @@ import { spawn } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleConsole } from "./lib/console_bundle.ts";
-import { bundleDashboard } from "./lib/dashboard.ts";
-import { bundleEdgectlWeb } from "./lib/edgectl_web_bundle.ts";
+import { bundleWebApp } from "./lib/web_bundle.ts";
 import { staleTools } from "./lib/stale.ts";
-import { ASSETS, type Tool, TOOLS, WORKERS } from "./lib/tools.ts";
+import { ASSETS, type Tool, TOOLS, WEB_APPS, type WebApp, WORKERS } from "./lib/tools.ts";
 import { ensureWasmRenderers, WASM_OUT } from "./lib/wasm.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -80,25 +78,14 @@ async function main() {
     return;
   }
   mkdirSync(join(ROOT, "dist"), { recursive: true });
-  if (tools.includes("gitsync-manager")) {
-    // gitsync-manager embeds the console's bundle (web/gitsync): build it first.
-    await bundleConsole(ROOT);
-    console.log("build: console bundled into .cache/web/gitsync");
-  }
-  if (tools.includes("memsvc")) {
-    // memsvc embeds the dashboard's bundle: build it first, from the same sources.
+  // A binary that embeds a browser app gets its bundle built first, from the same sources.
+  for (const [app, { tool, out }] of Object.entries(WEB_APPS)) {
+    if (!tools.includes(tool)) continue;
     const started = performance.now();
-    await bundleDashboard(ROOT);
+    await bundleWebApp(ROOT, app as WebApp);
     console.log(
-      `build: dashboard bundled into .cache/web/admin in ${
-        ((performance.now() - started) / 1000).toFixed(1)
-      } s`,
+      `build: web/${app} bundled into ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-  }
-  if (tools.includes("edgectl")) {
-    // edgectl embeds its dashboard's bundle (web/edgectl): build it first.
-    await bundleEdgectlWeb(ROOT);
-    console.log("build: edgectl dashboard bundled into .cache/web/edgectl");
   }
   console.log(`build: compiling ${tools.join(", ")}`);
 

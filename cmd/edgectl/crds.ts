@@ -20,6 +20,8 @@ export const CRD_FILES = [
   "certificate.yaml",
   "proxywanlink.yaml",
   "proxywanpolicy.yaml",
+  "proxyfederation.yaml",
+  "proxycluster.yaml",
 ] as const;
 
 export const CRD_DIR = new URL("../../crds/edgeproxy.io/", import.meta.url);

@@ -27,5 +27,6 @@ export function registerDescribe(program: Command, io: Io) {
   addExamples(command, [
     "# Describe a gateway of the current namespace\nedgectl describe gateway main",
     "# Describe a route in another namespace\nedgectl describe rt web -n shop",
+    "# Describe a federation member cluster (ProxyCluster)\nedgectl describe cluster eu-west -n edge-system",
   ]);
 }

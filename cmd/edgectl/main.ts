@@ -1,10 +1,14 @@
 /** edgectl: the kubectl-style CLI for the edge proxy. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerAgent } from "./agent.ts";
+import { registerAgents } from "./agents.ts";
 import { registerAnalyze } from "./analyze.ts";
 import { registerApply } from "./apply.ts";
+import { registerCache } from "./cache.ts";
 import { registerCheck } from "./check.ts";
 import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
+import { registerFederation } from "./federation.ts";
 import { registerGenerate } from "./generate.ts";
 import { registerGatewayApi } from "./gateway_api.ts";
 import { registerGet } from "./get.ts";
@@ -26,10 +30,12 @@ export function buildProgram(io: Io = processIo) {
       "Kubernetes custom resources (API group edgeproxy.io/v1alpha1: gateways, routes, backends, policies and " +
       "more); edgectl installs their definitions and gets, describes, applies and deletes them, reads the " +
       "proxy's logs and access logs (logs, logs-access), its metrics from Prometheus (metrics) and its traces " +
-      "from Jaeger (trace), and serves a web dashboard of all of it (web). It inspects the SD-WAN overlay " +
-      "(sdwan) and the Gateway API objects and conformance (gateway-api), checks an installation (check), " +
-      "finds mistakes in manifests offline (analyze) and generates the agent's static Pod or systemd unit " +
-      "(generate). Output is a table, JSON or YAML " +
+      "from Jaeger (trace), and serves a web dashboard of all of it (web). It asks the proxy's agents over gRPC " +
+      "what they have applied and manages their response cache (agent, agents, cache), shows the federation of " +
+      "controllers across clusters (federation, describe cluster), inspects the SD-WAN overlay (sdwan) and the " +
+      "Gateway API objects and conformance (gateway-api), checks an installation (check), finds mistakes in " +
+      "manifests offline (analyze) and generates the agent's static Pod or systemd unit (generate). Output is a " +
+      "table, JSON or YAML " +
       "(-o, or EDGECTL_OUTPUT).",
     description:
       "It uses your kubeconfig like kubectl: --kubeconfig, else $KUBECONFIG, else ~/.kube/config; " +
@@ -49,6 +55,9 @@ export function buildProgram(io: Io = processIo) {
       "# Gateway API gateways of every namespace, and the proxy's conformance\nedgectl gateway-api gw -A\nedgectl gateway-api conformance",
       "# A systemd unit for the agent on a host outside Kubernetes\nedgectl generate systemd-unit > edge-agent.service",
       "# The web dashboard, read-only, on this machine\nedgectl web --listen 127.0.0.1:9080 --read-only",
+      "# The agents, and what the one on node worker-1 applies\nedgectl agents list -o wide\nedgectl agent config worker-1",
+      "# Purge cached responses for a domain on every agent\nedgectl cache purge --hostname '*.example.com'",
+      "# Health of the federation's members\nedgectl federation status global",
     ],
     docs: "README.md and docs/edgectl.md in the source repository",
     outputEnv: OUTPUT_ENV,
@@ -68,6 +77,10 @@ export function buildProgram(io: Io = processIo) {
   registerSdwan(program, io);
   registerTrace(program, io);
   registerWeb(program, io);
+  registerAgent(program, io);
+  registerAgents(program, io);
+  registerCache(program, io);
+  registerFederation(program, io);
   registerGatewayApi(program, io);
   registerGenerate(program, io);
   registerAnalyze(program, io);

@@ -218,6 +218,35 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
     shortNames: ["wanpol"],
     columns: [{ header: "STRATEGY", cell: (o) => text(field(o, "spec.strategy")) }, ready],
   },
+  {
+    kind: "ProxyFederation",
+    plural: "proxyfederations",
+    aliases: ["federations", "federation", "fed"],
+    shortNames: ["fed"],
+    columns: [
+      { header: "FEDERATION ID", cell: (o) => text(field(o, "spec.federationId")) },
+      { header: "LOCAL MEMBER", cell: (o) => text(field(o, "spec.localMember.name")) },
+      { header: "PHASE", cell: (o) => text(field(o, "status.phase")) },
+    ],
+  },
+  {
+    kind: "ProxyCluster",
+    plural: "proxyclusters",
+    aliases: ["clusters", "cluster"],
+    shortNames: [],
+    columns: [
+      { header: "REGION", cell: (o) => text(field(o, "spec.region")) },
+      { header: "FEDERATION", cell: (o) => text(field(o, "spec.federationRef.name")) },
+      {
+        header: "AGENTS",
+        cell: (o) => {
+          const total = text(field(o, "status.agents.total"));
+          return total === undefined ? undefined : `${text(field(o, "status.agents.ready")) ?? 0}/${total}`;
+        },
+      },
+      ready,
+    ],
+  },
 ];
 
 export function resourceTypeOfKind(kind: string): ResourceType | undefined {

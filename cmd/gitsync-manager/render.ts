@@ -12,20 +12,34 @@ import { addExamples, CliError, type Io, printResult, printYamlStream } from "..
 import { listDocument } from "../../internal/k8s/mod.ts";
 import { redact, redactObject } from "../../controller/gitsync/redact.ts";
 import { RenderFailure } from "../../controller/gitsync/render/failure.ts";
+import { DEFAULT_KUBE_VERSION, Helm } from "../../controller/gitsync/render/helm.ts";
 import { Kustomize } from "../../controller/gitsync/render/kustomize.ts";
+import { ValidationFailure } from "../../controller/gitsync/rollout/groups.ts";
+import {
+  type ChartRef,
+  ChartSource,
+  exactVersion,
+} from "../../controller/gitsync/source/helm/chart_source.ts";
 import { renderSource, type RenderType, renderType } from "../../controller/gitsync/render/render.ts";
 import { checkout, fetchGit, GitSourceError } from "../../controller/gitsync/source/git/git_source.ts";
 import { parseRemoteUrl, RemoteUrlError } from "../../controller/gitsync/source/git/remote_url.ts";
 import { readLocalTree } from "../../controller/gitsync/source/local_tree.ts";
 import type { Tree } from "../../controller/gitsync/source/tree.ts";
 
-const RENDER_TYPES = ["yaml", "kustomize"] as const;
+const RENDER_TYPES = ["yaml", "kustomize", "helm"] as const;
 
 interface RenderFlags {
   repository: string;
   revision: string;
   path: string;
   render?: RenderType;
+  valuesFile: string[];
+  releaseName?: string;
+  namespace: string;
+  kubeVersion: string;
+  chartRepository?: string;
+  chart?: string;
+  chartVersion?: string;
   output: "yaml" | "json" | "table";
 }
 
@@ -35,10 +49,13 @@ export function registerRender(program: Command, io: Io) {
     .summary("Render an Application's source as the controller would, and print the redacted manifests")
     .description(
       "Render the manifests at --path of a Git repository or a local folder with the controller's own " +
-        "renderers: plain YAML, or Kustomize (built in, the same output as `kubectl kustomize`; remote bases " +
-        "refused). Without --render, a path holding a kustomization file is rendered with Kustomize, any other " +
-        "path as plain YAML, as the controller does when spec.source.render.type is not set. Secret values " +
-        "and credentials are redacted as in plans. Nothing is sent to a cluster.\n\n" +
+        "renderers: plain YAML, Kustomize (built in, the same output as `kubectl kustomize`; remote bases " +
+        "refused), or Helm with --render helm (Helm v3.16.4's engine built in, the same manifests as " +
+        "`helm template --include-crds --skip-tests`; dependencies must be vendored in charts/; Helm hooks " +
+        "shown as gitsync hooks). Without --render, a path holding a kustomization file is rendered with " +
+        "Kustomize, any other path as plain YAML, as the controller does when spec.source.render.type is not " +
+        "set. Secret values and credentials are redacted as in plans. Nothing is sent to a cluster (Helm's " +
+        "lookup finds nothing, as in `helm template`).\n\n" +
         "--repository takes the https://, http:// or git:// URL of a public Git repository, or a local folder (its " +
         "working tree as it is, not a commit; .git is skipped): for a private repository, clone it and pass " +
         "the folder. Symlinks that leave the repository refuse the render, as in the controller.",
@@ -51,6 +68,25 @@ export function registerRender(program: Command, io: Io) {
         RENDER_TYPES,
       ),
     )
+    .option(
+      "--values-file <path>",
+      "Helm values file relative to --path (spec.source.render.helm.valuesFiles); repeatable, later wins",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      "--release-name <name>",
+      "Helm release name (the Application's name in the controller)",
+      "release-name",
+    )
+    .option("--namespace <ns>", "Helm release namespace (the Application's namespace)", "default")
+    .option(
+      "--chart-repository <url>",
+      "Helm chart repository, oci:// or https:// (spec.source.render.helm.chart)",
+    )
+    .option("--chart <name>", "Chart name in --chart-repository")
+    .option("--chart-version <version>", "Exact chart version (SemVer; ranges refused)")
+    .option("--kube-version <version>", "Kubernetes version Helm templates see", DEFAULT_KUBE_VERSION)
     .addOption(
       new Option("-o, --output <format>", "yaml (a document per object), json (a List) or table")
         .choices(["yaml", "json", "table"] as const)
@@ -71,7 +107,25 @@ export function registerRender(program: Command, io: Io) {
           if (err instanceof RemoteUrlError) cmd.error(`--repository: ${redact(err.message)}`);
           throw err;
         }
-      } else if (!(await stat(repository).catch(() => undefined))?.isDirectory()) {
+      }
+      if (flags.render !== "helm" && (flags.valuesFile.length > 0 || flags.chartRepository || flags.chart)) {
+        cmd.error("--values-file and --chart* are for --render helm");
+      }
+      const chartFlags = [flags.chartRepository, flags.chart, flags.chartVersion].filter(Boolean).length;
+      if (chartFlags !== 0 && chartFlags !== 3) {
+        cmd.error("--chart-repository, --chart and --chart-version go together");
+      }
+      if (flags.chartRepository && !/^(oci|https):\/\/\S+$/.test(flags.chartRepository)) {
+        cmd.error("--chart-repository: an oci:// or https:// URL");
+      }
+      if (flags.chartVersion) {
+        try {
+          exactVersion(flags.chartVersion);
+        } catch (err) {
+          cmd.error(`--chart-version: ${(err as Error).message}`);
+        }
+      }
+      if (!isUrl(repository) && !(await stat(repository).catch(() => undefined))?.isDirectory()) {
         cmd.error(`--repository ${repository}: no such folder`);
       }
       await render(io, flags as RenderFlags);
@@ -81,23 +135,66 @@ export function registerRender(program: Command, io: Io) {
     "gitsync-manager render --repository . --path deploy/overlays/prod",
     "# Render a branch of a remote repository, listing the objects only\n" +
     "gitsync-manager render --repository https://github.com/org/app.git --revision release --path k8s -o table",
+    "# Render a Helm chart kept in Git with a values file, as the Application shop in namespace team\n" +
+    "gitsync-manager render --repository . --path charts/shop --render helm --values-file ../values-prod.yaml \\\n" +
+    "  --release-name shop --namespace team",
+    "# Render a public chart from an OCI registry with a values file from the working copy\n" +
+    "gitsync-manager render --repository . --render helm --chart-repository oci://ghcr.io/org/charts \\\n" +
+    "  --chart shop --chart-version 1.4.2 --values-file deploy/shop-values.yaml",
     "# Force plain YAML even where a kustomization file exists\n" +
     "gitsync-manager render --repository . --path deploy --render yaml",
   ]);
 }
 
+const RENDERER_NAMES: Record<RenderType, string> = {
+  yaml: "plain YAML",
+  kustomize: "Kustomize",
+  helm: "Helm",
+};
+
 async function render(io: Io, flags: RenderFlags) {
   const kustomize = new Kustomize({
     warn: (message, path) => io.stderr.write(`warning: kustomize ${path || "."}: ${message}\n`),
   });
+  const helm = new Helm();
   try {
     const tree = await readRepository(flags, io);
-    const source = { path: flags.path, ...(flags.render ? { render: { type: flags.render } } : {}) };
+    const source = {
+      path: flags.path,
+      ...(flags.render
+        ? {
+          render: {
+            type: flags.render,
+            ...(flags.render === "helm"
+              ? {
+                helm: {
+                  valuesFiles: flags.valuesFile,
+                  ...(flags.chartRepository
+                    ? {
+                      chart: {
+                        repository: flags.chartRepository,
+                        name: flags.chart!,
+                        version: flags.chartVersion!,
+                      },
+                    }
+                    : {}),
+                },
+              }
+              : {}),
+          },
+        }
+        : {}),
+    };
     const type = renderType(tree, source);
-    const objects = (await renderSource({ kustomize }, tree, source)).map(redactObject);
-    io.stderr.write(
-      `rendered ${objects.length} object(s) with ${type === "yaml" ? "plain YAML" : "Kustomize"}\n`,
-    );
+    const helmContext = {
+      namespace: flags.namespace,
+      applicationName: flags.releaseName ?? "release-name",
+      kubeVersion: flags.kubeVersion,
+      // Public charts only: credentials Secrets live in the cluster, which render does not use.
+      fetchChart: (ref: ChartRef) => new ChartSource().fetch(flags.namespace, ref),
+    };
+    const objects = (await renderSource({ kustomize, helm }, tree, source, helmContext)).map(redactObject);
+    io.stderr.write(`rendered ${objects.length} object(s) with ${RENDERER_NAMES[type]}\n`);
     if (flags.output === "yaml") return printYamlStream(io, objects);
     printResult(io, listDocument(objects), flags.output, {
       headers: ["kind", "namespace", "name"],
@@ -105,12 +202,16 @@ async function render(io: Io, flags: RenderFlags) {
       empty: "No objects rendered.",
     });
   } catch (err) {
-    if (err instanceof RenderFailure || err instanceof GitSourceError || err instanceof RemoteUrlError) {
+    if (
+      err instanceof RenderFailure || err instanceof ValidationFailure || err instanceof GitSourceError ||
+      err instanceof RemoteUrlError
+    ) {
       throw new CliError(redact(err.message));
     }
     throw err;
   } finally {
     kustomize.close();
+    helm.close();
   }
 }
 

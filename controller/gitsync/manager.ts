@@ -46,6 +46,9 @@ import { discoverer } from "./discovery/discoverer.ts";
 import { watchManagedObjects } from "./drift_watch.ts";
 import { schedulePrune } from "./source/cache_prune.ts";
 import { CommitTrees } from "./source/git/commit_trees.ts";
+import { Helm } from "./render/helm.ts";
+import { ChartSource } from "./source/helm/chart_source.ts";
+import { clusterVersion } from "./render/cluster_version.ts";
 import { Kustomize } from "./render/kustomize.ts";
 
 export interface ManagerOptions {
@@ -167,7 +170,10 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   });
   const renderers = {
     kustomize: new Kustomize({ warn: (message, path) => log.warn("kustomize", { path, message }) }),
+    helm: new Helm(),
   };
+  const charts = new ChartSource();
+  const kubeVersion = clusterVersion(o.client);
   const source = async (ns: string, name: string, commit: string) => {
     const r = repos.get(`${ns}/${name}`);
     if (!r) throw new Error(`Repository ${ns}/${name} does not exist`);
@@ -299,6 +305,8 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             getApplication: (k) => apps.get(k),
             source,
             renderers,
+            charts,
+            kubeVersion,
             notify: (app, n) => notifier.notify(app.spec.notifications, n),
             events,
             redact,
@@ -429,6 +437,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   } catch (err) {
     stop.abort();
     renderers.kustomize.close();
+    renderers.helm.close();
     probes?.close();
     await metricsServer?.close();
     await receiver?.close();
@@ -446,6 +455,8 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       stop.abort();
       await Promise.allSettled([running, ...informers]);
       renderers.kustomize.close();
+      renderers.helm.close();
+      renderers.helm.close();
       await Promise.race([notifier.settled(), new Promise((r) => setTimeout(r, 5_000))]);
       await webhook?.close();
       await metricsServer?.close();

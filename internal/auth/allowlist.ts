@@ -40,7 +40,21 @@ export function authRouteAllowlist(
     admin: routes.admin,
     allowed(method, subpath) {
       const key = `${method.toUpperCase()} ${subpath.replace(/\/+$/, "")}`;
-      return all.has(key) ? key : undefined;
+      if (all.has(key)) return key;
+      // A listed `:param` segment (the OAuth callback, `GET /callback/:id`) matches one plain segment.
+      const [verb, path] = key.split(" ") as [string, string];
+      const segments = path.split("/");
+      for (const route of all) {
+        if (!route.includes(":") || !route.startsWith(`${verb} `)) continue;
+        const pattern = route.slice(verb.length + 1).split("/");
+        if (
+          pattern.length === segments.length &&
+          pattern.every((p, i) =>
+            p.startsWith(":") ? /^[A-Za-z0-9_-]+$/.test(segments[i]!) : p === segments[i]
+          )
+        ) return route;
+      }
+      return undefined;
     },
     isAdmin: (route) => admin.has(route),
   };

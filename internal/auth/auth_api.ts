@@ -67,6 +67,10 @@ export function authApi(auth: Auth, options: AuthApiOptions): RouteSpec<AuthAcce
     const endpoint = endpointFor(auth, method, path);
     const admin = allowlist.isAdmin(route);
     const signIn = route === "POST /sign-in/email";
+    // Starting an OAuth sign-in and the provider's redirect back need no session.
+    const open = route === "POST /sign-in/social" || route.startsWith("GET /callback/") ||
+      route === "GET /passkey/generate-authenticate-options" ||
+      route === "POST /passkey/verify-authentication";
     const body = objectSchema(endpoint.options?.body);
     const query = objectSchema(endpoint.options?.query);
     const rejected = admin && canDemote(route)
@@ -82,7 +86,8 @@ export function authApi(auth: Auth, options: AuthApiOptions): RouteSpec<AuthAcce
         path.split(/[/-]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")
       }`,
       tag: admin ? "auth-admin" : "auth",
-      access: signIn ? "public" : admin ? "admin" : "session",
+      access: signIn || open ? "public" : admin ? "admin" : "session",
+      ...(path.includes("/:id") ? { params: z.object({ id: z.string() }) } : {}),
       // The library's own one-line description, else the path in words.
       summary: signIn
         ? "Sign in with email and password: sets the session cookie"

@@ -6,7 +6,7 @@
  * @example
  * const auth = createAuth({ appName: "vault", cookiePrefix: "vault", db, secret, baseURL, trustedOrigins: [], log });
  */
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
 import { APIError } from "better-auth/api";
 import { admin, bearer } from "better-auth/plugins";
 import type { Kysely } from "kysely";
@@ -32,6 +32,18 @@ export interface AuthOptions {
   hashSessionTokens?: boolean;
   /** User ids the library must never hand out (memsvc: "p_", its project ids). */
   reservedUserIdPrefix?: { prefix: string; reason: string };
+  /** Sign-in with OAuth providers: the library's `socialProviders` options (none by default). */
+  socialProviders?: BetterAuthOptions["socialProviders"];
+  /** More library plugins (the vault's OAuth endpoints). */
+  plugins?: BetterAuthPlugin[];
+  /**
+   * Users the library creates itself (an OAuth sign-up): `before` may refuse by throwing an
+   * APIError or change the user; `after` sees the stored user.
+   */
+  userCreateHooks?: {
+    before?: (user: Record<string, unknown>) => Promise<{ data: Record<string, unknown> } | void>;
+    after?: (user: Record<string, unknown> & { id: string }) => Promise<void>;
+  };
   log: Logger;
 }
 
@@ -80,19 +92,24 @@ export function createAuth(options: AuthOptions) {
     databaseHooks: {
       user: {
         create: {
-          before: (user) => {
+          before: async (user) => {
             if (reserved && typeof user.id === "string" && user.id.startsWith(reserved.prefix)) {
               throw new APIError("BAD_REQUEST", {
                 message: `user ids starting with ${reserved.prefix} are reserved for ${reserved.reason}`,
                 code: "RESERVED_USER_ID",
               });
             }
-            return Promise.resolve({ data: user });
+            const changed = await options.userCreateHooks?.before?.(user);
+            return { data: changed ? { ...user, ...changed.data } : user };
+          },
+          after: async (user) => {
+            await options.userCreateHooks?.after?.(user);
           },
         },
       },
     },
-    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer()],
+    ...(options.socialProviders ? { socialProviders: options.socialProviders } : {}),
+    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer(), ...(options.plugins ?? [])],
   });
 }
 

@@ -3,6 +3,7 @@ export type { AppEnv } from "./env.ts";
 export { type Issue, issuesOf, notFound, onError, validationBody, ValidationError } from "./errors.ts";
 export { ipMatcher, parseIp } from "./ip.ts";
 export { randomRequestId, REQUEST_ID_PATTERN } from "./middleware/request_id.ts";
+export { refuseCrossSiteWrites } from "./middleware/cross_site.ts";
 export { type RunningServer, serve, type ServeOptions } from "./serve.ts";
 export { parseJson, parseQuery } from "./validate.ts";
 export { freePort } from "./free_port.ts";

@@ -6,11 +6,14 @@
  * 1,000 ProxyRoutes across 10 namespaces, then times (wall clock, alternating the two tools) N runs of
  * `edgectl get routes -A` and `kubectl get proxyroutes.edgeproxy.io -A`, and N runs of
  * `edgectl version --client`. It also creates 1,000 ProxyWANLinks (with measured status) and times
- * `edgectl sdwan links -A` against `kubectl get proxywanlinks.edgeproxy.io -A`. Prints a table and
- * writes the figures as JSON to .cache/bench/edgectl.json. Every listing is checked to print every object.
+ * `edgectl sdwan links -A` against `kubectl get proxywanlinks.edgeproxy.io -A`. Then it creates 200 agent Pods (their status written by the script, all
+ * pointing through the edgeproxy.io/agent-address annotation at one gRPC test agent) and times
+ * `edgectl agents list` against `kubectl get pods -l <agent selector>`, and `edgectl agents config`
+ * (one GetConfig per agent). Prints a table and writes the figures as JSON to
+ * .cache/bench/edgectl.json. Every listing is checked to print every route, link or agent.
  *
- *   deno task bench:edgectl                       # 1,000 routes and 1,000 links, 15 runs each
- *   deno task bench:edgectl --routes 200 --links 200 --runs 5
+ *   deno task bench:edgectl                       # 1,000 routes, 1,000 links, 200 agents, 15 runs each
+ *   deno task bench:edgectl --routes 200 --links 200 --agents 50 --runs 5
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +24,7 @@ import { parseArgs } from "node:util";
 import { formatTable } from "../../internal/cli/mod.ts";
 import { KubeClient } from "../../internal/k8s/mod.ts";
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
+import { startTestAgent } from "../../test/edgectl/agent/agent_server.ts";
 import { summarize } from "./stats.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -115,6 +119,61 @@ async function createLinks(client: KubeClient, count: number) {
   }));
 }
 
+const AGENT_NS = "edge-system";
+const AGENT_SELECTOR = "app.kubernetes.io/name=edgeproxy,app.kubernetes.io/component=agent";
+
+/** `count` agent Pods, Running with an IP, each dialled at `address` (one test agent for all). */
+async function createAgents(client: KubeClient, count: number, address: string) {
+  await client.request({
+    method: "POST",
+    path: "/api/v1/namespaces",
+    body: { metadata: { name: AGENT_NS } },
+  });
+  // Pod admission needs the namespace's default ServiceAccount; no controller-manager runs here.
+  await client.request({
+    method: "POST",
+    path: `/api/v1/namespaces/${AGENT_NS}/serviceaccounts`,
+    body: { metadata: { name: "default" } },
+  });
+  let next = 0;
+  await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, async () => {
+    for (let i = next++; i < count; i = next++) {
+      const name = `edge-agent-${String(i).padStart(4, "0")}`;
+      await client.request({
+        method: "POST",
+        path: `/api/v1/namespaces/${AGENT_NS}/pods`,
+        body: {
+          metadata: {
+            name,
+            labels: { "app.kubernetes.io/name": "edgeproxy", "app.kubernetes.io/component": "agent" },
+            annotations: { "edgeproxy.io/agent-address": address },
+          },
+          spec: { nodeName: `node-${i}`, containers: [{ name: "agent", image: "example.com/agent:1" }] },
+        },
+      });
+      await client.request({
+        method: "PATCH",
+        path: `/api/v1/namespaces/${AGENT_NS}/pods/${name}/status`,
+        contentType: "application/merge-patch+json",
+        body: {
+          status: {
+            phase: "Running",
+            podIP: `10.${(i >> 8) & 255}.${i & 255}.2`,
+            containerStatuses: [{
+              name: "agent",
+              ready: true,
+              restartCount: 0,
+              image: "example.com/agent:1",
+              imageID: "",
+              state: { running: {} },
+            }],
+          },
+        },
+      });
+    }
+  }));
+}
+
 function kubectlVersion(): string | undefined {
   const out = spawnSync(KUBECTL, ["version", "--client", "-o", "json"], { encoding: "utf8" }).stdout;
   try {
@@ -129,14 +188,16 @@ async function main() {
     options: {
       routes: { type: "string", default: "1000" },
       links: { type: "string", default: "1000" },
+      agents: { type: "string", default: "200" },
       runs: { type: "string", default: "15" },
     },
   });
   const routes = Number(values.routes);
   const links = Number(values.links);
+  const agents = Number(values.agents);
   const runs = Number(values.runs);
-  if (!(routes > 0) || !(links > 0) || !(runs > 0)) {
-    throw new Error("--routes, --links and --runs must be positive numbers");
+  if (!(routes > 0) || !(links > 0) || !(agents > 0) || !(runs > 0)) {
+    throw new Error("--routes, --links, --agents and --runs must be positive numbers");
   }
   if (spawnSync(KUBECTL, ["version", "--client"], { stdio: "ignore" }).status !== 0) {
     throw new Error(`kubectl not found (${KUBECTL}); set KUBECTL to its path`);
@@ -153,6 +214,7 @@ async function main() {
   if (build.status !== 0 || !existsSync(EDGECTL)) throw new Error("building dist/edgectl failed");
 
   const k8s = await startKubeApiServer();
+  const agent = await startTestAgent({ node: "bench" });
   const kubectlCache = mkdtempSync(join(tmpdir(), "bench-kubectl-cache-"));
   try {
     const env = { KUBECONFIG: k8s.kubeconfigPath };
@@ -217,6 +279,42 @@ async function main() {
     const sdwanLinks = summarize(edgectlLinksMs);
     const kubectlWanLinks = summarize(kubectlLinksMs);
     const ratio = Math.round((edgectl.p50 / kubectl.p50) * 100) / 100;
+
+    const agentClient = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
+    try {
+      await createAgents(agentClient, agents, agent.address);
+    } finally {
+      agentClient.close();
+    }
+    console.log(`created ${agents} agent Pods`);
+    const edgectlAgents = [EDGECTL, ["agents", "list", "--proxy-namespace", AGENT_NS]] as const;
+    const kubectlAgents = [KUBECTL, [
+      "get",
+      "pods",
+      "-n",
+      AGENT_NS,
+      "-l",
+      AGENT_SELECTOR,
+      `--cache-dir=${kubectlCache}`,
+    ]] as const;
+    const edgectlConfig = [EDGECTL, ["agents", "config", "--proxy-namespace", AGENT_NS]] as const;
+    for (const [cmd, args] of [edgectlAgents, kubectlAgents, edgectlConfig]) {
+      const { stdout } = await timed(cmd, [...args], env);
+      const rows = stdout.trimEnd().split("\n").length - 1;
+      if (rows !== agents) throw new Error(`${cmd} ${args[0]} listed ${rows} agents, not ${agents}`);
+    }
+    const agentsListMs: number[] = [];
+    const kubectlPodsMs: number[] = [];
+    const agentsConfigMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      agentsListMs.push((await timed(edgectlAgents[0], [...edgectlAgents[1]], env)).ms);
+      kubectlPodsMs.push((await timed(kubectlAgents[0], [...kubectlAgents[1]], env)).ms);
+      agentsConfigMs.push((await timed(edgectlConfig[0], [...edgectlConfig[1]], env)).ms);
+    }
+    const agentsList = summarize(agentsListMs);
+    const kubectlPods = summarize(kubectlPodsMs);
+    const agentsConfig = summarize(agentsConfigMs);
+    const agentsRatio = Math.round((agentsList.p50 / kubectlPods.p50) * 100) / 100;
     const result = {
       date: new Date().toISOString(),
       routes,
@@ -231,6 +329,11 @@ async function main() {
       edgectlSdwanLinks: sdwanLinks,
       kubectlGetWanLinks: kubectlWanLinks,
       ratioSdwanLinksToKubectl: Math.round((sdwanLinks.p50 / kubectlWanLinks.p50) * 100) / 100,
+      agents,
+      edgectlAgentsList: agentsList,
+      kubectlGetAgentPods: kubectlPods,
+      ratioAgentsListToKubectl: agentsRatio,
+      edgectlAgentsConfig: agentsConfig,
     };
     process.stdout.write(
       formatTable(["measurement", "runs", "median ms", "min ms", "max ms"], [
@@ -245,6 +348,21 @@ async function main() {
           kubectlWanLinks.max,
         ],
         ["edgectl version --client", startup.n, startup.p50, startup.min, startup.max],
+        [`edgectl agents list (${agents})`, agentsList.n, agentsList.p50, agentsList.min, agentsList.max],
+        [
+          `kubectl get pods -l agent (${agents})`,
+          kubectlPods.n,
+          kubectlPods.p50,
+          kubectlPods.min,
+          kubectlPods.max,
+        ],
+        [
+          `edgectl agents config (${agents} gRPC)`,
+          agentsConfig.n,
+          agentsConfig.p50,
+          agentsConfig.min,
+          agentsConfig.max,
+        ],
       ]),
     );
     console.log(
@@ -252,12 +370,14 @@ async function main() {
         ` (load average ${result.machine.loadavg1m} on ${result.machine.cpus} CPUs)`,
     );
     console.log(`ratio edgectl sdwan links/kubectl (${links} links): ${result.ratioSdwanLinksToKubectl}`);
+    console.log(`ratio edgectl agents list / kubectl get pods (${agents} agents): ${agentsRatio}`);
     const out = join(ROOT, ".cache", "bench");
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, "edgectl.json"), `${JSON.stringify(result, null, 2)}\n`);
     console.log(`wrote .cache/bench/edgectl.json`);
   } finally {
     rmSync(kubectlCache, { recursive: true, force: true });
+    await agent.close();
     await k8s.stop();
   }
 }

@@ -9,7 +9,9 @@
  *   each kustomization built N times — against `kubectl kustomize`, which has no warm mode.
  * - memory: this process's RSS before the worker starts and after the warm runs.
  *
- * Helm is not measured: the Helm renderer is not built yet.
+ * Helm: the same three measures on the Helm corpus (test/fixtures/helm: webapp, umbrella) against the
+ * pinned helm v3.16.4 binary (`helm template --include-crds --skip-tests`, test/helm): cold is
+ * `dist/gitsync-manager render --render helm` per process, warm is the Helm worker in this process.
  *
  *   deno task bench:gitsync-render              # 5 cold runs and 20 warm runs per kustomization
  *   deno task bench:gitsync-render --runs 3 --warm-runs 10
@@ -21,13 +23,19 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatTable } from "../../internal/cli/mod.ts";
+import { DEFAULT_KUBE_VERSION, Helm } from "../../controller/gitsync/render/helm.ts";
+import { chartFromTree } from "../../controller/gitsync/render/helm_source.ts";
 import { Kustomize } from "../../controller/gitsync/render/kustomize.ts";
+import { cachedBinary } from "../testenv/go_build.ts";
+import { HELM } from "../testenv/servers.ts";
 import { renderPlainYaml } from "../../controller/gitsync/render/plain_yaml.ts";
 import { readLocalTree } from "../../controller/gitsync/source/local_tree.ts";
 import { summarize } from "./stats.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CORPUS = join(ROOT, "test", "fixtures", "kustomize");
+const HELM_CORPUS = join(ROOT, "test", "fixtures", "helm");
+const HELM_CASES = ["webapp", "umbrella"];
 const MANAGER = join(ROOT, "dist", "gitsync-manager");
 const KUBECTL = process.env.KUBECTL ?? "kubectl";
 const CASES = [
@@ -70,6 +78,7 @@ const round = (x: number) => Math.round(x * 10) / 10;
 async function main() {
   const tree = await readLocalTree(CORPUS);
   const rows: (string | number)[][] = [];
+  const helmRows: (string | number)[][] = [];
   const results: Record<string, unknown>[] = [];
 
   console.error(`cold: ${RUNS} runs of each tool per kustomization (${CASES.length} kustomizations)`);
@@ -129,6 +138,66 @@ async function main() {
     plainSamples.push(performance.now() - t);
   }
 
+  // Helm, against the pinned helm binary.
+  const helmBinary = cachedBinary(HELM);
+  if (!helmBinary) throw new Error("the pinned helm binary is missing: run `deno task testenv:build helm`");
+  console.error(`helm cold: ${RUNS} runs of each tool per chart (${HELM_CASES.length} charts)`);
+  const helmCold = {
+    ours: [] as number[],
+    theirs: [] as number[],
+    oursRss: [] as number[],
+    theirsRss: [] as number[],
+  };
+  for (const chart of HELM_CASES) {
+    for (let i = 0; i < RUNS; i++) {
+      const ours = oneShot(MANAGER, [
+        "render",
+        "--repository",
+        HELM_CORPUS,
+        "--path",
+        chart,
+        "--render",
+        "helm",
+        "--release-name",
+        "rel",
+        "-o",
+        "table",
+      ]);
+      const theirs = oneShot(helmBinary, [
+        "template",
+        "rel",
+        join(HELM_CORPUS, chart),
+        "--include-crds",
+        "--skip-tests",
+        "--kube-version",
+        DEFAULT_KUBE_VERSION,
+      ]);
+      helmCold.ours.push(ours.ms);
+      helmCold.theirs.push(theirs.ms);
+      helmCold.oursRss.push(ours.rssMb);
+      helmCold.theirsRss.push(theirs.rssMb);
+    }
+  }
+  console.error(`helm warm: ${WARM_RUNS} renders per chart in one worker`);
+  const helmTree = await readLocalTree(HELM_CORPUS);
+  const helm = new Helm();
+  const helmRssBefore = process.memoryUsage().rss;
+  const helmStarted = performance.now();
+  await helm.template({ chart: chartFromTree(helmTree, "webapp"), releaseName: "rel", namespace: "default" });
+  const helmFirstMs = performance.now() - helmStarted;
+  const helmWarm: number[] = [];
+  for (const chart of HELM_CASES) {
+    const input = { chart: chartFromTree(helmTree, chart), releaseName: "rel", namespace: "default" };
+    await helm.template(input);
+    for (let i = 0; i < WARM_RUNS; i++) {
+      const t = performance.now();
+      await helm.template(input);
+      helmWarm.push(performance.now() - t);
+    }
+  }
+  const helmRssAfter = process.memoryUsage().rss;
+  helm.close();
+
   const c = { ours: summarize(cold.ours), theirs: summarize(cold.theirs) };
   const w = summarize(warm);
   rows.push(
@@ -143,6 +212,20 @@ async function main() {
     ],
     ["plain YAML, 1,000 objects (p50 ms)", summarize(plainSamples).p50, "-", "-"],
   );
+  const hc = { ours: summarize(helmCold.ours), theirs: summarize(helmCold.theirs) };
+  const hw = summarize(helmWarm);
+  const hRss = { ours: summarize(helmCold.oursRss), theirs: summarize(helmCold.theirsRss) };
+  helmRows.push(
+    ["helm, cold (one process per render)", hc.ours.p50, hc.theirs.p50, round(hc.ours.p50 / hc.theirs.p50)],
+    ["helm, warm (p50 over all renders)", hw.p50, hc.theirs.p50, round(hw.p50 / hc.theirs.p50)],
+    ["helm, warm (p95)", hw.p95, hc.theirs.p95, round(hw.p95 / hc.theirs.p95)],
+    [
+      "peak RSS of a one-shot helm render, MB",
+      round(hRss.ours.p50),
+      round(hRss.theirs.p50),
+      round(hRss.ours.p50 / hRss.theirs.p50),
+    ],
+  );
   results.push({
     machine: { cpus: cpus().length, loadavg: loadavg() },
     runs: RUNS,
@@ -155,11 +238,21 @@ async function main() {
     warm: { all: w, p50PerKustomization: perCase, firstBuildMs: round(firstBuildMs) },
     memory: { rssBeforeMb: mb(rssBefore), rssAfterWarmMb: mb(rssAfter) },
     plainYaml1000: summarize(plainSamples),
+    helm: {
+      cold: { gitsync: hc.ours, helm: hc.theirs, rssMb: { gitsync: hRss.ours, helm: hRss.theirs } },
+      warm: { all: hw, firstRenderMs: round(helmFirstMs) },
+      memory: { rssBeforeMb: mb(helmRssBefore), rssAfterWarmMb: mb(helmRssAfter) },
+    },
   });
   console.log(formatTable(["measure (ms unless noted)", "gitsync", "kubectl kustomize", "ratio"], rows));
   console.log(
     `first build in a fresh worker (start, instantiate, build): ${round(firstBuildMs)} ms; ` +
       `RSS ${mb(rssBefore)} MB before the worker, ${mb(rssAfter)} MB after the warm runs`,
+  );
+  console.log(formatTable(["measure (ms unless noted)", "gitsync", "helm template", "ratio"], helmRows));
+  console.log(
+    `first Helm render in a fresh worker (start, instantiate, render): ${round(helmFirstMs)} ms; ` +
+      `RSS ${mb(helmRssBefore)} MB before the worker, ${mb(helmRssAfter)} MB after the warm runs`,
   );
   mkdirSync(join(ROOT, ".cache", "bench"), { recursive: true });
   writeFileSync(join(ROOT, ".cache", "bench", "gitsync-render.json"), JSON.stringify(results[0], null, 2));

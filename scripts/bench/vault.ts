@@ -31,6 +31,7 @@ import type { TextClause } from "../../server/vault/search/parse_search_query.ts
 import { ROOT } from "../../test/harness/binary.ts";
 import { memories, rng } from "./data.ts";
 import { type LatencySummary, summarize } from "./stats.ts";
+import { type ApiResult, runApiBench } from "./vault_api.ts";
 import { ratio, table } from "./table.ts";
 
 const quick = process.argv.includes("--quick");
@@ -376,8 +377,12 @@ if (import.meta.main) {
     commit: git(["rev-parse", "--short", "HEAD"]),
     queries: queries.length,
     sizes: [] as SizeResult[],
+    api: undefined as ApiResult | undefined,
   };
   for (const n of SIZES) results.sizes.push(await runSize(n, queries));
+  // The notes API through dist/vault: writes/s and the tree of the largest vault.
+  const apiNotes = SIZES[SIZES.length - 1]!;
+  results.api = await runApiBench(generateNotes(apiNotes), quick ? 100 : 500, log);
 
   const rows: (string | number)[][] = [];
   for (const s of results.sizes) {
@@ -412,6 +417,19 @@ if (import.meta.main) {
         results.machine.loadAverageAtStart.join(" ")
       } on ${results.machine.cpus} CPUs`,
   );
+
+  const api = results.api;
+  console.log(`\nnotes API (dist/vault serve, embedded database, ${api.notes} notes):`);
+  console.log(table(["what", "figure"], [
+    ["note writes/s, one at a time (POST /api/notes)", api.writesPerSecond],
+    ["note writes/s, 4 at once", api.writesPerSecond4],
+    ["write p50 / p95 (ms)", `${api.write.p50} / ${api.write.p95}`],
+    [
+      `tree listing p50 / p95 (ms), ${api.treeEntries} entries, ${Math.round(api.treeBytes / 1024)} KiB`,
+      `${api.tree.p50} / ${api.tree.p95}`,
+    ],
+    [`start with ${api.notes - (quick ? 100 : 500)} unindexed notes on disk (ms)`, api.startCatchUpMs],
+  ]));
 
   const outDir = join(ROOT, ".cache", "bench");
   mkdirSync(outDir, { recursive: true });

@@ -18,23 +18,23 @@ const PGLITE = ["pglite.wasm", "initdb.wasm", "pglite.data"].map((f) =>
   `node_modules/@electric-sql/pglite/dist/${f}`
 );
 
-/** The dashboard's bundle, written by scripts/lib/dashboard.ts before memsvc is compiled. */
-export const DASHBOARD_OUT = ".cache/web/admin";
-const DASHBOARD = ["admin.js", "admin.css"].map((f) => `${DASHBOARD_OUT}/${f}`);
-
-/** gitsync's web console bundle, written by scripts/lib/console_bundle.ts before gitsync-manager is compiled. */
-export const CONSOLE_OUT = ".cache/web/gitsync";
-const CONSOLE = ["gitsync.js", "gitsync.css"].map((f) => `${CONSOLE_OUT}/${f}`);
+/** The browser apps (web/<app>), bundled by scripts/lib/web_bundle.ts before the binary that embeds them. */
+export const WEB_APPS = {
+  admin: { tool: "memsvc", out: ".cache/web/admin" },
+  gitsync: { tool: "gitsync-manager", out: ".cache/web/gitsync" },
+  edgectl: { tool: "edgectl", out: ".cache/web/edgectl" },
+} as const satisfies Record<string, { tool: Tool; out: string }>;
+export type WebApp = keyof typeof WEB_APPS;
+const webFiles = (app: WebApp) => [`${app}.js`, `${app}.css`].map((f) => `${WEB_APPS[app].out}/${f}`);
+const DASHBOARD = webFiles("admin");
+const CONSOLE = webFiles("gitsync");
+const EDGECTL_WEB = webFiles("edgectl");
 
 /** Swagger UI for the API docs pages (internal/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
-
-/** edgectl's dashboard bundle, written by scripts/lib/edgectl_web_bundle.ts before edgectl is compiled. */
-export const EDGECTL_WEB_OUT = ".cache/web/edgectl";
-const EDGECTL_WEB = ["edgectl.js", "edgectl.css"].map((f) => `${EDGECTL_WEB_OUT}/${f}`);
 
 /** The sync.gitsync.io CRDs (controller/gitsync/crds.ts reads them back). */
 const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${file}`);
@@ -49,7 +49,10 @@ export const ASSETS: Partial<Record<Tool, string[]>> = {
 
 /** Worker scripts, compiled in as further entry points (internal/platform's startWorker finds them). */
 export const WORKERS: Partial<Record<Tool, string[]>> = {
-  "gitsync-manager": ["controller/gitsync/render/kustomize_worker.ts"],
+  "gitsync-manager": [
+    "controller/gitsync/render/kustomize_worker.ts",
+    "controller/gitsync/render/helm_worker.ts",
+  ],
 };
 
 /** Folders and files whose changes make every built binary stale. */
@@ -57,13 +60,13 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 
 /** Further sources of one binary only: a dashboard edit rebuilds memsvc, not the other six. */
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
-  memsvc: ["web/admin", "scripts/lib/dashboard.ts"],
-  edgectl: ["crds/edgeproxy.io", "web/edgectl", "scripts/lib/edgectl_web_bundle.ts"],
+  memsvc: ["web/admin", "scripts/lib/web_bundle.ts"],
+  edgectl: ["crds/edgeproxy.io", "web/edgectl", "scripts/lib/web_bundle.ts"],
   "gitsync-manager": [
     "crds/sync.gitsync.io",
     "wasm",
     WASM_OUT,
     "web/gitsync",
-    "scripts/lib/console_bundle.ts",
+    "scripts/lib/web_bundle.ts",
   ],
 };

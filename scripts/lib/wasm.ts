@@ -25,7 +25,26 @@ export const KUSTOMIZE_WASM: Component = {
   output: "kustomize.wasm",
 };
 
-export const WASM_RENDERERS: Component[] = [KUSTOMIZE_WASM];
+/**
+ * Helm's template engine at the test helm binary's version (test/helm/go.mod). The overlay replaces
+ * the two files whose client-go imports (the scheme, discovery) would link every Kubernetes API type:
+ * chartutil/capabilities.go (a hand-kept VersionSet) and engine/lookup_func.go (plain GETs).
+ */
+export const HELM_WASM: Component = {
+  name: "helm-wasm",
+  version: "v3.16.4",
+  recipeDir: join(ROOT, "wasm", "helm"),
+  pkg: ".",
+  target: { goos: "js", goarch: "wasm" },
+  output: "helm.wasm",
+  linkerVars: { "helm.sh/helm/v3/internal/version.version": "v3.16.4" },
+  overlay: {
+    "helm.sh/helm/v3/pkg/chartutil/capabilities.go": "_overlay/capabilities.go",
+    "helm.sh/helm/v3/pkg/engine/lookup_func.go": "_overlay/lookup_func.go",
+  },
+};
+
+export const WASM_RENDERERS: Component[] = [KUSTOMIZE_WASM, HELM_WASM];
 
 /** The files a binary embeds for the renderers, relative to the repo root. */
 export const WASM_ASSETS = [...WASM_RENDERERS.map((c) => c.output!), "wasm_exec.js"].map((f) =>

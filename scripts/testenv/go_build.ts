@@ -43,6 +43,12 @@ export interface Component {
   target?: { goos: string; goarch: string };
   /** File name of the output in bin/; default `name`. */
   output?: string;
+  /**
+   * Go build overlay: a file of a dependency (its import path, e.g. `example.com/m/pkg/x.go`) => the
+   * recipe's replacement (path relative to recipeDir). Go refuses overlays of the module cache, so such
+   * a component is built from a vendor folder (`go mod vendor`, in the cache, never in the repo).
+   */
+  overlay?: Record<string, string>;
 }
 
 export function cacheRoot(): string {
@@ -73,6 +79,9 @@ export function recipeHash(c: Component): string {
   hash.update(JSON.stringify(linkerFlags(c))).update("\0");
   if (c.target) hash.update(JSON.stringify(c.target)).update("\0");
   for (const f of recipeFiles(c)) hash.update(f).update("\0").update(readFileSync(join(c.recipeDir, f)));
+  for (const [target, file] of Object.entries(c.overlay ?? {}).sort()) {
+    hash.update(target).update("\0").update(readFileSync(join(c.recipeDir, file)));
+  }
   return hash.digest("hex");
 }
 
@@ -129,6 +138,18 @@ function linkerFlags(c: Component): string {
   return ["-s", "-w", ...vars].join(" ");
 }
 
+/** Writes Go's overlay file (absolute paths) for the component into its build folder. */
+function writeOverlay(c: Component, src: string): string {
+  const replace = Object.fromEntries(
+    Object.entries(c.overlay ?? {}).map((
+      [target, file],
+    ) => [join(src, "vendor", target), join(c.recipeDir, file)]),
+  );
+  const file = join(src, "overlay.json");
+  writeFileSync(file, JSON.stringify({ Replace: replace }, null, 2));
+  return file;
+}
+
 export interface BuildResult {
   path: string;
   cached: boolean;
@@ -162,8 +183,17 @@ export async function ensureBinary(
   try {
     log(`  go mod tidy`);
     await go(["mod", "tidy"], src);
+    if (c.overlay) {
+      rmSync(join(src, "vendor"), { recursive: true, force: true });
+      await go(["mod", "vendor"], src);
+    }
+    const overlay = c.overlay ? ["-mod=vendor", `-overlay=${writeOverlay(c, src)}`] : [];
     log(`  go build ${c.pkg}`);
-    await go(["build", "-trimpath", `-ldflags=${linkerFlags(c)}`, "-o", tmp, c.pkg], src, c.target);
+    await go(
+      ["build", "-trimpath", `-ldflags=${linkerFlags(c)}`, ...overlay, "-o", tmp, c.pkg],
+      src,
+      c.target,
+    );
     renameSync(tmp, bin);
   } finally {
     clearInterval(heartbeat);

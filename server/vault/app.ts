@@ -27,6 +27,10 @@ import type { RouteSpec } from "./openapi/route_spec.ts";
 import { adminApi, adminRoutes } from "./routes/admin.ts";
 import { apiKeyApi, apiKeyRoutes } from "./routes/api_keys.ts";
 import { healthApi, healthRoutes } from "./routes/health.ts";
+import type { IndexSync } from "./indexing/index_sync.ts";
+import type { NoteStore } from "./notes/mod.ts";
+import { notesApi, notesRoutes } from "./routes/notes.ts";
+import { shareRoutes, sharesApi } from "./routes/shares.ts";
 import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
 import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
 import type { VaultStore } from "./store/db.ts";
@@ -56,6 +60,8 @@ export interface VaultAppDeps {
   store: VaultStore;
   auth: Auth;
   limiters: { signIn: RateLimiter; password: RateLimiter; signUp: RateLimiter };
+  /** The note files and the search index kept in step with them. */
+  notes: { store: NoteStore; sync: IndexSync };
 }
 
 export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
@@ -99,6 +105,8 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   );
   api.route("/", apiKeyRoutes({ db: database.db }));
   api.route("/", adminRoutes({ database }));
+  api.route("/", notesRoutes({ db: database.db, store: deps.notes.store, sync: deps.notes.sync }));
+  api.route("/", shareRoutes({ db: database.db, store: deps.notes.store }));
   app.route("/", api);
 
   const described: RouteSpec[] = [
@@ -112,6 +120,8 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     }),
     ...Object.values(apiKeyApi),
     ...Object.values(adminApi),
+    ...Object.values(notesApi),
+    ...Object.values(sharesApi),
   ];
   app.route(
     "/",

@@ -41,6 +41,19 @@ export const vaultEnv = z.object({
   VAULT_MAX_BODY_BYTES: positiveInt(2 * 1024 * 1024),
   /** How long shutdown waits for in-flight requests. */
   VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Sign-in with GitHub (an OAuth app; callback `<base>/api/auth/callback/github`). */
+  VAULT_GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  VAULT_GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  /** GitHub's endpoints; GitHub Enterprise or a test provider sets its own. */
+  VAULT_GITHUB_AUTHORIZATION_URL: z.url().default("https://github.com/login/oauth/authorize"),
+  VAULT_GITHUB_TOKEN_URL: z.url().default("https://github.com/login/oauth/access_token"),
+  VAULT_GITHUB_API_URL: z.url().default("https://api.github.com"),
+  /** Sign-in with Google (an OAuth client; callback `<base>/api/auth/callback/google`). */
+  VAULT_GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  VAULT_GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  VAULT_GOOGLE_AUTHORIZATION_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  VAULT_GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  VAULT_GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
 });
 
 export type VaultConfig = z.output<typeof vaultEnv>;

@@ -4,7 +4,15 @@ import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts"
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
 import { baseUrlOf, databaseOf, type VaultConfig } from "./config.ts";
+import {
+  oauthConfigOf,
+  oauthEndpointsPlugin,
+  oauthRegistrationHooks,
+  socialProvidersOf,
+} from "./identity/oauth.ts";
 import { createVaultAuth } from "./identity/vault_auth.ts";
+import { IndexSync } from "./indexing/index_sync.ts";
+import { NoteStore, watchVault } from "./notes/mod.ts";
 import { openVaultStore } from "./store/db.ts";
 
 const MINUTE = 60_000;
@@ -30,12 +38,33 @@ export async function startVault(
     location: where.dataDir ?? "DATABASE_URL",
     migrationsApplied: store.applied,
   });
+  let watcher: { close(): Promise<void> } | undefined;
   try {
+    // Every change the store makes or the watcher sees on disk goes to the search index.
+    // (onChange runs only on writes, after both exist.)
+    const notes: NoteStore = new NoteStore({
+      dataDir: config.VAULT_DATA_DIR,
+      onChange: (c) => sync.handle(c),
+    });
+    const sync = new IndexSync(store.database.db, notes, log);
+    const started = Date.now();
+    await sync.reconcileAll();
+    log.info("search index checked against the notes", { ms: Date.now() - started });
+    const w = watchVault(notes, {
+      onChange: (c) => sync.handle(c),
+      onError: (err) => log.warn("notes watcher", { err }),
+    });
+    watcher = w;
+    await w.ready;
+    const oauth = oauthConfigOf(config);
     const auth = createVaultAuth({
       db: store.database.db,
       secret: config.BETTER_AUTH_SECRET,
       baseURL: baseUrlOf(config),
       trustedOrigins: config.VAULT_CORS_ORIGINS,
+      socialProviders: socialProvidersOf(oauth),
+      plugins: [oauthEndpointsPlugin(oauth)],
+      userCreateHooks: oauthRegistrationHooks(store.database.db),
       log,
     });
     const app = createVaultApp({
@@ -43,6 +72,7 @@ export async function startVault(
       log,
       store,
       auth,
+      notes: { store: notes, sync },
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
@@ -54,10 +84,14 @@ export async function startVault(
       port: config.VAULT_PORT,
       log,
       drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
-      onClose: () => store.database.close(),
+      onClose: async () => {
+        await w.close();
+        await store.database.close();
+      },
       handleSignals: options.handleSignals,
     });
   } catch (err) {
+    await watcher?.close();
     await store.database.close();
     throw err;
   }

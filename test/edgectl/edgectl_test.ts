@@ -121,6 +121,12 @@ hq-mpls   hq     primary   acme-mpls   12ms      0.25%   true      <age>`,
   ProxyWANPolicy: `
 NAME        STRATEGY         READY    AGE
 steer-web   lowest-latency   <none>   <age>`,
+  ProxyFederation: `
+NAME     FEDERATION ID   LOCAL MEMBER   PHASE    AGE
+global   fed-prod        eu-west        <none>   <age>`,
+  ProxyCluster: `
+NAME      REGION      FEDERATION   AGENTS   READY    AGE
+eu-west   eu-west-1   global       <none>   <none>   <age>`,
 };
 
 /** Names listed per type in namespace default (policies list the WASM plugin too). */
@@ -198,13 +204,15 @@ describe("edgectl against kube-apiserver", () => {
         "certificate.edgeproxy.io/example-com created",
         "proxywanlink.edgeproxy.io/hq-mpls created",
         "proxywanpolicy.edgeproxy.io/steer-web created",
+        "proxyfederation.edgeproxy.io/global created",
+        "proxycluster.edgeproxy.io/eu-west created",
         "proxygateway.edgeproxy.io/shop created",
         "proxyroute.edgeproxy.io/storefront created",
         "",
       ].join("\n"),
     );
     const again = await ok(["apply", "-f", FIXTURE]);
-    assert.equal(again.split("\n").filter((l) => l.endsWith(" unchanged")).length, 16, again);
+    assert.equal(again.split("\n").filter((l) => l.endsWith(" unchanged")).length, 18, again);
 
     await setStatus("proxyroutes", "web", { observedGeneration: 1, conditions: [condition("True")] });
     await setStatus("proxybackends", "web", { endpoints: 3, conditions: [condition("True")] });

@@ -19,7 +19,7 @@ import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts"
 import { installCrds, isKubeApiError, KubeClient, loadKubeconfig } from "../../internal/k8s/mod.ts";
 import { silentLogger } from "../../internal/log/mod.ts";
 import { OidcClient } from "../../internal/oidc/mod.ts";
-import { bundleConsole } from "../../scripts/lib/console_bundle.ts";
+import { bundleWebApp } from "../../scripts/lib/web_bundle.ts";
 import { ROOT } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser, watchedPage } from "../harness/browser.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
@@ -253,7 +253,7 @@ describe("gitsync console", { skip: skip ?? false }, () => {
 
   before(async () => {
     bundleDir = mkdtempSync(join(tmpdir(), "console-bundle-"));
-    await bundleConsole(ROOT, bundleDir);
+    await bundleWebApp(ROOT, "gitsync", bundleDir);
     const bundle = await loadConsoleBundle(bundleDir);
     assert.ok(bundle, "the console bundle was built");
     [k8s, browser] = await Promise.all([startKubeApiServer(), launchBrowser()]);

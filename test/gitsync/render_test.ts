@@ -106,7 +106,11 @@ describe("gitsync-manager render", () => {
           ["--repository", "ssh://git@example.com/r.git"],
           /ssh needs a key and known_hosts, which render does not take/,
         ],
-        [["--repository", CORPUS, "--render", "helm"], /argument 'helm' is invalid/],
+        [["--repository", CORPUS, "--render", "jsonnet"], /argument 'jsonnet' is invalid/],
+        [
+          ["--repository", CORPUS, "--values-file", "v.yaml"],
+          /--values-file and --chart\* are for --render helm/,
+        ],
         [["--path", "x"], /required option '--repository <dir\|url>' not specified/],
       ] as const
     ) {

@@ -30,6 +30,16 @@ export interface TestRegistry {
   host: string;
   /** Pushes a small image (one layer, a config) under `tag`; returns its manifest digest. */
   pushImage(repository: string, tag: string): Promise<string>;
+  /**
+   * Pushes a chart archive (.tgz) as `helm push` does: config application/vnd.cncf.helm.config.v1+json
+   * (the Chart.yaml metadata as JSON), one layer application/vnd.cncf.helm.chart.content.v1.tar+gzip.
+   */
+  pushHelmChart(
+    repository: string,
+    tag: string,
+    tgz: Uint8Array,
+    metadata: Record<string, unknown>,
+  ): Promise<string>;
   /** Requests the token service answered, by outcome. */
   tokenRequests: { granted: number; refused: number };
   stop(): Promise<void>;
@@ -156,9 +166,43 @@ export async function startRegistry(options: { users?: Record<string, string> } 
     return digest;
   }
 
+  async function putManifest(repository: string, tag: string, manifest: string): Promise<string> {
+    const res = await push(repository, `/v2/${repository}/manifests/${tag}`, {
+      method: "PUT",
+      headers: { "content-type": "application/vnd.oci.image.manifest.v1+json" },
+      body: manifest,
+    });
+    await res.body?.cancel();
+    return res.headers.get("docker-content-digest") ?? sha256(manifest);
+  }
+
   return {
     host: `127.0.0.1:${port}`,
     tokenRequests,
+    async pushHelmChart(repository, tag, tgz, metadata) {
+      const config = Buffer.from(JSON.stringify(metadata));
+      const layer = Buffer.from(tgz);
+      const configDigest = await uploadBlob(repository, config);
+      const layerDigest = await uploadBlob(repository, layer);
+      return await putManifest(
+        repository,
+        tag,
+        JSON.stringify({
+          schemaVersion: 2,
+          config: {
+            mediaType: "application/vnd.cncf.helm.config.v1+json",
+            digest: configDigest,
+            size: config.length,
+          },
+          layers: [{
+            mediaType: "application/vnd.cncf.helm.chart.content.v1.tar+gzip",
+            digest: layerDigest,
+            size: layer.length,
+          }],
+          annotations: { "org.opencontainers.image.title": String(metadata.name) },
+        }),
+      );
+    },
     async pushImage(repository, tag) {
       const layer = Buffer.from(`layer of ${repository}:${tag} ${randomUUID()}`);
       const configBlob = Buffer.from(

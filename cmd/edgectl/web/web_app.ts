@@ -20,7 +20,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { type AppEnv, createApp } from "../../../internal/http/mod.ts";
+import { type AppEnv, createApp, refuseCrossSiteWrites } from "../../../internal/http/mod.ts";
 import {
   applyObject,
   type ApplyResult,
@@ -171,26 +171,6 @@ const ROUTES = {
     errors: [404],
   }),
 } as const;
-
-/** The refusal of a write the browser marks cross-site, or whose Origin names another host. */
-export function refuseCrossSiteWrites(): MiddlewareHandler {
-  return async (c, next) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD") return await next();
-    const site = c.req.header("sec-fetch-site");
-    const origin = c.req.header("origin");
-    let crossSite = false;
-    if (site !== undefined) crossSite = site !== "same-origin";
-    else if (origin !== undefined) {
-      try {
-        crossSite = origin === "null" || new URL(origin).host !== c.req.header("host");
-      } catch {
-        crossSite = true;
-      }
-    }
-    if (crossSite) return c.json({ error: "cross-site request refused" }, 403);
-    await next();
-  };
-}
 
 /** A Kubernetes refusal keeps its status (403 Forbidden, 404, 409, 422) and message; others are 502. */
 function kubeError(c: Context, err: unknown) {

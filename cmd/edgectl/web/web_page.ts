@@ -1,35 +1,13 @@
 /**
- * The dashboard's files (web/edgectl, bundled by scripts/lib/edgectl_web_bundle.ts into
+ * The dashboard's files (web/edgectl, bundled by scripts/lib/web_bundle.ts into
  * .cache/web/edgectl and embedded in dist/edgectl) and the HTML page that names them by content hash.
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { loadWebFiles, type WebAsset, webAsset } from "../../../internal/web/mod.ts";
+import { type AppBundle, appPage, loadAppBundle } from "../../../internal/web/mod.ts";
 
-const FROM_SOURCE = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  ".cache",
-  "web",
-  "edgectl",
-);
-
-export interface WebBundle {
-  js: WebAsset;
-  css: WebAsset;
-}
+export type WebBundle = AppBundle;
 
 /** The embedded bundle, else the one in .cache/web/edgectl, else undefined (not built). */
-export async function loadWebBundle(dir = FROM_SOURCE): Promise<WebBundle | undefined> {
-  const files = await loadWebFiles(["edgectl.js", "edgectl.css"], dir);
-  if (!files) return undefined;
-  return {
-    js: webAsset(files["edgectl.js"]!, "text/javascript; charset=utf-8"),
-    css: webAsset(files["edgectl.css"]!, "text/css; charset=utf-8"),
-  };
-}
+export const loadWebBundle = (dir?: string) => loadAppBundle("edgectl", dir);
 
 /** A gateway fanning out to two backends. */
 export const ICON = new TextEncoder().encode(
@@ -39,20 +17,5 @@ export const ICON = new TextEncoder().encode(
 );
 
 export function webPage(bundle: WebBundle): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>edgectl</title>
-<link rel="icon" href="/ui/assets/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/ui/assets/edgectl.${bundle.css.hash}.css">
-<script type="module" src="/ui/assets/edgectl.${bundle.js.hash}.js"></script>
-</head>
-<body>
-<div id="app"><noscript>The edgectl dashboard needs JavaScript.</noscript></div>
-</body>
-</html>
-`;
+  return appPage({ app: "edgectl", base: "/ui", title: "edgectl", bundle });
 }

@@ -31,7 +31,7 @@ import { API_VERSION } from "../crds.ts";
 import type { Application } from "../reconcilers/application.ts";
 import type { Revision } from "../reconcilers/revision.ts";
 import { ConsoleKubeClient } from "./console_kube_client.ts";
-import { refuseCrossSitePosts } from "./cross_site.ts";
+import { refuseCrossSiteWrites } from "../../../internal/http/mod.ts";
 import { CONSOLE_BASE, CONSOLE_CSP, CONSOLE_ICON, type ConsoleBundle, consolePage } from "./page.ts";
 import { ConsoleRequestRefused } from "./read_only_request.ts";
 import { type Session, SessionCookies } from "./session_cookie.ts";
@@ -100,7 +100,7 @@ export function consoleApp(options: ConsoleOptions) {
     await next();
     c.res.headers.set("Content-Security-Policy", CONSOLE_CSP);
   });
-  app.use(refuseCrossSitePosts());
+  app.use(refuseCrossSiteWrites());
 
   const setCookies = (c: Context<AppEnv>, values: string[]) => {
     for (const v of values) c.header("Set-Cookie", v, { append: true });

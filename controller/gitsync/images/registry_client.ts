@@ -1,7 +1,8 @@
 /**
  * A client for the OCI distribution API (the protocol of Docker Hub, GHCR, Harbor, ECR, the CNCF
  * registry): the tags of a repository (`GET /v2/<name>/tags/list`, paged through `Link` headers) and
- * a tag's manifest digest (`HEAD /v2/<name>/manifests/<tag>`, `Docker-Content-Digest`).
+ * a tag's manifest digest (`HEAD /v2/<name>/manifests/<tag>`, `Docker-Content-Digest`), and a Helm chart
+ * pushed as an OCI artifact (its manifest, then the chart layer's blob, capped and digest-checked).
  *
  * Authentication follows the registry's challenge: anonymous first; on `401` with
  * `WWW-Authenticate: Bearer realm=…,service=…,scope=…` a token is fetched from the realm (with basic
@@ -11,6 +12,7 @@
  * insecure-registries (127.0.0.0/8) are; every other registry over HTTPS.
  * Credentials never appear in errors.
  */
+import { createHash } from "node:crypto";
 import { type HostLimiter, hostLimiter } from "./host_limiter.ts";
 
 export interface RegistryCredentials {
@@ -87,6 +89,28 @@ const MANIFEST_TYPES = [
   "application/vnd.docker.distribution.manifest.v2+json",
 ].join(", ");
 
+/** The layer of a Helm chart pushed to an OCI registry. */
+export const HELM_CHART_LAYER = "application/vnd.cncf.helm.chart.content.v1.tar+gzip";
+
+/** A response body, refused beyond maxBytes without reading the rest. */
+async function readCapped(res: Response, maxBytes: number, what: string): Promise<Uint8Array> {
+  if (Number(res.headers.get("content-length") ?? 0) > maxBytes) {
+    await res.body?.cancel();
+    throw new RegistryError(`${what} is larger than ${maxBytes} bytes`);
+  }
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      await res.body?.cancel().catch(() => {});
+      throw new RegistryError(`${what} is larger than ${maxBytes} bytes`);
+    }
+    parts.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(parts));
+}
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
 /** Parameters of a `WWW-Authenticate` challenge: `Bearer realm="…",service="…"`. */
@@ -155,6 +179,34 @@ export class RegistryClient {
       throw new RegistryError(`${this.where()}:${tag}: the registry gave no sha256 manifest digest`);
     }
     return digest;
+  }
+
+  /**
+   * The chart archive of a Helm chart pushed as an OCI artifact (`helm push`): the tag's manifest, its
+   * layer of type application/vnd.cncf.helm.chart.content.v1.tar+gzip, at most maxBytes, sha256 checked.
+   */
+  async helmChart(tag: string, maxBytes: number): Promise<Uint8Array> {
+    const path = `/v2/${this.ref.path}/manifests/${encodeURIComponent(tag)}`;
+    const res = await this.request("GET", path, { accept: "application/vnd.oci.image.manifest.v1+json" });
+    if (res.status === 404) throw new RegistryError(`${this.where()}:${tag} does not exist`);
+    if (!res.ok) throw await this.failure(res, `reading the manifest of ${tag}`);
+    const manifest = JSON.parse(new TextDecoder().decode(await readCapped(res, 4 << 20, "the manifest"))) as {
+      layers?: { mediaType?: string; digest?: string; size?: number }[];
+    };
+    const layer = manifest.layers?.find((l) => l.mediaType === HELM_CHART_LAYER);
+    if (!layer?.digest || !/^sha256:[0-9a-f]{64}$/.test(layer.digest)) {
+      throw new RegistryError(`${this.where()}:${tag} is not a Helm chart (no ${HELM_CHART_LAYER} layer)`);
+    }
+    if ((layer.size ?? 0) > maxBytes) {
+      throw new RegistryError(`${this.where()}:${tag}: the chart is larger than ${maxBytes} bytes`);
+    }
+    const blob = await this.request("GET", `/v2/${this.ref.path}/blobs/${layer.digest}`);
+    if (!blob.ok) throw await this.failure(blob, `reading the chart layer of ${tag}`);
+    const bytes = await readCapped(blob, maxBytes, "the chart");
+    if (`sha256:${createHash("sha256").update(bytes).digest("hex")}` !== layer.digest) {
+      throw new RegistryError(`${this.where()}:${tag}: the chart layer does not match its digest`);
+    }
+    return bytes;
   }
 
   private where() {

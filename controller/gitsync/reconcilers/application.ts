@@ -26,6 +26,7 @@ import { API_VERSION } from "../crds.ts";
 import type { Repository } from "./repository.ts";
 import type { Decryption } from "../sops/decrypt_tree.ts";
 import type { Revision } from "./revision.ts";
+import type { HelmSource } from "../render/helm_source.ts";
 
 export interface Application extends KubeObject {
   spec: {
@@ -35,7 +36,7 @@ export interface Application extends KubeObject {
     source: {
       repositoryRef: { name: string };
       path?: string;
-      render?: { type?: "yaml" | "kustomize" | "helm" };
+      render?: { type?: "yaml" | "kustomize" | "helm"; helm?: HelmSource };
     };
     decryption?: Decryption;
     conflictPolicy?: "fail" | "adopt";

@@ -23,6 +23,9 @@ import type { Notification, NotificationEvent } from "../notify/notifier.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
 import { RenderFailure } from "../render/failure.ts";
 import { inSpan, spanAttributes } from "../tracing.ts";
+import { kubeLookup, valuesFromReader } from "../render/helm_source.ts";
+import { readChartCredentials } from "../source/helm/chart_credentials.ts";
+import type { ChartSource } from "../source/helm/chart_source.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
 import { APPLICATION_LABEL, listManaged } from "../rollout/inventory.ts";
 import { DecryptionFailure } from "../sops/decrypt.ts";
@@ -63,6 +66,10 @@ export interface RevisionReconcilerOptions {
   /** The files of a Repository's commit (from the source cache). */
   source: (namespace: string, repository: string, commit: string) => Promise<ReadonlyMap<string, Uint8Array>>;
   renderers: Renderers;
+  /** Charts from chart repositories (render.helm.chart), cached per namespace and credentials. */
+  charts?: ChartSource;
+  /** The cluster's Kubernetes version, for Helm's .Capabilities.KubeVersion (as `helm install` sees it). */
+  kubeVersion?: () => Promise<string | undefined>;
   events: EventRecorder;
   redact: (text: string) => string;
   /** Queues a notification for the Application's sinks (controller/gitsync/notify). */
@@ -124,6 +131,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
   async function desiredState(
     rev: Revision,
     app: Application,
+    sa: KubeClient,
   ): Promise<{ objects: KubeObject[]; groups: Group[] }> {
     const tree = await o.source(
       rev.metadata!.namespace!,
@@ -137,7 +145,19 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       "gitsync.application": `${ns}/${app.metadata!.name}`,
       "gitsync.source.revision": rev.spec.sourceRevision,
       "gitsync.source.path": app.spec.source.path ?? "",
-    }, () => renderSource(o.renderers, plain, app.spec.source));
+    }, async () =>
+      renderSource(o.renderers, plain, app.spec.source, {
+        namespace: ns,
+        applicationName: app.metadata!.name!,
+        // Helm's valuesFrom and lookup read as the Application's service account.
+        readValuesFrom: valuesFromReader(sa, ns),
+        lookup: kubeLookup(sa),
+        kubeVersion: app.spec.source.render?.type === "helm" ? await o.kubeVersion?.() : undefined,
+        fetchChart: async (chart) => {
+          if (!o.charts) throw new RenderFailure("chart repositories are not configured");
+          return await o.charts.fetch(ns, chart, await readChartCredentials(o.client, ns, chart));
+        },
+      }));
     const objects = rendered.map((obj) => ({
       ...obj,
       metadata: {
@@ -159,7 +179,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       "plan",
       { "gitsync.revision": `${rev.metadata!.namespace}/${rev.metadata!.name}` },
       async () => {
-        const { objects, groups } = await desiredState(rev, app);
+        const { objects, groups } = await desiredState(rev, app, sa);
         const managed = await inventory(sa, app, objects)();
         const options = {
           conflictPolicy: app.spec.conflictPolicy ?? "fail",
@@ -197,7 +217,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
    * when the Application syncs automatically, else after a fresh approval of the new plan.
    */
   async function checkDrift(rev: Revision, app: Application, sa: KubeClient): Promise<void> {
-    const { groups } = await desiredState(rev, app);
+    const { groups } = await desiredState(rev, app, sa);
     const objects = groups.flatMap((g) => (g.stage === "wave" ? g.objects : []));
     const changes = await applyObjects(sa, objects, {
       conflictPolicy: "adopt", // a dry run: shows what taking the fields back would change
@@ -452,7 +472,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         // From here on the applied objects are the plan's, so the plan is not computed again.
         await writeStatus(rev, { startedAt: iso(now()) });
       }
-      const { objects, groups } = await desiredState(rev, app);
+      const { objects, groups } = await desiredState(rev, app, sa);
       const selfHeal = rev.status?.rollout?.selfHeal === true;
       const unlisted = new Set<string>();
       const r = await rolloutStep({

@@ -7,7 +7,7 @@ import { embeddedFile } from "../../../internal/platform/mod.ts";
 
 const FROM_SOURCE = new URL("../../../.cache/wasm/", import.meta.url);
 
-export async function wasmAsset(name: "kustomize.wasm" | "wasm_exec.js"): Promise<Uint8Array> {
+export async function wasmAsset(name: "kustomize.wasm" | "helm.wasm" | "wasm_exec.js"): Promise<Uint8Array> {
   const embedded = embeddedFile(name);
   if (embedded) return new Uint8Array(await embedded.arrayBuffer());
   try {

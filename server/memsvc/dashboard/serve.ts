@@ -1,19 +1,23 @@
 /**
  * The dashboard at /admin: a single-page app (web/admin, bundled by
- * scripts/lib/dashboard.ts) served under a strict Content-Security-Policy.
+ * scripts/lib/web_bundle.ts) served under a strict Content-Security-Policy.
  *
  *   GET /admin, /admin/*            the page (every client-side route gets the same HTML)
  *   GET /admin/assets/admin.<h>.js  the bundle; <h> is its content hash, so it is cached for a year
  *   GET /admin/assets/admin.<h>.css
  *
  * A compiled binary reads the bundle from its embedded files; from source it is read from
- * .cache/web/admin (built by `deno task build memsvc`, or by bundleDashboard()).
+ * .cache/web/admin (built by `deno task build memsvc`, or by bundleWebApp()).
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../../internal/http/mod.ts";
-import { loadWebFiles, spaRoutes, type WebAsset, webAsset } from "../../../internal/web/mod.ts";
+import {
+  type AppBundle,
+  appPage,
+  loadAppBundle,
+  spaRoutes,
+  type WebAsset,
+} from "../../../internal/web/mod.ts";
 
 /** No inline script or style, nothing from another origin, never framed. */
 export const DASHBOARD_CSP = [
@@ -28,51 +32,28 @@ export const DASHBOARD_CSP = [
   "form-action 'self'",
 ].join("; ");
 
-const FROM_SOURCE = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", ".cache", "web", "admin");
-
 export type DashboardAsset = WebAsset;
-
-export interface DashboardBundle {
-  js: DashboardAsset;
-  css: DashboardAsset;
-}
+export type DashboardBundle = AppBundle;
 
 /** The embedded bundle, else the one in .cache/web/admin, else undefined (not built). */
-export async function loadDashboardBundle(dir = FROM_SOURCE): Promise<DashboardBundle | undefined> {
-  const files = await loadWebFiles(["admin.js", "admin.css"], dir);
-  if (!files) return undefined;
-  return {
-    js: webAsset(files["admin.js"]!, "text/javascript; charset=utf-8"),
-    css: webAsset(files["admin.css"]!, "text/css; charset=utf-8"),
-  };
-}
+export const loadDashboardBundle = (dir?: string) => loadAppBundle("admin", dir);
 
 const ICON =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b5bdb"/>` +
   `<circle cx="11" cy="12" r="4" fill="#fff"/><circle cx="22" cy="10" r="3" fill="#fff"/>` +
   `<circle cx="19" cy="22" r="4" fill="#fff"/><path d="M11 12 22 10 19 22Z" fill="none" stroke="#fff" stroke-width="1.5"/></svg>`;
 
-const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
 function page(bundle: DashboardBundle, authMode: string, origins: readonly string[]): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="memsvc-auth-mode" content="${authMode}">
-<meta name="memsvc-origins" content="${escapeAttr(origins.map((o) => new URL(o).origin).join(" "))}">
-<title>memsvc</title>
-<link rel="icon" href="/admin/assets/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/admin/assets/admin.${bundle.css.hash}.css">
-<script type="module" src="/admin/assets/admin.${bundle.js.hash}.js"></script>
-</head>
-<body>
-<div id="app"><noscript>The memsvc dashboard needs JavaScript.</noscript></div>
-</body>
-</html>
-`;
+  return appPage({
+    app: "admin",
+    base: "/admin",
+    title: "memsvc",
+    bundle,
+    meta: {
+      "memsvc-auth-mode": authMode,
+      "memsvc-origins": origins.map((o) => new URL(o).origin).join(" "),
+    },
+  });
 }
 
 export interface DashboardRoutesDeps {

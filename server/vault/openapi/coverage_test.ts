@@ -33,6 +33,7 @@ const app = createVaultApp({
     log: silentLogger,
   }),
   limiters: { signIn: limiter(), password: limiter(), signUp: limiter() },
+  notes: { store: unused, sync: unused },
 });
 
 // deno-lint-ignore no-explicit-any

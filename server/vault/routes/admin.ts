@@ -22,6 +22,7 @@ import { createInvite, invite, listInvites, revokeInvite } from "../identity/inv
 import { getRegistrationMode, registrationMode, setRegistrationMode } from "../identity/settings.ts";
 import { adminUser, changeUser, listUsers, removeUser, userChange } from "../identity/users.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
+import { removeUserIndex } from "../search/mod.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
 const userParams = z.object({ id: z.string().min(1).max(100) });
@@ -144,6 +145,8 @@ export function adminRoutes({ database }: { database: Database<VaultDatabase> })
   mountRoute(app, adminApi.removeUser, async (c, { params }) => {
     const caller = callerOf(c);
     if (!(await removeUser(database, caller.userId, params.id))) throw notFound("user");
+    // The search index has no foreign key to the user table (docs/vault-search.md).
+    await removeUserIndex(db, params.id);
     await writeAudit(db, {
       actorId: caller.userId,
       action: "admin.remove-user",

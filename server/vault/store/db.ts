@@ -7,6 +7,7 @@ import type { AuditTables } from "../../../internal/audit/mod.ts";
 import type { IdentityTables } from "../../../internal/auth/mod.ts";
 import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
+import type { SearchTables } from "../search/mod.ts";
 import { migrations } from "./migrations/mod.ts";
 
 export interface SettingsTable {
@@ -40,11 +41,37 @@ export interface ApiKeysTable {
   window_count: Generated<number>;
 }
 
-/** The tables of the vault's identity migration (0001). */
-export interface VaultDatabase extends IdentityTables, AuditTables {
+export type Permission = "read" | "read-write";
+
+export interface NoteSharesTable {
+  id: string;
+  owner_id: string;
+  /** A note path, or a folder ending in "/". */
+  path: string;
+  grantee_id: string;
+  permission: Permission;
+  created_at: Generated<Date>;
+}
+
+export interface AccessRequestsTable {
+  id: string;
+  requester_id: string;
+  owner_id: string;
+  path: string;
+  permission: Permission;
+  message: string | null;
+  status: Generated<"pending" | "approved" | "denied">;
+  created_at: Generated<Date>;
+  decided_at: Date | null;
+}
+
+/** The vault's tables: identity (0001), the search index (0002), shares and access requests (0003). */
+export interface VaultDatabase extends IdentityTables, AuditTables, SearchTables {
   settings: SettingsTable;
   invite_codes: InviteCodesTable;
   api_keys: ApiKeysTable;
+  note_shares: NoteSharesTable;
+  access_requests: AccessRequestsTable;
 }
 
 export interface VaultStore {

@@ -1,7 +1,13 @@
 /** The vault's migrations, in order; each file is named for what it adds. */
 import type { Migration } from "../../../../internal/db/mod.ts";
 import { identity } from "./0001_identity.ts";
+import { notesIndex } from "./0002_notes_index.ts";
+import { shares } from "./0003_shares.ts";
+import { passkeys } from "./0004_passkeys.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_identity": identity,
+  "0002_notes_index": notesIndex,
+  "0003_shares": shares,
+  "0004_passkeys": passkeys,
 };

@@ -1,15 +1,16 @@
 /**
- * Refuses cross-site writes (seed 5.5, 7): a request other than GET/HEAD is answered 403 when the
+ * Refuses cross-site writes (gitsync's console, seed 5.5 and 7; edgectl web): a request other than
+ * GET/HEAD is answered 403 when the
  * browser says it is cross-site (Sec-Fetch-Site other than same-origin) or, for browsers that do not
  * send Sec-Fetch-Site, when its Origin is not this server's. Together with SameSite=Lax cookies this
  * keeps other sites from signing a browser in or out.
  *
  * @example
- * app.use(refuseCrossSitePosts());
+ * app.use(refuseCrossSiteWrites());
  */
 import type { MiddlewareHandler } from "hono";
 
-export function refuseCrossSitePosts(): MiddlewareHandler {
+export function refuseCrossSiteWrites(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return await next();
     const site = c.req.header("sec-fetch-site");

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Hono } from "hono";
-import { refuseCrossSitePosts } from "./cross_site.ts";
+import { refuseCrossSiteWrites } from "./cross_site.ts";
 
 const app = new Hono();
-app.use(refuseCrossSitePosts());
+app.use(refuseCrossSiteWrites());
 app.all("/x", (c) => c.text("done"));
 const call = (method: string, headers: Record<string, string>) =>
   app.request("http://console.test/x", { method, headers: { host: "console.test", ...headers } });
 
-describe("refuseCrossSitePosts", () => {
+describe("refuseCrossSiteWrites", () => {
   const cases: [string, string, Record<string, string>, number][] = [
     ["same-origin fetch", "POST", { "sec-fetch-site": "same-origin" }, 200],
     ["cross-site", "POST", { "sec-fetch-site": "cross-site" }, 403],

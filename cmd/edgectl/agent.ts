@@ -1,0 +1,127 @@
+/**
+ * `edgectl agent config|backends|vips <agent>`: asks one agent over gRPC what it has applied.
+ * The agent is found through the API (agent_client.ts) unless --agent-addr names the address, in
+ * which case Kubernetes is not contacted and <agent> only labels the output.
+ */
+import { type Command, Option } from "@commander-js/extra-typings";
+import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import {
+  agentAddrOption,
+  type AgentClient,
+  type AgentTarget,
+  agentTarget,
+  callAgent,
+  findAgentPod,
+  parseTimeout,
+  timeoutOption,
+} from "./agent_client.ts";
+import {
+  BACKEND_HEADERS,
+  backendRows,
+  backendsDocument,
+  configDocument,
+  formatConfig,
+  VIP_HEADERS,
+  vipRows,
+  vipsDocument,
+} from "./agent_format.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { proxyNamespaceOption } from "./proxy_pods.ts";
+
+interface AgentFlags {
+  agentAddr?: string;
+  timeout: string;
+  proxyNamespace: string;
+  agentNamespace?: string;
+}
+
+/** --agent-namespace is the reference's spelling of --proxy-namespace; accepted, not advertised. */
+export function agentNamespaceAlias() {
+  return new Option("--agent-namespace <namespace>").hideHelp();
+}
+
+/** The agent named on the command line: by --agent-addr alone, else through the API. */
+export async function resolveTarget(cmd: Command, name: string, flags: AgentFlags): Promise<AgentTarget> {
+  if (flags.agentAddr) return { name, address: flags.agentAddr };
+  return await withSession(cmd, async ({ client }) => {
+    const pod = await findAgentPod(client, flags.agentNamespace ?? flags.proxyNamespace, name);
+    return agentTarget(pod);
+  });
+}
+
+export function registerAgent(program: Command, io: Io) {
+  const agent = program
+    .command("agent")
+    .summary("Ask one agent over gRPC for its applied config, backends or VIPs")
+    .description(
+      "Query one edge proxy agent over gRPC (AgentService). <agent> is the name of an agent Pod " +
+        "(labels app.kubernetes.io/name=edgeproxy, app.kubernetes.io/component=agent in --proxy-namespace) " +
+        "or of the node it runs on. edgectl dials --agent-addr if given (without contacting Kubernetes), " +
+        "else the Pod's edgeproxy.io/agent-address annotation, else <pod IP>:9092. " +
+        "An agent that cannot be reached or does not answer within --timeout is an error (exit 1).",
+    );
+
+  const query = (
+    name: string,
+    summary: string,
+    examples: string[],
+    run: (
+      client: AgentClient,
+      target: AgentTarget,
+      opts: { timeoutMs: number },
+      format: string,
+    ) => Promise<void>,
+  ) => {
+    const command = agent
+      .command(name)
+      .summary(summary)
+      .argument("<agent>", "Agent Pod name or node name")
+      .addOption(agentAddrOption())
+      .addOption(timeoutOption())
+      .addOption(proxyNamespaceOption())
+      .addOption(agentNamespaceAlias())
+      .addOption(outputOption({ env: OUTPUT_ENV }))
+      .action(async (agentName, flags, cmd) => {
+        const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
+        const target = await resolveTarget(cmd as unknown as Command, agentName, flags);
+        await callAgent(target, timeoutMs, (client, opts) => run(client, target, opts, flags.output));
+      });
+    addExamples(command, examples);
+  };
+
+  query("config", "The configuration snapshot the agent applies", [
+    "# The config the agent on node worker-1 applies\nedgectl agent config worker-1",
+    "# As YAML, from an agent Pod in another namespace\nedgectl agent config edgeproxy-agent-x7k2p --proxy-namespace proxy -o yaml",
+  ], async (client, target, opts, format) => {
+    const config = await client.getConfig({}, opts);
+    printResult(io, configDocument(target, config), format as "table", () => formatConfig(target, config));
+  });
+  query("backends", "The agent's backends and the health of their endpoints", [
+    "# Backends of the agent on worker-1, waiting at most 2 seconds\nedgectl agent backends worker-1 --timeout 2s",
+    "# As JSON\nedgectl agent backends worker-1 -o json",
+  ], async (client, target, opts, format) => {
+    const { backends } = await client.listBackends({}, opts);
+    printResult(io, backendsDocument(target, backends), format as "table", {
+      headers: BACKEND_HEADERS,
+      rows: () => backendRows(backends),
+      empty: `No backends on agent ${target.name}.`,
+    });
+  });
+  query("vips", "The virtual IPs the agent announces or stands by for", [
+    "# The VIPs of the agent on worker-1\nedgectl agent vips worker-1",
+    "# Through a port-forward, without Kubernetes\nedgectl agent vips worker-1 --agent-addr 127.0.0.1:9092",
+  ], async (client, target, opts, format) => {
+    const { vips } = await client.listVIPs({}, opts);
+    printResult(io, vipsDocument(target, vips), format as "table", {
+      headers: VIP_HEADERS,
+      rows: () => vipRows(vips),
+      empty: `No VIPs on agent ${target.name}.`,
+    });
+  });
+
+  addExamples(agent, [
+    "# The config the agent on node worker-1 applies\nedgectl agent config worker-1",
+    "# Its backends as JSON, waiting at most 2 seconds\nedgectl agent backends worker-1 -o json --timeout 2s",
+    "# The VIPs of an agent reached through a port-forward\nedgectl agent vips worker-1 --agent-addr 127.0.0.1:9092",
+  ]);
+}

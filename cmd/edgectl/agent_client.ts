@@ -1,0 +1,192 @@
+/**
+ * Finding agents and calling them over gRPC (AgentService, proto/edgeproxy/agent/v1/agent.proto).
+ *
+ * An agent is a Pod labelled app.kubernetes.io/name=edgeproxy, app.kubernetes.io/component=agent in
+ * --proxy-namespace (proxy_pods.ts); its name on the command line is the Pod's name or its node's.
+ * edgectl dials, in order of preference: --agent-addr, the Pod's `edgeproxy.io/agent-address`
+ * annotation (host:port, for agents behind a NAT and for tests, whose Pods have fake IPs), then
+ * `<pod IP>:9092` without TLS, as the reference does. Every call has a deadline (--timeout).
+ */
+import { Option } from "@commander-js/extra-typings";
+import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { CliError } from "../../internal/cli/mod.ts";
+import type { KubeClient } from "../../internal/k8s/mod.ts";
+import { AgentService } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
+import { parseDuration } from "./duration.ts";
+import { labelSelector, listProxyPods, type Pod } from "./proxy_pods.ts";
+
+export const AGENT_PORT = 9092;
+export const AGENT_ADDRESS_ANNOTATION = "edgeproxy.io/agent-address";
+export const DEFAULT_TIMEOUT = "5s";
+
+export type AgentClient = Client<typeof AgentService>;
+
+export interface AgentPod extends Pod {
+  metadata: Pod["metadata"] & { annotations?: Record<string, string>; labels?: Record<string, string> };
+  spec: { nodeName?: string; containers: { name: string; image?: string }[] };
+  status?: Pod["status"] & {
+    podIP?: string;
+    hostIP?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: { name: string; ready?: boolean; restartCount?: number; image?: string }[];
+  };
+}
+
+/** One agent to dial: its name (the Pod's), node and address. */
+export interface AgentTarget {
+  name: string;
+  node?: string;
+  address: string;
+}
+
+export function agentAddrOption() {
+  return new Option(
+    "--agent-addr <host:port>",
+    "Dial this address instead of the agent Pod's IP and port 9092",
+  );
+}
+
+export function timeoutOption() {
+  return new Option("--timeout <duration>", "Deadline of each call to an agent, e.g. 2s or 500ms")
+    .default(DEFAULT_TIMEOUT);
+}
+
+/** --timeout in milliseconds, or a usage error. */
+export function parseTimeout(text: string, fail: (message: string) => never): number {
+  const ms = parseDuration(text);
+  if (ms === undefined || ms <= 0) {
+    fail(`--timeout: "${text}" is not a positive duration such as 5s or 500ms`);
+  }
+  return ms!;
+}
+
+/** The address to dial for a Pod; undefined when it has no IP yet and no annotation. */
+export function agentAddress(pod: AgentPod, override?: string): string | undefined {
+  if (override) return override;
+  const annotated = pod.metadata.annotations?.[AGENT_ADDRESS_ANNOTATION];
+  if (annotated) return annotated;
+  const ip = pod.status?.podIP;
+  if (!ip) return undefined;
+  return ip.includes(":") ? `[${ip}]:${AGENT_PORT}` : `${ip}:${AGENT_PORT}`;
+}
+
+export function listAgentPods(client: KubeClient, namespace: string): Promise<AgentPod[]> {
+  return listProxyPods(client, namespace, "agent") as Promise<AgentPod[]>;
+}
+
+/** The agent Pod named `name` (Pod name first, then node name); a clear error when there is none. */
+export async function findAgentPod(client: KubeClient, namespace: string, name: string): Promise<AgentPod> {
+  const pods = await listAgentPods(client, namespace);
+  const pod = pods.find((p) => p.metadata.name === name) ?? pods.find((p) => p.spec.nodeName === name);
+  if (!pod) {
+    throw new CliError(
+      `agent "${name}" not found: no Pod or node of that name among the agent Pods (${
+        labelSelector("agent")
+      }) in namespace ${namespace}`,
+    );
+  }
+  return pod;
+}
+
+export function agentTarget(pod: AgentPod, override?: string): AgentTarget {
+  const address = agentAddress(pod, override);
+  if (!address) {
+    throw new CliError(
+      `agent ${pod.metadata.name} has no Pod IP yet (phase ${pod.status?.phase ?? "Unknown"})`,
+    );
+  }
+  return { name: pod.metadata.name, ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}), address };
+}
+
+/**
+ * Runs `fn` against one agent with a deadline of `timeoutMs` per call. Failures become one line
+ * naming the agent and the address: unreachable, deadline exceeded, or the agent's own error.
+ */
+export async function callAgent<T>(
+  target: AgentTarget,
+  timeoutMs: number,
+  fn: (client: AgentClient, options: { timeoutMs: number }) => Promise<T>,
+): Promise<T> {
+  const transport = createGrpcTransport({ baseUrl: `http://${target.address}` });
+  const client = createClient(AgentService, transport);
+  try {
+    return await fn(client, { timeoutMs });
+  } catch (err) {
+    throw agentError(target, timeoutMs, err);
+  }
+}
+
+export function agentError(target: AgentTarget, timeoutMs: number, err: unknown): CliError {
+  const who = `agent ${target.name} (${target.address})`;
+  if (err instanceof ConnectError) {
+    switch (err.code) {
+      case Code.DeadlineExceeded:
+        return new CliError(`${who} did not answer within ${formatMs(timeoutMs)} (deadline exceeded)`);
+      case Code.Unavailable:
+        return new CliError(`${who} is unreachable: ${oneLine(err.rawMessage)}`);
+      case Code.Unimplemented:
+        return new CliError(
+          `${who} does not implement this query; is it an older agent? (${oneLine(err.rawMessage)})`,
+        );
+      default:
+        return new CliError(`${who}: ${Code[err.code]}: ${oneLine(err.rawMessage)}`);
+    }
+  }
+  return new CliError(`${who}: ${oneLine(err instanceof Error ? err.message : String(err))}`);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+export type AgentResult<T> = { target: AgentTarget; value: T } | { target: AgentTarget; error: CliError };
+
+/**
+ * Calls every agent, at most `concurrency` at a time, in the order given. One dead agent does not
+ * stop the others: its error is returned in its place for the command to report.
+ */
+export async function callAgents<T>(
+  targets: readonly AgentTarget[],
+  timeoutMs: number,
+  fn: (client: AgentClient, options: { timeoutMs: number }, target: AgentTarget) => Promise<T>,
+  concurrency = 16,
+): Promise<AgentResult<T>[]> {
+  const results: AgentResult<T>[] = new Array(targets.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < targets.length) {
+      const i = next++;
+      const target = targets[i]!;
+      try {
+        results[i] = { target, value: await callAgent(target, timeoutMs, (c, o) => fn(c, o, target)) };
+      } catch (err) {
+        results[i] = { target, error: err instanceof CliError ? err : agentError(target, timeoutMs, err) };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
+  return results;
+}
+
+/** The agents to call: one address given by --agent-addr, else every agent Pod with an address. */
+export async function allAgentTargets(
+  client: KubeClient,
+  namespace: string,
+): Promise<{ targets: AgentTarget[]; skipped: string[] }> {
+  const pods = await listAgentPods(client, namespace);
+  if (pods.length === 0) {
+    throw new CliError(`no agent Pods (${labelSelector("agent")}) in namespace ${namespace}`);
+  }
+  const targets: AgentTarget[] = [];
+  const skipped: string[] = [];
+  for (const pod of pods) {
+    if (agentAddress(pod)) targets.push(agentTarget(pod));
+    else skipped.push(pod.metadata.name);
+  }
+  return { targets, skipped };
+}

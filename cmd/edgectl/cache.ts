@@ -1,0 +1,226 @@
+/**
+ * `edgectl cache stats|purge`: the agents' response cache, over the same gRPC AgentService as
+ * `agent` (GetCacheStats, PurgeCache), so one port, one deadline and one error style serve both.
+ * (The reference used plain HTTP to the agent's health port; gRPC was chosen so the cache API is
+ * typed in agent.proto like the rest.) Every agent Pod is called unless --agent-addr names one agent.
+ */
+import { type Command, Option } from "@commander-js/extra-typings";
+import { toJson } from "@bufbuild/protobuf";
+import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import {
+  GetCacheStatsResponseSchema,
+  type PurgeCacheRequest,
+} from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
+import {
+  agentAddrOption,
+  type AgentClient,
+  type AgentResult,
+  type AgentTarget,
+  allAgentTargets,
+  callAgents,
+  parseTimeout,
+  timeoutOption,
+} from "./agent_client.ts";
+import { agentRef } from "./agent_format.ts";
+import { agentNamespaceAlias } from "./agent.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { proxyNamespaceOption } from "./proxy_pods.ts";
+
+interface CommonFlags {
+  agentAddr?: string;
+  timeout: string;
+  proxyNamespace: string;
+  agentNamespace?: string;
+}
+
+type AgentCall<T> = (client: AgentClient, options: { timeoutMs: number }, target: AgentTarget) => Promise<T>;
+
+/**
+ * Calls every agent (or the one at --agent-addr) with the call `makeCall` builds for the working
+ * namespace: -n, EDGECTL_NAMESPACE or the context's, and "default" when Kubernetes is not used.
+ */
+async function onAgents<T>(
+  cmd: Command,
+  flags: CommonFlags,
+  makeCall: (namespace: string) => AgentCall<T>,
+): Promise<{ results: AgentResult<T>[]; skipped: string[] }> {
+  const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
+  if (flags.agentAddr) {
+    const target = { name: flags.agentAddr, address: flags.agentAddr };
+    const namespace = (cmd.optsWithGlobals() as { namespace?: string }).namespace ?? "default";
+    return { results: await callAgents([target], timeoutMs, makeCall(namespace)), skipped: [] };
+  }
+  return await withSession(cmd, async ({ client, namespace }) => {
+    const { targets, skipped } = await allAgentTargets(client, flags.agentNamespace ?? flags.proxyNamespace);
+    return { results: await callAgents(targets, timeoutMs, makeCall(namespace)), skipped };
+  });
+}
+
+function reportFailures(io: Io, results: readonly AgentResult<unknown>[], skipped: readonly string[]) {
+  for (const name of skipped) io.stderr.write(`warning: agent ${name} has no Pod IP yet; skipped\n`);
+  const failed = results.flatMap((r) => "error" in r ? [r.error.message] : []);
+  for (const m of failed.slice(0, -1)) io.stderr.write(`error: ${m}\n`);
+  if (failed.length) throw new CliError(failed[failed.length - 1]!);
+}
+
+/** Bytes as kubectl prints quantities: binary units, at most one decimal. */
+export function formatBytes(n: bigint): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = Number(n);
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${v}B` : `${Number.isInteger(v) ? v : v.toFixed(1)}${units[i]}`;
+}
+
+export function hitRatio(hits: bigint, misses: bigint): string {
+  const total = hits + misses;
+  return total === 0n ? "<none>" : `${(Number(hits * 1000n / total) / 10).toFixed(1)}%`;
+}
+
+export function registerCache(program: Command, io: Io) {
+  const cache = program
+    .command("cache")
+    .summary("Show or purge the agents' response cache")
+    .description(
+      "The response cache of every agent, over gRPC (AgentService GetCacheStats and PurgeCache). " +
+        "Agents are found as for `edgectl agents`; --agent-addr talks to one agent without Kubernetes.",
+    );
+
+  const stats = cache
+    .command("stats")
+    .summary("Entries, size, hits and misses of each agent's cache")
+    .description(
+      "Entries, size, hits, misses, hit ratio and evictions of each agent's response cache. Entries and " +
+        "size count only routes of one namespace when -n/--namespace (or EDGECTL_NAMESPACE) is given.",
+    )
+    .addOption(agentAddrOption())
+    .addOption(timeoutOption())
+    .addOption(proxyNamespaceOption())
+    .addOption(agentNamespaceAlias())
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (flags, cmd) => {
+      const namespace = (cmd.optsWithGlobals() as { namespace?: string }).namespace ?? "";
+      const { results, skipped } = await onAgents(
+        cmd as unknown as Command,
+        flags,
+        () => (c, o) => c.getCacheStats({ namespace }, o),
+      );
+      const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, stats: r.value }] : []);
+      printResult(
+        io,
+        {
+          apiVersion: "v1",
+          kind: "List",
+          items: ok.map((r) => ({
+            agent: agentRef(r.target),
+            ...(namespace ? { namespace } : {}),
+            stats: toJson(GetCacheStatsResponseSchema, r.stats, { alwaysEmitImplicit: true }),
+          })),
+        },
+        flags.output,
+        {
+          headers: [
+            "AGENT",
+            "NODE",
+            "ENTRIES",
+            "SIZE",
+            "MAX SIZE",
+            "HITS",
+            "MISSES",
+            "HIT RATIO",
+            "EVICTIONS",
+          ],
+          rows: () =>
+            ok.map(({ target, stats: s }) => [
+              target.name,
+              target.node,
+              String(s.entries),
+              formatBytes(s.sizeBytes),
+              formatBytes(s.maxSizeBytes),
+              String(s.hits),
+              String(s.misses),
+              hitRatio(s.hits, s.misses),
+              String(s.evictions),
+            ]),
+          empty: "No agent answered.",
+        },
+      );
+      reportFailures(io, results, skipped);
+    });
+  addExamples(stats, [
+    "# Every agent's cache\nedgectl cache stats",
+    "# Only entries of routes in namespace shop, as JSON\nedgectl cache stats -n shop -o json",
+    "# One agent through a port-forward\nedgectl cache stats --agent-addr 127.0.0.1:9092",
+  ]);
+
+  const purge = cache
+    .command("purge")
+    .summary("Drop cached responses: all, by hostname pattern, or of one route")
+    .description(
+      "Drop cached responses on every agent. Exactly one of --all, --hostname <pattern> (a glob: * and ?) " +
+        "or --route <name> (a route of -n's namespace, or <namespace>/<name>) is required.",
+    )
+    .option("--all", "Drop every cached response", false)
+    .option("--hostname <pattern>", "Drop responses for hostnames matching this glob, e.g. *.example.com")
+    .addOption(new Option("--pattern <pattern>").hideHelp())
+    .option("--route <name>", "Drop responses of this route")
+    .addOption(agentAddrOption())
+    .addOption(timeoutOption())
+    .addOption(proxyNamespaceOption())
+    .addOption(agentNamespaceAlias())
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (flags, cmd) => {
+      const hostname = flags.hostname ?? flags.pattern;
+      if (flags.hostname !== undefined && flags.pattern !== undefined) {
+        cmd.error("--pattern is another name for --hostname; give one");
+      }
+      const chosen = [flags.all, hostname !== undefined, flags.route !== undefined].filter(Boolean).length;
+      if (chosen !== 1) cmd.error("exactly one of --all, --hostname or --route is required");
+      if (hostname !== undefined && hostname.trim() === "") cmd.error("--hostname: the pattern is empty");
+      if (flags.route !== undefined && !/^([a-z0-9-]+\/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(flags.route)) {
+        cmd.error(`--route: "${flags.route}" is not a route name (or <namespace>/<name>)`);
+      }
+      // The route's namespace is the working one, known only once the session is open.
+      let selector: PurgeCacheRequest["selector"] = { case: undefined };
+      const { results, skipped } = await onAgents(cmd as unknown as Command, flags, (namespace) => {
+        const route = flags.route?.includes("/") ? flags.route : `${namespace}/${flags.route}`;
+        selector = flags.all
+          ? { case: "all", value: true }
+          : hostname !== undefined
+          ? { case: "hostnamePattern", value: hostname }
+          : { case: "route", value: route };
+        return (c, o) => c.purgeCache({ selector }, o);
+      });
+      const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, purged: r.value.purged }] : []);
+      // Assigned in the callback above; TypeScript does not follow that.
+      const sent = selector as PurgeCacheRequest["selector"];
+      const what = sent.case === "all"
+        ? { all: true }
+        : sent.case === "hostnamePattern"
+        ? { hostname: sent.value }
+        : { route: sent.value };
+      printResult(
+        io,
+        {
+          apiVersion: "v1",
+          kind: "List",
+          items: ok.map((r) => ({ agent: agentRef(r.target), purge: what, purged: String(r.purged) })),
+        },
+        flags.output,
+        {
+          headers: ["AGENT", "NODE", "PURGED"],
+          rows: () => ok.map((r) => [r.target.name, r.target.node, String(r.purged)]),
+          empty: "No agent answered.",
+        },
+      );
+      reportFailures(io, results, skipped);
+    });
+  addExamples(purge, [
+    "# Drop everything on every agent\nedgectl cache purge --all",
+    "# Responses for every subdomain of example.com\nedgectl cache purge --hostname '*.example.com'",
+    "# Responses of route web in namespace shop\nedgectl cache purge --route web -n shop",
+  ]);
+}
