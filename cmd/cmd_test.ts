@@ -86,6 +86,11 @@ const tools: {
       "agents",
       "cache",
       "federation|fed",
+      "sdwan",
+      "gateway-api|gwapi",
+      "generate",
+      "check",
+      "analyze",
     ],
     // edgectl's version command also asks the cluster; --client keeps it offline.
     versionArgs: ["version", "--client"],

@@ -18,6 +18,8 @@ export const CRD_FILES = [
   "ippool.yaml",
   "wasmplugin.yaml",
   "certificate.yaml",
+  "proxywanlink.yaml",
+  "proxywanpolicy.yaml",
   "proxyfederation.yaml",
   "proxycluster.yaml",
 ] as const;

@@ -5,6 +5,14 @@
  */
 import type { Cell } from "../../internal/cli/mod.ts";
 import { editDistance, type KubeObject } from "../../internal/k8s/mod.ts";
+import {
+  formatLatency,
+  formatLoss,
+  linkHealthy,
+  linkLatencyMs,
+  linkLossPercent,
+  linkRole,
+} from "./wan_link.ts";
 
 export const GROUP = "edgeproxy.io";
 export const VERSION = "v1alpha1";
@@ -77,6 +85,20 @@ const policyColumns = (type: (o: KubeObject) => Cell): Column[] => [
   { header: "TYPE", cell: type },
   { header: "TARGET", cell: target },
 ];
+
+/** SITE ROLE PROVIDER LATENCY LOSS HEALTHY: `get wanlinks` and `sdwan links` print the same columns. */
+export const WAN_LINK_COLUMNS: readonly Column[] = [
+  { header: "SITE", cell: (o) => text(field(o, "spec.site")) },
+  { header: "ROLE", cell: linkRole },
+  { header: "PROVIDER", cell: (o) => text(field(o, "spec.provider")) },
+  { header: "LATENCY", cell: (o) => mapDefined(linkLatencyMs(o), formatLatency) },
+  { header: "LOSS", cell: (o) => mapDefined(linkLossPercent(o), formatLoss) },
+  { header: "HEALTHY", cell: (o) => mapDefined(linkHealthy(o), String) },
+];
+
+function mapDefined<T>(value: T | undefined, f: (v: T) => string): string | undefined {
+  return value === undefined ? undefined : f(value);
+}
 
 export const RESOURCE_TYPES: readonly ResourceType[] = [
   {
@@ -181,6 +203,20 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
     aliases: ["certificates", "certificate", "cert"],
     shortNames: ["cert"],
     columns: [ready],
+  },
+  {
+    kind: "ProxyWANLink",
+    plural: "proxywanlinks",
+    aliases: ["wanlinks", "wanlink"],
+    shortNames: ["wanlink"],
+    columns: WAN_LINK_COLUMNS,
+  },
+  {
+    kind: "ProxyWANPolicy",
+    plural: "proxywanpolicies",
+    aliases: ["wanpolicies", "wanpolicy", "wanpol"],
+    shortNames: ["wanpol"],
+    columns: [{ header: "STRATEGY", cell: (o) => text(field(o, "spec.strategy")) }, ready],
   },
   {
     kind: "ProxyFederation",

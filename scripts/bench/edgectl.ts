@@ -5,14 +5,15 @@
  * Starts a throwaway kube-apiserver (test/harness/k8s.ts), installs the CRDs with edgectl, creates
  * 1,000 ProxyRoutes across 10 namespaces, then times (wall clock, alternating the two tools) N runs of
  * `edgectl get routes -A` and `kubectl get proxyroutes.edgeproxy.io -A`, and N runs of
- * `edgectl version --client`. Then it creates 200 agent Pods (their status written by the script, all
+ * `edgectl version --client`. It also creates 1,000 ProxyWANLinks (with measured status) and times
+ * `edgectl sdwan links -A` against `kubectl get proxywanlinks.edgeproxy.io -A`. Then it creates 200 agent Pods (their status written by the script, all
  * pointing through the edgeproxy.io/agent-address annotation at one gRPC test agent) and times
  * `edgectl agents list` against `kubectl get pods -l <agent selector>`, and `edgectl agents config`
  * (one GetConfig per agent). Prints a table and writes the figures as JSON to
- * .cache/bench/edgectl.json. Every listing is checked to print every route or agent.
+ * .cache/bench/edgectl.json. Every listing is checked to print every route, link or agent.
  *
- *   deno task bench:edgectl                       # 1,000 routes, 200 agents, 15 runs each
- *   deno task bench:edgectl --routes 200 --agents 50 --runs 5
+ *   deno task bench:edgectl                       # 1,000 routes, 1,000 links, 200 agents, 15 runs each
+ *   deno task bench:edgectl --routes 200 --links 200 --agents 50 --runs 5
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -86,6 +87,38 @@ async function createRoutes(client: KubeClient, count: number) {
   }));
 }
 
+/** WAN links across the same namespaces, 4 per site, each with a measured status (as agents write it). */
+async function createLinks(client: KubeClient, count: number) {
+  let next = 0;
+  await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, async () => {
+    for (let i = next++; i < count; i = next++) {
+      const namespace = `bench-${i % NAMESPACES}`;
+      const name = `link-${String(i).padStart(4, "0")}`;
+      await client.request({
+        method: "POST",
+        path: `/apis/edgeproxy.io/v1alpha1/namespaces/${namespace}/proxywanlinks`,
+        body: {
+          apiVersion: "edgeproxy.io/v1alpha1",
+          kind: "ProxyWANLink",
+          metadata: { name, namespace },
+          spec: {
+            site: `site-${Math.floor(i / 4)}`,
+            role: i % 4 === 0 ? "primary" : "backup",
+            provider: `isp-${i % 7}`,
+            sla: { maxLatencyMs: 50, maxLossPercent: 1 },
+          },
+        },
+      });
+      await client.request({
+        method: "PATCH",
+        path: `/apis/edgeproxy.io/v1alpha1/namespaces/${namespace}/proxywanlinks/${name}/status`,
+        contentType: "application/merge-patch+json",
+        body: { status: { latencyMs: 5 + (i % 60), lossPercent: (i % 5) * 0.5, healthy: true } },
+      });
+    }
+  }));
+}
+
 const AGENT_NS = "edge-system";
 const AGENT_SELECTOR = "app.kubernetes.io/name=edgeproxy,app.kubernetes.io/component=agent";
 
@@ -154,15 +187,17 @@ async function main() {
   const { values } = parseArgs({
     options: {
       routes: { type: "string", default: "1000" },
+      links: { type: "string", default: "1000" },
       agents: { type: "string", default: "200" },
       runs: { type: "string", default: "15" },
     },
   });
   const routes = Number(values.routes);
+  const links = Number(values.links);
   const agents = Number(values.agents);
   const runs = Number(values.runs);
-  if (!(routes > 0) || !(agents > 0) || !(runs > 0)) {
-    throw new Error("--routes, --agents and --runs must be positive numbers");
+  if (!(routes > 0) || !(links > 0) || !(agents > 0) || !(runs > 0)) {
+    throw new Error("--routes, --links, --agents and --runs must be positive numbers");
   }
   if (spawnSync(KUBECTL, ["version", "--client"], { stdio: "ignore" }).status !== 0) {
     throw new Error(`kubectl not found (${KUBECTL}); set KUBECTL to its path`);
@@ -188,11 +223,14 @@ async function main() {
     const createStarted = performance.now();
     try {
       await createRoutes(client, routes);
+      await createLinks(client, links);
     } finally {
       client.close();
     }
     const createMs = performance.now() - createStarted;
-    console.log(`created ${routes} ProxyRoutes in ${(createMs / 1000).toFixed(1)} s`);
+    console.log(
+      `created ${routes} ProxyRoutes and ${links} ProxyWANLinks in ${(createMs / 1000).toFixed(1)} s`,
+    );
 
     const edgectlGet = [EDGECTL, ["get", "routes", "-A"]] as const;
     // kubectl keeps its discovery cache in a temporary directory, warmed by the first run.
@@ -213,6 +251,24 @@ async function main() {
       edgectlMs.push((await timed(edgectlGet[0], [...edgectlGet[1]], env)).ms);
       kubectlMs.push((await timed(kubectlGet[0], [...kubectlGet[1]], env)).ms);
     }
+    const edgectlLinks = [EDGECTL, ["sdwan", "links", "-A"]] as const;
+    const kubectlLinks = [KUBECTL, [
+      "get",
+      "proxywanlinks.edgeproxy.io",
+      "-A",
+      `--cache-dir=${kubectlCache}`,
+    ]] as const;
+    for (const [cmd, args] of [edgectlLinks, kubectlLinks]) {
+      const { stdout } = await timed(cmd, [...args], env);
+      const rows = stdout.trimEnd().split("\n").length - 1;
+      if (rows !== links) throw new Error(`${cmd} listed ${rows} links, not ${links}`);
+    }
+    const edgectlLinksMs: number[] = [];
+    const kubectlLinksMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      edgectlLinksMs.push((await timed(edgectlLinks[0], [...edgectlLinks[1]], env)).ms);
+      kubectlLinksMs.push((await timed(kubectlLinks[0], [...kubectlLinks[1]], env)).ms);
+    }
     const startupMs: number[] = [];
     await timed(EDGECTL, ["version", "--client"], {});
     for (let i = 0; i < runs; i++) startupMs.push((await timed(EDGECTL, ["version", "--client"], {})).ms);
@@ -220,6 +276,8 @@ async function main() {
     const edgectl = summarize(edgectlMs);
     const kubectl = summarize(kubectlMs);
     const startup = summarize(startupMs);
+    const sdwanLinks = summarize(edgectlLinksMs);
+    const kubectlWanLinks = summarize(kubectlLinksMs);
     const ratio = Math.round((edgectl.p50 / kubectl.p50) * 100) / 100;
 
     const agentClient = KubeClient.fromKubeconfig({ path: k8s.kubeconfigPath });
@@ -267,6 +325,10 @@ async function main() {
       kubectlGetRoutes: kubectl,
       ratioEdgectlToKubectl: ratio,
       edgectlVersionClient: startup,
+      links,
+      edgectlSdwanLinks: sdwanLinks,
+      kubectlGetWanLinks: kubectlWanLinks,
+      ratioSdwanLinksToKubectl: Math.round((sdwanLinks.p50 / kubectlWanLinks.p50) * 100) / 100,
       agents,
       edgectlAgentsList: agentsList,
       kubectlGetAgentPods: kubectlPods,
@@ -277,6 +339,14 @@ async function main() {
       formatTable(["measurement", "runs", "median ms", "min ms", "max ms"], [
         ["edgectl get routes -A", edgectl.n, edgectl.p50, edgectl.min, edgectl.max],
         ["kubectl get proxyroutes -A", kubectl.n, kubectl.p50, kubectl.min, kubectl.max],
+        ["edgectl sdwan links -A", sdwanLinks.n, sdwanLinks.p50, sdwanLinks.min, sdwanLinks.max],
+        [
+          "kubectl get proxywanlinks -A",
+          kubectlWanLinks.n,
+          kubectlWanLinks.p50,
+          kubectlWanLinks.min,
+          kubectlWanLinks.max,
+        ],
         ["edgectl version --client", startup.n, startup.p50, startup.min, startup.max],
         [`edgectl agents list (${agents})`, agentsList.n, agentsList.p50, agentsList.min, agentsList.max],
         [
@@ -299,6 +369,7 @@ async function main() {
       `ratio edgectl/kubectl (median wall time, ${routes} routes): ${ratio}` +
         ` (load average ${result.machine.loadavg1m} on ${result.machine.cpus} CPUs)`,
     );
+    console.log(`ratio edgectl sdwan links/kubectl (${links} links): ${result.ratioSdwanLinksToKubectl}`);
     console.log(`ratio edgectl agents list / kubectl get pods (${agents} agents): ${agentsRatio}`);
     const out = join(ROOT, ".cache", "bench");
     mkdirSync(out, { recursive: true });

@@ -115,6 +115,12 @@ auth   WASMPlugin   ProxyGateway/main   <age>`,
   Certificate: `
 NAME          READY    AGE
 example-com   <none>   <age>`,
+  ProxyWANLink: `
+NAME      SITE   ROLE      PROVIDER    LATENCY   LOSS    HEALTHY   AGE
+hq-mpls   hq     primary   acme-mpls   12ms      0.25%   true      <age>`,
+  ProxyWANPolicy: `
+NAME        STRATEGY         READY    AGE
+steer-web   lowest-latency   <none>   <age>`,
   ProxyFederation: `
 NAME     FEDERATION ID   LOCAL MEMBER   PHASE    AGE
 global   fed-prod        eu-west        <none>   <age>`,
@@ -196,6 +202,8 @@ describe("edgectl against kube-apiserver", () => {
         "ippool.edgeproxy.io/pool-a created",
         "wasmplugin.edgeproxy.io/auth created",
         "certificate.edgeproxy.io/example-com created",
+        "proxywanlink.edgeproxy.io/hq-mpls created",
+        "proxywanpolicy.edgeproxy.io/steer-web created",
         "proxyfederation.edgeproxy.io/global created",
         "proxycluster.edgeproxy.io/eu-west created",
         "proxygateway.edgeproxy.io/shop created",
@@ -204,11 +212,12 @@ describe("edgectl against kube-apiserver", () => {
       ].join("\n"),
     );
     const again = await ok(["apply", "-f", FIXTURE]);
-    assert.equal(again.split("\n").filter((l) => l.endsWith(" unchanged")).length, 16, again);
+    assert.equal(again.split("\n").filter((l) => l.endsWith(" unchanged")).length, 18, again);
 
     await setStatus("proxyroutes", "web", { observedGeneration: 1, conditions: [condition("True")] });
     await setStatus("proxybackends", "web", { endpoints: 3, conditions: [condition("True")] });
     await setStatus("proxygateways", "main", { conditions: [condition("False")] });
+    await setStatus("proxywanlinks", "hq-mpls", { latencyMs: 12, lossPercent: 0.25, healthy: true });
   });
 
   test("get lists each kind by every alias, as the expected table", async () => {

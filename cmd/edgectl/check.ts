@@ -1,0 +1,176 @@
+/**
+ * `edgectl check`: is the edge proxy healthy in this cluster? In the spirit of `linkerd check`: the
+ * edgeproxy.io CRDs installed and established, the controller and every agent Pod Ready, and the
+ * proxy's GatewayClasses Accepted. Exit 1 when any check fails (warnings do not fail).
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { discoveryFor, isKubeApiError, type KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
+import { type Category, type Check, formatReport, report } from "./check_results.ts";
+import { loadCrds } from "./crds.ts";
+import { conditionStatus, DEFAULT_CONTROLLER, GATEWAY_GROUP } from "./gateway_api_view.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import {
+  labelSelector,
+  listProxyPods,
+  type Pod,
+  type ProxyComponent,
+  proxyNamespaceOption,
+} from "./proxy_pods.ts";
+import { field } from "./resources.ts";
+
+async function crdChecks(client: KubeClient): Promise<Check[]> {
+  const wanted = (await loadCrds()).map((c) => c.metadata!.name!);
+  const missing: string[] = [];
+  const notEstablished: string[] = [];
+  for (const name of wanted) {
+    try {
+      const crd = await client.request<KubeObject>({
+        path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`,
+      });
+      if (conditionStatus(field(crd, "status.conditions"), "Established") !== "True") {
+        notEstablished.push(name);
+      }
+    } catch (err) {
+      if (!isKubeApiError(err, "NotFound")) throw err;
+      missing.push(name);
+    }
+  }
+  const installed = wanted.length - missing.length;
+  return [
+    {
+      description: `the edgeproxy.io CRDs are installed (${installed}/${wanted.length})`,
+      result: missing.length ? "error" : "success",
+      ...(missing.length ? { error: `missing: ${missing.join(", ")}`, hint: "edgectl install-crds" } : {}),
+    },
+    {
+      description: "the edgeproxy.io CRDs are established",
+      result: notEstablished.length ? "error" : "success",
+      ...(notEstablished.length ? { error: `not established: ${notEstablished.join(", ")}` } : {}),
+    },
+  ];
+}
+
+function podReady(pod: Pod): boolean {
+  return conditionStatus(field(pod, "status.conditions"), "Ready") === "True";
+}
+
+/** Why a Pod is not Ready, from its container states: CrashLoopBackOff, ImagePullBackOff, Pending. */
+function notReadyReason(pod: Pod): string {
+  const statuses = field(pod, "status.containerStatuses");
+  if (Array.isArray(statuses)) {
+    for (const s of statuses) {
+      const reason = field(s, "state.waiting.reason") ?? field(s, "state.terminated.reason");
+      if (typeof reason === "string") return reason;
+    }
+  }
+  return String(pod.status?.phase ?? "Pending");
+}
+
+async function podChecks(client: KubeClient, namespace: string, component: ProxyComponent): Promise<Check[]> {
+  const pods = await listProxyPods(client, namespace, component);
+  const description = `${component} Pods are Ready`;
+  if (pods.length === 0) {
+    return [{
+      description,
+      result: "error",
+      error: `no ${component} Pods (${labelSelector(component)}) in namespace ${namespace}`,
+      hint: "install the proxy, or point --proxy-namespace at where it runs",
+    }];
+  }
+  const notReady = pods.filter((p) => !podReady(p));
+  return [{
+    description: `${description} (${pods.length - notReady.length}/${pods.length})`,
+    result: notReady.length ? "error" : "success",
+    ...(notReady.length
+      ? {
+        error: notReady.map((p) =>
+          `${p.metadata.name}${p.spec.nodeName ? ` on ${p.spec.nodeName}` : ""}: ${notReadyReason(p)}`
+        ).join("\n"),
+        hint: `edgectl logs ${component}${component === "agent" ? " --node <node>" : ""}`,
+      }
+      : {}),
+  }];
+}
+
+async function gatewayClassChecks(client: KubeClient, controller: string): Promise<Check[]> {
+  const res = (await discoveryFor(client).mapper({ refresh: true })).find(`gatewayclasses.${GATEWAY_GROUP}`);
+  if (!res) {
+    return [{
+      description: "the Gateway API CRDs are installed",
+      result: "warning",
+      error: "gateway.networking.k8s.io is not served; Gateway API resources cannot be used",
+      hint: "https://gateway-api.sigs.k8s.io/guides/#installing-gateway-api (v1.4.0 standard channel)",
+    }];
+  }
+  const list = await client.request<{ items: KubeObject[] }>({
+    path: `/apis/${GATEWAY_GROUP}/${res.version}/gatewayclasses`,
+  });
+  const ours = list.items.filter((c) => field(c, "spec.controllerName") === controller);
+  if (ours.length === 0) {
+    return [{
+      description: `a GatewayClass of ${controller} exists`,
+      result: "warning",
+      error: `no GatewayClass has spec.controllerName ${controller}`,
+    }];
+  }
+  const rejected = ours.filter((c) => conditionStatus(field(c, "status.conditions"), "Accepted") !== "True");
+  return [{
+    description: `GatewayClasses of ${controller} are Accepted (${
+      ours.length - rejected.length
+    }/${ours.length})`,
+    result: rejected.length ? "error" : "success",
+    ...(rejected.length
+      ? {
+        error: rejected.map((c) => {
+          const cond =
+            (field(c, "status.conditions") as { type: string; status: string; reason?: string }[] ?? [])
+              .find((x) => x.type === "Accepted");
+          return `${c.metadata?.name}: Accepted ${cond?.status ?? "<none>"}${
+            cond?.reason ? ` (${cond.reason})` : ""
+          }`;
+        }).join("\n"),
+        hint: "edgectl gateway-api conformance",
+      }
+      : {}),
+  }];
+}
+
+export function registerCheck(program: Command, io: Io) {
+  const command = program
+    .command("check")
+    .summary("Check that the edge proxy is installed and healthy; exit 1 when a check fails")
+    .description(
+      "Check the edge proxy in the cluster, as `linkerd check` does: the edgeproxy.io CRDs are installed " +
+        "and established, the controller and every agent Pod (labels app.kubernetes.io/name=edgeproxy, " +
+        "app.kubernetes.io/component=controller|agent, in --proxy-namespace) are Ready, and the proxy's " +
+        "GatewayClasses are Accepted. Prints √ for a passed check, ‼ for a warning and × for a failure; " +
+        "exits 1 when any check fails.",
+    )
+    .addOption(proxyNamespaceOption())
+    .option("--controller-name <name>", "The proxy's Gateway API controller name", DEFAULT_CONTROLLER)
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (flags, cmd) => {
+      await withSession(cmd, async ({ client }) => {
+        const categories: Category[] = [
+          { categoryName: "edgeproxy-crds", checks: await crdChecks(client) },
+          {
+            categoryName: "edgeproxy-controller",
+            checks: await podChecks(client, flags.proxyNamespace, "controller"),
+          },
+          {
+            categoryName: "edgeproxy-agents",
+            checks: await podChecks(client, flags.proxyNamespace, "agent"),
+          },
+          { categoryName: "gateway-api", checks: await gatewayClassChecks(client, flags.controllerName) },
+        ];
+        const result = report(categories);
+        printResult(io, result, flags.output, formatReport);
+        if (!result.success) throw new CliError("some checks failed");
+      });
+    });
+  addExamples(command, [
+    "# Check the proxy installed in edge-system\nedgectl check",
+    "# Installed elsewhere, as JSON for scripts\nedgectl check --proxy-namespace proxy -o json",
+  ]);
+}
