@@ -1,9 +1,12 @@
 import { bunGlobal } from "./runtime.ts";
+import { type BunSocket, bunWebSocketHandlers, denoUpgrade, type Upgrade } from "./websocket.ts";
 
 /** What the listener knows about the connection a request arrived on. */
 export interface PeerInfo {
   /** The TCP peer address (not a forwarded header), or "" when unknown. */
   remoteAddr: string;
+  /** Accepts the request as a WebSocket (internal/platform/websocket.ts). */
+  upgrade?: Upgrade;
 }
 
 export interface ListenOptions {
@@ -26,6 +29,10 @@ export interface Listener {
 type Handler = (req: Request, peer: PeerInfo) => Response | Promise<Response>;
 
 interface DenoServeGlobal {
+  upgradeWebSocket(
+    req: Request,
+    options?: { idleTimeout?: number },
+  ): { socket: WebSocket; response: Response };
   serve(
     options: {
       hostname: string;
@@ -48,7 +55,16 @@ export function listen(handler: Handler, options: ListenOptions): Listener {
       // Bun caps idleTimeout at 255 s; 0 means no limit.
       idleTimeout: Math.min(options.idleTimeoutSeconds ?? 60, 255),
       ...(options.tls ? { tls: options.tls } : {}),
-      fetch: (req, srv) => handler(req, { remoteAddr: srv.requestIP(req)?.address ?? "" }),
+      websocket: bunWebSocketHandlers,
+      fetch: (req, srv) =>
+        handler(req, {
+          remoteAddr: srv.requestIP(req)?.address ?? "",
+          // After a successful upgrade Bun ignores the answer; the empty one keeps the types honest.
+          upgrade: (handlers) =>
+            srv.upgrade(req, { data: { handlers } satisfies BunSocket["data"] })
+              ? new Response(null)
+              : undefined,
+        }),
     });
     return {
       hostname: options.hostname,
@@ -65,7 +81,7 @@ export function listen(handler: Handler, options: ListenOptions): Listener {
         ...(options.tls ? { cert: options.tls.cert, key: options.tls.key } : {}),
         onListen: () => {},
       },
-      (req, info) => handler(req, { remoteAddr: info.remoteAddr.hostname }),
+      (req, info) => handler(req, { remoteAddr: info.remoteAddr.hostname, upgrade: denoUpgrade(deno, req) }),
     );
     return {
       hostname: options.hostname,

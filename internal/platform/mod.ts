@@ -7,5 +7,6 @@
 export { embeddedFile } from "./embedded.ts";
 export { listen, type Listener, type ListenOptions, type PeerInfo } from "./listen.ts";
 export { runtime } from "./runtime.ts";
+export { type ServerSocket, type SocketHandlers, type Upgrade } from "./websocket.ts";
 export { exitOnStopSignals } from "./stop_signals.ts";
 export { isCompiledBinary, startWorker } from "./worker.ts";

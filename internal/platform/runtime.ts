@@ -7,9 +7,13 @@ export interface BunGlobal {
     idleTimeout?: number;
     maxRequestBodySize?: number;
     tls?: { cert: string; key: string };
+    websocket?: object;
     fetch(
       req: Request,
-      server: { requestIP(req: Request): { address: string } | null },
+      server: {
+        requestIP(req: Request): { address: string } | null;
+        upgrade(req: Request, options: { data: unknown }): boolean;
+      },
     ): Response | Promise<Response>;
   }): { port: number; hostname: string; stop(closeActive?: boolean): Promise<void> };
 }

@@ -36,7 +36,7 @@ import { routeTiming } from "../../internal/metrics/route_timing.ts";
 import { activeProjectApi, activeProjectRoutes } from "./routes/active_project.ts";
 import type { Maintenance } from "./maintenance/mod.ts";
 import type { McpDeps } from "./mcp/mcp_server.ts";
-import type { SessionRegistry } from "./mcp/sessions.ts";
+import type { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { mcpApi, mcpRoutes } from "./routes/mcp.ts";
 import { maintenanceApi, maintenanceRoutes } from "./routes/maintenance.ts";
 import { meActivityApi, meActivityRoutes } from "./routes/me_activity.ts";

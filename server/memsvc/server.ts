@@ -8,7 +8,7 @@ import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
 import { createEmbedder, type Embedder } from "./embeddings/mod.ts";
 import { createMaintenance, type Maintenance, reportTo } from "./maintenance/mod.ts";
-import { SessionRegistry } from "./mcp/sessions.ts";
+import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
 import { SearchService } from "./memory/search.ts";

@@ -29,11 +29,18 @@ import { apiKeyApi, apiKeyRoutes } from "./routes/api_keys.ts";
 import { healthApi, healthRoutes } from "./routes/health.ts";
 import type { IndexSync } from "./indexing/index_sync.ts";
 import type { NoteStore } from "./notes/mod.ts";
+import { CLIENT_ID_HEADER, clientIdOf, runAs } from "./live/actor.ts";
+import type { LiveHub } from "./live/live_hub.ts";
+import { liveApi, liveRoutes } from "./routes/live.ts";
+import { collabApi, collabRoutes } from "./routes/collab.ts";
+import type { CollabDocs } from "./collab/collab_docs.ts";
+import { mcpApi, mcpRoutes } from "./routes/mcp.ts";
 import { notesApi, notesRoutes } from "./routes/notes.ts";
 import { shareRoutes, sharesApi } from "./routes/shares.ts";
 import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
 import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
 import type { VaultStore } from "./store/db.ts";
+import type { SessionRegistry } from "../../internal/mcp/sessions.ts";
 
 /** The CSP of the reference vault (notes/vault.md section 2): no inline or foreign scripts. */
 export const VAULT_CSP = [
@@ -62,6 +69,12 @@ export interface VaultAppDeps {
   limiters: { signIn: RateLimiter; password: RateLimiter; signUp: RateLimiter };
   /** The note files and the search index kept in step with them. */
   notes: { store: NoteStore; sync: IndexSync };
+  /** The live MCP sessions of this process. */
+  mcp: { registry: SessionRegistry };
+  /** The live event channel's sockets. */
+  live: LiveHub;
+  /** The notes open for collaborative editing. */
+  collab: CollabDocs;
 }
 
 export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
@@ -78,6 +91,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   app.route("/", healthRoutes());
 
   const api = new Hono<VaultEnv>();
+  const readOnly = refuseReadOnlyWrites();
   api.use(
     "/api/*",
     resolveCaller({
@@ -87,7 +101,19 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
     }),
     csrfGuard({ trustedOrigins: [baseUrl, ...config.VAULT_CORS_ORIGINS], requireHeader: "X-Requested-With" }),
-    refuseReadOnlyWrites(),
+    // /api/mcp POSTs every message, reads too: its tools decide (a read-only key gets the reading ones).
+    (c, next) => (c.req.path === "/api/mcp" ? next() : readOnly(c, next)),
+    // The web app's tab id, named in the live events its writes cause (so it can drop its echoes).
+    (c, next) => runAs({ clientId: clientIdOf(c.req.header(CLIENT_ID_HEADER)) }, next),
+  );
+  api.use(
+    "/ws/*",
+    resolveCaller({
+      mode: "user",
+      auth,
+      sessionCookie: SESSION_COOKIE,
+      apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
+    }),
   );
   // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
   api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));
@@ -105,8 +131,23 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   );
   api.route("/", apiKeyRoutes({ db: database.db }));
   api.route("/", adminRoutes({ database }));
-  api.route("/", notesRoutes({ db: database.db, store: deps.notes.store, sync: deps.notes.sync }));
+  const notesDeps = { db: database.db, store: deps.notes.store, sync: deps.notes.sync };
+  api.route("/", notesRoutes(notesDeps));
   api.route("/", shareRoutes({ db: database.db, store: deps.notes.store }));
+  api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry }));
+  api.route(
+    "/",
+    liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db }),
+  );
+  api.route(
+    "/",
+    collabRoutes({
+      docs: deps.collab,
+      db: database.db,
+      store: deps.notes.store,
+      origins: [baseUrl, ...config.VAULT_CORS_ORIGINS],
+    }),
+  );
   app.route("/", api);
 
   const described: RouteSpec[] = [
@@ -122,6 +163,9 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     ...Object.values(adminApi),
     ...Object.values(notesApi),
     ...Object.values(sharesApi),
+    ...Object.values(mcpApi),
+    ...Object.values(liveApi),
+    ...Object.values(collabApi),
   ];
   app.route(
     "/",

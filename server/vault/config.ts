@@ -41,6 +41,18 @@ export const vaultEnv = z.object({
   VAULT_MAX_BODY_BYTES: positiveInt(2 * 1024 * 1024),
   /** How long shutdown waits for in-flight requests. */
   VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** An MCP session not used for this long ends; the client initializes again (default 30 minutes). */
+  VAULT_MCP_IDLE_MS: positiveInt(30 * 60_000),
+  /** How often /ws/vault sends a heartbeat. */
+  VAULT_WS_HEARTBEAT_MS: positiveInt(25_000),
+  /** Bytes that may wait for a slow /ws/vault client before it is dropped (1008). */
+  VAULT_WS_MAX_BUFFERED_BYTES: positiveInt(1024 * 1024),
+  /** A collaboratively edited note is written back after this long without edits... */
+  VAULT_COLLAB_WRITE_BACK_MS: positiveInt(2_000),
+  /** ...and at most this long after its first unsaved edit. */
+  VAULT_COLLAB_MAX_WRITE_BACK_MS: positiveInt(30_000),
+  /** A document nobody has open is dropped from memory after this long. */
+  VAULT_COLLAB_EVICT_MS: positiveInt(60_000),
   /** Sign-in with GitHub (an OAuth app; callback `<base>/api/auth/callback/github`). */
   VAULT_GITHUB_CLIENT_ID: z.string().min(1).optional(),
   VAULT_GITHUB_CLIENT_SECRET: z.string().min(1).optional(),

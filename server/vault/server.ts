@@ -14,6 +14,10 @@ import { createVaultAuth } from "./identity/vault_auth.ts";
 import { IndexSync } from "./indexing/index_sync.ts";
 import { NoteStore, watchVault } from "./notes/mod.ts";
 import { openVaultStore } from "./store/db.ts";
+import { SessionRegistry } from "../../internal/mcp/sessions.ts";
+import { notifyNoteChange } from "./mcp/notify.ts";
+import { LiveHub } from "./live/live_hub.ts";
+import { CollabDocs } from "./collab/collab_docs.ts";
 
 const MINUTE = 60_000;
 
@@ -39,19 +43,49 @@ export async function startVault(
     migrationsApplied: store.applied,
   });
   let watcher: { close(): Promise<void> } | undefined;
+  let live: LiveHub | undefined;
+  let collab: CollabDocs | undefined;
+  const mcpSessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.VAULT_MCP_IDLE_MS }, log);
   try {
     // Every change the store makes or the watcher sees on disk goes to the search index.
     // (onChange runs only on writes, after both exist.)
     const notes: NoteStore = new NoteStore({
       dataDir: config.VAULT_DATA_DIR,
-      onChange: (c) => sync.handle(c),
+      onChange: (c) => {
+        sync.handle(c);
+        notifyNoteChange(mcpSessions, c);
+        live?.handle(c);
+        collab?.handle(c);
+      },
     });
     const sync = new IndexSync(store.database.db, notes, log);
     const started = Date.now();
     await sync.reconcileAll();
     log.info("search index checked against the notes", { ms: Date.now() - started });
+    live = new LiveHub({
+      db: store.database.db,
+      store: notes,
+      log,
+      postgresUrl: where.url,
+      heartbeatMs: config.VAULT_WS_HEARTBEAT_MS,
+      maxBufferedBytes: config.VAULT_WS_MAX_BUFFERED_BYTES,
+    });
+    await live.start();
+    collab = new CollabDocs({
+      store: notes,
+      log,
+      writeBackMs: config.VAULT_COLLAB_WRITE_BACK_MS,
+      maxWriteBackMs: config.VAULT_COLLAB_MAX_WRITE_BACK_MS,
+      evictMs: config.VAULT_COLLAB_EVICT_MS,
+    });
+    const hub = live;
     const w = watchVault(notes, {
-      onChange: (c) => sync.handle(c),
+      onChange: (c) => {
+        sync.handle(c);
+        notifyNoteChange(mcpSessions, c);
+        live?.handle(c);
+        collab?.handle(c);
+      },
       onError: (err) => log.warn("notes watcher", { err }),
     });
     watcher = w;
@@ -73,24 +107,33 @@ export async function startVault(
       store,
       auth,
       notes: { store: notes, sync },
+      mcp: { registry: mcpSessions },
+      live: hub,
+      collab,
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
         signUp: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
       },
     });
+    mcpSessions.start();
     return serve(app, {
       hostname: config.VAULT_HOST,
       port: config.VAULT_PORT,
       log,
       drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        await mcpSessions.closeAll();
+        await hub.close();
+        await collab?.flushAll();
         await w.close();
         await store.database.close();
       },
       handleSignals: options.handleSignals,
     });
   } catch (err) {
+    await mcpSessions.closeAll();
+    await live?.close();
     await watcher?.close();
     await store.database.close();
     throw err;

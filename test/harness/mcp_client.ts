@@ -1,6 +1,6 @@
 /**
  * The MCP SDK's own client, for black-box tests: connect to a server over Streamable HTTP or the
- * legacy SSE transport with a bearer token. (See server/memsvc/mcp/sdk.ts for why @ts-types.)
+ * legacy SSE transport with a bearer token. (See internal/mcp/sdk.ts for why @ts-types.)
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -2,8 +2,7 @@
  * Black-box: dist/vault-mcp as a stdio MCP server for the MCP SDK's own client, bridged to a real
  * Streamable HTTP server built from the SDK's server classes (internal/mcp/testing.ts): sessions, a
  * bearer check, resumable event ids, session expiry and a server notification on the GET stream.
- * Until the vault serves /api/mcp (another issue), this is the shim's end-to-end run; the same client
- * against `dist/vault serve` comes with that endpoint.
+ * test/vault/mcp_test.ts runs the shim against `dist/vault serve` itself.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";

@@ -2,7 +2,7 @@
  * One MCP server per session, with memsvc's instructions and its twelve tools. Tools act as the
  * caller of each message (see tool_result.ts), never as whoever opened the session.
  */
-import { McpServer } from "./sdk.ts";
+import { McpServer } from "../../../internal/mcp/sdk.ts";
 import type { Kysely } from "kysely";
 import type { Logger } from "../../../internal/log/mod.ts";
 import { VERSION } from "../../../internal/version/version.ts";

@@ -3,7 +3,7 @@
  * memory_update. Descriptions are imperative on purpose: hosts show them to the model, and agents
  * that are not told when to call a memory tool rarely do.
  */
-import type { McpServer } from "./sdk.ts";
+import type { McpServer } from "../../../internal/mcp/sdk.ts";
 import { z } from "zod";
 import { VERSION } from "../../../internal/version/version.ts";
 import { getActiveProject } from "../projects/mod.ts";

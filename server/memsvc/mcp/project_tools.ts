@@ -2,7 +2,7 @@
  * The project tools: project_list, project_create, project_delete, project_share, project_unshare,
  * project_activate and project_deactivate. Same service and audit records as /v1/projects.
  */
-import type { McpServer } from "./sdk.ts";
+import type { McpServer } from "../../../internal/mcp/sdk.ts";
 import { z } from "zod";
 import { writeAudit } from "../../../internal/audit/mod.ts";
 import type { AuditAction } from "../audit/actions.ts";

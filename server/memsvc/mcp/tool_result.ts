@@ -3,7 +3,7 @@
  * request that carried it; the transport passes that request's caller and id through `authInfo`,
  * so a tool always acts as whoever sent this very message.
  */
-import type { CallToolResult } from "./sdk.ts";
+import type { CallToolResult } from "../../../internal/mcp/sdk.ts";
 import { HTTPException } from "hono/http-exception";
 import { ZodError } from "zod";
 import { issuesOf, ValidationError } from "../../../internal/http/mod.ts";

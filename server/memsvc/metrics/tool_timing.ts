@@ -1,4 +1,4 @@
-import type { CallToolResult, McpServer } from "../mcp/sdk.ts";
+import type { CallToolResult, McpServer } from "../../../internal/mcp/sdk.ts";
 import type { MemsvcMetrics } from "./registry.ts";
 
 type RegisterTool = McpServer["registerTool"];

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "../mcp/sdk.ts";
+import { McpServer } from "../../../internal/mcp/sdk.ts";
 import { MemsvcMetrics } from "./registry.ts";
 import { timeToolCalls } from "./tool_timing.ts";
 

@@ -13,13 +13,10 @@ import { z } from "zod";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { createMcpServer, type McpDeps } from "../mcp/mcp_server.ts";
-import {
-  isInitializeRequest,
-  type JSONRPCMessage,
-  WebStandardStreamableHTTPServerTransport,
-} from "../mcp/sdk.ts";
-import type { SessionRegistry } from "../mcp/sessions.ts";
-import { SseServerTransport } from "../mcp/sse_transport.ts";
+import type { JSONRPCMessage } from "../../../internal/mcp/sdk.ts";
+import { handleStreamableHttp, jsonRpcFailure } from "../../../internal/mcp/streamable_http.ts";
+import type { SessionRegistry } from "../../../internal/mcp/sessions.ts";
+import { SseServerTransport } from "../../../internal/mcp/sse_transport.ts";
 import { authInfoFor } from "../mcp/tool_result.ts";
 import { validationErrorBody } from "../../../internal/openapi/mod.ts";
 import { defineRoute, mountRoute, mountRoutes } from "../openapi/route_spec.ts";
@@ -120,58 +117,17 @@ export const mcpApi = {
   }),
 };
 
-const jsonRpcFailure = (code: number, message: string) => ({
-  jsonrpc: "2.0",
-  error: { code, message },
-  id: null,
-});
-
 export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hono<MemsvcEnv> {
   const app = new Hono<MemsvcEnv>();
-  mountRoutes(app, [mcpApi.post, mcpApi.get, mcpApi.delete], async (c) => {
+  mountRoutes(app, [mcpApi.post, mcpApi.get, mcpApi.delete], (c) => {
     const caller = callerOf(c);
-    const authInfo = authInfoFor(caller, c.get("requestId"));
-    let parsedBody: unknown;
-    if (c.req.method === "POST") {
-      try {
-        parsedBody = await c.req.json();
-      } catch {
-        return c.json(jsonRpcFailure(-32700, "Parse error: body is not JSON"), 400);
-      }
-    }
-    const sessionId = c.req.header("mcp-session-id");
-    if (sessionId) {
-      const session = registry.get(sessionId);
-      // 404 tells a client its session is gone and it must initialize again (MCP spec).
-      if (!session || session.kind !== "http") {
-        return c.json(jsonRpcFailure(-32001, "Session not found"), 404);
-      }
-      if (session.userId !== caller.userId) {
-        return c.json({ error: "this MCP session belongs to another user" }, 403);
-      }
-      registry.touch(session);
-      return await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo });
-    }
-    if (c.req.method !== "POST" || !isInitializeRequest(parsedBody)) {
-      return c.json(jsonRpcFailure(-32000, "Bad Request: no valid session id; send initialize first"), 400);
-    }
-    const mcp = createMcpServer(server);
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) =>
-        registry.add({
-          id,
-          userId: caller.userId,
-          kind: "http",
-          lastUsed: Date.now(),
-          transport,
-          close: () => mcp.close(),
-        }),
-      onsessionclosed: (id) => registry.remove(id),
+    return handleStreamableHttp({
+      registry,
+      request: c.req.raw,
+      userId: caller.userId,
+      authInfo: authInfoFor(caller, c.get("requestId")),
+      createServer: () => createMcpServer(server),
     });
-    transport.onclose = () => transport.sessionId && registry.remove(transport.sessionId);
-    await mcp.connect(transport);
-    return await transport.handleRequest(c.req.raw, { parsedBody, authInfo });
   });
 
   mountRoute(app, mcpApi.sse, (c) => {
@@ -189,6 +145,7 @@ export function mcpRoutes({ registry, server, keepAliveMs }: McpRoutesDeps): Hon
       kind: "sse",
       lastUsed: Date.now(),
       transport,
+      server: mcp,
       close: () => mcp.close(),
     });
     void mcp.connect(transport);

@@ -34,6 +34,9 @@ const app = createVaultApp({
   }),
   limiters: { signIn: limiter(), password: limiter(), signUp: limiter() },
   notes: { store: unused, sync: unused },
+  mcp: { registry: unused },
+  live: unused,
+  collab: unused,
 });
 
 // deno-lint-ignore no-explicit-any

@@ -6,6 +6,7 @@ const SCHEMES: Record<Exclude<Access, "public">, string[]> = {
   caller: ["sessionCookie", "apiKey"],
   session: ["sessionCookie"],
   admin: ["sessionCookie"],
+  apiKey: ["apiKey"],
 };
 
 export function vaultDocument(
@@ -37,8 +38,8 @@ export function vaultDocument(
     impliedErrors: (access, hasInput) => [
       ...(hasInput ? [400] : []),
       ...(access === "public" ? [] : [401]),
-      ...(access === "session" || access === "admin" ? [403] : []),
-      ...(access === "caller" ? [429] : []),
+      ...(access === "session" || access === "admin" || access === "apiKey" ? [403] : []),
+      ...(access === "caller" || access === "apiKey" ? [429] : []),
       500,
     ],
     errorResponses: errorResponses({

@@ -3,15 +3,16 @@
  * - public: anyone;
  * - caller: a signed-in session (cookie) or an API key (`Authorization: Bearer vault_…`);
  * - session: a signed-in session only: an API key cannot mint or list keys;
- * - admin: an admin's signed-in session (an admin's API key does not administer).
+ * - admin: an admin's signed-in session (an admin's API key does not administer);
+ * - apiKey: an API key only (MCP hosts send a bearer, never a browser cookie).
  */
-import { requireAdmin, requireCaller, requireSession } from "../../../internal/auth/mod.ts";
+import { requireAdmin, requireApiToken, requireCaller, requireSession } from "../../../internal/auth/mod.ts";
 import { routeMounter, type RouteSpec as BaseRouteSpec } from "../../../internal/openapi/mod.ts";
 import type { VaultEnv } from "../env.ts";
 
 export { defineRoute } from "../../../internal/openapi/mod.ts";
 
-export type Access = "public" | "caller" | "session" | "admin";
+export type Access = "public" | "caller" | "session" | "admin" | "apiKey";
 
 export type RouteSpec = BaseRouteSpec<Access>;
 
@@ -20,4 +21,5 @@ export const { mountRoute } = routeMounter<VaultEnv, Access>({
   caller: requireCaller,
   session: requireSession,
   admin: requireAdmin,
+  apiKey: () => requireApiToken("send an API key as Authorization: Bearer vault_…"),
 });

@@ -1,16 +1,18 @@
 /**
  * The live MCP sessions of this process, for both transports: who owns each, when it was last used,
  * the per-user cap on SSE sessions, and reaping of idle ones. Sessions live in this process's
- * memory, so a deployment with several memsvc processes needs sticky routing for /mcp.
+ * memory, so a deployment with several server processes needs sticky routing for /mcp.
  */
-import type { Logger } from "../../../internal/log/mod.ts";
-import type { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
+import type { Logger } from "../log/mod.ts";
+import type { McpServer, WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
 import type { SseServerTransport } from "./sse_transport.ts";
 
 interface SessionBase {
   id: string;
   userId: string;
   lastUsed: number;
+  /** The session's server, to send it notifications outside any request. */
+  server: McpServer;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,11 @@ export class SessionRegistry {
     let open = 0;
     for (const s of this.#sessions.values()) if (s.kind === "sse" && s.userId === userId) open++;
     return open < this.limits.maxSsePerUser;
+  }
+
+  /** The live sessions of one user (to notify them). */
+  ofUser(userId: string): Session[] {
+    return [...this.#sessions.values()].filter((s) => s.userId === userId);
   }
 
   count(kind: Session["kind"]): number {

@@ -1,0 +1,229 @@
+/**
+ * Black-box: collaborative editing at /ws/yjs of `dist/vault serve` with real Yjs clients (yjs and
+ * y-protocols over WebSockets): two editors converge, the note file gets the text, a read-only share
+ * syncs without writing, an MCP agent's edit arrives in the document with the agent's presence, and a
+ * closed editor's cursor leaves at once.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import * as Y from "yjs";
+// @ts-types="y-protocols/sync"
+import * as sync from "y-protocols/sync.js";
+// @ts-types="y-protocols/awareness"
+import * as awarenessProtocol from "y-protocols/awareness.js";
+// @ts-types="lib0/encoding"
+import * as encoding from "lib0/encoding.js";
+// @ts-types="lib0/decoding"
+import * as decoding from "lib0/decoding.js";
+import { type RunningBinary, startBinary } from "../harness/binary.ts";
+import { Client, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
+import { VaultClient, vaultEnv } from "../harness/vault.ts";
+
+/** A minimal y-websocket-style client: one Y.Doc, its awareness, one socket. */
+class Editor {
+  readonly doc = new Y.Doc();
+  readonly awareness = new awarenessProtocol.Awareness(this.doc);
+  readonly ws: WebSocket;
+  readonly opened: Promise<void>;
+  synced = false;
+
+  constructor(url: string, headers: Record<string, string>, name: string) {
+    const Ctor = WebSocket as unknown as new (
+      url: string,
+      opts: { headers: Record<string, string> },
+    ) => WebSocket;
+    this.ws = new Ctor(url, { headers });
+    this.ws.binaryType = "arraybuffer";
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.onopen = () => resolve();
+      this.ws.onerror = () => reject(new Error("refused"));
+    });
+    this.ws.onmessage = (e) => {
+      const d = decoding.createDecoder(new Uint8Array(e.data as ArrayBuffer));
+      const type = decoding.readVarUint(d);
+      if (type === 0) {
+        const reply = encoding.createEncoder();
+        encoding.writeVarUint(reply, 0);
+        const sub = sync.readSyncMessage(d, reply, this.doc, "remote");
+        if (sub === sync.messageYjsSyncStep2) this.synced = true;
+        if (encoding.length(reply) > 1) this.ws.send(encoding.toUint8Array(reply));
+      } else if (type === 1) {
+        awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(d), "remote");
+      }
+    };
+    this.doc.on("update", (update: Uint8Array, origin: unknown) => {
+      if (origin === "remote" || this.ws.readyState !== WebSocket.OPEN) return;
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 0);
+      sync.writeUpdate(e, update);
+      this.ws.send(encoding.toUint8Array(e));
+    });
+    this.awareness.on(
+      "update",
+      ({ added, updated }: { added: number[]; updated: number[] }, origin: unknown) => {
+        if (origin === "remote" || this.ws.readyState !== WebSocket.OPEN) return;
+        const e = encoding.createEncoder();
+        encoding.writeVarUint(e, 1);
+        encoding.writeVarUint8Array(
+          e,
+          awarenessProtocol.encodeAwarenessUpdate(this.awareness, [...added, ...updated]),
+        );
+        this.ws.send(encoding.toUint8Array(e));
+      },
+    );
+    this.opened.then(() => {
+      // Our sync step 1, then our presence.
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 0);
+      sync.writeSyncStep1(e, this.doc);
+      this.ws.send(encoding.toUint8Array(e));
+      this.awareness.setLocalState({
+        user: { id: name, name, color: "#123456", kind: "user" },
+        cursor: null,
+      });
+    }, () => {});
+  }
+
+  get text(): string {
+    return this.doc.getText("content").toString();
+  }
+
+  close() {
+    this.awareness.destroy();
+    this.ws.close();
+  }
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("vault collaborative editing at /ws/yjs", () => {
+  let home: string;
+  let server: RunningBinary;
+  const editors: Editor[] = [];
+  const people: Record<string, { web: VaultClient; id: string; key: string }> = {};
+  const url = (path: string, owner?: string) =>
+    `${server.url.replace(/^http/, "ws")}/ws/yjs?path=${encodeURIComponent(path)}${
+      owner ? `&owner=${owner}` : ""
+    }`;
+  const edit = async (path: string, who: string, owner?: string) => {
+    const e = new Editor(url(path, owner), { authorization: `Bearer ${people[who]!.key}` }, who);
+    editors.push(e);
+    await e.opened;
+    await until("the first sync", () => e.synced);
+    return e;
+  };
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), "vault-collab-"));
+    server = await startBinary("vault", ["serve"], {
+      cwd: home,
+      env: vaultEnv(home, { extra: { VAULT_COLLAB_WRITE_BACK_MS: "300" } }),
+      timeoutMs: 60_000,
+    });
+    for (const name of ["alice", "bob"]) {
+      const web = new VaultClient(server.url);
+      const inviteCode = people.alice
+        ? (await people.alice.web.write("POST", "/api/admin/invites", {})).body.code
+        : undefined;
+      const res = await web.post("/api/auth/sign-up/email", {
+        email: `${name}@example.test`,
+        password: `${name}-Pa55word-123`,
+        name,
+        ...(inviteCode ? { inviteCode } : {}),
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const key = await web.write("POST", "/api/api-keys", { name, scope: "read-write" });
+      people[name] = { web, id: res.body.user.id, key: key.body.key };
+    }
+    await people.alice!.web.write("POST", "/api/notes", { path: "Shared/doc.md", content: "Hello" });
+  });
+
+  after(async () => {
+    for (const e of editors) e.close();
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it("two editors converge and the note file gets the text", async () => {
+    const a = await edit("Shared/doc.md", "alice");
+    const b = await edit("Shared/doc.md", "alice");
+    assert.equal(a.text, "Hello");
+    a.doc.getText("content").insert(5, " world");
+    b.doc.getText("content").insert(0, ">> ");
+    await until("convergence", () => a.text === b.text && a.text === ">> Hello world");
+    await until(
+      "the write-back",
+      async () =>
+        (await people.alice!.web.get("/api/notes?path=Shared/doc.md")).body.content === ">> Hello world",
+    );
+    // b sees a's presence; when a leaves, its cursor goes at once.
+    const aId = a.doc.clientID;
+    await until("a's presence at b", () => b.awareness.getStates().has(aId));
+    a.close();
+    await until("a's presence removed", () => !b.awareness.getStates().has(aId), 3_000);
+  });
+
+  it("refuses notes the caller has no access to, and a read share syncs without writing", async () => {
+    const none = new Editor(url("Shared/doc.md", people.alice!.id), {
+      authorization: `Bearer ${people.bob!.key}`,
+    }, "bob");
+    await assert.rejects(none.opened);
+    const share = await people.alice!.web.write("POST", "/api/shares", {
+      path: "Shared/",
+      email: "bob@example.test",
+      permission: "read",
+    });
+    assert.equal(share.status, 201, JSON.stringify(share.body));
+    const b = await edit("Shared/doc.md", "bob", people.alice!.id);
+    const a = await edit("Shared/doc.md", "alice");
+    assert.equal(b.text, a.text);
+    b.doc.getText("content").insert(0, "HACK ");
+    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(!a.text.includes("HACK"), a.text);
+    assert.ok(!(await people.alice!.web.get("/api/notes?path=Shared/doc.md")).body.content.includes("HACK"));
+  });
+
+  it("an MCP agent's edit arrives in the open document with the agent's presence", async () => {
+    const a = await edit("Shared/doc.md", "alice");
+    const agent = new Client({ name: "collab-agent", version: "1.0.0" });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${people.alice!.key}` } },
+      }),
+    );
+    try {
+      const read =
+        (await agent.callTool({ name: "read_note", arguments: { path: "Shared/doc.md" } })) as unknown as {
+          structuredContent: { content: string; version: string };
+        };
+      const r = await agent.callTool({
+        name: "update_note",
+        arguments: {
+          path: "Shared/doc.md",
+          content: read.structuredContent.content + "\nfrom the agent",
+          version: read.structuredContent.version,
+        },
+      });
+      assert.ok(!r.isError, JSON.stringify(r));
+      await until("the agent's text", () => a.text.endsWith("\nfrom the agent"));
+      await until(
+        "the agent's presence",
+        () =>
+          [...a.awareness.getStates().values()].some((s) =>
+            s.user?.kind === "agent" && s.user?.name === "collab-agent"
+          ),
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+});
