@@ -11,6 +11,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { packageTool } from "../../scripts/package.ts";
 import { binaryPath, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
 import { VaultClient, vaultEnv } from "../harness/vault.ts";
@@ -283,11 +286,12 @@ describe("vault MCP at /api/mcp", () => {
     );
   });
 
-  it("dist/vault-mcp (stdio) carries notifications and survives the server expiring its session", async () => {
+  /** The shim under the SDK's stdio client: notifications, and a session the server expired on the way. */
+  async function shimSurvivesExpiry(command: string, label: string) {
     const alice = users.alice!;
-    const client = new Client({ name: "vault-mcp-stdio-test", version: "1.0.0" });
+    const client = new Client({ name: `vault-mcp-${label}-test`, version: "1.0.0" });
     const transport = new StdioClientTransport({
-      command: binaryPath("vault-mcp"),
+      command,
       args: [],
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VAULT_URL: server.url, VAULT_TOKEN: alice.rw },
       stderr: "pipe",
@@ -302,19 +306,47 @@ describe("vault MCP at /api/mcp", () => {
     assert.ok((await ok(client, "list_tags")).tags.length > 0);
 
     // An edit made in the web app reaches the agent as a server notification.
+    const first = `Inbox/${label}-one.md`;
+    const second = `Inbox/${label}-two.md`;
+    const reaped = server.records().filter((r) => r.msg === "idle MCP sessions reaped").length;
     const wroteAt = Date.now();
-    let write = await alice.web.write("POST", "/api/notes", { path: "Inbox/one.md", content: "1" });
+    let write = await alice.web.write("POST", "/api/notes", { path: first, content: "1" });
     assert.equal(write.status, 201);
-    await until("the note.created notification", () => notes.some((n) => n.path === "Inbox/one.md"));
-    assert.equal(notes.find((n) => n.path === "Inbox/one.md")!.kind, "note.created");
+    await until("the note.created notification", () => notes.some((n) => n.path === first));
+    assert.equal(notes.find((n) => n.path === first)!.kind, "note.created");
 
     // Idle past VAULT_MCP_IDLE_MS (plus a reaper round): the server forgets the session.
     await new Promise((r) => setTimeout(r, Math.max(0, wroteAt + IDLE_MS * 1.5 + 1_200 - Date.now())));
-    assert.equal((await ok(client, "read_note", { path: "Inbox/one.md" })).content, "1");
-    write = await alice.web.write("POST", "/api/notes", { path: "Inbox/two.md", content: "2" });
+    assert.equal((await ok(client, "read_note", { path: first })).content, "1");
+    write = await alice.web.write("POST", "/api/notes", { path: second, content: "2" });
     assert.equal(write.status, 201);
-    await until("a notification on the new session", () => notes.some((n) => n.path === "Inbox/two.md"));
+    await until("a notification on the new session", () => notes.some((n) => n.path === second));
     const expired = server.records().filter((r) => r.msg === "idle MCP sessions reaped");
-    assert.ok(expired.length > 0, "the server did expire a session");
+    assert.ok(expired.length > reaped, "the server did expire a session");
+  }
+
+  it("dist/vault-mcp (stdio) carries notifications and survives the server expiring its session", async () => {
+    await shimSurvivesExpiry(binaryPath("vault-mcp"), "binary");
+  });
+
+  it("the npm-packed shim, run by Node, does the same", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "vault-mcp-npm-"));
+    try {
+      const tarball = await packageTool("vault-mcp", "0.0.0-test.1", join(dir, "out"));
+      const prefix = join(dir, "prefix");
+      await promisify(execFile)("npm", [
+        "install",
+        "--offline",
+        "--no-audit",
+        "--no-fund",
+        "-g",
+        "--prefix",
+        prefix,
+        tarball,
+      ]);
+      await shimSurvivesExpiry(join(prefix, "bin", "vault-mcp"), "npm");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
