@@ -24,8 +24,9 @@ export async function promptLine(question: string, fallback = ""): Promise<strin
 /** Asks for a secret with echo off (raw mode); Ctrl-C cancels. */
 export function promptSecret(question: string): Promise<string> {
   const input = process.stdin;
-  process.stderr.write(`${question}: `);
+  // Echo off before the question shows: an answer typed the moment it appears must not be echoed.
   input.setRawMode(true);
+  process.stderr.write(`${question}: `);
   input.setEncoding("utf8");
   input.resume();
   return new Promise((resolve, reject) => {
