@@ -13,11 +13,10 @@
  * is restarted after a render that times out, and is stopped after a quiet spell.
  */
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
-import { startWorker } from "../../../internal/platform/mod.ts";
 import { HOOK_ANNOTATION, ValidationFailure } from "../rollout/groups.ts";
 import { RenderFailure } from "./failure.ts";
+import { GoWasmWorker } from "./go_wasm_worker.ts";
 import { parseManifests } from "./plain_yaml.ts";
-import { wasmAsset } from "./wasm_assets.ts";
 
 /** An answer to one GET of Helm's `lookup` (discovery, get or list), as the API server gave it. */
 export interface LookupResponse {
@@ -28,17 +27,17 @@ export interface LookupResponse {
 /** Serves the GETs of Helm's `lookup` (path with query, e.g. `/api/v1/namespaces/a/configmaps/b`). */
 export type Lookup = (path: string) => Promise<LookupResponse>;
 
-export type HelmWorkerRequest =
-  | { type: "init"; wasm: Uint8Array; glue: string }
-  | { type: "render"; id: number; request: Record<string, unknown>; lookup: boolean }
-  | { type: "lookup-reply"; lookupId: number; status?: number; body?: string; error?: string };
-
-export type HelmWorkerReply =
-  | { type: "ready" }
-  | { type: "failed"; error: string }
-  | { type: "exited" }
-  | { type: "lookup"; id: number; lookupId: number; path: string }
-  | { type: "rendered"; id: number; yaml?: string; error?: string; ms: number };
+/** The messages between helm.ts and helm_worker.ts besides go_wasm_worker.ts's lifecycle. */
+export type HelmCall = { type: "render"; request: Record<string, unknown>; lookup: boolean };
+export type HelmLookup = { type: "lookup"; id: number; lookupId: number; path: string };
+export type HelmLookupReply = {
+  type: "lookup-reply";
+  lookupId: number;
+  status?: number;
+  body?: string;
+  error?: string;
+};
+export type HelmResult = { type: "result"; id: number; yaml?: string; error?: string; ms: number };
 
 /** The Kubernetes version templates see (.Capabilities.KubeVersion) when the caller names none. */
 export const DEFAULT_KUBE_VERSION = "v1.34.0";
@@ -69,26 +68,22 @@ export interface HelmOptions {
   idleMs?: number;
 }
 
-interface Pending {
-  resolve(yaml: string): void;
-  reject(err: Error): void;
-  timer: ReturnType<typeof setTimeout>;
-  lookup?: Lookup;
-}
-
 export class Helm {
-  private worker?: Worker;
-  private ready?: Promise<void>;
-  private rejectReady?: (err: Error) => void;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private idle?: ReturnType<typeof setTimeout>;
-  private readonly timeoutMs: number;
-  private readonly idleMs: number;
+  private readonly go: GoWasmWorker<Lookup>;
 
   constructor(options: HelmOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? 60_000;
-    this.idleMs = options.idleMs ?? 300_000;
+    this.go = new GoWasmWorker<Lookup>({
+      name: "Helm",
+      command: "helm template",
+      wasm: "helm.wasm",
+      script: new URL("./helm_worker.ts", import.meta.url),
+      entry: "controller/gitsync/render/helm_worker.ts",
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+      onMessage: (msg, lookup, reply) => {
+        if (msg.type === "lookup") answerLookup(msg as HelmLookup, lookup, reply);
+      },
+    });
   }
 
   /** The objects of the chart, Helm hooks turned into gitsync hooks. */
@@ -100,10 +95,6 @@ export class Helm {
   /** The text `helm template --include-crds --skip-tests` prints for the input. */
   async template(input: HelmTemplateInput): Promise<string> {
     checkVendored(input.chart);
-    clearTimeout(this.idle);
-    const worker = this.start();
-    await this.ready;
-    const id = this.nextId++;
     const request = {
       files: [...input.chart],
       values: input.values ?? [],
@@ -114,94 +105,27 @@ export class Helm {
       kubeVersion: input.kubeVersion ?? DEFAULT_KUBE_VERSION,
       apiVersions: input.apiVersions ?? [],
     };
-    return await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.stop(new RenderFailure(`helm template took longer than ${this.timeoutMs / 1000} s`));
-      }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer, lookup: input.lookup });
-      worker.postMessage(
-        { type: "render", id, request, lookup: input.lookup !== undefined } satisfies HelmWorkerRequest,
-      );
-    }).finally(() => {
-      if (this.pending.size === 0 && this.worker) {
-        this.idle = setTimeout(() => this.stop(new RenderFailure("helm worker stopped")), this.idleMs);
-      }
-    });
+    const call: HelmCall = { type: "render", request, lookup: input.lookup !== undefined };
+    const r = await this.go.call<HelmResult>(call, input.lookup);
+    if (r.error !== undefined) throw new RenderFailure(`helm template: ${r.error}`);
+    return r.yaml ?? "";
   }
 
   /** Stops the worker; renders in flight fail. */
   close(): void {
-    clearTimeout(this.idle);
-    this.stop(new RenderFailure("the Helm renderer was closed"));
+    this.go.close();
   }
+}
 
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = startWorker(
-      new URL("./helm_worker.ts", import.meta.url),
-      "controller/gitsync/render/helm_worker.ts",
-    );
-    this.worker = worker;
-    const failed = (message: string) => this.stop(new RenderFailure(`the Helm renderer ${message}`));
-    this.ready = new Promise<void>((resolve, reject) => {
-      this.rejectReady = reject;
-      worker.onmessage = (e: MessageEvent<HelmWorkerReply>) => {
-        const msg = e.data;
-        if (msg.type === "ready") resolve();
-        else if (msg.type === "failed") failed(`did not start: ${msg.error}`);
-        else if (msg.type === "exited") failed("exited");
-        else if (msg.type === "lookup") this.answerLookup(worker, msg);
-        else this.settle(msg);
-      };
-      worker.onerror = (e) => {
-        e.preventDefault();
-        failed(`failed: ${e.message}`);
-      };
-    });
-    this.ready.catch(() => {});
-    Promise.all([wasmAsset("helm.wasm"), wasmAsset("wasm_exec.js")]).then(
-      ([wasm, glue]) => {
-        const init: HelmWorkerRequest = { type: "init", wasm, glue: new TextDecoder().decode(glue) };
-        worker.postMessage(init, [wasm.buffer as ArrayBuffer]);
-      },
-      (err: Error) => failed(`did not start: ${err.message}`),
-    );
-    return worker;
-  }
-
-  private answerLookup(worker: Worker, msg: Extract<HelmWorkerReply, { type: "lookup" }>) {
-    const lookup = this.pending.get(msg.id)?.lookup;
-    const reply = (r: Omit<Extract<HelmWorkerRequest, { type: "lookup-reply" }>, "type" | "lookupId">) => {
-      if (this.worker === worker) worker.postMessage({ type: "lookup-reply", lookupId: msg.lookupId, ...r });
-    };
-    if (!lookup) return reply({ error: "lookup is not available" });
-    lookup(msg.path).then(
-      (r) => reply({ status: r.status, body: r.body }),
-      (err: Error) => reply({ error: err.message }),
-    );
-  }
-
-  private settle(msg: Extract<HelmWorkerReply, { type: "rendered" }>) {
-    const p = this.pending.get(msg.id);
-    if (!p) return;
-    this.pending.delete(msg.id);
-    clearTimeout(p.timer);
-    if (msg.error !== undefined) p.reject(new RenderFailure(`helm template: ${msg.error}`));
-    else p.resolve(msg.yaml ?? "");
-  }
-
-  private stop(reason: Error) {
-    this.worker?.terminate();
-    this.worker = undefined;
-    this.ready = undefined;
-    this.rejectReady?.(reason);
-    this.rejectReady = undefined;
-    for (const p of this.pending.values()) {
-      clearTimeout(p.timer);
-      p.reject(reason);
-    }
-    this.pending.clear();
-  }
+/** Serves one GET of a render's `lookup` with the caller's function (the Application's account). */
+function answerLookup(msg: HelmLookup, lookup: Lookup | undefined, reply: (m: HelmLookupReply) => void) {
+  const answer = (r: Omit<HelmLookupReply, "type" | "lookupId">) =>
+    reply({ type: "lookup-reply", lookupId: msg.lookupId, ...r });
+  if (!lookup) return answer({ error: "lookup is not available" });
+  lookup(msg.path).then(
+    (r) => answer({ status: r.status, body: r.body }),
+    (err: Error) => answer({ error: err.message }),
+  );
 }
 
 /**

@@ -10,20 +10,20 @@
  * (about 200 MB once warm).
  */
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
-import { startWorker } from "../../../internal/platform/mod.ts";
 import { RenderFailure } from "./failure.ts";
+import { GoWasmWorker } from "./go_wasm_worker.ts";
 import { parseManifests } from "./plain_yaml.ts";
-import { wasmAsset } from "./wasm_assets.ts";
 
-export type WorkerRequest =
-  | { type: "init"; wasm: Uint8Array; glue: string }
-  | { type: "build"; id: number; files: [string, Uint8Array][]; dir: string };
-
-export type WorkerReply =
-  | { type: "ready" }
-  | { type: "failed"; error: string }
-  | { type: "exited" }
-  | { type: "built"; id: number; yaml?: string; error?: string; warnings: string[]; ms: number };
+/** A build the worker runs (kustomize_worker.ts), and its answer. */
+export type KustomizeCall = { type: "build"; files: [string, Uint8Array][]; dir: string };
+export type KustomizeResult = {
+  type: "result";
+  id: number;
+  yaml?: string;
+  error?: string;
+  warnings: string[];
+  ms: number;
+};
 
 export interface KustomizeOptions {
   /** A build that takes longer fails and its worker is replaced; default 60 s. */
@@ -46,27 +46,20 @@ function normalizePath(path: string): string {
   return path.replace(/^\.?\/+/, "").replace(/\/+$/, "").replace(/^\.$/, "");
 }
 
-interface Pending {
-  dir: string;
-  resolve(yaml: string): void;
-  reject(err: Error): void;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 export class Kustomize {
-  private worker?: Worker;
-  private ready?: Promise<void>;
-  private rejectReady?: (err: Error) => void;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private idle?: ReturnType<typeof setTimeout>;
-  private readonly timeoutMs: number;
-  private readonly idleMs: number;
+  private readonly go: GoWasmWorker;
   private readonly warn: (message: string, path: string) => void;
 
   constructor(options: KustomizeOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? 60_000;
-    this.idleMs = options.idleMs ?? 300_000;
+    this.go = new GoWasmWorker({
+      name: "Kustomize",
+      command: "kustomize build",
+      wasm: "kustomize.wasm",
+      script: new URL("./kustomize_worker.ts", import.meta.url),
+      entry: "controller/gitsync/render/kustomize_worker.ts",
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+    });
     this.warn = options.warn ?? (() => {});
   }
 
@@ -78,85 +71,18 @@ export class Kustomize {
 
   /** The YAML text `kustomize build <path>` prints for the tree. */
   async build(tree: ReadonlyMap<string, Uint8Array>, path: string): Promise<string> {
-    clearTimeout(this.idle);
-    const worker = this.start();
-    await this.ready;
-    const id = this.nextId++;
     const dir = normalizePath(path);
     const files = [...tree].map(([name, bytes]) => [name, bytes] as [string, Uint8Array]);
-    return await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.stop(new RenderFailure(`kustomize build took longer than ${this.timeoutMs / 1000} s`));
-      }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer, dir });
-      worker.postMessage({ type: "build", id, files, dir } satisfies WorkerRequest);
-    }).finally(() => {
-      if (this.pending.size === 0 && this.worker) {
-        this.idle = setTimeout(() => this.stop(new RenderFailure("kustomize worker stopped")), this.idleMs);
-      }
-    });
+    const call: KustomizeCall = { type: "build", files, dir };
+    const r = await this.go.call<KustomizeResult>(call);
+    for (const w of r.warnings) this.warn(w, dir);
+    if (r.error !== undefined) throw new RenderFailure(`kustomize build: ${explain(r.error)}`);
+    return r.yaml ?? "";
   }
 
   /** Stops the worker; builds in flight fail. */
   close(): void {
-    clearTimeout(this.idle);
-    this.stop(new RenderFailure("the Kustomize renderer was closed"));
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = startWorker(
-      new URL("./kustomize_worker.ts", import.meta.url),
-      "controller/gitsync/render/kustomize_worker.ts",
-    );
-    this.worker = worker;
-    const failed = (message: string) => this.stop(new RenderFailure(`the Kustomize renderer ${message}`));
-    this.ready = new Promise<void>((resolve, reject) => {
-      this.rejectReady = reject;
-      worker.onmessage = (e: MessageEvent<WorkerReply>) => {
-        const msg = e.data;
-        if (msg.type === "ready") resolve();
-        else if (msg.type === "failed") failed(`did not start: ${msg.error}`);
-        else if (msg.type === "exited") failed("exited");
-        else this.settle(msg);
-      };
-      worker.onerror = (e) => {
-        e.preventDefault();
-        failed(`failed: ${e.message}`);
-      };
-    });
-    this.ready.catch(() => {});
-    Promise.all([wasmAsset("kustomize.wasm"), wasmAsset("wasm_exec.js")]).then(
-      ([wasm, glue]) => {
-        const init: WorkerRequest = { type: "init", wasm, glue: new TextDecoder().decode(glue) };
-        worker.postMessage(init, [wasm.buffer as ArrayBuffer]);
-      },
-      (err: Error) => failed(`did not start: ${err.message}`),
-    );
-    return worker;
-  }
-
-  private settle(msg: Extract<WorkerReply, { type: "built" }>) {
-    const p = this.pending.get(msg.id);
-    if (!p) return;
-    this.pending.delete(msg.id);
-    clearTimeout(p.timer);
-    for (const w of msg.warnings) this.warn(w, p.dir);
-    if (msg.error !== undefined) p.reject(new RenderFailure(`kustomize build: ${explain(msg.error)}`));
-    else p.resolve(msg.yaml ?? "");
-  }
-
-  private stop(reason: Error) {
-    this.worker?.terminate();
-    this.worker = undefined;
-    this.ready = undefined;
-    this.rejectReady?.(reason);
-    this.rejectReady = undefined;
-    for (const p of this.pending.values()) {
-      clearTimeout(p.timer);
-      p.reject(reason);
-    }
-    this.pending.clear();
+    this.go.close();
   }
 }
 
