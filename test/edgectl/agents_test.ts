@@ -13,6 +13,7 @@ import { KubeClient } from "../../internal/k8s/mod.ts";
 import { runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { startTestAgent, type TestAgent } from "./agent/agent_server.ts";
+import { maskAge } from "./_tables.ts";
 
 const NS = "edge-system";
 const BROKEN = "edge-broken";
@@ -34,9 +35,6 @@ async function ok(args: string[], env: Record<string, string> = {}): Promise<str
 }
 
 /** AGE (the last column) varies with the run's timing: masked. */
-function maskAge(table: string): string {
-  return table.split("\n").map((l) => l.replace(/ {3}(\d+[smhd])+$/, "   <age>")).join("\n");
-}
 
 function withAddresses(text: string): string {
   return text.replaceAll(agentA.address, "<addr-a>").replaceAll(agentB.address, "<addr-b>");

@@ -20,6 +20,7 @@ import { KubeClient } from "../../internal/k8s/mod.ts";
 import { RESOURCE_TYPES } from "../../cmd/edgectl/resources.ts";
 import { ROOT, runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+import { maskAge } from "./_tables.ts";
 
 const FIXTURE = join(ROOT, "test/edgectl/fixtures/all-kinds.yaml");
 const EXTRA = join(ROOT, "test/edgectl/fixtures/extra");
@@ -47,14 +48,6 @@ async function ok(args: string[], options: Parameters<typeof edgectl>[1] = {}): 
 }
 
 /** A table with each row's AGE (the last column) checked and replaced by "<age>". */
-function maskAge(table: string): string {
-  return table.split("\n").map((line, i) => {
-    if (i === 0 || line === "") return line;
-    const age = /\S+$/.exec(line)![0];
-    assert.match(age, /^(\d+s|\d+m(\d+s)?)$/, `AGE in ${JSON.stringify(line)}`);
-    return line.slice(0, -age.length) + "<age>";
-  }).join("\n");
-}
 
 /** Sets an object's status through the status subresource, as the controller would. */
 async function setStatus(

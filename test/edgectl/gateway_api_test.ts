@@ -15,6 +15,7 @@ import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { installCrds, KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
 import { ROOT, runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+import { maskAge } from "./_tables.ts";
 
 const GATEWAY_API_MODULE = "sigs.k8s.io/gateway-api@v1.4.0";
 const OBJECTS = join(ROOT, "test/edgectl/fixtures/gateway-api/objects.yaml");
@@ -54,15 +55,6 @@ async function ok(args: string[], env: Record<string, string> = {}): Promise<str
   assert.equal(r.code, 0, `edgectl ${args.join(" ")}: ${r.stderr}`);
   assert.equal(r.stderr, "", `edgectl ${args.join(" ")}`);
   return r.stdout;
-}
-
-function maskAge(table: string): string {
-  return table.split("\n").map((line, i) => {
-    if (i === 0 || line === "") return line;
-    const age = /\S+$/.exec(line)![0];
-    assert.match(age, /^(\d+s|\d+m(\d+s)?)$/, `AGE in ${JSON.stringify(line)}`);
-    return line.slice(0, -age.length) + "<age>";
-  }).join("\n");
 }
 
 async function setStatus(plural: string, name: string, status: unknown, namespace?: string) {

@@ -12,6 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { KubeClient } from "../../internal/k8s/mod.ts";
 import { ROOT, runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+import { maskAge } from "./_tables.ts";
 
 const FIXTURE = join(ROOT, "test/edgectl/fixtures/sdwan/links.yaml");
 
@@ -28,15 +29,6 @@ async function ok(args: string[], env: Record<string, string> = {}): Promise<str
   assert.equal(r.code, 0, `edgectl ${args.join(" ")}: ${r.stderr}`);
   assert.equal(r.stderr, "", `edgectl ${args.join(" ")}`);
   return r.stdout;
-}
-
-function maskAge(table: string): string {
-  return table.split("\n").map((line, i) => {
-    if (i === 0 || line === "") return line;
-    const age = /\S+$/.exec(line)![0];
-    assert.match(age, /^(\d+s|\d+m(\d+s)?)$/, `AGE in ${JSON.stringify(line)}`);
-    return line.slice(0, -age.length) + "<age>";
-  }).join("\n");
 }
 
 async function setLinkStatus(namespace: string, name: string, status: Record<string, unknown>) {
