@@ -59,9 +59,12 @@ export async function startVault(
       },
     });
     const sync = new IndexSync(store.database.db, notes, log);
+    // The catch-up runs while the server serves: searches, backlinks and the graph wait for their user's
+    // (IndexSync.settled), everything else answers at once instead of after a whole vault's indexing.
     const started = Date.now();
-    await sync.reconcileAll();
-    log.info("search index checked against the notes", { ms: Date.now() - started });
+    void sync.reconcileAll().then(() =>
+      log.info("search index checked against the notes", { ms: Date.now() - started })
+    );
     live = new LiveHub({
       db: store.database.db,
       store: notes,

@@ -142,13 +142,13 @@ export class IndexSync {
     });
   }
 
-  /** Reconciles every user directory under the store's data directory (at start). */
+  /**
+   * Reconciles every user directory under the store's data directory (at start). Every user's catch-up
+   * is queued at once, so a search waits for its own user's catch-up only, never for everyone's.
+   */
   async reconcileAll(): Promise<void> {
     const users = await readdir(this.store.usersDir).catch(() => [] as string[]);
-    for (const userId of users) {
-      if (userId.startsWith(".")) continue;
-      await this.reconcileUser(userId);
-    }
+    await Promise.all(users.filter((u) => !u.startsWith(".")).map((u) => this.reconcileUser(u)));
   }
 }
 
