@@ -18,6 +18,7 @@ import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
 import { CollabDocs } from "./collab/collab_docs.ts";
+import { UpdateLog } from "./collab/update_log.ts";
 
 const MINUTE = 60_000;
 
@@ -76,6 +77,7 @@ export async function startVault(
     await live.start();
     collab = new CollabDocs({
       store: notes,
+      updates: new UpdateLog(store.database.db),
       log,
       writeBackMs: config.VAULT_COLLAB_WRITE_BACK_MS,
       maxWriteBackMs: config.VAULT_COLLAB_MAX_WRITE_BACK_MS,

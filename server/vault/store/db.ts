@@ -65,8 +65,29 @@ export interface AccessRequestsTable {
   decided_at: Date | null;
 }
 
-/** The vault's tables: identity (0001), the search index (0002), shares and access requests (0003). */
+export interface CollabUpdatesTable {
+  id: Generated<string>;
+  owner_id: string;
+  path: string;
+  update: Uint8Array;
+  created_at: Generated<Date>;
+}
+
+export interface CollabSnapshotsTable {
+  owner_id: string;
+  path: string;
+  state: Uint8Array;
+  file_text: string;
+  updated_at: Generated<Date>;
+}
+
+/**
+ * The vault's tables: identity (0001), the search index (0002), shares and access requests (0003),
+ * passkeys (0004), the collaborative documents' update log and snapshots (0005).
+ */
 export interface VaultDatabase extends IdentityTables, AuditTables, SearchTables {
+  collab_updates: CollabUpdatesTable;
+  collab_snapshots: CollabSnapshotsTable;
   settings: SettingsTable;
   invite_codes: InviteCodesTable;
   api_keys: ApiKeysTable;
