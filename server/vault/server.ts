@@ -3,7 +3,7 @@ import { createRateLimiter } from "../../internal/auth/mod.ts";
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
-import { baseUrlOf, databaseOf, type VaultConfig } from "./config.ts";
+import { baseUrlOf, databaseOf, pluginsDirOf, type VaultConfig } from "./config.ts";
 import {
   oauthConfigOf,
   oauthEndpointsPlugin,
@@ -19,6 +19,8 @@ import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
 import { CollabDocs } from "./collab/collab_docs.ts";
 import { UpdateLog } from "./collab/update_log.ts";
+import { notesApiFor } from "./mcp/note_tools.ts";
+import { PluginManager } from "./plugins/plugin_manager.ts";
 
 const MINUTE = 60_000;
 
@@ -46,6 +48,7 @@ export async function startVault(
   let watcher: { close(): Promise<void> } | undefined;
   let live: LiveHub | undefined;
   let collab: CollabDocs | undefined;
+  let plugins: PluginManager | undefined;
   const mcpSessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.VAULT_MCP_IDLE_MS }, log);
   try {
     // Every change the store makes or the watcher sees on disk goes to the search index.
@@ -57,6 +60,7 @@ export async function startVault(
         notifyNoteChange(mcpSessions, c);
         live?.handle(c);
         collab?.handle(c);
+        plugins?.handle(c);
       },
     });
     const sync = new IndexSync(store.database.db, notes, log);
@@ -90,11 +94,24 @@ export async function startVault(
         notifyNoteChange(mcpSessions, c);
         live?.handle(c);
         collab?.handle(c);
+        plugins?.handle(c);
       },
       onError: (err) => log.warn("notes watcher", { err }),
     });
     watcher = w;
     await w.ready;
+    const pluginsDir = pluginsDirOf(config);
+    await mkdir(pluginsDir, { recursive: true, mode: 0o700 });
+    plugins = new PluginManager({
+      db: store.database.db,
+      dir: pluginsDir,
+      notes: notesApiFor({ db: store.database.db, store: notes, sync }),
+      log,
+      timeoutMs: config.VAULT_PLUGIN_TIMEOUT_MS,
+      memoryMb: config.VAULT_PLUGIN_MEMORY_MB,
+    });
+    await plugins.start();
+    const pluginManager = plugins;
     const oauth = oauthConfigOf(config);
     const auth = createVaultAuth({
       db: store.database.db,
@@ -115,6 +132,7 @@ export async function startVault(
       mcp: { registry: mcpSessions },
       live: hub,
       collab,
+      plugins: pluginManager,
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
@@ -129,6 +147,7 @@ export async function startVault(
       drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
         await mcpSessions.closeAll();
+        await pluginManager.close();
         await hub.close();
         await collab?.flushAll();
         await w.close();
@@ -138,6 +157,7 @@ export async function startVault(
     });
   } catch (err) {
     await mcpSessions.closeAll();
+    await plugins?.close();
     await live?.close();
     await watcher?.close();
     await store.database.close();

@@ -81,11 +81,36 @@ export interface CollabSnapshotsTable {
   updated_at: Generated<Date>;
 }
 
+export interface PluginsTable {
+  id: string;
+  enabled: Generated<boolean>;
+  settings: Generated<Record<string, unknown>>;
+  updated_at: Generated<Date>;
+}
+
+export interface PluginUserSettingsTable {
+  plugin_id: string;
+  user_id: string;
+  settings: Record<string, unknown>;
+}
+
+export interface PluginStorageTable {
+  plugin_id: string;
+  /** '' for the plugin's global space, else a user id. */
+  scope: string;
+  key: string;
+  value: unknown;
+  updated_at: Generated<Date>;
+}
+
 /**
  * The vault's tables: identity (0001), the search index (0002), shares and access requests (0003),
- * passkeys (0004), the collaborative documents' update log and snapshots (0005).
+ * passkeys (0004), the collaborative documents' update log and snapshots (0005), plugins (0006).
  */
 export interface VaultDatabase extends IdentityTables, AuditTables, SearchTables {
+  plugins: PluginsTable;
+  plugin_user_settings: PluginUserSettingsTable;
+  plugin_storage: PluginStorageTable;
   collab_updates: CollabUpdatesTable;
   collab_snapshots: CollabSnapshotsTable;
   settings: SettingsTable;
