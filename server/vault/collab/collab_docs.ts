@@ -65,6 +65,8 @@ class SharedNote {
   appending: Promise<void> | undefined;
   /** Updates logged since the last compaction. */
   logged = 0;
+  /** The note was deleted or renamed away while open: nothing more is logged or written for it. */
+  gone = false;
 
   constructor(readonly ownerId: string, readonly path: string) {
     this.awareness = new awarenessProtocol.Awareness(this.doc);
@@ -231,10 +233,12 @@ export class CollabDocs {
 
   /** Appends the waiting updates in batches, relaying each batch once it is logged. */
   async #append(note: SharedNote): Promise<void> {
+    // Yield first: the caller stores this promise in note.appending before the loop can clear it.
+    await null;
     while (note.pending.length) {
       const batch = note.pending.splice(0);
       try {
-        await this.o.updates.append(note.ownerId, note.path, batch.map((b) => b.update));
+        if (!note.gone) await this.o.updates.append(note.ownerId, note.path, batch.map((b) => b.update));
         note.logged += batch.length;
       } catch (err) {
         // Still relayed: the editors stay together; the write-back keeps the text.
@@ -264,6 +268,7 @@ export class CollabDocs {
     clearTimeout(note.timer);
     note.dirtySince = undefined;
     await note.appending;
+    if (note.gone) return;
     const text = note.text.toString();
     const written = text !== note.fileText;
     if (written) {
@@ -295,10 +300,18 @@ export class CollabDocs {
       : change.kind === "renamed"
       ? change.from
       : undefined;
-    if (gone !== undefined && !this.#docs.has(key(change.userId, gone))) {
-      void this.o.updates.forget(change.userId, gone).catch((err) =>
-        this.o.log.warn("collaborative document not forgotten", { err, path: gone })
-      );
+    if (gone !== undefined) {
+      const open = this.#docs.get(key(change.userId, gone));
+      void (async () => {
+        // An open document stops logging first, so no row of it outlives the forgetting.
+        const note = await open?.catch(() => undefined);
+        if (note) {
+          note.gone = true;
+          clearTimeout(note.timer);
+          await note.appending;
+        }
+        await this.o.updates.forget(change.userId, gone);
+      })().catch((err) => this.o.log.warn("collaborative document not forgotten", { err, path: gone }));
     }
     if (change.kind !== "changed") return;
     const opened = this.#docs.get(key(change.userId, change.path));
