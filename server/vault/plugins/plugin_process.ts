@@ -51,6 +51,9 @@ function sandboxCommand(memoryMb: number): string[] {
   return [process.execPath, entry];
 }
 
+/** Longest the sandbox process may take to start and listen. */
+const STARTUP_MS = 30_000;
+
 async function residentMb(pid: number): Promise<number | undefined> {
   try {
     const status = await readFile(`/proc/${pid}/status`, "utf8");
@@ -66,6 +69,9 @@ export class PluginProcess {
   readonly #calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   readonly #watch: ReturnType<typeof setInterval>;
   #nextId = 1;
+  #markReady: () => void = () => {};
+  /** The sandbox started (a loaded machine may take seconds to start a process; not the plugin's time). */
+  readonly #ready = new Promise<void>((resolve) => (this.#markReady = resolve));
   #ended = false;
   #stopping = false;
   /** Resolves when the process has exited. */
@@ -97,12 +103,19 @@ export class PluginProcess {
       }
     }, o.memoryPollMs ?? 100);
     (this.#watch as { unref?: () => void }).unref?.();
+    const startup = setTimeout(
+      () => this.#fail(`the sandbox did not start within ${STARTUP_MS} ms`),
+      STARTUP_MS,
+    );
+    (startup as { unref?: () => void }).unref?.();
+    void this.#ready.then(() => clearTimeout(startup));
   }
 
   /** Sends a call and waits for its reply, at most the time limit (then the process is killed). */
-  call(message: SandboxCall, id = this.#nextId++) {
-    if (this.#ended) return Promise.reject(new Error("the plugin is not running"));
-    return new Promise<unknown>((resolve, reject) => {
+  async call(message: SandboxCall, id = this.#nextId++): Promise<unknown> {
+    await Promise.race([this.#ready, this.exited]);
+    if (this.#ended) throw new Error("the plugin is not running");
+    return await new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#fail(`a call (${message.t}) ran longer than its limit of ${this.o.timeoutMs} ms`);
       }, this.o.timeoutMs);
@@ -163,6 +176,8 @@ export class PluginProcess {
           (err) => this.#send({ t: "reply", id: m.id, ok: false, error: (err as Error).message }),
         );
         return;
+      case "ready":
+        return this.#markReady();
       case "route":
       case "subscribe":
         return this.o.onDeclare(m);

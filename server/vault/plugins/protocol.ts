@@ -43,6 +43,8 @@ export type FromSandbox =
   | { t: "api"; id: number; method: string; args: unknown[]; call?: number }
   | { t: "reply"; id: number; ok: true; value: unknown }
   | { t: "reply"; id: number; ok: false; error: string }
+  /** The sandbox runs and listens (its start does not count against a call's time limit). */
+  | { t: "ready" }
   | { t: "route"; method: string; path: string; name?: string; description?: string }
   | { t: "subscribe"; event: string }
   | { t: "log"; level: "debug" | "info" | "warn" | "error"; msg: string; fields?: Record<string, unknown> };

@@ -141,6 +141,7 @@ export async function runPluginSandbox(): Promise<void> {
     if (line.trim()) onMessage(JSON.parse(line) as ToSandbox);
   });
   // The vault closed the pipe (it stopped or unloaded the plugin): nothing more will come.
+  send({ t: "ready" });
   await new Promise<void>((resolve) => lines.on("close", resolve));
   process.exit(0);
 }
