@@ -109,6 +109,8 @@ export async function startVault(
       log,
       timeoutMs: config.VAULT_PLUGIN_TIMEOUT_MS,
       memoryMb: config.VAULT_PLUGIN_MEMORY_MB,
+      // Replicas share a PostgreSQL server; the embedded database is one process's alone.
+      followMs: where.url ? 2_000 : undefined,
     });
     await plugins.start();
     const pluginManager = plugins;

@@ -34,6 +34,7 @@ for (const backend of ["embedded", "postgres"] as const) {
     let home: string;
     let pg: PostgresServer | undefined;
     let server: RunningBinary;
+    let replica: RunningBinary | undefined;
     let admin: VaultClient;
     let bob: VaultClient;
     let adminKey = "";
@@ -77,18 +78,17 @@ for (const backend of ["embedded", "postgres"] as const) {
       if (backend === "postgres") pg = await startPostgres();
       // The hostile plugins are already in the plugins folder (found at start, not enabled).
       for (const id of HOSTILE) await cp(join(FIXTURES, id), join(home, "plugins", id), { recursive: true });
-      server = await startBinary("vault", ["serve"], {
-        cwd: home,
-        env: vaultEnv(home, {
-          databaseUrl: pg?.url,
-          extra: {
-            VAULT_PLUGINS_DIR: join(home, "plugins"),
-            VAULT_PLUGIN_TIMEOUT_MS: "3000",
-            VAULT_PLUGIN_MEMORY_MB: "200",
-          },
-        }),
-        timeoutMs: 60_000,
+      const env = vaultEnv(home, {
+        databaseUrl: pg?.url,
+        extra: {
+          VAULT_PLUGINS_DIR: join(home, "plugins"),
+          VAULT_PLUGIN_TIMEOUT_MS: "3000",
+          VAULT_PLUGIN_MEMORY_MB: "200",
+        },
       });
+      server = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
+      // On PostgreSQL a second replica shares the database, the notes and the plugins folder.
+      if (pg) replica = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
       admin = new VaultClient(server.url);
       const res = await admin.post("/api/auth/sign-up/email", {
         email: "admin@example.test",
@@ -117,6 +117,7 @@ for (const backend of ["embedded", "postgres"] as const) {
 
     after(async () => {
       for (const c of clients) await c.close().catch(() => {});
+      await replica?.stop();
       await server?.stop();
       await pg?.stop();
       await rm(home, { recursive: true, force: true });
@@ -295,5 +296,18 @@ for (const backend of ["embedded", "postgres"] as const) {
       assert.equal((await admin.get("/api/plugins/looper/ping")).status, 503);
       await serving();
     });
+
+    if (backend === "postgres") {
+      it("a second replica follows enables and disables made through the first", async () => {
+        const two = new VaultClient(replica!.url, { bearer: adminKey });
+        const count = () => two.get("/api/plugins/word-count/count?path=Words.md");
+        await until("word-count active on the replica", async () => (await count()).status === 200, 15_000);
+        assert.equal((await count()).body.words, 6);
+        assert.equal((await admin.write("POST", "/api/admin/plugins/word-count/disable")).status, 200);
+        await until("word-count unloaded on the replica", async () => (await count()).status === 503, 15_000);
+        await active("word-count");
+        await until("word-count back on the replica", async () => (await count()).status === 200, 15_000);
+      });
+    }
   });
 }

@@ -3,6 +3,9 @@
  * manifest.json), enabled and configured through the admin API (state in the database), each enabled
  * plugin's server entry run in its own sandbox process (plugin_process.ts).
  *
+ * Replicas on one PostgreSQL share the plugins folder and each run their own sandboxes; an enable or
+ * disable through one is followed by the others within `followMs`.
+ *
  * Lifecycle: installed → loaded (sandbox started) → active (activate(api) resolved) → deactivating
  * (disable asked) → unloaded, or error from any of them (bad manifest, activate threw, a call overran
  * its time, the sandbox its memory, or it exited). Enabling a plugin in error loads it afresh.
@@ -15,7 +18,8 @@
  */
 import { cp, readdir, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { Mutex } from "../../../internal/db/mod.ts";
 import type { Caller } from "../../../internal/auth/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import { VERSION } from "../../../internal/version/version.ts";
@@ -83,6 +87,11 @@ export interface PluginManagerOptions {
   log: Logger;
   timeoutMs: number;
   memoryMb: number;
+  /**
+   * Replicas on one PostgreSQL: how often to look for enables and disables made through another
+   * (they share the plugins folder as they share the notes folder). Unset: one process, no polling.
+   */
+  followMs?: number;
 }
 
 const EVENT_OF: Record<NoteChange["kind"], PluginEvent> = {
@@ -95,6 +104,11 @@ const EVENT_OF: Record<NoteChange["kind"], PluginEvent> = {
 export class PluginManager {
   readonly #plugins = new Map<string, Plugin>();
   readonly #storage: PluginStorage;
+  /** Lifecycle changes (enable, disable, following another replica) one at a time. */
+  readonly #lifecycle = new Mutex();
+  /** Plugin id -> the enable/disable generation this process has acted on. */
+  readonly #seen = new Map<string, number>();
+  #follow: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly o: PluginManagerOptions) {
     this.#storage = new PluginStorage(o.db);
@@ -107,17 +121,53 @@ export class PluginManager {
   /** Reads every plugin folder and loads the enabled ones. */
   async start(): Promise<void> {
     const names = await readdir(this.o.dir).catch(() => [] as string[]);
-    const rows = await this.o.db.selectFrom("plugins").select(["id", "enabled"]).execute();
+    const rows = await this.o.db.selectFrom("plugins").select(["id", "enabled", "generation"]).execute();
     const enabled = new Set(rows.filter((r) => r.enabled).map((r) => r.id));
+    for (const r of rows) this.#seen.set(r.id, r.generation);
     for (const name of names.sort()) {
       if (name.startsWith(".") || !(await stat(join(this.o.dir, name))).isDirectory()) continue;
       const p = await this.#read(name);
       p.enabled = enabled.has(p.id);
       if (p.enabled && p.state === "installed") await this.#load(p);
     }
+    if (this.o.followMs) {
+      this.#follow = setInterval(() => {
+        void this.#followReplicas().catch((err) => this.o.log.warn("plugins not followed", { err }));
+      }, this.o.followMs);
+      (this.#follow as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** Acts on enables and disables made through other replicas (a generation not seen here). */
+  async #followReplicas(): Promise<void> {
+    const rows = await this.o.db.selectFrom("plugins").select(["id", "enabled", "generation"]).execute();
+    for (const row of rows) {
+      if (this.#seen.get(row.id) === row.generation) continue;
+      await this.#locked(async () => {
+        if (this.#seen.get(row.id) === row.generation) return;
+        this.#seen.set(row.id, row.generation);
+        const exists = (await stat(join(this.o.dir, row.id)).catch(() => undefined))?.isDirectory();
+        if (!exists) return;
+        const p = this.#plugins.get(row.id)?.manifest ? this.#plugins.get(row.id)! : await this.#read(row.id);
+        p.enabled = row.enabled;
+        this.o.log.info("plugin change from another replica", { plugin: p.id, enabled: row.enabled });
+        if (!row.enabled) await this.#unload(p);
+        else if (p.manifest) await this.#load(p);
+      });
+    }
+  }
+
+  async #locked<T>(run: () => Promise<T>): Promise<T> {
+    const release = await this.#lifecycle.lock();
+    try {
+      return await run();
+    } finally {
+      release();
+    }
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#follow);
     await Promise.all([...this.#plugins.values()].map((p) => this.#unload(p)));
   }
 
@@ -147,21 +197,25 @@ export class PluginManager {
     return await this.#info(await this.#read(manifest.id));
   }
 
-  async enable(id: string): Promise<PluginInfo> {
-    const p = this.#find(id);
-    if (!p.manifest) throw new PluginError(409, `plugin ${id} cannot load: ${p.error}`);
-    await this.#setEnabled(id, true);
-    p.enabled = true;
-    if (p.state !== "active" && p.state !== "loaded") await this.#load(p);
-    return await this.#info(p);
+  enable(id: string): Promise<PluginInfo> {
+    return this.#locked(async () => {
+      const p = this.#find(id);
+      if (!p.manifest) throw new PluginError(409, `plugin ${id} cannot load: ${p.error}`);
+      await this.#setEnabled(id, true);
+      p.enabled = true;
+      if (p.state !== "active" && p.state !== "loaded") await this.#load(p);
+      return await this.#info(p);
+    });
   }
 
-  async disable(id: string): Promise<PluginInfo> {
-    const p = this.#find(id);
-    await this.#setEnabled(id, false);
-    p.enabled = false;
-    await this.#unload(p);
-    return await this.#info(p);
+  disable(id: string): Promise<PluginInfo> {
+    return this.#locked(async () => {
+      const p = this.#find(id);
+      await this.#setEnabled(id, false);
+      p.enabled = false;
+      await this.#unload(p);
+      return await this.#info(p);
+    });
   }
 
   /** Sets global settings (an admin's); unknown keys, per-user keys and wrong types are refused. */
@@ -418,9 +472,18 @@ export class PluginManager {
     }
   }
 
+  /** Records the choice with a new generation, which other replicas follow and this one has seen. */
   async #setEnabled(id: string, enabled: boolean): Promise<void> {
-    await this.o.db.insertInto("plugins").values({ id, enabled })
-      .onConflict((oc) => oc.column("id").doUpdateSet({ enabled, updated_at: new Date() })).execute();
+    const row = await this.o.db.insertInto("plugins").values({ id, enabled, generation: 1 })
+      .onConflict((oc) =>
+        oc.column("id").doUpdateSet({
+          enabled,
+          generation: sql<number>`plugins.generation + 1`,
+          updated_at: new Date(),
+        })
+      )
+      .returning("generation").executeTakeFirstOrThrow();
+    this.#seen.set(id, row.generation);
   }
 
   async #globalValues(id: string): Promise<Record<string, unknown>> {

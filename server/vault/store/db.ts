@@ -84,6 +84,7 @@ export interface CollabSnapshotsTable {
 export interface PluginsTable {
   id: string;
   enabled: Generated<boolean>;
+  generation: Generated<number>;
   settings: Generated<Record<string, unknown>>;
   updated_at: Generated<Date>;
 }

@@ -1,5 +1,6 @@
 /**
- * Plugins: which installed plugins are enabled and their global settings; each user's own settings of
+ * Plugins: which installed plugins are enabled (and the generation of that choice, which replicas
+ * follow) and their global settings; each user's own settings of
  * a plugin; and every plugin's key-value store, keyed by plugin id first so one plugin never reads
  * another's rows (scope '' is the plugin's global space, otherwise a user's id).
  */
@@ -12,6 +13,8 @@ export const plugins: Migration = {
     await db.schema.createTable("plugins")
       .addColumn("id", "text", (c) => c.primaryKey())
       .addColumn("enabled", "boolean", (c) => c.notNull().defaultTo(false))
+      // Bumped by every enable and disable: replicas act on a generation they have not seen.
+      .addColumn("generation", "integer", (c) => c.notNull().defaultTo(0))
       .addColumn("settings", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
       .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(now))
       .execute();
