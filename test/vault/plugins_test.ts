@@ -258,12 +258,17 @@ for (const backend of ["embedded", "postgres"] as const) {
     });
 
     it("stops a plugin that throws, loops forever, allocates without bound or dies, and keeps serving", async () => {
+      // A session opened before the plugins start sees their tools come and go.
+      const session = await connect(adminKey);
+      const toolNames = async () => (await session.listTools()).tools.map((t) => t.name);
+      assert.ok(!(await toolNames()).includes("looper_get_ping"));
       const thrower = await enable("thrower");
       assert.equal(thrower.state, "error");
       assert.match(thrower.error, /thrower refuses to start/);
 
       await active("looper");
       assert.equal((await admin.get("/api/plugins/looper/ping")).status, 200);
+      assert.ok((await toolNames()).includes("looper_get_ping"));
       const started = Date.now();
       const spin = await admin.get("/api/plugins/looper/spin");
       assert.equal(spin.status, 504, JSON.stringify(spin.body));
@@ -272,6 +277,7 @@ for (const backend of ["embedded", "postgres"] as const) {
       assert.equal(looper.state, "error");
       assert.match(looper.error, /longer than its limit of 3000 ms/);
       assert.equal((await admin.get("/api/plugins/looper/ping")).status, 503);
+      assert.ok(!(await toolNames()).includes("looper_get_ping"), "a stopped plugin's tools are gone");
       await serving();
 
       await active("hog");

@@ -109,6 +109,7 @@ export class PluginManager {
   /** Plugin id -> the enable/disable generation this process has acted on. */
   readonly #seen = new Map<string, number>();
   #follow: ReturnType<typeof setInterval> | undefined;
+  readonly #routeListeners = new Set<() => void>();
 
   constructor(private readonly o: PluginManagerOptions) {
     this.#storage = new PluginStorage(o.db);
@@ -262,6 +263,22 @@ export class PluginManager {
     return [...this.#plugins.values()].filter((p) => p.state === "active").flatMap((p) =>
       [...p.routes.values()].map((route) => ({ plugin: p.id, name: p.manifest!.name, route }))
     );
+  }
+
+  /** Calls `listener` whenever the set of active routes may have changed; returns the unsubscribe. */
+  onRoutesChanged(listener: () => void): () => void {
+    this.#routeListeners.add(listener);
+    return () => this.#routeListeners.delete(listener);
+  }
+
+  #routesChanged(): void {
+    for (const listener of this.#routeListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.o.log.warn("plugin routes listener failed", { err });
+      }
+    }
   }
 
   /** Calls a plugin route as `caller`. */
@@ -436,6 +453,7 @@ export class PluginManager {
         p.error = reason;
         p.process = undefined;
         this.o.log.error("plugin stopped", { plugin: p.id, reason });
+        this.#routesChanged();
       },
     });
     p.process = process;
@@ -448,6 +466,7 @@ export class PluginManager {
       });
       if (p.process === process) p.state = "active";
       this.o.log.info("plugin active", { plugin: p.id, version: m.version });
+      this.#routesChanged();
     } catch (err) {
       if (p.process !== process) return; // already failed (time, memory, exit): the reason is kept
       p.state = "error";
@@ -470,6 +489,7 @@ export class PluginManager {
       p.process = undefined;
       p.state = "unloaded";
     }
+    this.#routesChanged();
   }
 
   /** Records the choice with a new generation, which other replicas follow and this one has seen. */
