@@ -101,6 +101,12 @@ const EVENT_OF: Record<NoteChange["kind"], PluginEvent> = {
   renamed: "note:afterRename",
 };
 
+/** A setting value's type in the manifest's terms ("string", "number", "boolean"), else "other". */
+function jsonTypeOf(value: unknown): string {
+  const t = typeof value;
+  return t === "string" || t === "number" || t === "boolean" ? t : "other";
+}
+
 export class PluginManager {
   readonly #plugins = new Map<string, Plugin>();
   readonly #storage: PluginStorage;
@@ -548,13 +554,7 @@ export class PluginManager {
           message: perUser ? "set by an admin, not per user" : "each user sets this one (per user)",
           code: "custom",
         });
-      } else if (
-        !(typeof value === "string"
-          ? s.type === "string"
-          : typeof value === "number"
-          ? s.type === "number"
-          : typeof value === "boolean" && s.type === "boolean")
-      ) {
+      } else if (jsonTypeOf(value) !== s.type) {
         issues.push({ path: ["values", key], message: `expected ${s.type}`, code: "invalid_type" });
       }
     }
