@@ -19,7 +19,7 @@ import { VaultClient, vaultEnv } from "../harness/vault.ts";
 const ROOT = resolve(import.meta.dirname!, "..", "..");
 const EXAMPLES = join(ROOT, "examples", "vault-plugins");
 const FIXTURES = join(ROOT, "test", "fixtures", "vault-plugins");
-const HOSTILE = ["thrower", "looper", "hog", "crasher", "keeper-a", "keeper-b", "bad-manifest"];
+const HOSTILE = ["thrower", "looper", "hog", "crasher", "chatter", "keeper-a", "keeper-b", "bad-manifest"];
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000) {
   const deadline = Date.now() + ms;
@@ -292,6 +292,12 @@ for (const backend of ["embedded", "postgres"] as const) {
       assert.equal((await admin.write("POST", "/api/plugins/crasher/later", {})).status, 200);
       await until("the crasher in error", async () => (await plugin("crasher")).state === "error");
       assert.match((await plugin("crasher")).error, /exited/);
+
+      // A line without end is cut off at 8 MB, not kept in the server's memory.
+      await active("chatter");
+      assert.equal((await admin.write("POST", "/api/plugins/chatter/talk", {})).status, 200);
+      await until("the chatter in error", async () => (await plugin("chatter")).state === "error");
+      assert.match((await plugin("chatter")).error, /a line over 8388608 bytes/);
 
       // The others keep running; an errored plugin comes back when enabled again.
       assert.equal((await admin.get("/api/plugins/word-count/count?path=Words.md")).body.words, 6);

@@ -12,7 +12,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../../../internal/log/mod.ts";
 import { isCompiledBinary, runtime } from "../../../internal/platform/mod.ts";
@@ -49,6 +49,39 @@ function sandboxCommand(memoryMb: number): string[] {
     ];
   }
   return [process.execPath, entry];
+}
+
+/**
+ * Longest line the sandbox may write: a message carries at most a note (1 MB) with JSON's escaping. A
+ * line without end would otherwise grow in the vault's memory, not the plugin's.
+ */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** Calls `onLine` for each line of `stream`; `onTooLong` (once) when a line passes MAX_LINE_BYTES. */
+function splitLines(stream: Readable, onLine: (line: string) => void, onTooLong: () => void): void {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let stopped = false;
+  stream.on("data", (chunk: Buffer) => {
+    if (stopped) return;
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      parts.push(chunk.subarray(start, nl));
+      onLine(Buffer.concat(parts).toString("utf8"));
+      parts = [];
+      size = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      parts.push(chunk.subarray(start));
+      size += chunk.length - start;
+      if (size > MAX_LINE_BYTES) {
+        stopped = true;
+        parts = [];
+        onTooLong();
+      }
+    }
+  });
 }
 
 /** Longest the sandbox process may take to start and listen. */
@@ -91,10 +124,11 @@ export class PluginProcess {
       if (!this.#stopping) this.#fail(`the sandbox exited (${signal ?? `code ${code}`})`);
       this.#end(new Error("the plugin stopped"));
     });
-    createInterface({ input: this.#child.stdout! }).on("line", (line) => this.#line(line));
-    createInterface({ input: this.#child.stderr! }).on("line", (line) => {
+    const tooLong = () => this.#fail(`wrote a line over ${MAX_LINE_BYTES} bytes`);
+    splitLines(this.#child.stdout!, (line) => this.#line(line), tooLong);
+    splitLines(this.#child.stderr!, (line) => {
       if (line.trim()) o.log.warn("plugin stderr", { plugin: o.pluginId, line: line.slice(0, 2000) });
-    });
+    }, tooLong);
     this.#watch = setInterval(async () => {
       const pid = this.#child.pid;
       const mb = pid ? await residentMb(pid) : undefined;
