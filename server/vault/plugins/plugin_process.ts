@@ -84,6 +84,9 @@ function splitLines(stream: Readable, onLine: (line: string) => void, onTooLong:
   });
 }
 
+/** Host API calls of one plugin the vault works on at once; more are refused at once. */
+const MAX_API_IN_FLIGHT = 64;
+
 /** Longest the sandbox process may take to start and listen. */
 const STARTUP_MS = 30_000;
 
@@ -102,6 +105,7 @@ export class PluginProcess {
   readonly #calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   readonly #watch: ReturnType<typeof setInterval>;
   #nextId = 1;
+  #apiInFlight = 0;
   #markReady: () => void = () => {};
   /** The sandbox started (a loaded machine may take seconds to start a process; not the plugin's time). */
   readonly #ready = new Promise<void>((resolve) => (this.#markReady = resolve));
@@ -205,10 +209,16 @@ export class PluginProcess {
         return;
       }
       case "api":
+        // A plugin firing host calls without waiting for them queues work in the vault, not in itself.
+        if (this.#apiInFlight >= MAX_API_IN_FLIGHT) {
+          const error = `more than ${MAX_API_IN_FLIGHT} host API calls at once`;
+          return this.#send({ t: "reply", id: m.id, ok: false, error });
+        }
+        this.#apiInFlight++;
         this.o.onApi(m.method, Array.isArray(m.args) ? m.args : [], m.call).then(
           (value) => this.#send({ t: "reply", id: m.id, ok: true, value: value ?? null }),
           (err) => this.#send({ t: "reply", id: m.id, ok: false, error: (err as Error).message }),
-        );
+        ).finally(() => this.#apiInFlight--);
         return;
       case "ready":
         return this.#markReady();

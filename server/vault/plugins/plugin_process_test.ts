@@ -73,3 +73,41 @@ test("a call past the time limit kills the sandbox and says why", async () => {
   assert.equal(failures.length, 1);
   await assert.rejects(p.call({ t: "route", route: "GET /spin", request }), /not running/);
 });
+
+test("host API calls past 64 at once are refused, not queued", async () => {
+  await writeFile(
+    join(dir, "flood.js"),
+    `export function activate(api) {
+      api.routes.register("GET", "/flood", async () => {
+        const all = await Promise.allSettled(Array.from({ length: 100 }, () => api.storage.get("k")));
+        return all.filter((r) => r.status === "rejected").map((r) => r.reason.message);
+      });
+    }`,
+  );
+  const release: (() => void)[] = [];
+  const p = new PluginProcess({
+    pluginId: "t",
+    dir,
+    timeoutMs: 5_000,
+    memoryMb: 512,
+    log: silentLogger,
+    // The vault's side holds every call until the test lets them go.
+    onApi: () => new Promise((resolve) => release.push(() => resolve(null))),
+    onDeclare: () => {},
+    onFailure: () => {},
+  });
+  try {
+    await p.call({ t: "activate", entry: join(dir, "flood.js"), plugin: { id: "t", version: "1.0.0" } });
+    const request = { method: "GET", path: "/flood", query: {}, body: null, user: { id: "u" } };
+    const answer = p.call({ t: "route", route: "GET /flood", request });
+    while (release.length < 64) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(release.length, 64);
+    for (const r of release) r();
+    const refused = await answer as string[];
+    assert.equal(refused.length, 36);
+    assert.match(refused[0]!, /more than 64 host API calls at once/);
+  } finally {
+    await p.stop();
+  }
+});
