@@ -1,6 +1,8 @@
 /** vault: the note vault service binary. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
 import { registerServe } from "./serve.ts";
+import { SANDBOX_ARG } from "../../server/vault/plugins/protocol.ts";
+import { runPluginSandbox } from "../../server/vault/plugins/sandbox.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -22,4 +24,8 @@ export function buildProgram(io: Io = processIo) {
   return program;
 }
 
-if (import.meta.main) await run(buildProgram());
+if (import.meta.main) {
+  // A plugin's sandbox process is this binary too (server/vault/plugins/plugin_process.ts).
+  if (process.argv[2] === SANDBOX_ARG) await runPluginSandbox();
+  else await run(buildProgram());
+}

@@ -3,13 +3,15 @@
  *
  *   deno task bench:vault            # 1k and 10k notes: about 2 minutes on a loaded 2-core machine
  *   deno task bench:vault --quick    # 100 and 1k notes, to check the script itself
+ *   deno task bench:vault --only-live   # only the live part: 50 Yjs editors, 500 idle event sockets
  *
  * Generates seeded Markdown notes (folders, tags, wiki links, paragraphs of project prose), indexes
  * them into the embedded database (PGlite, in process, through the same functions the server
  * calls), and times a fixed mix of queries: words, phrases, prefixes, OR, exclusions, tag and folder
  * filters. The peer is MiniSearch, the in-memory index the reference vault used, run on the same
  * notes and the same queries (phrases become AND of their words, which MiniSearch cannot do better).
- * The table goes to stdout and every figure to .cache/bench/vault-<timestamp>.json.
+ * Then the notes API (vault_api.ts) and live editing (vault_live.ts: Yjs fan-out latency and server
+ * memory) through dist/vault. The table goes to stdout and every figure to .cache/bench/vault-<timestamp>.json.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -32,9 +34,11 @@ import { ROOT } from "../../test/harness/binary.ts";
 import { memories, rng } from "./data.ts";
 import { type LatencySummary, summarize } from "./stats.ts";
 import { type ApiResult, runApiBench } from "./vault_api.ts";
+import { type LiveResult, runLiveBench } from "./vault_live.ts";
 import { ratio, table } from "./table.ts";
 
 const quick = process.argv.includes("--quick");
+const onlyLive = process.argv.includes("--only-live");
 const SIZES = quick ? [100, 1_000] : [1_000, 10_000];
 const QUERIES = quick ? 60 : 300;
 /** Untimed queries first, so both sides are measured warm (caches filled, code compiled). */
@@ -378,61 +382,85 @@ if (import.meta.main) {
     queries: queries.length,
     sizes: [] as SizeResult[],
     api: undefined as ApiResult | undefined,
+    live: undefined as LiveResult | undefined,
   };
-  for (const n of SIZES) results.sizes.push(await runSize(n, queries));
-  // The notes API through dist/vault: writes/s and the tree of the largest vault.
-  const apiNotes = SIZES[SIZES.length - 1]!;
-  results.api = await runApiBench(generateNotes(apiNotes), quick ? 100 : 500, log);
-
-  const rows: (string | number)[][] = [];
-  for (const s of results.sizes) {
-    const label = `${s.notes} notes`;
-    const row = (what: string, ours: number, theirs: number) =>
-      rows.push([`${what}, ${label}`, ours, theirs, ratio(ours, theirs)]);
-    row("index build (notes/s)", s.ours.notesPerSecond, s.minisearch.notesPerSecond);
-    rows.push([`single upserts (notes/s), ${label}`, s.singleUpsertsPerSecond, "-", "-"]);
-    row("search p50 (ms)", s.ours.search.p50, s.minisearch.search.p50);
-    row("search p95 (ms)", s.ours.search.p95, s.minisearch.search.p95);
-    row("search CPU p50 (ms)", s.ours.searchCpu.p50, s.minisearch.searchCpu.p50);
-    row("search CPU p95 (ms)", s.ours.searchCpu.p95, s.minisearch.searchCpu.p95);
-    row("mean hits on page", s.ours.meanHits, s.minisearch.meanHits);
+  if (!onlyLive) {
+    for (const n of SIZES) results.sizes.push(await runSize(n, queries));
+    // The notes API through dist/vault: writes/s and the tree of the largest vault.
+    const apiNotes = SIZES[SIZES.length - 1]!;
+    results.api = await runApiBench(generateNotes(apiNotes), quick ? 100 : 500, log);
   }
-  console.log(table(["vault search", "ours (PGlite)", "minisearch", "ratio"], rows));
-  const largest = results.sizes[results.sizes.length - 1]!;
-  console.log(`\nby query kind at ${largest.notes} notes (ours; matches capped at 1000 in our total):`);
-  console.log(table(
-    ["kind", "p50 ms", "p95 ms", "mean matches", "minisearch p95 ms", "minisearch matches"],
-    QUERY_CLASSES.map((k) => [
-      k,
-      largest.ours.byClass[k]!.p50,
-      largest.ours.byClass[k]!.p95,
-      largest.ours.byClass[k]!.meanTotal,
-      largest.minisearch.byClass[k]!.p95,
-      largest.minisearch.byClass[k]!.meanTotal,
-    ]),
-  ));
-  console.log(
-    `\np95 at ${largest.notes} notes: ${largest.ours.search.p95} ms wall, ${largest.ours.searchCpu.p95} ms CPU ` +
-      `(target <= 20 ms); load average at start ${
-        results.machine.loadAverageAtStart.join(" ")
-      } on ${results.machine.cpus} CPUs`,
+  results.live = await runLiveBench(
+    { editors: quick ? 10 : 50, idle: quick ? 50 : 500, seconds: quick ? 5 : 20, rate: 20 },
+    log,
   );
 
-  const api = results.api;
-  console.log(`\nnotes API (dist/vault serve, embedded database, ${api.notes} notes):`);
+  if (!onlyLive) {
+    const rows: (string | number)[][] = [];
+    for (const s of results.sizes) {
+      const label = `${s.notes} notes`;
+      const row = (what: string, ours: number, theirs: number) =>
+        rows.push([`${what}, ${label}`, ours, theirs, ratio(ours, theirs)]);
+      row("index build (notes/s)", s.ours.notesPerSecond, s.minisearch.notesPerSecond);
+      rows.push([`single upserts (notes/s), ${label}`, s.singleUpsertsPerSecond, "-", "-"]);
+      row("search p50 (ms)", s.ours.search.p50, s.minisearch.search.p50);
+      row("search p95 (ms)", s.ours.search.p95, s.minisearch.search.p95);
+      row("search CPU p50 (ms)", s.ours.searchCpu.p50, s.minisearch.searchCpu.p50);
+      row("search CPU p95 (ms)", s.ours.searchCpu.p95, s.minisearch.searchCpu.p95);
+      row("mean hits on page", s.ours.meanHits, s.minisearch.meanHits);
+    }
+    console.log(table(["vault search", "ours (PGlite)", "minisearch", "ratio"], rows));
+    const largest = results.sizes[results.sizes.length - 1]!;
+    console.log(`\nby query kind at ${largest.notes} notes (ours; matches capped at 1000 in our total):`);
+    console.log(table(
+      ["kind", "p50 ms", "p95 ms", "mean matches", "minisearch p95 ms", "minisearch matches"],
+      QUERY_CLASSES.map((k) => [
+        k,
+        largest.ours.byClass[k]!.p50,
+        largest.ours.byClass[k]!.p95,
+        largest.ours.byClass[k]!.meanTotal,
+        largest.minisearch.byClass[k]!.p95,
+        largest.minisearch.byClass[k]!.meanTotal,
+      ]),
+    ));
+    console.log(
+      `\np95 at ${largest.notes} notes: ${largest.ours.search.p95} ms wall, ${largest.ours.searchCpu.p95} ms CPU ` +
+        `(target <= 20 ms); load average at start ${
+          results.machine.loadAverageAtStart.join(" ")
+        } on ${results.machine.cpus} CPUs`,
+    );
+
+    const api = results.api!;
+    console.log(`\nnotes API (dist/vault serve, embedded database, ${api.notes} notes):`);
+    console.log(table(["what", "figure"], [
+      ["note writes/s, one at a time (POST /api/notes)", api.writesPerSecond],
+      ["note writes/s, 4 at once", api.writesPerSecond4],
+      ["write p50 / p95 (ms)", `${api.write.p50} / ${api.write.p95}`],
+      [
+        `tree listing p50 / p95 (ms), ${api.treeEntries} entries, ${Math.round(api.treeBytes / 1024)} KiB`,
+        `${api.tree.p50} / ${api.tree.p95}`,
+      ],
+      [
+        `start with ${api.notes - (quick ? 100 : 500)} unindexed notes on disk: serving / first search (ms)`,
+        `${api.startReadyMs} / ${api.startCatchUpMs}`,
+      ],
+    ]));
+  }
+  const live = results.live;
+  console.log(
+    `\nlive editing (dist/vault serve, embedded database; ${live.editors} Yjs editors on one note, ` +
+      `${live.idleSockets} idle /ws/vault sockets, ${live.edits} inserts at ${live.editsPerSecond}/s):`,
+  );
   console.log(table(["what", "figure"], [
-    ["note writes/s, one at a time (POST /api/notes)", api.writesPerSecond],
-    ["note writes/s, 4 at once", api.writesPerSecond4],
-    ["write p50 / p95 (ms)", `${api.write.p50} / ${api.write.p95}`],
+    ["update fan-out p50 / p95 / p99 (ms)", `${live.fanOut.p50} / ${live.fanOut.p95} / ${live.fanOut.p99}`],
+    ["arrivals measured (inserts x other editors)", live.fanOut.n],
+    ["inserts that reached every other editor", `${live.delivered} of ${live.edits}`],
     [
-      `tree listing p50 / p95 (ms), ${api.treeEntries} entries, ${Math.round(api.treeBytes / 1024)} KiB`,
-      `${api.tree.p50} / ${api.tree.p95}`,
-    ],
-    [
-      `start with ${api.notes - (quick ? 100 : 500)} unindexed notes on disk: serving / first search (ms)`,
-      `${api.startReadyMs} / ${api.startCatchUpMs}`,
+      "server RSS (MB): start / idle sockets / + editors / peak editing",
+      Object.values(live.rssMb).join(" / "),
     ],
   ]));
+  console.log(`load average now ${loadavg().map((x) => x.toFixed(2)).join(" ")} on ${cpus().length} CPUs`);
 
   const outDir = join(ROOT, ".cache", "bench");
   mkdirSync(outDir, { recursive: true });

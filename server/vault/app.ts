@@ -27,6 +27,8 @@ import type { RouteSpec } from "./openapi/route_spec.ts";
 import { adminApi, adminRoutes } from "./routes/admin.ts";
 import { apiKeyApi, apiKeyRoutes } from "./routes/api_keys.ts";
 import { healthApi, healthRoutes } from "./routes/health.ts";
+import type { PluginManager } from "./plugins/plugin_manager.ts";
+import { pluginRouteDocs, pluginRoutes, pluginsApi } from "./routes/plugins.ts";
 import type { IndexSync } from "./indexing/index_sync.ts";
 import type { NoteStore } from "./notes/mod.ts";
 import { CLIENT_ID_HEADER, clientIdOf, runAs } from "./live/actor.ts";
@@ -75,6 +77,8 @@ export interface VaultAppDeps {
   live: LiveHub;
   /** The notes open for collaborative editing. */
   collab: CollabDocs;
+  /** The installed plugins and their sandboxes. */
+  plugins: PluginManager;
 }
 
 export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
@@ -134,7 +138,8 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   const notesDeps = { db: database.db, store: deps.notes.store, sync: deps.notes.sync };
   api.route("/", notesRoutes(notesDeps));
   api.route("/", shareRoutes({ db: database.db, store: deps.notes.store }));
-  api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry }));
+  api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry, plugins: deps.plugins }));
+  api.route("/", pluginRoutes({ plugins: deps.plugins, db: database.db }));
   api.route(
     "/",
     liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db }),
@@ -166,6 +171,8 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     ...Object.values(mcpApi),
     ...Object.values(liveApi),
     ...Object.values(collabApi),
+    ...Object.values(pluginsApi),
+    ...pluginRouteDocs,
   ];
   app.route(
     "/",

@@ -5,7 +5,7 @@
  * BETTER_AUTH_SECRET and DATABASE_URL carry no VAULT_ prefix: they are the names the reference
  * service and the identity library use, so an existing deployment's settings keep working.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { csv, defaultDataDir, loadEnv, port, positiveInt } from "../../internal/config/mod.ts";
 import { LOG_LEVELS } from "../../internal/log/mod.ts";
@@ -53,6 +53,12 @@ export const vaultEnv = z.object({
   VAULT_COLLAB_MAX_WRITE_BACK_MS: positiveInt(30_000),
   /** A document nobody has open is dropped from memory after this long. */
   VAULT_COLLAB_EVICT_MS: positiveInt(60_000),
+  /** The plugins folder (one folder per plugin, named for its id); default `<VAULT_DATA_DIR>/plugins`. */
+  VAULT_PLUGINS_DIR: z.string().min(1).optional(),
+  /** Longest a plugin's call (activate, a route, an event) may run before its sandbox is killed. */
+  VAULT_PLUGIN_TIMEOUT_MS: positiveInt(5_000),
+  /** Most resident memory a plugin's sandbox process may use (MB) before it is killed (Linux). */
+  VAULT_PLUGIN_MEMORY_MB: positiveInt(256),
   /** Sign-in with GitHub (an OAuth app; callback `<base>/api/auth/callback/github`). */
   VAULT_GITHUB_CLIENT_ID: z.string().min(1).optional(),
   VAULT_GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
@@ -86,4 +92,9 @@ export function baseUrlOf(config: VaultConfig): string {
   if (config.VAULT_BASE_URL) return config.VAULT_BASE_URL.replace(/\/+$/, "");
   const host = ["0.0.0.0", "::", ""].includes(config.VAULT_HOST) ? "127.0.0.1" : config.VAULT_HOST;
   return `http://${host.includes(":") ? `[${host}]` : host}:${config.VAULT_PORT}`;
+}
+
+/** The plugins folder: VAULT_PLUGINS_DIR, or `plugins` in the data folder (beside the users' notes). */
+export function pluginsDirOf(config: VaultConfig): string {
+  return resolve(config.VAULT_PLUGINS_DIR ?? join(config.VAULT_DATA_DIR, "plugins"));
 }

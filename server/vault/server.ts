@@ -3,7 +3,7 @@ import { createRateLimiter } from "../../internal/auth/mod.ts";
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
-import { baseUrlOf, databaseOf, type VaultConfig } from "./config.ts";
+import { baseUrlOf, databaseOf, pluginsDirOf, type VaultConfig } from "./config.ts";
 import {
   oauthConfigOf,
   oauthEndpointsPlugin,
@@ -18,6 +18,9 @@ import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
 import { CollabDocs } from "./collab/collab_docs.ts";
+import { UpdateLog } from "./collab/update_log.ts";
+import { notesApiFor } from "./mcp/note_tools.ts";
+import { PluginManager } from "./plugins/plugin_manager.ts";
 
 const MINUTE = 60_000;
 
@@ -45,6 +48,7 @@ export async function startVault(
   let watcher: { close(): Promise<void> } | undefined;
   let live: LiveHub | undefined;
   let collab: CollabDocs | undefined;
+  let plugins: PluginManager | undefined;
   const mcpSessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.VAULT_MCP_IDLE_MS }, log);
   try {
     // Every change the store makes or the watcher sees on disk goes to the search index.
@@ -56,6 +60,7 @@ export async function startVault(
         notifyNoteChange(mcpSessions, c);
         live?.handle(c);
         collab?.handle(c);
+        plugins?.handle(c);
       },
     });
     const sync = new IndexSync(store.database.db, notes, log);
@@ -76,6 +81,7 @@ export async function startVault(
     await live.start();
     collab = new CollabDocs({
       store: notes,
+      updates: new UpdateLog(store.database.db),
       log,
       writeBackMs: config.VAULT_COLLAB_WRITE_BACK_MS,
       maxWriteBackMs: config.VAULT_COLLAB_MAX_WRITE_BACK_MS,
@@ -88,11 +94,26 @@ export async function startVault(
         notifyNoteChange(mcpSessions, c);
         live?.handle(c);
         collab?.handle(c);
+        plugins?.handle(c);
       },
       onError: (err) => log.warn("notes watcher", { err }),
     });
     watcher = w;
     await w.ready;
+    const pluginsDir = pluginsDirOf(config);
+    await mkdir(pluginsDir, { recursive: true, mode: 0o700 });
+    plugins = new PluginManager({
+      db: store.database.db,
+      dir: pluginsDir,
+      notes: notesApiFor({ db: store.database.db, store: notes, sync }),
+      log,
+      timeoutMs: config.VAULT_PLUGIN_TIMEOUT_MS,
+      memoryMb: config.VAULT_PLUGIN_MEMORY_MB,
+      // Replicas share a PostgreSQL server; the embedded database is one process's alone.
+      followMs: where.url ? 2_000 : undefined,
+    });
+    await plugins.start();
+    const pluginManager = plugins;
     const oauth = oauthConfigOf(config);
     const auth = createVaultAuth({
       db: store.database.db,
@@ -113,6 +134,7 @@ export async function startVault(
       mcp: { registry: mcpSessions },
       live: hub,
       collab,
+      plugins: pluginManager,
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
@@ -127,6 +149,7 @@ export async function startVault(
       drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
         await mcpSessions.closeAll();
+        await pluginManager.close();
         await hub.close();
         await collab?.flushAll();
         await w.close();
@@ -136,6 +159,7 @@ export async function startVault(
     });
   } catch (err) {
     await mcpSessions.closeAll();
+    await plugins?.close();
     await live?.close();
     await watcher?.close();
     await store.database.close();

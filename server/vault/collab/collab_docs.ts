@@ -6,6 +6,12 @@
  * elsewhere (the API, MCP, disk) are merged into the document, and an MCP agent's edit shows as an
  * agent presence. A socket's awareness states are the Yjs clientIDs it announced, removed when it
  * closes (not the socket's identity, which left cursors behind in the reference).
+ *
+ * Persistence (collab/update_log.ts): every update is appended to the database's update log before it
+ * is relayed to the other editors, so an edit anyone else has seen survives a crash; the write-back also
+ * compacts the log into a snapshot. An evicted or restarted document loads from snapshot + log; a note
+ * without either starts from its file, inserted as Yjs client 0 so that replicas seeding the same text
+ * produce the same items (no doubled text when their logs meet).
  */
 import * as Y from "yjs";
 // @ts-types="y-protocols/sync"
@@ -20,12 +26,15 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import type { ServerSocket } from "../../../internal/platform/mod.ts";
 import type { NoteChange, NoteStore } from "../notes/mod.ts";
 import { type Actor, currentActor, runAs } from "../live/actor.ts";
+import type { UpdateLog } from "./update_log.ts";
 
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
 
 export interface CollabOptions {
   store: NoteStore;
+  /** Where updates and snapshots persist. */
+  updates: UpdateLog;
   log: Logger;
   writeBackMs: number;
   maxWriteBackMs: number;
@@ -50,6 +59,14 @@ class SharedNote {
   evict: ReturnType<typeof setTimeout> | undefined;
   /** The text last written to or read from the file, to tell our own echo from an edit elsewhere. */
   fileText = "";
+  /** Updates waiting for the log, each relayed once it is there. */
+  readonly pending: { update: Uint8Array; origin: unknown }[] = [];
+  /** The append in flight, if any. */
+  appending: Promise<void> | undefined;
+  /** Updates logged since the last compaction. */
+  logged = 0;
+  /** The note was deleted or renamed away while open: nothing more is logged or written for it. */
+  gone = false;
 
   constructor(readonly ownerId: string, readonly path: string) {
     this.awareness = new awarenessProtocol.Awareness(this.doc);
@@ -83,6 +100,16 @@ function replaceText(text: Y.Text, next: string): void {
   ) end++;
   text.delete(start, current.length - start - end);
   text.insert(start, next.slice(start, next.length - end));
+}
+
+/** A note's first state: its text inserted by Yjs client 0, the same bytes on every replica. */
+function seedState(text: string): Uint8Array {
+  const doc = new Y.Doc();
+  doc.clientID = 0;
+  doc.getText("content").insert(0, text);
+  const state = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return state;
 }
 
 export class CollabDocs {
@@ -160,12 +187,17 @@ export class CollabDocs {
       opened = (async () => {
         const note = new SharedNote(ownerId, path);
         const read = await this.o.store.read(ownerId, path);
-        note.fileText = read.content;
-        note.text.insert(0, read.content);
+        let stored = await this.o.updates.load(ownerId, path);
+        if (stored.fileText === undefined) {
+          await this.o.updates.seed(ownerId, path, seedState(read.content), read.content);
+          stored = await this.o.updates.load(ownerId, path);
+        }
+        for (const u of stored.updates) Y.applyUpdate(note.doc, u, "load");
+        note.fileText = stored.fileText ?? read.content;
         note.doc.on("update", (update: Uint8Array, origin: unknown) => {
-          const bytes = frame(MESSAGE_SYNC, (e) => sync.writeUpdate(e, update));
-          for (const p of note.peers) if (p !== origin) p.socket.sendBytes(bytes);
-          if (origin !== "file") this.#schedule(note);
+          note.pending.push({ update, origin });
+          note.appending ??= this.#append(note);
+          this.#schedule(note);
         });
         note.awareness.on(
           "update",
@@ -184,12 +216,40 @@ export class CollabDocs {
             for (const p of note.peers) p.socket.sendBytes(bytes);
           },
         );
+        // The file changed while no document held the note: the file wins (merged like an edit).
+        if (read.content !== note.fileText) {
+          note.fileText = read.content;
+          note.doc.transact(() => replaceText(note.text, read.content), "file");
+        }
+        // Edits logged but never written back (a crash) are written back now.
+        if (note.text.toString() !== note.fileText) this.#schedule(note);
         return note;
       })();
       this.#docs.set(k, opened);
       opened.catch(() => this.#docs.delete(k));
     }
     return opened;
+  }
+
+  /** Appends the waiting updates in batches, relaying each batch once it is logged. */
+  async #append(note: SharedNote): Promise<void> {
+    // Yield first: the caller stores this promise in note.appending before the loop can clear it.
+    await null;
+    while (note.pending.length) {
+      const batch = note.pending.splice(0);
+      try {
+        if (!note.gone) await this.o.updates.append(note.ownerId, note.path, batch.map((b) => b.update));
+        note.logged += batch.length;
+      } catch (err) {
+        // Still relayed: the editors stay together; the write-back keeps the text.
+        this.o.log.error("collaborative updates not logged", { err, path: note.path });
+      }
+      for (const { update, origin } of batch) {
+        const bytes = frame(MESSAGE_SYNC, (e) => sync.writeUpdate(e, update));
+        for (const p of note.peers) if (p !== origin) p.socket.sendBytes(bytes);
+      }
+    }
+    note.appending = undefined;
   }
 
   #schedule(note: SharedNote): void {
@@ -203,23 +263,57 @@ export class CollabDocs {
     (note.timer as { unref?: () => void }).unref?.();
   }
 
+  /** Writes the text back to the note file, then compacts the log into the snapshot. */
   async #flush(note: SharedNote): Promise<void> {
     clearTimeout(note.timer);
     note.dirtySince = undefined;
+    await note.appending;
+    if (note.gone) return;
     const text = note.text.toString();
-    if (text === note.fileText) return;
-    note.fileText = text;
+    const written = text !== note.fileText;
+    if (written) {
+      note.fileText = text;
+      try {
+        // Named as the collaborative editor in the live events (no single tab made the whole change).
+        await runAs({ clientId: "collab" }, () => this.o.store.update(note.ownerId, note.path, text));
+      } catch (err) {
+        this.o.log.warn("collaborative note not written back", { err, path: note.path });
+      }
+    }
+    if (!written && note.logged === 0) return;
+    const logged = note.logged;
     try {
-      // Named as the collaborative editor in the live events (no single tab made the whole change).
-      await runAs({ clientId: "collab" }, () => this.o.store.update(note.ownerId, note.path, text));
+      await this.o.updates.compact(note.ownerId, note.path, note.fileText);
+      note.logged -= logged;
     } catch (err) {
-      this.o.log.warn("collaborative note not written back", { err, path: note.path });
+      this.o.log.warn("collaborative log not compacted", { err, path: note.path });
     }
   }
 
   /** A change to a note from elsewhere: merged into its open document, with the agent's presence. */
   handle(change: NoteChange): void {
-    if (change.folder || change.kind !== "changed") return;
+    if (change.folder) return;
+    // A deleted note's document goes; so does a renamed one's under its old path (the note starts
+    // a new document, from its file, under the new one).
+    const gone = change.kind === "deleted"
+      ? change.path
+      : change.kind === "renamed"
+      ? change.from
+      : undefined;
+    if (gone !== undefined) {
+      const open = this.#docs.get(key(change.userId, gone));
+      void (async () => {
+        // An open document stops logging first, so no row of it outlives the forgetting.
+        const note = await open?.catch(() => undefined);
+        if (note) {
+          note.gone = true;
+          clearTimeout(note.timer);
+          await note.appending;
+        }
+        await this.o.updates.forget(change.userId, gone);
+      })().catch((err) => this.o.log.warn("collaborative document not forgotten", { err, path: gone }));
+    }
+    if (change.kind !== "changed") return;
     const opened = this.#docs.get(key(change.userId, change.path));
     if (!opened) return;
     const actor = currentActor();

@@ -37,6 +37,7 @@ const app = createVaultApp({
   mcp: { registry: unused },
   live: unused,
   collab: unused,
+  plugins: unused,
 });
 
 // deno-lint-ignore no-explicit-any

@@ -14,6 +14,7 @@ import { createVaultMcpServer } from "../mcp/mcp_server.ts";
 import { authInfoFor, notesApiFor } from "../mcp/note_tools.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { NotesDeps } from "./notes.ts";
+import type { PluginManager } from "../plugins/plugin_manager.ts";
 
 const jsonRpc = z.looseObject({ jsonrpc: z.literal("2.0") }).describe("a JSON-RPC 2.0 message");
 const jsonRpcError = z.object({
@@ -69,7 +70,9 @@ export const mcpApi = {
   }),
 };
 
-export function mcpRoutes(deps: NotesDeps & { registry: SessionRegistry }): Hono<VaultEnv> {
+export function mcpRoutes(
+  deps: NotesDeps & { registry: SessionRegistry; plugins?: PluginManager },
+): Hono<VaultEnv> {
   const app = new Hono<VaultEnv>();
   const api = notesApiFor(deps);
   for (const spec of Object.values(mcpApi)) {
@@ -80,7 +83,7 @@ export function mcpRoutes(deps: NotesDeps & { registry: SessionRegistry }): Hono
         request: c.req.raw,
         userId: caller.userId,
         authInfo: authInfoFor(caller, c.get("requestId")),
-        createServer: () => createVaultMcpServer(api, caller.scope ?? "read-write"),
+        createServer: () => createVaultMcpServer(api, caller.scope ?? "read-write", deps.plugins),
       });
     });
   }

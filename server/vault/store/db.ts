@@ -65,8 +65,55 @@ export interface AccessRequestsTable {
   decided_at: Date | null;
 }
 
-/** The vault's tables: identity (0001), the search index (0002), shares and access requests (0003). */
+export interface CollabUpdatesTable {
+  id: Generated<string>;
+  owner_id: string;
+  path: string;
+  update: Uint8Array;
+  created_at: Generated<Date>;
+}
+
+export interface CollabSnapshotsTable {
+  owner_id: string;
+  path: string;
+  state: Uint8Array;
+  file_text: string;
+  updated_at: Generated<Date>;
+}
+
+export interface PluginsTable {
+  id: string;
+  enabled: Generated<boolean>;
+  generation: Generated<number>;
+  settings: Generated<Record<string, unknown>>;
+  updated_at: Generated<Date>;
+}
+
+export interface PluginUserSettingsTable {
+  plugin_id: string;
+  user_id: string;
+  settings: Record<string, unknown>;
+}
+
+export interface PluginStorageTable {
+  plugin_id: string;
+  /** '' for the plugin's global space, else a user id. */
+  scope: string;
+  key: string;
+  value: unknown;
+  updated_at: Generated<Date>;
+}
+
+/**
+ * The vault's tables: identity (0001), the search index (0002), shares and access requests (0003),
+ * passkeys (0004), the collaborative documents' update log and snapshots (0005), plugins (0006).
+ */
 export interface VaultDatabase extends IdentityTables, AuditTables, SearchTables {
+  plugins: PluginsTable;
+  plugin_user_settings: PluginUserSettingsTable;
+  plugin_storage: PluginStorageTable;
+  collab_updates: CollabUpdatesTable;
+  collab_snapshots: CollabSnapshotsTable;
   settings: SettingsTable;
   invite_codes: InviteCodesTable;
   api_keys: ApiKeysTable;

@@ -4,10 +4,14 @@ import { identity } from "./0001_identity.ts";
 import { notesIndex } from "./0002_notes_index.ts";
 import { shares } from "./0003_shares.ts";
 import { passkeys } from "./0004_passkeys.ts";
+import { collabLog } from "./0005_collab_log.ts";
+import { plugins } from "./0006_plugins.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_identity": identity,
   "0002_notes_index": notesIndex,
   "0003_shares": shares,
   "0004_passkeys": passkeys,
+  "0005_collab_log": collabLog,
+  "0006_plugins": plugins,
 };
