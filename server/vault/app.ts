@@ -39,6 +39,8 @@ import { notesApi, notesRoutes } from "./routes/notes.ts";
 import { shareRoutes, sharesApi } from "./routes/shares.ts";
 import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
 import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
+import { webAppRoutes } from "./routes/web_app.ts";
+import type { AppBundle } from "../../internal/web/mod.ts";
 import type { VaultStore } from "./store/db.ts";
 import type { SessionRegistry } from "../../internal/mcp/sessions.ts";
 
@@ -75,6 +77,8 @@ export interface VaultAppDeps {
   live: LiveHub;
   /** The notes open for collaborative editing. */
   collab: CollabDocs;
+  /** The web app served at / (web/vault); without a bundle the page answers 503 with the build hint. */
+  web?: { bundle: AppBundle | undefined; oauthProviders: readonly string[] };
 }
 
 export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
@@ -149,6 +153,14 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     }),
   );
   app.route("/", api);
+  app.route(
+    "/",
+    webAppRoutes({
+      bundle: deps.web?.bundle,
+      csp: VAULT_CSP,
+      oauthProviders: deps.web?.oauthProviders ?? [],
+    }),
+  );
 
   const described: RouteSpec[] = [
     ...Object.values(healthApi),

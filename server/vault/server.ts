@@ -3,6 +3,7 @@ import { createRateLimiter } from "../../internal/auth/mod.ts";
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
+import { loadVaultWebBundle } from "./routes/web_app.ts";
 import { baseUrlOf, databaseOf, type VaultConfig } from "./config.ts";
 import {
   oauthConfigOf,
@@ -113,6 +114,7 @@ export async function startVault(
       mcp: { registry: mcpSessions },
       live: hub,
       collab,
+      web: { bundle: await loadVaultWebBundle(), oauthProviders: Object.keys(oauth) },
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
