@@ -23,6 +23,8 @@ import {
   startVaultWeb,
 } from "../harness/vault_web.ts";
 
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 const ADA: Account = { name: "Ada", email: "ada@example.test", password: "ada-Pa55word-123" };
 const BEA: Account = { name: "Bea", email: "bea@example.test", password: "bea-Pa55word-123" };
 
@@ -202,9 +204,23 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
 
   it("preview renders GFM, wiki-links open notes, embeds show the other note", async () => {
     const { page } = ada;
+    // A 1x1 PNG attachment: embedded by name and by a relative Markdown image, both loaded from the vault.
+    const png = Uint8Array.from(atob(PIXEL_PNG), (c) => c.charCodeAt(0));
+    const upload = await fetch(`${url}/api/attachments?path=pics%2Fdot.png`, {
+      method: "PUT",
+      headers: {
+        cookie: api.cookie!,
+        origin: url,
+        "x-requested-with": "XMLHttpRequest",
+        "content-type": "image/png",
+      },
+      body: png,
+    });
+    assert.equal(upload.status, 201, await upload.text());
     await put(
       "Gallery.md",
-      "# Gallery\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\nGo to [[Three|the third]].\n\n![[Four]]\n",
+      "# Gallery\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\nGo to [[Three|the third]].\n\n![[Four]]\n\n" +
+        "![[dot.png|a dot]] ![by path](pics/dot.png) ![missing](nowhere.png)\n",
     );
     await page.reload();
     await page.locator('[data-path="Gallery.md"]').click();
@@ -212,6 +228,16 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     await preview.locator("table").waitFor();
     await preview.locator('input[type="checkbox"]').waitFor();
     await preview.locator(".embed-box").getByRole("heading", { name: "Four" }).waitFor();
+    for (const alt of ["a dot", "by path"]) {
+      await eventually(async () =>
+        assert.equal(
+          await preview.getByAltText(alt).evaluate((img) => (img as { naturalWidth: number }).naturalWidth),
+          1,
+        )
+      );
+    }
+    // A missing file is named, not requested.
+    await preview.locator(".missing-image", { hasText: "missing" }).waitFor();
     await shootAll(ada, "notes");
     await preview.getByRole("link", { name: "the third" }).click();
     await page.getByRole("tab", { name: "Three", selected: true }).waitFor();

@@ -90,6 +90,14 @@ function Notes({ me }: { me: Me }) {
   useEffect(loadTree, []);
 
   const notes = useMemo(() => entries.filter((e) => e.kind === "note").map((e) => e.path), [entries]);
+  const attachmentsRef = useRef<string[]>([]);
+  attachmentsRef.current = useMemo(() => entries.filter((e) => e.kind === "attachment").map((e) => e.path), [
+    entries,
+  ]);
+  const resolveAttachment = useCallback((name: string) => {
+    const all = attachmentsRef.current;
+    return all.find((p) => p === name) ?? all.find((p) => baseName(p) === name);
+  }, []);
   const notesRef = useRef(notes);
   notesRef.current = notes;
   const noteNames = useCallback(() => [...new Set(notesRef.current.map(noteName))], []);
@@ -390,6 +398,7 @@ function Notes({ me }: { me: Me }) {
             showPreview={showPreview}
             noteNames={noteNames}
             resolve={resolve}
+            resolveAttachment={resolveAttachment}
             onOpen={(p) => (notesRef.current.includes(p) ? open(p) : void createNote(p))}
             remoteChange={remote[t.path] ?? 0}
           />

@@ -36,6 +36,7 @@ export interface NoteEditorProps {
   showPreview: boolean;
   noteNames: () => string[];
   resolve: (target: string) => string | undefined;
+  resolveAttachment: (name: string) => string | undefined;
   onOpen: (path: string) => void;
   /** Bumped when a live event says the note changed elsewhere. */
   remoteChange: number;
@@ -296,6 +297,7 @@ export function NoteEditor(p: NoteEditorProps) {
           <Preview
             content={text}
             resolve={p.resolve}
+            resolveAttachment={p.resolveAttachment}
             onOpen={p.onOpen}
             {...(p.tab.owner ? { owner: p.tab.owner } : {})}
           />

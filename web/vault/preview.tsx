@@ -1,18 +1,21 @@
 /**
  * The rendered note. renderMarkdown's HTML is safe by construction; before it enters the page it is
  * parsed into an inert <template> (nothing loads or runs there) and our link policy is applied:
- * images load from this vault only (any other source becomes a plain link, so nothing is fetched
- * from another origin), links to other sites open in a new tab without a referrer, wiki-links open
+ * images load only when they are attachments of this vault that exist (`![[pic.png]]`, or a relative
+ * `![](pic.png)`); any other source becomes a plain link, so nothing is fetched from another origin
+ * and no request is made for a file that is not there; links to other sites open in a new tab without a referrer, wiki-links open
  * notes in the app, and `![[note]]` embeds are filled with that note's preview, one level deep.
  */
 import { useEffect, useRef } from "preact/hooks";
 import { api, type Note, q } from "./api.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { attachmentSrc, renderMarkdown } from "./markdown.ts";
 
 export interface PreviewProps {
   content: string;
   /** Resolves a wiki-link target to a note path, or undefined when no note has that name. */
   resolve: (target: string) => string | undefined;
+  /** Resolves an image name to an attachment's path in the vault, or undefined when there is none. */
+  resolveAttachment: (name: string) => string | undefined;
   onOpen: (path: string) => void;
   owner?: string;
   /** An embed's preview: embeds inside it are not filled again. */
@@ -27,15 +30,39 @@ const sameOrigin = (url: string) => {
   }
 };
 
-function applyPolicy(root: DocumentFragment, resolve: PreviewProps["resolve"]) {
+/** The vault path an image source names: an attachment URL's path, or a relative name. */
+function imagePath(src: string): string | undefined {
+  if (src.startsWith("/api/attachments?")) {
+    return new URLSearchParams(src.slice(src.indexOf("?"))).get("path") ?? "";
+  }
+  if (/^[a-z][a-z0-9+.-]*:|^\/|^\\/i.test(src)) return undefined;
+  try {
+    return decodeURIComponent(src);
+  } catch {
+    return src;
+  }
+}
+
+function applyPolicy(
+  root: DocumentFragment,
+  resolve: PreviewProps["resolve"],
+  attachment: PreviewProps["resolveAttachment"],
+) {
   for (const img of root.querySelectorAll("img")) {
     const src = img.getAttribute("src") ?? "";
-    if (src && sameOrigin(src)) continue;
-    const a = document.createElement("a");
-    a.textContent = img.getAttribute("alt") || src || "image";
-    if (src) a.href = src;
-    a.className = "external-image";
-    img.replaceWith(a);
+    const path = imagePath(src);
+    const found = path === undefined ? undefined : attachment(path);
+    if (found) {
+      img.setAttribute("src", attachmentSrc(found));
+      img.setAttribute("loading", "lazy");
+      continue;
+    }
+    // Not a file of this vault: show what it was, as a link only when it points somewhere else.
+    const replacement = document.createElement(path === undefined && src ? "a" : "span");
+    replacement.textContent = img.getAttribute("alt") || src || "image";
+    replacement.className = path === undefined ? "external-image" : "missing-image";
+    if (replacement instanceof HTMLAnchorElement) replacement.href = src;
+    img.replaceWith(replacement);
   }
   // GFM task list items: name the checkbox for screen readers.
   for (const box of root.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
@@ -54,14 +81,16 @@ function applyPolicy(root: DocumentFragment, resolve: PreviewProps["resolve"]) {
   }
 }
 
-export function Preview({ content, resolve, onOpen, owner, nested }: PreviewProps) {
+export function Preview({ content, resolve, resolveAttachment, onOpen, owner, nested }: PreviewProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     const tpl = document.createElement("template");
     tpl.innerHTML = renderMarkdown(content);
-    applyPolicy(tpl.content, resolve);
+    // Shared notes' attachments are the owner's, which the attachments API does not serve to others.
+    const attachment = owner ? () => undefined : resolveAttachment;
+    applyPolicy(tpl.content, resolve, attachment);
     el.replaceChildren(tpl.content);
     if (nested) return;
     let stale = false;
@@ -78,7 +107,7 @@ export function Preview({ content, resolve, onOpen, owner, nested }: PreviewProp
           /<span class="embed"/g,
           '<span class="embed nested"',
         );
-        applyPolicy(inner.content, resolve);
+        applyPolicy(inner.content, resolve, attachment);
         const box = document.createElement("div");
         box.className = "embed-box";
         box.append(inner.content);
