@@ -15,6 +15,8 @@ export function Ask({ req, onClose }: { req: AskRequest; onClose: () => void }) 
   const input = useRef<HTMLInputElement>(null);
   const select = useRef<HTMLSelectElement>(null);
   useEffect(() => {
+    // Set once, not as a controlled value: a re-render of the page must not undo the user's typing.
+    if (input.current) input.current.value = req.value;
     input.current?.focus();
     input.current?.select();
   }, []);
@@ -42,7 +44,7 @@ export function Ask({ req, onClose }: { req: AskRequest; onClose: () => void }) 
             </label>
           )}
           <label>
-            {req.label} <input ref={input} value={req.value} />
+            {req.label} <input ref={input} />
           </label>
           <div class="actions">
             <button type="button" onClick={onClose}>Cancel</button>
