@@ -50,11 +50,7 @@ describe("vault web app: editing together", { skip: browserSkipReason() }, () =>
       201,
     );
     assert.equal(
-      (await adaApi.write("POST", "/api/shares", {
-        path: "Team/",
-        email: BEA.email,
-        permission: "read-write",
-      })).status,
+      (await adaApi.write("POST", "/api/notes", { path: "Ideas.md", content: "# Ideas\n" })).status,
       201,
     );
     browser = await launchBrowser();
@@ -70,10 +66,52 @@ describe("vault web app: editing together", { skip: browserSkipReason() }, () =>
     if (home) await rm(home, { recursive: true, force: true });
   });
 
-  it("two people see each other's text and named cursors; an AI agent shows as a pill", async () => {
+  it("sharing: a folder from the note's dialog; an access request approved from the inbox", async () => {
     await signInInPage(ada.page, ADA);
     await signInInPage(bea.page, BEA);
-    for (const w of [ada, bea]) await w.page.getByLabel("Edit together").check();
+    await ada.page.goto("/?note=Team%2Fplan.md");
+    await ada.page.getByRole("button", { name: "Share", exact: true }).click();
+    const dialog = ada.page.getByRole("dialog", { name: "Share Team/plan.md" });
+    await dialog.getByLabel("Person's email").fill(BEA.email);
+    await dialog.getByLabel("Access").selectOption("read-write");
+    await dialog.getByLabel("What").selectOption("folder");
+    await dialog.getByRole("button", { name: "Share", exact: true }).click();
+    await dialog.getByRole("status").filter({ hasText: `Shared Team/ with ${BEA.email}` }).waitFor();
+    await dialog.getByRole("button", { name: "Stop sharing with Bea" }).waitFor();
+    await shootAll(ada, "share-dialog");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    await bea.page.getByRole("link", { name: "Settings" }).click();
+    await bea.page.getByLabel("Owner's email").fill(ADA.email);
+    await bea.page.getByLabel("Path").fill("Ideas.md");
+    await bea.page.getByLabel("Message").fill("may I read your ideas?");
+    await bea.page.getByRole("button", { name: "Send request" }).click();
+    await bea.page.getByRole("status").filter({ hasText: "Request sent." }).waitFor();
+
+    await ada.page.getByRole("link", { name: "Settings" }).click();
+    const request = ada.page.locator("li.request", { hasText: "may I read your ideas?" });
+    await request.waitFor();
+    await shootAll(ada, "settings-sharing");
+    await request.getByRole("button", { name: "Allow reading" }).click();
+    await request.waitFor({ state: "detached" });
+    await ada.page.getByRole("button", { name: "Stop sharing Ideas.md with Bea" }).waitFor();
+    assert.equal((await adaApi.get("/api/shares")).body.given.length, 2);
+
+    // Bea finds both under "Shared with me"; a read share opens read only.
+    await bea.page.getByRole("link", { name: "Notes" }).click();
+    const shared = bea.page.getByRole("region", { name: "Shared with me" });
+    await shared.getByRole("button", { name: "Team/plan" }).waitFor();
+    await shared.getByRole("button", { name: "Ideas" }).click();
+    await bea.page.locator("section.note:not([hidden]) .note-path", { hasText: "(read only)" }).waitFor();
+    ada.assertClean();
+    bea.assertClean();
+  });
+
+  it("two people see each other's text and named cursors; an AI agent shows as a pill", async () => {
+    for (const w of [ada, bea]) {
+      await w.page.goto("/");
+      await w.page.getByLabel("Edit together").check();
+    }
     await ada.page.goto("/?note=Team%2Fplan.md");
     // Bea finds the shared note in her tree, under "Shared with me".
     await bea.page.goto("/");

@@ -13,6 +13,7 @@ import { CollabSession, type Presence } from "./collab.ts";
 import { dropDraft, loadDraft, saveDraft } from "./drafts.ts";
 import { createEditor, setText } from "./editor.ts";
 import { Preview } from "./preview.tsx";
+import { ShareDialog } from "./sharing.tsx";
 import type { Tab } from "./tabs.ts";
 
 const AUTOSAVE_MS = 1500;
@@ -54,6 +55,7 @@ export function NoteEditor(p: NoteEditorProps) {
   const [offered, setOffered] = useState<{ content: string; baseVersion: string; savedAt: string }>();
   const [presences, setPresences] = useState<Presence[]>([]);
   const [liveStatus, setLiveStatus] = useState("");
+  const [sharing, setSharing] = useState(false);
   const owner = p.tab.owner ?? p.me.id;
   const stateRef = useRef(state);
   stateRef.current = state;
@@ -246,7 +248,9 @@ export function NoteEditor(p: NoteEditorProps) {
             Save
           </button>
         )}
+        {!p.tab.owner && <button type="button" class="small" onClick={() => setSharing(true)}>Share</button>}
       </div>
+      {sharing && <ShareDialog path={p.tab.path} onClose={() => setSharing(false)} />}
       {offered && (
         <div class="banner" role="alert">
           Unsaved text from {new Date(offered.savedAt).toLocaleString()} was kept on this device.

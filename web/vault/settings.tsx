@@ -5,6 +5,7 @@
 import { startRegistration } from "@simplewebauthn/browser";
 import { useEffect, useState } from "preact/hooks";
 import { api, type Me } from "./api.ts";
+import { SharingSection } from "./sharing.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 
@@ -177,6 +178,7 @@ export function SettingsPage({ me }: { me: Me }) {
     <main class="page">
       <h1>Settings</h1>
       <p class="muted">Signed in as {me.name} ({me.email}).</p>
+      <SharingSection />
       <Passkeys />
       <ApiKeys />
     </main>
