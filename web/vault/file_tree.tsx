@@ -134,7 +134,7 @@ function Row({ node, depth, p }: { node: Node; depth: number; p: FileTreeProps }
             title="Move to trash"
             onClick={() => p.onDelete(node.path, node.kind)}
           >
-            🗑
+            ✕
           </button>
         </span>
       </div>
