@@ -104,7 +104,7 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     ada.assertClean();
   });
 
-  it("the file tree creates, renames, moves by drag and drop, and deletes to the trash with undo", async () => {
+  it("the file tree creates (also from a template), renames, moves by drag and drop, and deletes with undo", async () => {
     const { page } = ada;
     await page.getByRole("link", { name: "Notes" }).click();
     await page.getByRole("button", { name: "New folder" }).click();
@@ -133,6 +133,14 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     assert.equal((await api.get("/api/trash")).body.entries.length, 1);
     await page.getByRole("button", { name: "Undo" }).click();
     await page.locator('[data-path="Projects/Plans.md"]').waitFor();
+    // A note from a template: the dialog offers the templates (Templates/), the title is filled in.
+    await put("Templates/Meeting.md", "# {{title}}\n\nAgenda:\n");
+    await page.getByRole("button", { name: "New note", exact: true }).click();
+    await page.getByLabel("Template", { exact: true }).selectOption({ label: "Meeting" });
+    await page.getByLabel("Name", { exact: true }).fill("Standup");
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.locator('[data-path="Standup.md"]').waitFor();
+    assert.equal((await note("Standup.md")).content, "# Standup\n\nAgenda:\n");
     ada.assertClean();
   });
 

@@ -38,7 +38,7 @@ export function Ask({ req, onClose }: { req: AskRequest; onClose: () => void }) 
           {req.choices && (
             <label>
               {req.choices.label}{" "}
-              <select ref={select}>
+              <select ref={select} aria-label={req.choices.label}>
                 {req.choices.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
               </select>
             </label>

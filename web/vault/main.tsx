@@ -162,9 +162,9 @@ function Notes({ me }: { me: Me }) {
     }
   };
   const newNote = async (folder: string) => {
-    const templates = await api<{ templates: { path: string }[] }>("/api/templates").then(
+    const templates = await api<{ templates: string[] }>("/api/templates").then(
       (r) => r.templates,
-      () => [],
+      () => [] as string[],
     );
     setAsk({
       title: "New note",
@@ -177,7 +177,7 @@ function Notes({ me }: { me: Me }) {
             label: "Template",
             options: [
               { value: "", label: "None" },
-              ...templates.map((t) => ({ value: t.path, label: noteName(t.path) })),
+              ...templates.map((t) => ({ value: t, label: noteName(t) })),
             ],
           },
         }
