@@ -6,48 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import type { SharedTree, TreeEntry } from "./api.ts";
-
-interface Node {
-  name: string;
-  path: string;
-  kind: TreeEntry["kind"];
-  children: Node[];
-}
-
-export function buildTree(entries: readonly TreeEntry[]): Node[] {
-  const root: Node = { name: "", path: "", kind: "folder", children: [] };
-  const folders = new Map<string, Node>([["", root]]);
-  const folderOf = (path: string): Node => {
-    const found = folders.get(path);
-    if (found) return found;
-    const cut = path.lastIndexOf("/");
-    const parent = folderOf(cut >= 0 ? path.slice(0, cut) : "");
-    const node: Node = { name: path.slice(cut + 1), path, kind: "folder", children: [] };
-    parent.children.push(node);
-    folders.set(path, node);
-    return node;
-  };
-  for (const e of [...entries].sort((a, b) => a.path.localeCompare(b.path))) {
-    if (e.kind === "folder") folderOf(e.path);
-    else {
-      const cut = e.path.lastIndexOf("/");
-      folderOf(cut >= 0 ? e.path.slice(0, cut) : "").children.push({
-        name: e.path.slice(cut + 1),
-        path: e.path,
-        kind: e.kind,
-        children: [],
-      });
-    }
-  }
-  const sort = (n: Node) => {
-    n.children.sort((a, b) =>
-      (a.kind === "folder" ? 0 : 1) - (b.kind === "folder" ? 0 : 1) || a.name.localeCompare(b.name)
-    );
-    n.children.forEach(sort);
-  };
-  sort(root);
-  return root.children;
-}
+import { buildTree, type TreeNode } from "./tree.ts";
 
 const DRAG_TYPE = "application/x-vault-path";
 
@@ -63,7 +22,7 @@ export interface FileTreeProps {
   onMove: (from: string, toFolder: string) => void;
 }
 
-function Row({ node, depth, p }: { node: Node; depth: number; p: FileTreeProps }) {
+function Row({ node, depth, p }: { node: TreeNode; depth: number; p: FileTreeProps }) {
   const [open, setOpen] = useState(true);
   const [over, setOver] = useState(false);
   const isFolder = node.kind === "folder";

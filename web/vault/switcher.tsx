@@ -1,14 +1,6 @@
 /** The quick switcher (Ctrl/Cmd+O): type part of a note's name, arrows to choose, Enter to open or create. */
 import { useEffect, useRef, useState } from "preact/hooks";
-
-/** Notes whose path contains every typed word, shortest names first. */
-export function rankNotes(paths: readonly string[], query: string): string[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return paths
-    .filter((p) => words.every((w) => p.toLowerCase().includes(w)))
-    .sort((a, b) => a.length - b.length || a.localeCompare(b))
-    .slice(0, 50);
-}
+import { rankNotes } from "./rank_notes.ts";
 
 export function Switcher(
   { notes, onOpen, onCreate, onClose }: {
