@@ -141,6 +141,16 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     await page.getByRole("button", { name: "Create" }).click();
     await page.locator('[data-path="Standup.md"]').waitFor();
     assert.equal((await note("Standup.md")).content, "# Standup\n\nAgenda:\n");
+    // The trash lists a deleted note and puts it back.
+    await page.locator('[data-path="Standup.md"]').hover();
+    await page.getByRole("button", { name: "Delete Standup.md" }).click();
+    await page.locator('[data-path="Standup.md"]').waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Trash", exact: true }).click();
+    await page.getByRole("dialog", { name: "Trash" }).getByRole("button", { name: "Restore Standup.md" })
+      .click();
+    await page.getByRole("dialog", { name: "Trash" }).getByText("The trash is empty.").waitFor();
+    await page.getByRole("button", { name: "Close" }).click();
+    await page.locator('[data-path="Standup.md"]').waitFor();
     ada.assertClean();
   });
 

@@ -32,6 +32,7 @@ import {
 import { AdminPage, SettingsPage } from "./settings.tsx";
 import { SignIn } from "./sign_in.tsx";
 import { Switcher } from "./switcher.tsx";
+import { TrashDialog } from "./trash.tsx";
 import { closeTab, openTab, renameInTabs, type Tab } from "./tabs.ts";
 
 const navigate = (path: string) => {
@@ -68,6 +69,7 @@ function Notes({ me }: { me: Me }) {
   const [ask, setAsk] = useState<AskRequest>();
   const [switcher, setSwitcher] = useState(false);
   const [layoutOpen, setLayoutOpen] = useState(false);
+  const [trashOpen, setTrashOpen] = useState(false);
   const [query, setQuery] = useState("");
   const [refresh, setRefresh] = useState(0);
   const [remote, setRemote] = useState<Record<string, number>>({});
@@ -315,6 +317,7 @@ function Notes({ me }: { me: Me }) {
         <div class="sidebar-tools">
           <button type="button" onClick={() => setSwitcher(true)} title="Ctrl/Cmd+O">Quick switch</button>
           <button type="button" onClick={() => void daily()}>Today</button>
+          <button type="button" onClick={() => setTrashOpen(true)}>Trash</button>
           <button
             type="button"
             class="icon-button"
@@ -413,6 +416,7 @@ function Notes({ me }: { me: Me }) {
           onClose={() => setSwitcher(false)}
         />
       )}
+      {trashOpen && <TrashDialog onClose={() => setTrashOpen(false)} onRestored={loadTree} />}
       {layoutOpen && (
         <SidebarSettings
           layout={layout}
