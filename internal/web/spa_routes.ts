@@ -35,18 +35,24 @@ export interface SpaRoutesOptions {
   page: string | undefined;
   /** The 503 text answered for the page when it is not built: say how to build it. */
   notBuilt: string;
+  /**
+   * The client-side routes that get the page. Default `<base>` and everything below it; an app at
+   * the root ("/") names its few routes, so the API's unknown paths still answer 404.
+   */
+  pages?: readonly string[];
 }
 
 export function spaRoutes(options: SpaRoutesOptions): Hono<AppEnv> {
   const { base, csp, assets, page, notBuilt } = options;
+  const prefix = base === "/" ? "" : base;
+  const pages = options.pages ?? [base, `${base}/*`];
   const withCsp: MiddlewareHandler<AppEnv> = async (c, next) => {
     await next();
     c.header("Content-Security-Policy", csp);
   };
   const app = new Hono<AppEnv>();
-  app.use(base, withCsp);
-  app.use(`${base}/*`, withCsp);
-  app.get(`${base}/assets/:file`, (c) => {
+  for (const path of [...pages, `${prefix}/assets/*`]) app.use(path, withCsp);
+  app.get(`${prefix}/assets/:file`, (c) => {
     const served = Object.hasOwn(assets, c.req.param("file")) ? assets[c.req.param("file")] : undefined;
     if (!served) return c.json({ error: "not found" }, 404);
     return c.body(served.asset.body, 200, {
@@ -62,7 +68,6 @@ export function spaRoutes(options: SpaRoutesOptions): Hono<AppEnv> {
     // The page names the current files; it must be revalidated so an upgrade takes effect.
     return c.html(page, 200, { "cache-control": "no-cache" });
   };
-  app.get(base, servePage);
-  app.get(`${base}/*`, servePage);
+  for (const path of pages) app.get(path, servePage);
   return app;
 }

@@ -65,3 +65,22 @@ test("loadWebFiles reads every named file from the folder, or nothing when one i
   // sha256("x") starts with 2d711642b726
   assert.equal(webAsset(files!["a.js"]!, "text/javascript").hash, "2d711642b726");
 });
+
+test("an app at the root serves its named routes and assets only, so other paths stay 404", async () => {
+  const root = spaRoutes({
+    base: "/",
+    csp: CSP,
+    assets: { [`app.${js.hash}.js`]: { asset: js, immutable: true } },
+    page: "<!doctype html><p>root</p>",
+    notBuilt: "build it\n",
+    pages: ["/", "/settings"],
+  });
+  for (const path of ["/", "/settings", "/?note=a.md"]) {
+    const res = await root.request(path);
+    assert.equal(res.status, 200, path);
+    assert.equal(res.headers.get("content-security-policy"), CSP);
+  }
+  assert.equal(await (await root.request(`/assets/app.${js.hash}.js`)).text(), "go()");
+  assert.equal((await root.request("/assets/nope.js")).status, 404);
+  assert.equal((await root.request("/api/unknown")).status, 404);
+});

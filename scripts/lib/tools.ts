@@ -23,12 +23,14 @@ export const WEB_APPS = {
   admin: { tool: "memsvc", out: ".cache/web/admin" },
   gitsync: { tool: "gitsync-manager", out: ".cache/web/gitsync" },
   edgectl: { tool: "edgectl", out: ".cache/web/edgectl" },
+  vault: { tool: "vault", out: ".cache/web/vault" },
 } as const satisfies Record<string, { tool: Tool; out: string }>;
 export type WebApp = keyof typeof WEB_APPS;
 const webFiles = (app: WebApp) => [`${app}.js`, `${app}.css`].map((f) => `${WEB_APPS[app].out}/${f}`);
 const DASHBOARD = webFiles("admin");
 const CONSOLE = webFiles("gitsync");
 const EDGECTL_WEB = webFiles("edgectl");
+const VAULT_WEB = webFiles("vault");
 
 /** Swagger UI for the API docs pages (internal/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
@@ -42,7 +44,7 @@ const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${fil
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
   memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
-  vault: [...PGLITE, ...API_DOCS],
+  vault: [...PGLITE, ...API_DOCS, ...VAULT_WEB],
   edgectl: [...EDGEPROXY_CRDS, ...EDGECTL_WEB],
   "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS, ...CONSOLE],
 };
@@ -62,6 +64,7 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
   memsvc: ["web/admin", "scripts/lib/web_bundle.ts"],
   edgectl: ["crds/edgeproxy.io", "web/edgectl", "scripts/lib/web_bundle.ts"],
+  vault: ["web/vault", "scripts/lib/web_bundle.ts"],
   "gitsync-manager": [
     "crds/sync.gitsync.io",
     "wasm",

@@ -6,6 +6,7 @@
  *   web/admin   -> dist/memsvc            (the dashboard, /admin)
  *   web/gitsync -> dist/gitsync-manager   (`gitsync-manager console`)
  *   web/edgectl -> dist/edgectl           (`edgectl web`)
+ *   web/vault   -> dist/vault             (`vault serve`, at /)
  */
 import { mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";

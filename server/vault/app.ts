@@ -41,6 +41,8 @@ import { notesApi, notesRoutes } from "./routes/notes.ts";
 import { shareRoutes, sharesApi } from "./routes/shares.ts";
 import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
 import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
+import { webAppRoutes } from "./routes/web_app.ts";
+import type { AppBundle } from "../../internal/web/mod.ts";
 import type { VaultStore } from "./store/db.ts";
 import type { SessionRegistry } from "../../internal/mcp/sessions.ts";
 
@@ -79,6 +81,8 @@ export interface VaultAppDeps {
   collab: CollabDocs;
   /** The installed plugins and their sandboxes. */
   plugins: PluginManager;
+  /** The web app served at / (web/vault); without a bundle the page answers 503 with the build hint. */
+  web?: { bundle: AppBundle | undefined; oauthProviders: readonly string[] };
 }
 
 export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
@@ -154,6 +158,14 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     }),
   );
   app.route("/", api);
+  app.route(
+    "/",
+    webAppRoutes({
+      bundle: deps.web?.bundle,
+      csp: VAULT_CSP,
+      oauthProviders: deps.web?.oauthProviders ?? [],
+    }),
+  );
 
   const described: RouteSpec[] = [
     ...Object.values(healthApi),

@@ -3,6 +3,7 @@ import { createRateLimiter } from "../../internal/auth/mod.ts";
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
+import { loadVaultWebBundle } from "./routes/web_app.ts";
 import { baseUrlOf, databaseOf, pluginsDirOf, type VaultConfig } from "./config.ts";
 import {
   oauthConfigOf,
@@ -135,6 +136,7 @@ export async function startVault(
       live: hub,
       collab,
       plugins: pluginManager,
+      web: { bundle: await loadVaultWebBundle(), oauthProviders: Object.keys(oauth) },
       limiters: {
         signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
         password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),

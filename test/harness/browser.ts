@@ -60,7 +60,8 @@ export interface WatchedPage {
   problems: string[];
   /** An HTTP error the test provokes on purpose (the console logs failed requests as errors). */
   expectHttpError(path: string, status: number): void;
-  screenshot(name: string): Promise<string>;
+  /** A full-page PNG named `name` in `dir` (default SCREENSHOTS); also records unnamed controls. */
+  screenshot(name: string, dir?: string): Promise<string>;
   /** Throws when anything unexpected happened. */
   assertClean(): void;
 }
@@ -120,8 +121,9 @@ export async function watchedPage(
     expectHttpError(path, status) {
       expected.push({ path, status });
     },
-    async screenshot(name) {
-      const path = join(SCREENSHOTS, `${name}.png`);
+    async screenshot(name, dir = SCREENSHOTS) {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, `${name}.png`);
       await page.screenshot({ path, fullPage: true });
       for (const control of await unnamedControls(page)) {
         problems.push(`${name}: control without a name: ${control}`);

@@ -1,6 +1,6 @@
 /**
  * Route coverage of the vault: every route the app registers is described in /api/docs.json (but
- * the document and the docs page themselves), every description is served, and the document is
+ * the document and the docs page themselves, and the web app's pages and files), every description is served, and the document is
  * valid OpenAPI 3.1. Routes are read from Hono's own table, so a route added without a spec fails.
  */
 import assert from "node:assert/strict";
@@ -13,6 +13,7 @@ import { openApiPath } from "../../../internal/openapi/mod.ts";
 import { createVaultApp } from "../app.ts";
 import { loadVaultConfig } from "../config.ts";
 import { createVaultAuth } from "../identity/vault_auth.ts";
+import { WEB_APP_PAGES } from "../routes/web_app.ts";
 
 const unused = {} as never;
 const config = loadVaultConfig({
@@ -45,7 +46,13 @@ async function documentOf(): Promise<any> {
   return await (await app.request("/api/docs.json")).json();
 }
 
-const UNDESCRIBED = [/^\/api\/docs(\.json)?$/, /^\/api\/docs\/\{file\}$/];
+const UNDESCRIBED = [
+  /^\/api\/docs(\.json)?$/,
+  /^\/api\/docs\/\{file\}$/,
+  // The web app: HTML pages and its bundle, not API operations.
+  /^\/assets\/(\*|\{file\})$/,
+  ...WEB_APP_PAGES.map((page) => new RegExp(`^${page}$`)),
+];
 
 test("every registered route is described, and every description is served", async () => {
   const registered = [

@@ -1,0 +1,369 @@
+/**
+ * Black-box: the vault web app in Chromium against `dist/vault` on the embedded database, one server
+ * for the suite. Each flow fails on any console error, page error, request to another origin or
+ * control without an accessible name. Screenshots go to test-artifacts/vault-web/.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { after, before, describe, it } from "node:test";
+import type { Browser } from "playwright-core";
+import type { RunningBinary } from "../harness/binary.ts";
+import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from "../harness/browser.ts";
+import { VaultClient } from "../harness/vault.ts";
+import {
+  type Account,
+  editor,
+  editorText,
+  eventually,
+  saveState,
+  sessionCookie,
+  shootAll,
+  signInInPage,
+  signUpInPage,
+  startVaultWeb,
+  WEB_ARTIFACTS,
+} from "../harness/vault_web.ts";
+
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+const ADA: Account = { name: "Ada", email: "ada@example.test", password: "ada-Pa55word-123" };
+const BEA: Account = { name: "Bea", email: "bea@example.test", password: "bea-Pa55word-123" };
+
+describe("vault web app", { skip: browserSkipReason() }, () => {
+  let server: RunningBinary;
+  let url: string;
+  let home: string;
+  let browser: Browser;
+  let ada: WatchedPage;
+  let api: VaultClient;
+  const opened: WatchedPage[] = [];
+  const watch = async () => {
+    const w = await watchedPage(browser, url);
+    opened.push(w);
+    return w;
+  };
+  const note = async (path: string) => (await api.get(`/api/notes?path=${encodeURIComponent(path)}`)).body;
+  const put = (path: string, content: string) => api.write("POST", "/api/notes", { path, content });
+
+  before(async () => {
+    ({ server, url, home } = await startVaultWeb("vault-web-"));
+    browser = await launchBrowser();
+    ada = await watch();
+  });
+
+  after(async () => {
+    await browser?.close();
+    const code = await server?.stop();
+    if (code !== 0 && code !== null) console.error(server.output());
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it("the founder signs up, signs out, is refused a wrong password, and signs in again", async () => {
+    const { page } = ada;
+    await page.goto("/");
+    // An empty vault offers the founding account at once.
+    await page.getByText("the first one becomes its admin").waitFor();
+    await shootAll(ada, "sign-up");
+    await signUpInPage(page, ADA);
+    api = new VaultClient(url, { cookie: await sessionCookie(page) });
+    assert.equal((await api.get("/api/me")).body.role, "admin");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+    await page.getByLabel("Email").fill(ADA.email);
+    await page.getByLabel("Password").fill("wrong-password-123");
+    ada.expectHttpError("/api/auth/sign-in/email", 401);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "Wrong email or password" }).waitFor();
+    await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
+    await shootAll(ada, "sign-in");
+    await signInInPage(page, ADA);
+    api = new VaultClient(url, { cookie: await sessionCookie(page) });
+    ada.assertClean();
+  });
+
+  it("a second person registers with an invite code made in the admin panel", async () => {
+    const { page } = ada;
+    await page.getByRole("link", { name: "Admin" }).click();
+    await page.getByRole("button", { name: "New invite code" }).click();
+    const code = (await page.locator("td.mono").first().innerText()).trim();
+    assert.match(code, /\S{16,}/);
+    const bea = await watch();
+    await bea.page.goto("/");
+    await bea.page.getByRole("tab", { name: "Create account" }).click();
+    // Invite-only: without a code the form asks for one.
+    await bea.page.getByLabel("Invite code").waitFor();
+    await signUpInPage(bea.page, BEA, code);
+    await page.reload();
+    await page.getByRole("cell", { name: "Bea", exact: true }).waitFor();
+    await page.getByRole("cell", { name: "used", exact: true }).waitFor();
+    await shootAll(ada, "admin");
+    bea.assertClean();
+    ada.assertClean();
+  });
+
+  it("the file tree creates (also from a template), renames, moves by drag and drop, and deletes with undo", async () => {
+    const { page } = ada;
+    await page.getByRole("link", { name: "Notes" }).click();
+    await page.getByRole("button", { name: "New folder" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Projects");
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.locator('[data-path="Projects"]').waitFor();
+    await page.getByRole("button", { name: "New note", exact: true }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Ideas");
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.locator('[data-path="Ideas.md"]').waitFor();
+    assert.equal((await note("Ideas.md")).content, "# Ideas\n\n");
+    // Rename.
+    await page.locator('[data-path="Ideas.md"]').hover();
+    await page.getByRole("button", { name: "Rename Ideas.md" }).click();
+    await page.getByLabel("New path").fill("Plans.md");
+    await page.getByRole("button", { name: "Rename", exact: true }).click();
+    await page.locator('[data-path="Plans.md"]').waitFor();
+    // Drag the note onto the folder: it moves there.
+    await page.locator('[data-path="Plans.md"]').dragTo(page.locator('[data-path="Projects"]'));
+    await page.locator('[data-path="Projects/Plans.md"]').waitFor();
+    assert.equal((await note("Projects/Plans.md")).content, "# Ideas\n\n");
+    // Delete to the trash, then undo.
+    await page.locator('[data-path="Projects/Plans.md"]').hover();
+    await page.getByRole("button", { name: "Delete Projects/Plans.md" }).click();
+    await page.locator('[data-path="Projects/Plans.md"]').waitFor({ state: "detached" });
+    assert.equal((await api.get("/api/trash")).body.entries.length, 1);
+    await page.getByRole("button", { name: "Undo" }).click();
+    await page.locator('[data-path="Projects/Plans.md"]').waitFor();
+    // A note from a template: the dialog offers the templates (Templates/), the title is filled in.
+    await put("Templates/Meeting.md", "# {{title}}\n\nAgenda:\n");
+    await page.getByRole("button", { name: "New note", exact: true }).click();
+    await page.getByLabel("Template", { exact: true }).selectOption({ label: "Meeting" });
+    await page.getByLabel("Name", { exact: true }).fill("Standup");
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.locator('[data-path="Standup.md"]').waitFor();
+    assert.equal((await note("Standup.md")).content, "# Standup\n\nAgenda:\n");
+    // The trash lists a deleted note and puts it back.
+    await page.locator('[data-path="Standup.md"]').hover();
+    await page.getByRole("button", { name: "Delete Standup.md" }).click();
+    await page.locator('[data-path="Standup.md"]').waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Trash", exact: true }).click();
+    await page.getByRole("dialog", { name: "Trash" }).getByRole("button", { name: "Restore Standup.md" })
+      .click();
+    await page.getByRole("dialog", { name: "Trash" }).getByText("The trash is empty.").waitFor();
+    await page.getByRole("button", { name: "Close" }).click();
+    await page.locator('[data-path="Standup.md"]').waitFor();
+    ada.assertClean();
+  });
+
+  it("the editor: line numbers, wiki-link completion, autosave, and at most four tabs (FIFO)", async () => {
+    const { page } = ada;
+    for (const n of ["One", "Two", "Three", "Four", "Five"]) await put(`${n}.md`, `# ${n}\n`);
+    await page.reload();
+    await page.locator('[data-path="One.md"]').click();
+    await editor(page).waitFor();
+    assert.ok(
+      await page.locator("section.note:not([hidden]) .cm-lineNumbers").isVisible(),
+      "line numbers on",
+    );
+    await editor(page).click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\nSee [[Tw");
+    await page.locator(".cm-tooltip-autocomplete").getByText("Two", { exact: true }).click();
+    assert.match(await editorText(page), /See \[\[Two\]\]$/);
+    await eventually(async () => assert.match((await note("One.md")).content, /See \[\[Two\]\]/));
+    await saveState(page).filter({ hasText: "Saved" }).waitFor();
+    for (const n of ["Two", "Three", "Four", "Five"]) await page.locator(`[data-path="${n}.md"]`).click();
+    const tabs = await page.getByRole("tab").allInnerTexts();
+    assert.deepEqual(tabs, ["Two", "Three", "Four", "Five"], "the fifth evicted the first opened");
+    ada.assertClean();
+  });
+
+  it("a 409 shows the conflict and keeps the user's text; a draft survives a reload", async () => {
+    const { page } = ada;
+    await page.locator('[data-path="Two.md"]').click();
+    await editor(page).click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\nmine");
+    // Someone else saves first (within the autosave delay).
+    assert.equal(
+      (await api.write("PUT", "/api/notes", { path: "Two.md", content: "# Two\ntheirs\n" })).status,
+      200,
+    );
+    ada.expectHttpError("/api/notes", 409);
+    await page.getByRole("alert").filter({ hasText: "Someone else saved this note" }).waitFor();
+    assert.match(await editorText(page), /mine$/, "the user's text is kept");
+    assert.equal((await note("Two.md")).content, "# Two\ntheirs\n");
+    await shootAll(ada, "conflict");
+    await page.getByRole("button", { name: "Save mine over theirs" }).click();
+    await eventually(async () => assert.match((await note("Two.md")).content, /mine$/));
+
+    // Unsaved text, then a reload before the autosave: the draft is offered back.
+    await editor(page).click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" and a draft");
+    await page.reload();
+    await page.getByRole("alert").filter({ hasText: "Unsaved text from" }).waitFor();
+    await page.getByRole("button", { name: "Restore it" }).click();
+    assert.match(await editorText(page), /mine and a draft$/);
+    await eventually(async () => assert.match((await note("Two.md")).content, /mine and a draft$/));
+    await saveState(page).filter({ hasText: "Saved" }).waitFor();
+    ada.assertClean();
+  });
+
+  it("a network drop keeps the text and saves it when the network is back", async () => {
+    const { page, context } = ada;
+    await editor(page).click();
+    await page.keyboard.press("Control+End");
+    await context.setOffline(true);
+    await page.keyboard.type(" offline");
+    await saveState(page).filter({ hasText: "Offline" }).waitFor();
+    await context.setOffline(false);
+    await eventually(async () => assert.match((await note("Two.md")).content, /offline$/), 15_000);
+    // The failed request itself is logged by Chromium; nothing else may be.
+    const dropped = ada.problems.filter((p) => /ERR_INTERNET_DISCONNECTED|WebSocket connection to/.test(p));
+    ada.problems.splice(0, ada.problems.length, ...ada.problems.filter((p) => !dropped.includes(p)));
+    ada.assertClean();
+  });
+
+  it("preview renders GFM, wiki-links open notes, embeds show the other note", async () => {
+    const { page } = ada;
+    // A 1x1 PNG attachment: embedded by name and by a relative Markdown image, both loaded from the vault.
+    const png = Uint8Array.from(atob(PIXEL_PNG), (c) => c.charCodeAt(0));
+    const upload = await fetch(`${url}/api/attachments?path=pics%2Fdot.png`, {
+      method: "PUT",
+      headers: {
+        cookie: api.cookie!,
+        origin: url,
+        "x-requested-with": "XMLHttpRequest",
+        "content-type": "image/png",
+      },
+      body: png,
+    });
+    assert.equal(upload.status, 201, await upload.text());
+    await put(
+      "Gallery.md",
+      "# Gallery\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\nGo to [[Three|the third]].\n\n![[Four]]\n\n" +
+        "![[dot.png|a dot]] ![by path](pics/dot.png) ![missing](nowhere.png)\n",
+    );
+    await page.reload();
+    await page.locator('[data-path="Gallery.md"]').click();
+    const preview = page.locator("section.note:not([hidden]) .preview");
+    await preview.locator("table").waitFor();
+    await preview.locator('input[type="checkbox"]').waitFor();
+    await preview.locator(".embed-box").getByRole("heading", { name: "Four" }).waitFor();
+    for (const alt of ["a dot", "by path"]) {
+      await eventually(async () =>
+        assert.equal(
+          await preview.getByAltText(alt).evaluate((img) => (img as { naturalWidth: number }).naturalWidth),
+          1,
+        )
+      );
+    }
+    // A missing file is named, not requested.
+    await preview.locator(".missing-image", { hasText: "missing" }).waitFor();
+    await shootAll(ada, "notes");
+    await preview.getByRole("link", { name: "the third" }).click();
+    await page.getByRole("tab", { name: "Three", selected: true }).waitFor();
+    ada.assertClean();
+  });
+
+  it("quick switcher, search with highlights, tags, backlinks and the daily note", async () => {
+    const { page } = ada;
+    await put(
+      "Recipes/Bread.md",
+      "---\ntags: [baking]\n---\n# Bread\n\nSourdough needs patience. See [[Gallery]].\n",
+    );
+    await page.reload();
+    await page.locator('[data-path="Recipes"]').waitFor();
+    await page.keyboard.press("Control+o");
+    await page.getByLabel("Find or create a note").fill("brea");
+    await page.keyboard.press("Enter");
+    await page.getByRole("tab", { name: "Bread", selected: true }).waitFor();
+    await page.getByLabel("Search notes").fill("sourdough");
+    const hit = page.locator(".hits .hit").first();
+    await hit.locator("mark").filter({ hasText: /sourdough/i }).waitFor();
+    await page.locator('[data-panel="tags"]').getByRole("button", { name: /#baking/ }).click();
+    assert.equal(await page.getByLabel("Search notes").inputValue(), "tag:baking");
+    await page.locator(".hits").getByText("Bread").first().waitFor();
+    await page.locator('[data-path="Gallery.md"]').click();
+    await page.locator('[data-panel="backlinks"]').getByRole("button", { name: "Bread" }).waitFor();
+    await page.getByRole("button", { name: "Today" }).click();
+    await page.getByRole("tab", { name: /^\d{4}-\d{2}-\d{2}$/, selected: true }).waitFor();
+    ada.assertClean();
+  });
+
+  it("sidebar panels hide and reorder, and the choice survives a reload", async () => {
+    const { page } = ada;
+    await page.getByRole("button", { name: "Arrange sidebar panels" }).click();
+    await page.getByRole("dialog", { name: "Sidebar panels" }).getByLabel("Tags", { exact: true }).uncheck();
+    await page.getByRole("button", { name: "Move Backlinks up" }).click();
+    await page.getByRole("button", { name: "Move Backlinks up" }).click();
+    await page.getByRole("button", { name: "Done" }).click();
+    await page.reload();
+    await page.locator('[data-panel="files"]').waitFor();
+    const order = await page.locator("aside .panel").evaluateAll((els) =>
+      els.map((e) => e.getAttribute("data-panel"))
+    );
+    assert.deepEqual(order, ["files", "backlinks", "search"]);
+    ada.assertClean();
+  });
+
+  it("the tree follows changes made elsewhere (live events)", async () => {
+    const { page } = ada;
+    await put("From elsewhere.md", "hello");
+    await page.locator('[data-path="From elsewhere.md"]').waitFor({ timeout: 10_000 });
+    await api.write("POST", "/api/notes/move", { from: "From elsewhere.md", to: "Projects/Moved.md" });
+    await page.locator('[data-path="Projects/Moved.md"]').waitFor({ timeout: 10_000 });
+    ada.assertClean();
+  });
+
+  it("settings show a new API key once; pages are screenshotted light and dark", async () => {
+    const { page } = ada;
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("laptop agent");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = await page.getByLabel("New API key").inputValue();
+    assert.match(key, /^vault_/);
+    const keyed = new VaultClient(url, { bearer: key });
+    assert.equal((await keyed.get("/api/me")).body.email, ADA.email);
+    await page.getByRole("cell", { name: "laptop agent", exact: true }).waitFor();
+    await shootAll(ada, "settings");
+    await page.getByRole("button", { name: "Done" }).click();
+    await page.reload();
+    await page.getByRole("cell", { name: "laptop agent", exact: true }).waitFor();
+    assert.equal(await page.getByLabel("New API key").count(), 0, "never shown again");
+    for (const w of opened) w.assertClean();
+  });
+
+  it("first load: navigation to an interactive page, measured and written to test-artifacts", async () => {
+    const { page } = ada;
+    const runs: { domInteractiveMs: number; treeShownMs: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      // A cold cache each time: the bundle is fetched, parsed and run again.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Network.clearBrowserCache");
+      await cdp.detach();
+      const started = Date.now();
+      await page.goto("/?note=Gallery.md");
+      await page.locator('[data-path="Gallery.md"]').waitFor();
+      await editor(page).waitFor();
+      const treeShownMs = Date.now() - started;
+      const domInteractiveMs = await page.evaluate(
+        `Math.round(performance.getEntriesByType("navigation")[0].domInteractive)`,
+      ) as number;
+      runs.push({ domInteractiveMs, treeShownMs });
+    }
+    const bundle = await (await fetch(`${url}/`)).text();
+    const js = /src="(\/assets\/vault\.[0-9a-f]+\.js)"/.exec(bundle)![1]!;
+    const bytes = new Uint8Array(await (await fetch(`${url}${js}`)).arrayBuffer());
+    const figures = {
+      bundleBytes: bytes.length,
+      bundleGzipBytes: gzipSync(bytes, { level: 9 }).length,
+      runs,
+    };
+    mkdirSync(WEB_ARTIFACTS, { recursive: true });
+    writeFileSync(join(WEB_ARTIFACTS, "first-load.json"), JSON.stringify(figures, null, 2) + "\n");
+    console.log(`first load: ${JSON.stringify(figures)}`);
+    assert.ok(runs.every((r) => r.treeShownMs < 10_000), "the app is usable within 10 s of navigation");
+    ada.assertClean();
+  });
+});

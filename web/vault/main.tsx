@@ -1,0 +1,511 @@
+/**
+ * The vault web app: sign-in, then the notes (sidebar with files, search, tags and backlinks; up to
+ * four notes in tabs, each with editor and preview), account settings (/settings) and, for admins,
+ * the admin panel (/admin).
+ */
+import { render } from "preact";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import {
+  api,
+  ApiError,
+  currentUser,
+  type Me,
+  q,
+  setSignedOutHandler,
+  type SharedTree,
+  type TreeEntry,
+} from "./api.ts";
+import { Ask, type AskRequest } from "./ask.tsx";
+import { FileTree } from "./file_tree.tsx";
+import { watchVault } from "./live.ts";
+import { NoteEditor } from "./note_editor.tsx";
+import {
+  BacklinksPanel,
+  loadLayout,
+  Panel,
+  type PanelLayout,
+  saveLayout,
+  SearchPanel,
+  SidebarSettings,
+  TagsPanel,
+} from "./panels.tsx";
+import { AdminPage, SettingsPage } from "./settings.tsx";
+import { SignIn } from "./sign_in.tsx";
+import { Switcher } from "./switcher.tsx";
+import { TrashDialog } from "./trash.tsx";
+import { closeTab, openTab, renameInTabs, type Tab } from "./tabs.ts";
+
+const navigate = (path: string) => {
+  history.pushState(null, "", path);
+  dispatchEvent(new PopStateEvent("popstate"));
+};
+
+function usePath() {
+  const [path, setPath] = useState(location.pathname);
+  useEffect(() => {
+    const update = () => setPath(location.pathname);
+    addEventListener("popstate", update);
+    return () => removeEventListener("popstate", update);
+  }, []);
+  return path;
+}
+
+const pref = (userId: string, name: string, fallback: boolean) => {
+  const v = localStorage.getItem(`vault.pref:${userId}:${name}`);
+  return v === null ? fallback : v === "1";
+};
+const setPref = (userId: string, name: string, value: boolean) =>
+  localStorage.setItem(`vault.pref:${userId}:${name}`, value ? "1" : "0");
+
+const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+const noteName = (path: string) => baseName(path).replace(/\.md$/, "");
+
+function Notes({ me }: { me: Me }) {
+  const [entries, setEntries] = useState<TreeEntry[]>([]);
+  const [shared, setShared] = useState<SharedTree[]>([]);
+  const [tabs, setTabs] = useState<Tab[]>([]);
+  const [active, setActive] = useState<Tab>();
+  const [layout, setLayoutState] = useState<PanelLayout[]>(() => loadLayout(me.id));
+  const [ask, setAsk] = useState<AskRequest>();
+  const [switcher, setSwitcher] = useState(false);
+  const [layoutOpen, setLayoutOpen] = useState(false);
+  const [trashOpen, setTrashOpen] = useState(false);
+  const [query, setQuery] = useState("");
+  const [refresh, setRefresh] = useState(0);
+  const [remote, setRemote] = useState<Record<string, number>>({});
+  const [toast, setToast] = useState<{ text: string; undo?: () => void }>();
+  const [sidebarOpen, setSidebarOpen] = useState(true);
+  const [lineNumbers, setLineNumbers] = useState(() => pref(me.id, "lineNumbers", true));
+  const [live, setLive] = useState(() => pref(me.id, "live", false));
+  const [showPreview, setShowPreview] = useState(() => pref(me.id, "preview", true));
+
+  // Loads overlap (live events, our own writes): only the newest request's answer is shown.
+  const treeSeq = useRef(0);
+  const loadTree = useCallback(() => {
+    const seq = ++treeSeq.current;
+    api<{ entries: TreeEntry[]; shared: SharedTree[] }>("/api/notes/tree").then((t) => {
+      if (seq !== treeSeq.current) return;
+      setEntries(t.entries);
+      setShared(t.shared);
+    }, (err) => setToast({ text: `Could not load the files: ${err.message}` }));
+  }, []);
+  useEffect(loadTree, []);
+
+  const notes = useMemo(() => entries.filter((e) => e.kind === "note").map((e) => e.path), [entries]);
+  const attachmentsRef = useRef<string[]>([]);
+  attachmentsRef.current = useMemo(() => entries.filter((e) => e.kind === "attachment").map((e) => e.path), [
+    entries,
+  ]);
+  const resolveAttachment = useCallback((name: string) => {
+    const all = attachmentsRef.current;
+    return all.find((p) => p === name) ?? all.find((p) => baseName(p) === name);
+  }, []);
+  const notesRef = useRef(notes);
+  notesRef.current = notes;
+  const noteNames = useCallback(() => [...new Set(notesRef.current.map(noteName))], []);
+  const resolve = useCallback((target: string) => {
+    const t = target.trim();
+    const all = notesRef.current;
+    const exact = all.find((p) => p === t || p === `${t}.md`);
+    if (exact) return exact;
+    const lower = t.toLowerCase().replace(/\.md$/, "");
+    return all.find((p) => noteName(p).toLowerCase() === lower);
+  }, []);
+
+  const open = useCallback((path: string, owner?: string) => {
+    const tab: Tab = owner && owner !== me.id ? { path, owner } : { path };
+    setTabs((t) => openTab(t, tab));
+    setActive(tab);
+  }, []);
+
+  // A note named in the address (?note=) opens at start.
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const note = params.get("note");
+    if (note) open(note, params.get("owner") ?? undefined);
+  }, []);
+
+  // Live: the tree, tags and backlinks follow changes made elsewhere; an open note reloads.
+  useEffect(() =>
+    watchVault((e) => {
+      loadTree();
+      setRefresh((r) => r + 1);
+      if (e.kind === "note.updated" && e.path) setRemote((r) => ({ ...r, [e.path!]: (r[e.path!] ?? 0) + 1 }));
+      if ((e.kind.endsWith(".renamed") || e.kind === "note.moved") && e.from && e.to && e.ownerId === me.id) {
+        setTabs((t) => renameInTabs(t, e.from!, e.to!));
+      }
+    }, loadTree), []);
+
+  // Keyboard: Ctrl/Cmd+O opens the switcher.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") {
+        e.preventDefault();
+        setSwitcher(true);
+      }
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
+
+  const fail = (err: unknown) => setToast({ text: err instanceof Error ? err.message : String(err) });
+  const createNote = async (path: string, template?: string) => {
+    const full = path.endsWith(".md") || path.endsWith(".canvas") ? path : `${path}.md`;
+    try {
+      if (template) await api("/api/notes/from-template", { method: "POST", body: { template, path: full } });
+      else {await api("/api/notes", {
+          method: "POST",
+          body: { path: full, content: `# ${noteName(full)}\n\n` },
+        });}
+      loadTree();
+      open(full);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  const newNote = async (folder: string) => {
+    const templates = await api<{ templates: string[] }>("/api/templates").then(
+      (r) => r.templates,
+      () => [] as string[],
+    );
+    setAsk({
+      title: "New note",
+      label: "Name",
+      value: folder ? `${folder}/Untitled` : "Untitled",
+      submit: "Create",
+      ...(templates.length
+        ? {
+          choices: {
+            label: "Template",
+            options: [
+              { value: "", label: "None" },
+              ...templates.map((t) => ({ value: t, label: noteName(t) })),
+            ],
+          },
+        }
+        : {}),
+      onSubmit: (name, template) => void createNote(name, template || undefined),
+    });
+  };
+  const newFolder = (folder: string) =>
+    setAsk({
+      title: "New folder",
+      label: "Name",
+      value: folder ? `${folder}/` : "",
+      submit: "Create",
+      onSubmit: (path) =>
+        void api("/api/folders", { method: "POST", body: { path: path.replace(/\/+$/, "") } }).then(
+          loadTree,
+          fail,
+        ),
+    });
+  const move = async (from: string, to: string) => {
+    if (from === to) return;
+    try {
+      await api("/api/notes/move", { method: "POST", body: { from, to } });
+      setTabs((t) => renameInTabs(t, from, to));
+      setActive((a) =>
+        (a && !a.owner && (a.path === from || a.path.startsWith(from + "/")))
+          ? { path: to + a.path.slice(from.length) }
+          : a
+      );
+      loadTree();
+      setRefresh((r) => r + 1);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  const rename = (path: string) =>
+    setAsk({
+      title: "Rename or move",
+      label: "New path",
+      value: path,
+      submit: "Rename",
+      onSubmit: (to) => void move(path, to),
+    });
+  const remove = async (path: string, kind: TreeEntry["kind"]) => {
+    try {
+      if (kind === "folder") {
+        await api(`/api/folders${q({ path })}`, { method: "DELETE" });
+        setToast({ text: `Deleted folder ${path}` });
+      } else {
+        const trashed = await api<{ id: string }>(`/api/notes${q({ path })}`, { method: "DELETE" });
+        const gone = { path };
+        setTabs((t) => closeTab(t, gone));
+        setActive((a) => (a && !a.owner && a.path === path ? undefined : a));
+        setToast({
+          text: `Moved ${path} to the trash`,
+          undo: () =>
+            void api(`/api/trash/${encodeURIComponent(trashed.id)}/restore`, { method: "POST" }).then(
+              loadTree,
+              fail,
+            ),
+        });
+      }
+      loadTree();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "not_empty") fail(new Error(`${path} is not empty`));
+      else fail(err);
+    }
+  };
+  const daily = async () => {
+    try {
+      const r = await api<{ note: { path: string } }>("/api/daily", {
+        method: "POST",
+        body: { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+      });
+      loadTree();
+      open(r.note.path);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  const setLayout = (l: PanelLayout[]) => {
+    setLayoutState(l);
+    saveLayout(me.id, l);
+  };
+  const toggle = (name: string, value: boolean, set: (v: boolean) => void) => {
+    set(value);
+    setPref(me.id, name, value);
+  };
+  const searchTag = (tag: string) => {
+    setQuery(`tag:${tag}`);
+    if (!layout.find((p) => p.id === "search")?.visible) {
+      setLayout(layout.map((p) => (p.id === "search" ? { ...p, visible: true } : p)));
+    }
+  };
+  const current = active && tabs.some((t) => t.path === active.path && t.owner === active.owner)
+    ? active
+    : tabs.at(-1);
+  // The address names the note shown (a reload or a shared link opens it), following renames.
+  useEffect(() => {
+    const url = current ? `/${q({ note: current.path, owner: current.owner })}` : "/";
+    if (location.pathname === "/" && location.pathname + location.search !== url) {
+      history.replaceState(null, "", url);
+    }
+  }, [current?.path, current?.owner]);
+
+  const panels = {
+    files: (
+      <FileTree
+        entries={entries}
+        shared={shared}
+        active={current?.owner ? undefined : current?.path}
+        onOpen={open}
+        onNewNote={(f) => void newNote(f)}
+        onNewFolder={newFolder}
+        onRename={rename}
+        onDelete={(p, k) => void remove(p, k)}
+        onMove={(from, folder) => void move(from, folder ? `${folder}/${baseName(from)}` : baseName(from))}
+      />
+    ),
+    search: <SearchPanel query={query} setQuery={setQuery} onOpen={(h) => open(h.path, h.ownerId)} />,
+    tags: <TagsPanel refresh={refresh} onTag={searchTag} />,
+    backlinks: (
+      <BacklinksPanel
+        {...(current ? { path: current.path } : {})}
+        {...(current?.owner ? { owner: current.owner } : {})}
+        refresh={refresh}
+        onOpen={open}
+      />
+    ),
+  };
+
+  return (
+    <div class={sidebarOpen ? "notes-layout" : "notes-layout sidebar-hidden"}>
+      <aside class="sidebar" aria-label="Sidebar">
+        <div class="sidebar-tools">
+          <button type="button" onClick={() => setSwitcher(true)} title="Ctrl/Cmd+O">Quick switch</button>
+          <button type="button" onClick={() => void daily()}>Today</button>
+          <button type="button" onClick={() => setTrashOpen(true)}>Trash</button>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label="Arrange sidebar panels"
+            title="Arrange panels"
+            onClick={() => setLayoutOpen(true)}
+          >
+            ⚙
+          </button>
+        </div>
+        {layout.filter((p) => p.visible).map((p) => <Panel key={p.id} id={p.id}>{panels[p.id]}</Panel>)}
+      </aside>
+      <main class="workspace">
+        <div class="tabs" role="tablist" aria-label="Open notes">
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={sidebarOpen ? "Hide sidebar" : "Show sidebar"}
+            onClick={() => setSidebarOpen(!sidebarOpen)}
+          >
+            ☰
+          </button>
+          {tabs.map((t) => {
+            const selected = t === current || (t.path === current?.path && t.owner === current?.owner);
+            return (
+              <span class={selected ? "tab active" : "tab"} key={`${t.owner ?? ""}:${t.path}`}>
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={selected}
+                  onClick={() => open(t.path, t.owner)}
+                >
+                  {noteName(t.path)}
+                </button>
+                <button
+                  type="button"
+                  class="icon-button"
+                  aria-label={`Close ${t.path}`}
+                  onClick={() => setTabs(closeTab(tabs, t))}
+                >
+                  ×
+                </button>
+              </span>
+            );
+          })}
+          <span class="spacer" />
+          <label class="toggle">
+            <input
+              type="checkbox"
+              checked={showPreview}
+              onChange={() => toggle("preview", !showPreview, setShowPreview)}
+            />{" "}
+            Preview
+          </label>
+          <label class="toggle">
+            <input
+              type="checkbox"
+              checked={lineNumbers}
+              onChange={() => toggle("lineNumbers", !lineNumbers, setLineNumbers)}
+            />{" "}
+            Line numbers
+          </label>
+          <label class="toggle">
+            <input type="checkbox" checked={live} onChange={() => toggle("live", !live, setLive)} />{" "}
+            Edit together
+          </label>
+        </div>
+        {tabs.length === 0 && (
+          <div class="empty">
+            <p>Open a note from the sidebar, press Ctrl/Cmd+O, or start today's note.</p>
+          </div>
+        )}
+        {tabs.map((t) => (
+          <NoteEditor
+            key={`${t.owner ?? ""}:${t.path}`}
+            tab={t}
+            me={me}
+            hidden={!(t.path === current?.path && t.owner === current?.owner)}
+            lineNumbers={lineNumbers}
+            live={live}
+            showPreview={showPreview}
+            noteNames={noteNames}
+            resolve={resolve}
+            resolveAttachment={resolveAttachment}
+            onOpen={(p) => (notesRef.current.includes(p) ? open(p) : void createNote(p))}
+            remoteChange={remote[t.path] ?? 0}
+          />
+        ))}
+      </main>
+      {ask && <Ask req={ask} onClose={() => setAsk(undefined)} />}
+      {switcher && (
+        <Switcher
+          notes={notes}
+          onOpen={(p) => open(p)}
+          onCreate={(p) => void createNote(p)}
+          onClose={() => setSwitcher(false)}
+        />
+      )}
+      {trashOpen && <TrashDialog onClose={() => setTrashOpen(false)} onRestored={loadTree} />}
+      {layoutOpen && (
+        <SidebarSettings
+          layout={layout}
+          onChange={setLayout}
+          onClose={() => setLayoutOpen(false)}
+        />
+      )}
+      {toast && (
+        <div class="toast" role="status">
+          {toast.text}
+          {toast.undo && (
+            <button type="button" onClick={() => (toast.undo!(), setToast(undefined))}>Undo</button>
+          )}
+          <button type="button" class="icon-button" aria-label="Dismiss" onClick={() => setToast(undefined)}>
+            ×
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function App() {
+  const [me, setMe] = useState<Me | null>();
+  const path = usePath();
+  const load = useCallback(() => {
+    currentUser().then((u) => setMe(u ?? null), () => setMe(null));
+  }, []);
+  useEffect(() => {
+    setSignedOutHandler(() => setMe(null));
+    load();
+  }, []);
+  if (me === undefined) return <p class="muted loading">Loading…</p>;
+  if (me === null) return <SignIn onSignedIn={load} />;
+  const section = path === "/settings"
+    ? "settings"
+    : path === "/admin" && me.role === "admin"
+    ? "admin"
+    : "notes";
+  return (
+    <div class="app">
+      <header class="topbar">
+        <a class="brand" href="/" onClick={(e) => (e.preventDefault(), navigate("/"))}>vault</a>
+        <nav aria-label="Sections">
+          <a
+            href="/"
+            aria-current={section === "notes" ? "page" : undefined}
+            onClick={(e) => (e.preventDefault(), navigate("/"))}
+          >
+            Notes
+          </a>
+          <a
+            href="/settings"
+            aria-current={section === "settings" ? "page" : undefined}
+            onClick={(e) => (e.preventDefault(), navigate("/settings"))}
+          >
+            Settings
+          </a>
+          {me.role === "admin" && (
+            <a
+              href="/admin"
+              aria-current={section === "admin" ? "page" : undefined}
+              onClick={(e) => (e.preventDefault(), navigate("/admin"))}
+            >
+              Admin
+            </a>
+          )}
+        </nav>
+        <span class="who">
+          {me.name}
+          <button
+            type="button"
+            onClick={async () => {
+              await api("/api/auth/sign-out", { method: "POST", body: {} }).catch(() => {});
+              history.replaceState(null, "", "/");
+              setMe(null);
+            }}
+          >
+            Sign out
+          </button>
+        </span>
+      </header>
+      {section === "settings"
+        ? <SettingsPage me={me} />
+        : section === "admin"
+        ? <AdminPage me={me} />
+        : <Notes me={me} />}
+    </div>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

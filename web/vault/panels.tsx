@@ -1,0 +1,231 @@
+/**
+ * The sidebar's other panels: full-text search (highlighted snippets), tags, backlinks of the open
+ * note; and the sidebar layout (which panels show, in which order), kept per user on this device.
+ */
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, q, type SearchHit } from "./api.ts";
+
+export type PanelId = "files" | "search" | "tags" | "backlinks";
+export const PANEL_NAMES: Record<PanelId, string> = {
+  files: "Files",
+  search: "Search",
+  tags: "Tags",
+  backlinks: "Backlinks",
+};
+export interface PanelLayout {
+  id: PanelId;
+  visible: boolean;
+}
+const DEFAULT_LAYOUT: PanelLayout[] = (["files", "search", "tags", "backlinks"] as const).map((id) => ({
+  id,
+  visible: true,
+}));
+
+/** The layout is kept in localStorage under the user's id (the API has no per-user settings store yet). */
+export function loadLayout(userId: string): PanelLayout[] {
+  try {
+    const saved = JSON.parse(localStorage.getItem(`vault.sidebar:${userId}`) ?? "null") as
+      | PanelLayout[]
+      | null;
+    if (Array.isArray(saved)) {
+      const known = saved.filter((p) => p.id in PANEL_NAMES);
+      const missing = DEFAULT_LAYOUT.filter((d) => !known.some((k) => k.id === d.id));
+      return [...known, ...missing];
+    }
+  } catch { /* a damaged value: the default */ }
+  return DEFAULT_LAYOUT;
+}
+export function saveLayout(userId: string, layout: PanelLayout[]) {
+  localStorage.setItem(`vault.sidebar:${userId}`, JSON.stringify(layout));
+}
+
+export function moveItem<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
+  const to = index + by;
+  if (to < 0 || to >= list.length) return [...list];
+  const next = [...list];
+  [next[index], next[to]] = [next[to]!, next[index]!];
+  return next;
+}
+
+export function Panel({ id, children }: { id: PanelId; children: ComponentChildren }) {
+  return (
+    <section class="panel" aria-labelledby={`panel-${id}`} data-panel={id}>
+      <h2 id={`panel-${id}`}>{PANEL_NAMES[id]}</h2>
+      {children}
+    </section>
+  );
+}
+
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+};
+const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
+
+/** The server's snippet (escaped text with <mark>) as elements: no HTML from the server enters the page. */
+export function Snippet({ html }: { html: string }) {
+  const parts = html.split(/(<mark>[\s\S]*?<\/mark>)/g);
+  return (
+    <span class="snippet">
+      {parts.map((part, i) =>
+        part.startsWith("<mark>")
+          ? <mark key={i}>{decode(part.slice(6, -7))}</mark>
+          : decode(part.replace(/<[^>]*>/g, ""))
+      )}
+    </span>
+  );
+}
+
+export function SearchPanel(
+  { query, setQuery, onOpen }: {
+    query: string;
+    setQuery: (q: string) => void;
+    onOpen: (h: SearchHit) => void;
+  },
+) {
+  const [hits, setHits] = useState<SearchHit[]>([]);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    if (!query.trim()) return setHits([]);
+    const t = setTimeout(() => {
+      api<{ hits: SearchHit[] }>(`/api/search${q({ q: query, limit: "30" })}`).then(
+        (r) => (setHits(r.hits), setError("")),
+        (err) => setError(err.message),
+      );
+    }, 200);
+    return () => clearTimeout(t);
+  }, [query]);
+  return (
+    <div>
+      <input
+        type="search"
+        aria-label="Search notes"
+        placeholder="Search: words, &quot;phrases&quot;, tag:x"
+        value={query}
+        onInput={(e) => setQuery(e.currentTarget.value)}
+      />
+      {error && <p class="error">{error}</p>}
+      <ul class="hits">
+        {hits.map((h) => (
+          <li key={h.ownerId + h.path}>
+            <button type="button" class="hit" onClick={() => onOpen(h)}>
+              <strong>{h.title || h.path}</strong>
+              <Snippet html={h.snippet} />
+            </button>
+          </li>
+        ))}
+      </ul>
+      {query.trim() && hits.length === 0 && !error && <p class="muted">Nothing found.</p>}
+    </div>
+  );
+}
+
+export function TagsPanel({ refresh, onTag }: { refresh: number; onTag: (tag: string) => void }) {
+  const [tags, setTags] = useState<{ tag: string; notes: unknown }[]>([]);
+  useEffect(() => {
+    api<{ tags: { tag: string; notes: unknown }[] }>("/api/tags").then((r) => setTags(r.tags), () => {});
+  }, [refresh]);
+  if (tags.length === 0) return <p class="muted">No tags yet.</p>;
+  return (
+    <ul class="tags">
+      {tags.map((t) => (
+        <li key={t.tag}>
+          <button type="button" class="tag" onClick={() => onTag(t.tag)}>
+            #{t.tag} <span class="muted">{Array.isArray(t.notes) ? t.notes.length : String(t.notes)}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function BacklinksPanel(
+  { path, owner, refresh, onOpen }: {
+    path?: string;
+    owner?: string;
+    refresh: number;
+    onOpen: (p: string) => void;
+  },
+) {
+  const [links, setLinks] = useState<{ path: string; title: string }[]>([]);
+  useEffect(() => {
+    if (!path) return setLinks([]);
+    api<{ backlinks: { path: string; title: string }[] }>(`/api/backlinks${q({ path, owner })}`).then(
+      (r) => setLinks(r.backlinks),
+      () => setLinks([]),
+    );
+  }, [path, owner, refresh]);
+  if (!path) return <p class="muted">Open a note to see what links to it.</p>;
+  if (links.length === 0) return <p class="muted">No note links here.</p>;
+  return (
+    <ul class="backlinks">
+      {links.map((l) => (
+        <li key={l.path}>
+          <button type="button" class="name" onClick={() => onOpen(l.path)}>{l.title || l.path}</button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function SidebarSettings(
+  { layout, onChange, onClose }: {
+    layout: PanelLayout[];
+    onChange: (l: PanelLayout[]) => void;
+    onClose: () => void;
+  },
+) {
+  return (
+    <div class="overlay" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        class="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Sidebar panels"
+        onKeyDown={(e) => e.key === "Escape" && onClose()}
+      >
+        <h2>Sidebar panels</h2>
+        <ul class="layout">
+          {layout.map((p, i) => (
+            <li key={p.id}>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={p.visible}
+                  onChange={() =>
+                    onChange(layout.map((x) => (x.id === p.id ? { ...x, visible: !x.visible } : x)))}
+                />{" "}
+                {PANEL_NAMES[p.id]}
+              </label>
+              <button
+                type="button"
+                class="icon-button"
+                aria-label={`Move ${PANEL_NAMES[p.id]} up`}
+                disabled={i === 0}
+                onClick={() => onChange(moveItem(layout, i, -1))}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                class="icon-button"
+                aria-label={`Move ${PANEL_NAMES[p.id]} down`}
+                disabled={i === layout.length - 1}
+                onClick={() => onChange(moveItem(layout, i, 1))}
+              >
+                ↓
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div class="actions">
+          <button type="button" class="primary" onClick={onClose}>Done</button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,327 @@
+/**
+ * Account settings (passkeys; API keys, whose secret is shown once, right after creating it) and the
+ * admin panel (users, invite codes, registration mode).
+ */
+import { startRegistration } from "@simplewebauthn/browser";
+import { useEffect, useState } from "preact/hooks";
+import { api, type Me } from "./api.ts";
+import { SharingSection } from "./sharing.tsx";
+
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
+
+function useLoad<T>(path: string, initial: T): [T, () => void, string] {
+  const [data, setData] = useState<T>(initial);
+  const [error, setError] = useState("");
+  const load = () => void api<T>(path).then((d) => (setData(d), setError("")), (e) => setError(e.message));
+  useEffect(load, [path]);
+  return [data, load, error];
+}
+
+function Passkeys() {
+  const [keys, load, error] = useLoad<{ id: string; name?: string; createdAt: string }[] | null>(
+    "/api/auth/passkey/list-user-passkeys",
+    [],
+  );
+  const [message, setMessage] = useState("");
+  const add = async () => {
+    try {
+      const options = await api<Parameters<typeof startRegistration>[0]["optionsJSON"]>(
+        "/api/auth/passkey/generate-register-options",
+      );
+      const response = await startRegistration({ optionsJSON: options });
+      await api("/api/auth/passkey/verify-registration", {
+        method: "POST",
+        body: { response, name: navigator.platform || "passkey" },
+      });
+      setMessage("Passkey added.");
+      load();
+    } catch (err) {
+      setMessage(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="passkeys-h">
+      <h2 id="passkeys-h">Passkeys</h2>
+      <p class="muted">Sign in without a password, with this device's screen lock or a security key.</p>
+      {error && <p class="error">{error}</p>}
+      <ul class="list">
+        {(keys ?? []).map((k) => (
+          <li key={k.id}>
+            {k.name || "passkey"} <span class="muted">added {when(k.createdAt)}</span>
+            <button
+              type="button"
+              onClick={() =>
+                void api("/api/auth/passkey/delete-passkey", { method: "POST", body: { id: k.id } }).then(
+                  load,
+                )}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => void add()}>Add a passkey</button>
+      {message && <p role="status">{message}</p>}
+    </section>
+  );
+}
+
+interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scope: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+function ApiKeys() {
+  const [data, load, error] = useLoad<{ keys: ApiKey[] }>("/api/api-keys", { keys: [] });
+  const [created, setCreated] = useState<{ name: string; key: string }>();
+  const [failure, setFailure] = useState("");
+  const create = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    try {
+      const k = await api<{ name: string; key: string }>("/api/api-keys", {
+        method: "POST",
+        body: { name: String(form.get("name")), scope: String(form.get("scope")) },
+      });
+      setCreated(k);
+      setFailure("");
+      (e.currentTarget as HTMLFormElement | null)?.reset();
+      load();
+    } catch (err) {
+      setFailure(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="keys-h">
+      <h2 id="keys-h">API keys</h2>
+      <p class="muted">
+        For agent hosts and scripts (MCP at /api/mcp). A key is shown once, when it is made.
+      </p>
+      {error && <p class="error">{error}</p>}
+      {created && (
+        <div class="banner" role="alert">
+          <p>Copy the key “{created.name}” now: it will not be shown again.</p>
+          <input
+            readOnly
+            aria-label="New API key"
+            value={created.key}
+            class="mono"
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button
+            type="button"
+            onClick={() => void navigator.clipboard?.writeText(created.key).catch(() => {})}
+          >
+            Copy
+          </button>
+          <button type="button" onClick={() => setCreated(undefined)}>Done</button>
+        </div>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Key</th>
+            <th>Scope</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th>
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.keys.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td>
+              <td class="mono">{k.prefix}…</td>
+              <td>{k.scope}</td>
+              <td>{when(k.createdAt)}</td>
+              <td>{when(k.lastUsedAt)}</td>
+              <td>
+                <button
+                  type="button"
+                  onClick={() =>
+                    void api(`/api/api-keys/${encodeURIComponent(k.id)}`, { method: "DELETE" }).then(load)}
+                >
+                  Revoke {k.name}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form class="inline" onSubmit={(e) => void create(e)}>
+        <label>
+          Name <input name="name" required maxLength={100} />
+        </label>
+        <label>
+          Scope{" "}
+          <select name="scope">
+            <option value="read-write">read and write</option>
+            <option value="read">read only</option>
+          </select>
+        </label>
+        <button type="submit">Create key</button>
+      </form>
+      {failure && <p class="error">{failure}</p>}
+    </section>
+  );
+}
+
+export function SettingsPage({ me }: { me: Me }) {
+  return (
+    <main class="page">
+      <h1>Settings</h1>
+      <p class="muted">Signed in as {me.name} ({me.email}).</p>
+      <SharingSection />
+      <Passkeys />
+      <ApiKeys />
+    </main>
+  );
+}
+
+interface User {
+  id: string;
+  email: string;
+  name: string;
+  role: "admin" | "user";
+  disabled: boolean;
+}
+interface Invite {
+  id: string;
+  code: string;
+  createdAt: string;
+  expiresAt: string | null;
+  status: string;
+}
+
+export function AdminPage({ me }: { me: Me }) {
+  const [users, loadUsers, usersError] = useLoad<{ users: User[] }>("/api/admin/users", { users: [] });
+  const [invites, loadInvites] = useLoad<{ invites: Invite[] }>("/api/admin/invites", { invites: [] });
+  const [registration, loadRegistration] = useLoad<{ mode: string }>("/api/admin/settings/registration", {
+    mode: "",
+  });
+  const [error, setError] = useState("");
+  const act = (p: Promise<unknown>, then: () => void) =>
+    void p.then(() => (setError(""), then()), (e) => setError(e instanceof Error ? e.message : String(e)));
+  const patch = (u: User, body: Record<string, unknown>) =>
+    act(api(`/api/admin/users/${encodeURIComponent(u.id)}`, { method: "PATCH", body }), loadUsers);
+  return (
+    <main class="page">
+      <h1>Admin</h1>
+      {(error || usersError) && <p class="error" role="alert">{error || usersError}</p>}
+      <section class="card" aria-labelledby="reg-h">
+        <h2 id="reg-h">Registration</h2>
+        <label>
+          Who may create an account{" "}
+          <select
+            value={registration.mode}
+            onChange={(e) =>
+              act(
+                api("/api/admin/settings/registration", {
+                  method: "PUT",
+                  body: { mode: e.currentTarget.value },
+                }),
+                loadRegistration,
+              )}
+          >
+            <option value="invite-only">people with an invite code</option>
+            <option value="open">anyone</option>
+          </select>
+        </label>
+      </section>
+      <section class="card" aria-labelledby="inv-h">
+        <h2 id="inv-h">Invite codes</h2>
+        <button
+          type="button"
+          onClick={() => act(api("/api/admin/invites", { method: "POST", body: {} }), loadInvites)}
+        >
+          New invite code
+        </button>
+        <table>
+          <thead>
+            <tr>
+              <th>Code</th>
+              <th>Status</th>
+              <th>Created</th>
+              <th>Expires</th>
+              <th>
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {invites.invites.map((i) => (
+              <tr key={i.id}>
+                <td class="mono">{i.code}</td>
+                <td>{i.status}</td>
+                <td>{when(i.createdAt)}</td>
+                <td>{when(i.expiresAt)}</td>
+                <td>
+                  {i.status === "unused" && (
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(
+                          api(`/api/admin/invites/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
+                          loadInvites,
+                        )}
+                    >
+                      Revoke {i.code.slice(0, 6)}…
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section class="card" aria-labelledby="users-h">
+        <h2 id="users-h">Users</h2>
+        <table>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Email</th>
+              <th>Role</th>
+              <th>Status</th>
+              <th>
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.users.map((u) => (
+              <tr key={u.id}>
+                <td>{u.name}</td>
+                <td>{u.email}</td>
+                <td>{u.role}</td>
+                <td>{u.disabled ? "disabled" : "active"}</td>
+                <td>
+                  {u.id !== me.id && (
+                    <>
+                      <button
+                        type="button"
+                        onClick={() => patch(u, { role: u.role === "admin" ? "user" : "admin" })}
+                      >
+                        {u.role === "admin" ? `Make ${u.name} a user` : `Make ${u.name} an admin`}
+                      </button>
+                      <button type="button" onClick={() => patch(u, { disabled: !u.disabled })}>
+                        {u.disabled ? `Enable ${u.name}` : `Disable ${u.name}`}
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </main>
+  );
+}

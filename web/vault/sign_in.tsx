@@ -1,0 +1,167 @@
+/**
+ * Signing in: email and password, the OAuth providers the server has configured (meta
+ * `vault-oauth`), a passkey; and creating an account, with an invite code when the vault asks for
+ * one (GET /api/auth/registration).
+ */
+import { startAuthentication } from "@simplewebauthn/browser";
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError } from "./api.ts";
+
+const PROVIDER_NAMES: Record<string, string> = { github: "GitHub", google: "Google" };
+
+export const oauthProviders = () =>
+  (document.querySelector('meta[name="vault-oauth"]')?.getAttribute("content") ?? "").split(" ").filter(
+    Boolean,
+  );
+
+const messageOf = (err: unknown) => {
+  if (err instanceof ApiError) {
+    if (err.code === "INVITE_REQUIRED") return "An invite code is needed to create an account.";
+    if (err.code === "INVALID_INVITE") {
+      return "That invite code is not valid (unknown, used, revoked or expired).";
+    }
+    if (err.code === "EMAIL_TAKEN") return "An account with that email already exists.";
+    if (err.status === 401) return "Wrong email or password.";
+    if (err.status === 429) return "Too many attempts. Wait a while and try again.";
+    return err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+};
+
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const params = new URLSearchParams(location.search);
+  const [mode, setMode] = useState<"sign-in" | "sign-up">(params.has("invite") ? "sign-up" : "sign-in");
+  const [registration, setRegistration] = useState<{ mode: string; firstUser: boolean }>();
+  const [error, setError] = useState(params.get("error") ? `Sign-in failed: ${params.get("error")}` : "");
+  const [busy, setBusy] = useState(false);
+  const [invite, setInvite] = useState(params.get("invite") ?? "");
+  useEffect(() => {
+    api<{ mode: string; firstUser: boolean }>("/api/auth/registration").then((r) => {
+      setRegistration(r);
+      if (r.firstUser) setMode("sign-up");
+    }, () => {});
+  }, []);
+  const needsInvite = registration ? registration.mode === "invite-only" && !registration.firstUser : false;
+
+  const run = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError("");
+    try {
+      await fn();
+      onSignedIn();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    const email = String(form.get("email") ?? "");
+    const password = String(form.get("password") ?? "");
+    if (mode === "sign-in") {
+      void run(() => api("/api/auth/sign-in/email", { method: "POST", body: { email, password } }));
+    } else {
+      const name = String(form.get("name") ?? "");
+      void run(() =>
+        api("/api/auth/sign-up/email", {
+          method: "POST",
+          body: { email, password, name, ...(invite ? { inviteCode: invite } : {}) },
+        })
+      );
+    }
+  };
+
+  const social = (provider: string) =>
+    void run(async () => {
+      const res = await api<{ url: string }>("/api/auth/sign-in/social", {
+        method: "POST",
+        body: {
+          provider,
+          callbackURL: "/",
+          errorCallbackURL: "/",
+          ...(invite ? { additionalData: { inviteCode: invite } } : {}),
+        },
+      });
+      location.href = res.url;
+      await new Promise(() => {}); // leaving the page
+    });
+
+  const passkey = () =>
+    void run(async () => {
+      const options = await api<Parameters<typeof startAuthentication>[0]["optionsJSON"]>(
+        "/api/auth/passkey/generate-authenticate-options",
+      );
+      const response = await startAuthentication({ optionsJSON: options });
+      await api("/api/auth/passkey/verify-authentication", { method: "POST", body: { response } });
+    });
+
+  return (
+    <main class="sign-in">
+      <h1>vault</h1>
+      <div class="switch" role="tablist" aria-label="Sign in or create an account">
+        <button
+          type="button"
+          role="tab"
+          aria-selected={mode === "sign-in"}
+          onClick={() => setMode("sign-in")}
+        >
+          Sign in
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={mode === "sign-up"}
+          onClick={() => setMode("sign-up")}
+        >
+          Create account
+        </button>
+      </div>
+      {registration?.firstUser && mode === "sign-up" && (
+        <p class="muted">This vault has no account yet: the first one becomes its admin.</p>
+      )}
+      <form onSubmit={submit}>
+        {mode === "sign-up" && (
+          <label>
+            Name <input name="name" autocomplete="name" required />
+          </label>
+        )}
+        <label>
+          Email <input name="email" type="email" autocomplete="username" required />
+        </label>
+        <label>
+          Password{" "}
+          <input
+            name="password"
+            type="password"
+            autocomplete={mode === "sign-in" ? "current-password" : "new-password"}
+            minLength={mode === "sign-up" ? 10 : undefined}
+            required
+          />
+        </label>
+        {mode === "sign-up" && needsInvite && (
+          <label>
+            Invite code{" "}
+            <input name="invite" value={invite} onInput={(e) => setInvite(e.currentTarget.value)} required />
+          </label>
+        )}
+        {error && <p class="error" role="alert">{error}</p>}
+        <button type="submit" class="primary" disabled={busy}>
+          {mode === "sign-in" ? "Sign in" : "Create account"}
+        </button>
+      </form>
+      <div class="alt-sign-in">
+        {oauthProviders().map((p) => (
+          <button type="button" key={p} onClick={() => social(p)} disabled={busy}>
+            {mode === "sign-in" ? "Sign in" : "Sign up"} with {PROVIDER_NAMES[p] ?? p}
+          </button>
+        ))}
+        {mode === "sign-in" && (
+          <button type="button" onClick={passkey} disabled={busy}>Sign in with a passkey</button>
+        )}
+      </div>
+    </main>
+  );
+}
