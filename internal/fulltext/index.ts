@@ -120,6 +120,8 @@ export class FullTextIndex<M = undefined> {
   /** By document number; undefined once removed. */
   #docs: (DocState<M> | undefined)[] = [];
   readonly #numberOf = new Map<string, number>();
+  /** Scratch of add(): a term's slot among the document's distinct terms. */
+  readonly #slotOf = new Map<number, number>();
   /** Sum of live documents' lengths per field, and the averages impacts were computed with. */
   readonly #lengthSums: number[];
   #normAverages: number[];
@@ -152,30 +154,41 @@ export class FullTextIndex<M = undefined> {
   add(id: string, fields: Record<string, string | undefined>, meta: M) {
     this.remove(id);
     const number = this.#docs.length;
-    // Plain arrays: a typed array per term would cost an allocation each (slow, measured).
-    const counts = new Map<number, number[]>();
-    const lengths: number[] = this.#fields.map(() => 0);
+    const width = this.#fields.length;
+    // Flat scratch arrays, no typed array per term and no Array.from: allocation dominated indexing.
+    const slotOf = this.#slotOf;
+    const terms: number[] = [];
+    const tfs: number[] = [];
+    const lengths: number[] = [];
     let sequence: Int32Array | undefined;
-    this.#fields.forEach(([name], f) => {
-      const stems = analyze(fields[name] ?? "");
-      lengths[f] = Math.min(stems.length, 0xffff);
+    for (let f = 0; f < width; f++) {
+      const stems = analyze(fields[this.#fields[f]![0]] ?? "");
+      lengths.push(Math.min(stems.length, 0xffff));
       this.#lengthSums[f]! += lengths[f]!;
-      const ids = stems.map((s) => this.#termId(s));
-      if (f === this.#phraseField) sequence = Int32Array.from(ids);
-      for (const t of ids) {
-        let tf = counts.get(t);
-        if (!tf) counts.set(t, tf = this.#fields.map(() => 0));
-        if (tf[f]! < MAX_TF) tf[f]!++;
+      if (f === this.#phraseField) sequence = new Int32Array(stems.length);
+      for (let i = 0; i < stems.length; i++) {
+        const t = this.#termId(stems[i]!);
+        if (sequence && f === this.#phraseField) sequence[i] = t;
+        let slot = slotOf.get(t);
+        if (slot === undefined) {
+          slotOf.set(t, slot = terms.length);
+          terms.push(t);
+          for (let g = 0; g < width; g++) tfs.push(0);
+        }
+        if (tfs[slot * width + f]! < MAX_TF) tfs[slot * width + f]!++;
       }
-    });
-    this.#numberOf.set(id, number);
-    this.#docs.push({ id, meta, terms: Int32Array.from(counts.keys()), lengths, sequence });
-    if (this.#drifted()) {
-      for (const [t, tf] of counts) this.#postings[t]!.push(number, tf, 0);
-      this.#renormalize();
-    } else {
-      for (const [t, tf] of counts) this.#postings[t]!.push(number, tf, this.#impact(tf, lengths));
     }
+    slotOf.clear();
+    const termArray = new Int32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) termArray[i] = terms[i]!;
+    this.#numberOf.set(id, number);
+    this.#docs.push({ id, meta, terms: termArray, lengths, sequence });
+    const drifted = this.#drifted();
+    for (let i = 0; i < terms.length; i++) {
+      const tf = tfs.slice(i * width, (i + 1) * width);
+      this.#postings[terms[i]!]!.push(number, tf, drifted ? 0 : this.#impact(tf, lengths));
+    }
+    if (drifted) this.#renormalize();
   }
 
   /** Changes a document's metadata (scope, flags) without re-indexing its text. */
@@ -246,8 +259,6 @@ export class FullTextIndex<M = undefined> {
           l.at++;
         }
       }
-      const state = this.#docs[doc];
-      if (!state) continue;
       for (let i = essential - 1; i >= 0; i--) {
         if (score + prefix[i + 1]! <= heap.threshold) break;
         const l = lists[i]!;
@@ -255,6 +266,8 @@ export class FullTextIndex<M = undefined> {
         if (l.at < l.p.length && l.p.docs[l.at] === doc) score += l.idf * l.p.impacts[l.at]!;
       }
       if (heap.full && score <= heap.threshold) continue;
+      const state = this.#docs[doc];
+      if (!state) continue; // removed; its postings go at the next compaction
       if (accept && !accept(state.meta, state.id)) continue;
       if (phrases.length && !phrases.every((ph) => this.#hasPhrase(state, ph))) continue;
       if (excluded.some((p) => this.#holds(p, doc))) continue;

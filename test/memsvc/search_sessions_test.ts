@@ -1,6 +1,6 @@
 /**
  * Black-box: conversations in dist/memsvc. `session_id` on POST /v1/remember, PUT /v1/memories/{id},
- * the MCP capture tool and `memsvc import`; search's `context: n` (the turns around each hit, same
+ * the MCP capture tool and `memsvc import`; search's `context: n` (HTTP and memory_search) (the turns around each hit, same
  * user and session, capture order); the keyword tier finding a turn through its neighbours; and the
  * index rebuilt from the database after the process is killed.
  */
@@ -102,7 +102,7 @@ describe("memsvc conversations: session_id and search context", () => {
     assert.deepEqual(after.body.results[0].context, []);
   });
 
-  it("takes session_id in the MCP capture tool", async () => {
+  it("takes session_id in memory_capture and context in memory_search", async () => {
     const mcp = await connectHttp(server.url, TOKEN);
     try {
       const r = await mcp.callTool({
@@ -112,6 +112,19 @@ describe("memsvc conversations: session_id and search context", () => {
       assert.ok(!r.isError, JSON.stringify(r.content));
       const { id } = JSON.parse(r.content[0]!.text);
       assert.equal((await api.get(`/v1/memories/${id}`)).body.session_id, "mcp-1");
+      await mcp.callTool({
+        name: "memory_capture",
+        arguments: { content: "Its ingress controller is Traefik 3.", session_id: "mcp-1" },
+      });
+      const found = await mcp.callTool({
+        name: "memory_search",
+        arguments: { query: "staging cluster Kubernetes", context: 1, limit: 1 },
+      }) as { content: { text: string }[] };
+      const [top] = JSON.parse(found.content[0]!.text).results;
+      assert.equal(top.id, id);
+      assert.deepEqual(top.context.map((c: { content: string }) => c.content), [
+        "Its ingress controller is Traefik 3.",
+      ]);
     } finally {
       await mcp.close();
     }

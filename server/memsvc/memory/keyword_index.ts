@@ -1,8 +1,9 @@
 /**
- * The keyword tier's index: memory entries in an internal/fulltext index (BM25F, MaxScore top-k),
- * built from the database on first use and caught up before every search from `change_seq` (inserts
- * and indexed changes) and `memory_deletions` (deletes, cascades included), so writes of any process
- * appear and a crash loses nothing: the database is the source of truth, the index is rebuilt.
+ * The keyword tier's index: memory entries in internal/fulltext indexes (BM25F, MaxScore top-k), one
+ * per partition (user or project, and namespace), built from the database on first use and caught up
+ * before every search from `change_seq` (inserts and indexed changes) and `memory_deletions`
+ * (deletes, cascades included), so writes of any process appear and a crash loses nothing: the
+ * database is the source of truth, the index is rebuilt.
  *
  * Conversations: an entry with a session is indexed with the text of its neighbouring turns (same
  * user, scope and session, capture order) as a half-weight `context` field, and at search time a hit
@@ -32,7 +33,7 @@ export const NEIGHBOUR_LEND = 0.3;
 const BATCH = 2_000;
 const GAP_MS = 3_000;
 /** Gaps further than this below the highest value seen are not waited for. */
-const GAP_WINDOW = 10_000;
+const GAP_WINDOW = 1_000;
 const YIELD_MS = 5;
 
 interface Meta {
@@ -50,7 +51,11 @@ interface Text {
 }
 
 export class KeywordIndex {
-  readonly #index = new FullTextIndex<Meta>(FIELDS);
+  /**
+   * One index per partition (user or project, and namespace): a search reads only its scope's
+   * postings, so other users' matching rows cost it nothing, and term statistics are the scope's own.
+   */
+  readonly #indexes = new Map<string, FullTextIndex<Meta>>();
   readonly #meta = new Map<string, Meta>();
   readonly #text = new Map<string, Text>();
   /** Ids of each conversation in capture order. */
@@ -62,7 +67,7 @@ export class KeywordIndex {
   constructor(private readonly db: Kysely<MemsvcDatabase>) {}
 
   get size(): number {
-    return this.#index.size;
+    return this.#meta.size;
   }
 
   /** Catches up with the database. Concurrent callers share one read. */
@@ -76,7 +81,8 @@ export class KeywordIndex {
    */
   search(query: ParsedQuery, partitions: ReadonlySet<string>, k: number): Hit[] {
     const accept = (m: Meta) => !m.cold && partitions.has(m.partition);
-    const hits = this.#index.search(query, k * 2, accept);
+    const hits = [...partitions].flatMap((p) => this.#indexes.get(p)?.search(query, k * 2, accept) ?? [])
+      .sort((a, b) => b.score - a.score).slice(0, k * 2);
     const scores = new Map(hits.map((h) => [h.id, h.score]));
     const lent = new Map<string, number>();
     for (const h of hits) {
@@ -118,7 +124,9 @@ export class KeywordIndex {
       for (const [seq, at] of this.#gaps) {
         if (now - at > GAP_MS || seq < this.#seen - GAP_WINDOW) this.#gaps.delete(seq);
       }
-      const from = Math.min(this.#seen, ...[...this.#gaps.keys()].map((g) => g - 1));
+      // Past the high-water mark, plus exactly the missing values: not every row since the oldest gap.
+      const seen = sql<string>`${String(this.#seen)}::bigint`;
+      const gaps = [...this.#gaps.keys()].map((g) => sql<string>`${String(g)}::bigint`);
       const [rows, deletions] = await Promise.all([
         this.db.selectFrom("memory_entries")
           .select([
@@ -134,10 +142,12 @@ export class KeywordIndex {
             "capture_seq",
             "change_seq",
           ])
-          .where("change_seq", ">", sql<string>`${String(from)}::bigint`)
+          .where((eb) =>
+            eb.or([eb("change_seq", ">", seen), ...(gaps.length ? [eb("change_seq", "in", gaps)] : [])])
+          )
           .orderBy("change_seq").limit(BATCH).execute(),
         this.db.selectFrom("memory_deletions").select(["seq", "entry_id"])
-          .where("seq", ">", sql<string>`${String(from)}::bigint`)
+          .where((eb) => eb.or([eb("seq", ">", seen), ...(gaps.length ? [eb("seq", "in", gaps)] : [])]))
           .orderBy("seq").limit(BATCH).execute(),
       ]);
       // Apply in sequence order up to the shorter read's end, so neither table runs ahead.
@@ -190,10 +200,13 @@ export class KeywordIndex {
     const meta: Meta = { partition, cold: row.cold, session, capture: Number(row.capture_seq), change };
     const text = { content: row.content, tags: [row.source_type ?? "", ...strings(row.metadata)].join(" ") };
     const prev = this.#text.get(row.id);
-    if (old && prev && prev.content === text.content && prev.tags === text.tags && old.session === session) {
-      // Only flags or scope moved: no text to re-index.
+    if (
+      old && prev && prev.content === text.content && prev.tags === text.tags && old.session === session &&
+      old.partition === partition
+    ) {
+      // Only flags moved: no text to re-index.
       this.#meta.set(row.id, meta);
-      this.#index.setMeta(row.id, meta);
+      this.#indexes.get(partition)?.setMeta(row.id, meta);
       return;
     }
     if (old) this.#remove(row.id, dirty);
@@ -217,7 +230,9 @@ export class KeywordIndex {
       turns.splice(position(turns, meta.capture), 1);
       if (turns.length === 0) this.#sessions.delete(meta.session);
     }
-    this.#index.remove(id);
+    const index = this.#indexes.get(meta.partition);
+    index?.remove(id);
+    if (index?.size === 0) this.#indexes.delete(meta.partition);
     this.#meta.delete(id);
     this.#text.delete(id);
     dirty.delete(id);
@@ -232,7 +247,9 @@ export class KeywordIndex {
       const context = meta.session
         ? this.neighbours(id, EXPANSION_RADIUS).map((n) => this.#text.get(n)?.content ?? "").join(" ")
         : undefined;
-      this.#index.add(id, { content: text.content, context, tags: text.tags }, meta);
+      let index = this.#indexes.get(meta.partition);
+      if (!index) this.#indexes.set(meta.partition, index = new FullTextIndex<Meta>(FIELDS));
+      index.add(id, { content: text.content, context, tags: text.tags }, meta);
     }
   }
 }
