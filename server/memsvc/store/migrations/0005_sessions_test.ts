@@ -3,13 +3,14 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { freshDataDir, removeDataDirs } from "../../../../internal/db/_test_data_dir.ts";
 import { migrate, openDatabase } from "../../../../internal/db/mod.ts";
+import { runDecay } from "../../maintenance/decay.ts";
 import type { MemsvcDatabase } from "../db.ts";
 import { migrations } from "./mod.ts";
 
 describe("migration 0005_sessions", () => {
   after(() => removeDataDirs());
 
-  it("moves old data forward: capture order by creation, no sessions; changes and deletes are logged", async () => {
+  it("moves old data forward: capture order by creation, no sessions; changes and deletes are logged, the log pruned", async () => {
     const database = await openDatabase<MemsvcDatabase>({ dataDir: await freshDataDir() });
     const { db } = database;
     try {
@@ -64,6 +65,13 @@ describe("migration 0005_sessions", () => {
       await db.deleteFrom("memory_entries").where("id", "=", "m_b").execute();
       const logged = await db.selectFrom("memory_deletions").select(["entry_id", "seq"]).execute();
       assert.deepEqual(logged.map((d) => d.entry_id), ["m_b"]);
+      // Decay's run prunes log rows older than a day, and only those.
+      await db.deleteFrom("memory_entries").where("id", "=", "m_c").execute();
+      await db.updateTable("memory_deletions").set({ deleted_at: sql`now() - interval '2 days'` })
+        .where("entry_id", "=", "m_b").execute();
+      await runDecay(db, 7);
+      const kept = await db.selectFrom("memory_deletions").select("entry_id").execute();
+      assert.deepEqual(kept.map((d) => d.entry_id), ["m_c"]);
     } finally {
       await database.close();
     }
