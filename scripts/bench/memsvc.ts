@@ -21,7 +21,7 @@ import { memories, queries } from "./data.ts";
 import { BENCH_USER, type BenchServer, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
-import { measureRecall, recallTable } from "./recall.ts";
+import { measureRecall, recallTable, serverMemoryRecall } from "./recall.ts";
 import { type LatencySummary, type LoadResult, runLoad, summarize } from "./stats.ts";
 import { ratio, table } from "./table.ts";
 
@@ -293,9 +293,13 @@ results.embedded = embedded;
   try {
     const server = await startServer({ dataDir: dir });
     await server.login();
-    results.conversationalRecall = await measureRecall(server, conversationSet({ ...DEFAULT_SET, chats }));
+    const set = conversationSet({ ...DEFAULT_SET, chats });
+    const figures = await measureRecall(server, set);
     processFigures.rssAfterRecallMb = server.peakRssMb();
     await server.stop();
+    log("conversational recall: server-memory");
+    figures.serverMemory = await serverMemoryRecall(set, dir);
+    results.conversationalRecall = figures;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@
  *   deno run -A scripts/bench/recall.ts              # the whole set against dist/memsvc
  *   deno run -A scripts/bench/recall.ts --chats 4    # a smaller set, to try something quickly
  *   deno run -A scripts/bench/recall.ts --binary /tmp/memsvc-old   # another build
+ *   deno run -A scripts/bench/recall.ts --peers      # also @modelcontextprotocol/server-memory
  *
  * bench:memsvc runs the same measurement as part of the suite.
  */
@@ -15,12 +16,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ConversationSet, conversationSet, DEFAULT_SET, type QuestionKind } from "./conversations.ts";
 import { type BenchServer, post, startServer } from "./memsvc_server.ts";
+import { startServerMemory } from "./peers/server_memory.ts";
 import { runLoad, summarize } from "./stats.ts";
 import { table } from "./table.ts";
 
 export const RECALL_MODES = ["keyword", "vector", "hybrid"] as const;
 export type RecallMode = (typeof RECALL_MODES)[number];
 const KS = [1, 5, 10] as const;
+
+export interface PeerRecall {
+  r1: number;
+  r5: number;
+  r10: number;
+  p50: number;
+  p95: number;
+}
 
 export interface RecallFigures {
   questions: number;
@@ -35,6 +45,8 @@ export interface RecallFigures {
     p95: number;
     byKind: Record<string, { r5: number; r10: number; n: number }>;
   }>;
+  /** @modelcontextprotocol/server-memory on the same set, when measured. */
+  serverMemory?: PeerRecall;
 }
 
 /** Remembers every turn of the set, chats in parallel, each chat's turns in order. */
@@ -111,6 +123,43 @@ export async function measureRecall(server: BenchServer, set: ConversationSet): 
   return { questions: set.questions.length, turns: keyOf.size, sessions, byMode };
 }
 
+/**
+ * The same set in @modelcontextprotocol/server-memory: one memory file per chat (its own haystack),
+ * each turn an entity named by its key, each question a search_nodes query. search_nodes matches the
+ * whole query as a substring and does not rank, so its "top k" is the first k it returns.
+ */
+export async function serverMemoryRecall(set: ConversationSet, dir: string): Promise<PeerRecall> {
+  const hits = { 1: 0, 5: 0, 10: 0 };
+  const latencies: number[] = [];
+  for (const chat of set.chats) {
+    const peer = await startServerMemory(join(dir, `${chat.id}.jsonl`));
+    try {
+      const turns = chat.sessions.flatMap((s) => s.turns);
+      for (let i = 0; i < turns.length; i += 500) {
+        await peer.add(turns.slice(i, i + 500).map((t) => ({ name: t.key, text: t.text })));
+      }
+      for (const q of set.questions.filter((q) => q.chat === chat.id)) {
+        const t = performance.now();
+        const names = await peer.search(q.question);
+        latencies.push(performance.now() - t);
+        const rank = names.findIndex((n) => q.answers.includes(n));
+        for (const k of KS) if (rank >= 0 && rank < k) hits[k]++;
+      }
+    } finally {
+      await peer.close();
+    }
+  }
+  const n = set.questions.length;
+  const lat = summarize(latencies);
+  return {
+    r1: round(hits[1] / n),
+    r5: round(hits[5] / n),
+    r10: round(hits[10] / n),
+    p50: lat.p50,
+    p95: lat.p95,
+  };
+}
+
 export function recallTable(f: RecallFigures): string {
   const kinds = Object.keys(f.byMode.hybrid.byKind).sort();
   return table(
@@ -126,7 +175,19 @@ export function recallTable(f: RecallFigures): string {
         x.p95,
         ...kinds.map((k) => `${x.byKind[k]?.r5 ?? "-"}/${x.byKind[k]?.r10 ?? "-"}`),
       ];
-    }),
+    }).concat(
+      f.serverMemory
+        ? [[
+          "server-memory",
+          f.serverMemory.r1,
+          f.serverMemory.r5,
+          f.serverMemory.r10,
+          f.serverMemory.p50,
+          f.serverMemory.p95,
+          ...kinds.map(() => "-"),
+        ]]
+        : [],
+    ),
   );
 }
 
@@ -145,6 +206,7 @@ if (import.meta.main) {
     await server.login();
     const t = performance.now();
     const figures = await measureRecall(server, set);
+    if (process.argv.includes("--peers")) figures.serverMemory = await serverMemoryRecall(set, dir);
     console.log(
       `${set.chats.length} chats, ${figures.turns} turns, ${figures.questions} questions, sessions ${
         figures.sessions ? "on" : "off (server refused session_id)"
