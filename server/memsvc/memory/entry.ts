@@ -27,7 +27,7 @@ export interface MemoryEntry {
   session_id: string | null;
 }
 
-/** Columns to select for an entry (everything but the generated text vector). */
+/** Columns to select for an entry (everything but the index bookkeeping sequences). */
 export const ENTRY_COLUMNS = [
   "memory_entries.id",
   "memory_entries.user_id",
@@ -47,7 +47,7 @@ export const ENTRY_COLUMNS = [
   "memory_entries.session_id",
 ] as const;
 
-export function toEntry(row: Omit<EntryRow, "tsv" | "capture_seq" | "change_seq">): MemoryEntry {
+export function toEntry(row: Omit<EntryRow, "capture_seq" | "change_seq">): MemoryEntry {
   return {
     id: row.id,
     content: row.content,

@@ -8,7 +8,9 @@
  *   (content, metadata, source type, session, scope, cold), not on hit bumps, so an index catches up
  *   by reading rows past the last change it saw, whichever process wrote them.
  * - `memory_deletions` logs deleted ids (a trigger, so cascades from projects and users count too)
- *   for the same catch-up. Old data is untouched apart from the new columns.
+ *   for the same catch-up.
+ * - The `tsv` column and its GIN index go: nothing reads them since the keyword tier moved in process.
+ * Old entries keep every other column as it was.
  */
 import { sql } from "kysely";
 import type { Migration } from "../../../../internal/db/mod.ts";
@@ -58,5 +60,10 @@ export const sessions: Migration = {
       begin insert into memory_deletions (entry_id) values (old.id); return old; end $$`.execute(db);
     await sql`create trigger memory_entries_deleted after delete on memory_entries for each row
       execute function memory_entries_deleted()`.execute(db);
+
+    // The keyword tier ranks in process now: the generated text vector and its GIN index only cost
+    // every write (a to_tsvector and a GIN insert).
+    await sql`drop index memory_entries_tsv_idx`.execute(db);
+    await db.schema.alterTable("memory_entries").dropColumn("tsv").execute();
   },
 };
