@@ -16,10 +16,12 @@ import { join } from "node:path";
 import { binaryPath, ROOT } from "../../test/harness/binary.ts";
 import { connectHttp } from "../../test/harness/mcp_client.ts";
 import { startPostgres } from "../../test/harness/postgres.ts";
+import { conversationSet, DEFAULT_SET } from "./conversations.ts";
 import { memories, queries } from "./data.ts";
 import { BENCH_USER, type BenchServer, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
+import { measureRecall, recallTable, serverMemoryRecall } from "./recall.ts";
 import { type LatencySummary, type LoadResult, runLoad, summarize } from "./stats.ts";
 import { ratio, table } from "./table.ts";
 
@@ -283,6 +285,26 @@ try {
 results.process = processFigures;
 results.embedded = embedded;
 
+// ---- conversational recall (scripts/bench/recall.ts), on a data dir of its own ----
+{
+  const chats = quick ? 2 : DEFAULT_SET.chats;
+  log(`conversational recall: ${chats} chats`);
+  const dir = await mkdtemp(join(tmpdir(), "memsvc-bench-recall-"));
+  try {
+    const server = await startServer({ dataDir: dir });
+    await server.login();
+    const set = conversationSet({ ...DEFAULT_SET, chats });
+    const figures = await measureRecall(server, set);
+    processFigures.rssAfterRecallMb = server.peakRssMb();
+    await server.stop();
+    log("conversational recall: server-memory");
+    figures.serverMemory = await serverMemoryRecall(set, dir);
+    results.conversationalRecall = figures;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 // ---- memsvc on PostgreSQL 15 ----
 log("memsvc on PostgreSQL 15");
 const pg = await startPostgres();
@@ -404,6 +426,10 @@ function report(r: any): string {
       ["peak RSS after first start (MB)", r.process.rssAfterFirstStartMb],
       ["peak RSS under write load (MB)", r.process.peakRssWriteLoadMb],
       [`peak RSS, fresh start + search at ${s3} (MB)`, r.process.peakRss100kMb],
+      [
+        `peak RSS, conversational recall (${r.conversationalRecall.turns} turns, MB)`,
+        r.process.rssAfterRecallMb,
+      ],
       [`memsvc import of ${s3! - s2!} entries (s)`, (r.embedded.importMs / 1000).toFixed(1)],
     ]),
     "",
@@ -413,6 +439,9 @@ function report(r: any): string {
       ["server-memory search_nodes", sm.recallAt10],
       ["mem0 (same embedder)", m0.recallAt10],
     ]),
+    "",
+    `Conversational recall (scripts/bench/conversations.ts: ${r.conversationalRecall.turns} turns, ${r.conversationalRecall.questions} questions; recall_any@k)`,
+    recallTable(r.conversationalRecall),
     "",
     "Ratios ours / theirs (latency: < 1 is faster; throughput: > 1 is more)",
     table(["", "vs server-memory", "vs mem0"], [

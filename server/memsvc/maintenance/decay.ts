@@ -37,6 +37,10 @@ export async function runDecay(
     .where("cold", "=", false)
     .where(sql<boolean>`coalesce(last_accessed_at, updated_at) < now() - ${lifespan} * interval '1 day'`)
     .executeTakeFirst();
+  // The deletion log only has to outlive the in-process indexes' catch-up (seconds); a day is ample,
+  // and an index that missed a delete drops the entry when a search finds its row gone.
+  await db.deleteFrom("memory_deletions").where("deleted_at", "<", sql<Date>`now() - interval '1 day'`)
+    .execute();
   return {
     demoted: Number(result.numUpdatedRows),
     lifespan: effectiveDays === undefined

@@ -110,6 +110,9 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       captured_from: z.string().max(LIMITS.maxCapturedFromChars).optional().describe("Where it came from"),
       confidence: z.number().min(0).max(1).optional(),
       metadata: metadataSchema.optional(),
+      session_id: z.string().trim().min(1).max(LIMITS.maxSessionIdChars).optional().describe(
+        "The conversation this comes from; facts of one session are recalled with their neighbours",
+      ),
     },
   }, async (args, extra) => {
     try {
@@ -155,6 +158,9 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       includeProjects: includes.describe("Extra projects (ids or names) to search as well"),
       includeNamespaces: includes.describe("Extra namespaces to search as well"),
       limit: z.number().int().min(1).max(LIMITS.maxSearchLimit).optional(),
+      context: z.number().int().min(0).max(LIMITS.maxSearchContext).optional().describe(
+        "With each result, this many turns before and after it in its conversation (session_id)",
+      ),
     },
   }, async (args, extra) => {
     try {

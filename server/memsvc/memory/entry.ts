@@ -23,9 +23,11 @@ export interface MemoryEntry {
   cold: boolean;
   /** The user who wrote it (in a project, one of its members). */
   user_id: string;
+  /** The conversation it belongs to, if any. */
+  session_id: string | null;
 }
 
-/** Columns to select for an entry (everything but the generated text vector). */
+/** Columns to select for an entry (everything but the index bookkeeping sequences). */
 export const ENTRY_COLUMNS = [
   "memory_entries.id",
   "memory_entries.user_id",
@@ -42,9 +44,10 @@ export const ENTRY_COLUMNS = [
   "memory_entries.updated_at",
   "memory_entries.last_accessed_at",
   "memory_entries.cold",
+  "memory_entries.session_id",
 ] as const;
 
-export function toEntry(row: Omit<EntryRow, "tsv">): MemoryEntry {
+export function toEntry(row: Omit<EntryRow, "capture_seq" | "change_seq">): MemoryEntry {
   return {
     id: row.id,
     content: row.content,
@@ -61,6 +64,7 @@ export function toEntry(row: Omit<EntryRow, "tsv">): MemoryEntry {
     last_accessed_at: row.last_accessed_at?.toISOString() ?? null,
     cold: row.cold,
     user_id: row.user_id,
+    session_id: row.session_id,
   };
 }
 

@@ -16,6 +16,9 @@ export const LIMITS = {
   maxCapturedFromChars: 512,
   maxNamespaceChars: 64,
   maxQueryChars: 2_000,
+  maxSessionIdChars: 200,
+  /** Turns before and after each result that `context` may ask for. */
+  maxSearchContext: 10,
   neighborDepths: [1, 2, 3] as const,
   /** Edges followed per node and nodes returned in all by a neighbors walk. */
   neighborFanout: 20,

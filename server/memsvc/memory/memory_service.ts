@@ -77,6 +77,7 @@ export class MemoryService {
       source_type: body.source_type ?? null,
       captured_from: body.captured_from ?? null,
       confidence: body.confidence ?? 1,
+      session_id: body.session_id ?? null,
     })
       // The dedupe index decides between concurrent identical writes: exactly one row is created.
       .onConflict((oc) => oc.doNothing())
@@ -179,6 +180,7 @@ export class MemoryService {
     if (body.source_type !== undefined) patch.source_type = body.source_type;
     if (body.captured_from !== undefined) patch.captured_from = body.captured_from;
     if (body.confidence !== undefined) patch.confidence = body.confidence;
+    if (body.session_id !== undefined) patch.session_id = body.session_id;
     let row;
     try {
       row = await db.updateTable("memory_entries").set(patch).where("id", "=", entry.id)

@@ -52,6 +52,11 @@ const capturedFrom = z.string().max(L.maxCapturedFromChars);
 const namespace = z.string().trim().min(1).max(L.maxNamespaceChars)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "namespace may hold letters, digits, '_', '.', ':' and '-'");
 const projectRef = z.string().trim().min(1).max(200);
+/** A conversation: memories of one user with the same session id, in capture order. */
+const sessionId = z.string().trim().min(1, "session_id must not be empty").max(
+  L.maxSessionIdChars,
+  `session_id must be at most ${L.maxSessionIdChars} characters (limit: maxSessionIdChars)`,
+);
 
 const includes = (what: string, item: z.ZodType<string, string>) =>
   z.array(item).max(L.maxIncludes, `${what} may list at most ${L.maxIncludes} entries (limit: maxIncludes)`);
@@ -65,6 +70,7 @@ export const rememberBody = z.object({
   source_type: sourceType.optional(),
   captured_from: capturedFrom.optional(),
   confidence: confidence.optional(),
+  session_id: sessionId.optional(),
 }).strict();
 
 export const updateBody = z.object({
@@ -73,9 +79,10 @@ export const updateBody = z.object({
   source_type: sourceType.nullable().optional(),
   captured_from: capturedFrom.nullable().optional(),
   confidence: confidence.optional(),
+  session_id: sessionId.nullable().optional(),
   force: z.boolean().optional(),
 }).strict().refine((b) => Object.keys(b).some((k) => k !== "force"), {
-  message: "give at least one of content, metadata, source_type, captured_from, confidence",
+  message: "give at least one of content, metadata, source_type, captured_from, confidence, session_id",
 });
 
 /** The scope of a read: one project (or the active one), extra projects and namespaces. */
@@ -92,6 +99,8 @@ export const searchBody = z.object({
   limit: z.number().int().min(1).max(L.maxSearchLimit).optional(),
   /** hybrid (default), or one tier alone: keyword or vector. */
   mode: z.enum(["hybrid", "keyword", "vector"]).optional(),
+  /** With each result, the ids and text of up to this many turns before and after it in its session. */
+  context: z.number().int().min(0).max(L.maxSearchContext).optional(),
 }).strict();
 
 /** Comma-separated list in a query string. */
@@ -139,7 +148,14 @@ export const memoryEntry = z.object({
   last_accessed_at: z.iso.datetime().nullable(),
   cold: z.boolean().describe("demoted by decay: out of keyword search until a hit promotes it"),
   user_id: z.string().describe("who wrote it (in a project, one of its members)"),
+  session_id: z.string().nullable().describe("the conversation it belongs to, if any"),
 }).meta({ id: "MemoryEntry" });
+
+export const contextTurn = z.object({
+  id: z.string(),
+  content: z.string(),
+  offset: z.number().int().describe("position relative to the result in its session: -1 before, 1 after"),
+}).meta({ id: "ContextTurn" });
 
 export const rememberResult = z.union([
   z.object({ id: z.string(), deduplicated: z.literal(true).optional() }),
@@ -147,7 +163,12 @@ export const rememberResult = z.union([
 ]).meta({ id: "RememberResult" });
 
 export const searchResponse = z.object({
-  results: z.array(memoryEntry.extend({ score: z.number() })),
+  results: z.array(memoryEntry.extend({
+    score: z.number(),
+    context: z.array(contextTurn).optional().describe(
+      "with `context: n`: the turns around this one in its session (same user), in capture order",
+    ),
+  })),
   degraded: z.literal(true).optional().describe("set when a tier (e.g. the embedder) failed"),
 }).meta({ id: "SearchResponse" });
 

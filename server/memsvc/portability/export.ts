@@ -42,6 +42,8 @@ export interface ExportedEntry {
   source_type: string | null;
   captured_from: string | null;
   confidence: number;
+  /** Absent in files written before sessions existed. */
+  session_id?: string | null;
   hit_count: number;
   cold: boolean;
   created_at: string;
@@ -142,6 +144,7 @@ export async function exportMemory(
               "source_type",
               "captured_from",
               "confidence",
+              "session_id",
               "hit_count",
               "cold",
               utc("created_at").as("created"),
@@ -167,6 +170,7 @@ export async function exportMemory(
               source_type: row.source_type,
               captured_from: row.captured_from,
               confidence: row.confidence,
+              session_id: row.session_id,
               hit_count: row.hit_count,
               cold: row.cold,
               created_at: row.created,

@@ -14,6 +14,7 @@ import { sql, type Transaction } from "kysely";
 import type { Database } from "../../../internal/db/mod.ts";
 import { type Embedder, toBytes } from "../embeddings/mod.ts";
 import { newEntryId } from "../memory/entry.ts";
+import { LIMITS } from "../memory/limits.ts";
 import { generateProjectId } from "../projects/project_id.ts";
 import { projectNameKey } from "../projects/project_name.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
@@ -290,6 +291,7 @@ async function importEntries(
       source_type: e.source_type ?? null,
       captured_from: e.captured_from ?? null,
       confidence: e.confidence ?? 1,
+      session_id: typeof e.session_id === "string" ? e.session_id.slice(0, LIMITS.maxSessionIdChars) : null,
       hit_count: e.hit_count ?? 0,
       cold: e.cold ?? false,
       created_at: e.created_at,
@@ -300,13 +302,17 @@ async function importEntries(
   // Timestamps go in as text with microseconds: a JavaScript Date would drop them.
   await sql`
     insert into memory_entries (id, user_id, project_id, namespace, content, content_hash, metadata,
-      source_type, captured_from, confidence, hit_count, cold, created_at, updated_at, last_accessed_at)
+      source_type, captured_from, confidence, session_id, hit_count, cold, created_at, updated_at,
+      last_accessed_at)
     select id, user_id, project_id, namespace, content, content_hash, coalesce(metadata, '{}'::jsonb),
-      source_type, captured_from, confidence, hit_count, cold, created_at, updated_at, last_accessed_at
-    from json_to_recordset(${JSON.stringify(rows)}::text::json)
+      source_type, captured_from, confidence, session_id, hit_count, cold, created_at, updated_at,
+      last_accessed_at
+    from json_to_recordset(${JSON.stringify(rows.map((r, n) => ({ ...r, n })))}::text::json)
       as r(id text, user_id text, project_id text, namespace text, content text, content_hash text,
-        metadata jsonb, source_type text, captured_from text, confidence real, hit_count int, cold boolean,
-        created_at timestamptz, updated_at timestamptz, last_accessed_at timestamptz)`.execute(trx);
+        metadata jsonb, source_type text, captured_from text, confidence real, session_id text, hit_count int,
+        cold boolean, created_at timestamptz, updated_at timestamptz, last_accessed_at timestamptz, n bigint)
+    -- capture_seq follows the file's order, so a session's turns stay in order
+    order by n`.execute(trx);
   ctx.result.entriesInserted += rows.length;
   const vectors = await ctx.embedder.embed(rows.map((r) => r.content));
   await trx.insertInto("memory_vectors")

@@ -7,10 +7,12 @@ import { engineState } from "./0001_engine_state.ts";
 import { identity } from "./0002_identity.ts";
 import { memory } from "./0003_memory.ts";
 import { decay } from "./0004_decay.ts";
+import { sessions } from "./0005_sessions.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_engine_state": engineState,
   "0002_identity": identity,
   "0003_memory": memory,
   "0004_decay": decay,
+  "0005_sessions": sessions,
 };

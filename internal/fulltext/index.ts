@@ -1,0 +1,437 @@
+/**
+ * An in-process inverted index with BM25F ranking and MaxScore top-k, for services that keep their
+ * documents in a database and want keyword search whose cost does not grow with the number of
+ * matching documents.
+ *
+ * - Documents have named fields with weights (say content 1, context 0.5, tags 0.3). A term's
+ *   pseudo-frequency in a document is the weighted sum over fields of tf / (1 - b + b * len / avglen)
+ *   (BM25F); its impact is that saturated by k1, times idf at query time.
+ * - Impacts are computed when a document is added, against the average field lengths of that moment;
+ *   when the averages drift by more than a quarter, every impact is recomputed from the stored
+ *   per-field frequencies (no text needed).
+ * - Top-k uses MaxScore: query terms are ordered by their highest possible contribution, documents
+ *   are drawn only from the lists that can still lift a document into the top k, and the others are
+ *   probed by binary search only while they could. Documents are numbered in insertion order, so
+ *   every posting list is sorted; an update is a removal and an add.
+ * - Removal leaves a tombstone; a list is compacted once half of it is dead.
+ * - Queries: words are ranked together (OR with BM25), stop words dropped unless nothing else is
+ *   left; "a phrase" must appear as such in a phrase field; -word excludes documents holding it in
+ *   any field but the expansion fields (see `FieldSpec.excludable`).
+ *
+ * @example
+ * const index = new FullTextIndex<{ owner: string }>({ content: { weight: 1, phrases: true } });
+ * index.add("a", { content: "Postgres tuning notes" }, { owner: "u1" });
+ * index.search("tuning", 10, (meta) => meta.owner === "u1"); // [{ id: "a", score: … }]
+ */
+import { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
+
+export interface FieldSpec {
+  weight: number;
+  /** Kept as a term sequence, for phrase queries (one field at most). */
+  phrases?: boolean;
+  /** Whether a -word exclusion looks in this field (default true; false for expansion context). */
+  excludable?: boolean;
+}
+
+export interface Hit {
+  id: string;
+  score: number;
+}
+
+export interface ParsedQuery {
+  /** Stems to rank by, with their count in the query. */
+  terms: Map<string, number>;
+  phrases: string[][];
+  excluded: string[];
+}
+
+const K1 = 1.2;
+const B = 0.75;
+/** Per-field frequency is kept in a byte. */
+const MAX_TF = 255;
+
+class Postings {
+  docs = new Int32Array(4);
+  impacts = new Float32Array(4);
+  /** MAX fields bytes per posting: the term's frequency in each field. */
+  tfs: Uint8Array;
+  length = 0;
+  /** Live documents holding the term. */
+  df = 0;
+  dead = 0;
+  maxImpact = 0;
+  constructor(readonly id: number, readonly fieldCount: number) {
+    this.tfs = new Uint8Array(4 * fieldCount);
+  }
+  push(doc: number, tf: ArrayLike<number>, impact: number) {
+    if (this.length === this.docs.length) {
+      const n = this.length * 2;
+      this.docs = grow(this.docs, new Int32Array(n));
+      this.impacts = grow(this.impacts, new Float32Array(n));
+      this.tfs = grow(this.tfs, new Uint8Array(n * this.fieldCount));
+    }
+    this.docs[this.length] = doc;
+    this.impacts[this.length] = impact;
+    for (let f = 0, at = this.length * this.fieldCount; f < this.fieldCount; f++) this.tfs[at + f] = tf[f]!;
+    this.length++;
+    this.df++;
+    if (impact > this.maxImpact) this.maxImpact = impact;
+  }
+  /** First position at or after `from` whose document is >= doc. */
+  seek(doc: number, from: number): number {
+    let lo = from, hi = this.length;
+    // Gallop, then binary search: probes usually land close to the cursor.
+    let step = 1;
+    while (lo + step < hi && this.docs[lo + step]! < doc) {
+      lo += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, lo + step + 1);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+function grow<T extends Int32Array | Float32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+interface DocState<M> {
+  id: string;
+  meta: M;
+  /** Term ids of the document, for removal. */
+  terms: Int32Array;
+  /** Field lengths in terms. */
+  lengths: number[];
+  /** The phrase field as term ids (-1 for terms not in the dictionary). */
+  sequence?: Int32Array;
+}
+
+export class FullTextIndex<M = undefined> {
+  readonly #fields: [string, Required<FieldSpec>][];
+  readonly #phraseField: number;
+  readonly #termIds = new Map<string, number>();
+  readonly #postings: Postings[] = [];
+  /** By document number; undefined once removed. */
+  #docs: (DocState<M> | undefined)[] = [];
+  readonly #numberOf = new Map<string, number>();
+  /** Scratch of add(): a term's slot among the document's distinct terms. */
+  readonly #slotOf = new Map<number, number>();
+  /** Sum of live documents' lengths per field, and the averages impacts were computed with. */
+  readonly #lengthSums: number[];
+  #normAverages: number[];
+
+  constructor(fields: Record<string, FieldSpec>) {
+    this.#fields = Object.entries(fields).map(([name, f]) => [name, {
+      weight: f.weight,
+      phrases: f.phrases ?? false,
+      excludable: f.excludable ?? true,
+    }]);
+    this.#phraseField = this.#fields.findIndex(([, f]) => f.phrases);
+    this.#lengthSums = this.#fields.map(() => 0);
+    this.#normAverages = this.#fields.map(() => 0);
+  }
+
+  get size(): number {
+    return this.#numberOf.size;
+  }
+
+  has(id: string): boolean {
+    return this.#numberOf.has(id);
+  }
+
+  meta(id: string): M | undefined {
+    const n = this.#numberOf.get(id);
+    return n === undefined ? undefined : this.#docs[n]!.meta;
+  }
+
+  /** Adds a document, or replaces the one with the same id. */
+  add(id: string, fields: Record<string, string | undefined>, meta: M) {
+    this.remove(id);
+    const number = this.#docs.length;
+    const width = this.#fields.length;
+    // Flat scratch arrays, no typed array per term and no Array.from: allocation dominated indexing.
+    const slotOf = this.#slotOf;
+    const terms: number[] = [];
+    const tfs: number[] = [];
+    const lengths: number[] = [];
+    let sequence: Int32Array | undefined;
+    for (let f = 0; f < width; f++) {
+      const stems = analyze(fields[this.#fields[f]![0]] ?? "");
+      lengths.push(Math.min(stems.length, 0xffff));
+      this.#lengthSums[f]! += lengths[f]!;
+      if (f === this.#phraseField) sequence = new Int32Array(stems.length);
+      for (let i = 0; i < stems.length; i++) {
+        const t = this.#termId(stems[i]!);
+        if (sequence && f === this.#phraseField) sequence[i] = t;
+        let slot = slotOf.get(t);
+        if (slot === undefined) {
+          slotOf.set(t, slot = terms.length);
+          terms.push(t);
+          for (let g = 0; g < width; g++) tfs.push(0);
+        }
+        if (tfs[slot * width + f]! < MAX_TF) tfs[slot * width + f]!++;
+      }
+    }
+    slotOf.clear();
+    const termArray = new Int32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) termArray[i] = terms[i]!;
+    this.#numberOf.set(id, number);
+    this.#docs.push({ id, meta, terms: termArray, lengths, sequence });
+    const drifted = this.#drifted();
+    for (let i = 0; i < terms.length; i++) {
+      const tf = tfs.slice(i * width, (i + 1) * width);
+      this.#postings[terms[i]!]!.push(number, tf, drifted ? 0 : this.#impact(tf, lengths));
+    }
+    if (drifted) this.#renormalize();
+  }
+
+  /** Changes a document's metadata (scope, flags) without re-indexing its text. */
+  setMeta(id: string, meta: M) {
+    const n = this.#numberOf.get(id);
+    if (n !== undefined) this.#docs[n]!.meta = meta;
+  }
+
+  remove(id: string): boolean {
+    const n = this.#numberOf.get(id);
+    if (n === undefined) return false;
+    const doc = this.#docs[n]!;
+    this.#docs[n] = undefined;
+    this.#numberOf.delete(id);
+    doc.lengths.forEach((l, f) => (this.#lengthSums[f]! -= l));
+    for (const t of doc.terms) {
+      const p = this.#postings[t]!;
+      p.df--;
+      if (++p.dead * 2 > p.length) this.#compact(p);
+    }
+    return true;
+  }
+
+  /**
+   * The k best documents for a query, best first, among those `accept` lets through (scope,
+   * visibility). Scores are BM25F; documents the query cannot reach are never looked at.
+   */
+  search(query: string | ParsedQuery, k: number, accept?: (meta: M, id: string) => boolean): Hit[] {
+    const q = typeof query === "string" ? parseQuery(query) : query;
+    if (k <= 0 || this.size === 0) return [];
+    const n = this.size;
+    const lists: { p: Postings; idf: number; ub: number; at: number }[] = [];
+    for (const [term, count] of q.terms) {
+      const t = this.#termIds.get(term);
+      const p = t === undefined ? undefined : this.#postings[t];
+      if (!p || p.df === 0) continue;
+      const idf = count * Math.log(1 + (n - p.df + 0.5) / (p.df + 0.5));
+      lists.push({ p, idf, ub: idf * p.maxImpact, at: 0 });
+    }
+    if (lists.length === 0) return [];
+    lists.sort((a, b) => a.ub - b.ub);
+    // prefix[i]: the most lists[0..i) can add together.
+    const prefix = [0];
+    for (const l of lists) prefix.push(prefix.at(-1)! + l.ub);
+    const phrases = q.phrases.map((ph) => ph.map((s) => this.#termIds.get(s) ?? -2));
+    const excluded = q.excluded.flatMap((s) => {
+      const t = this.#termIds.get(s);
+      return t === undefined ? [] : [this.#postings[t]!];
+    });
+
+    const heap = new TopK(k);
+    let essential = 0; // lists[essential..] are essential
+    const raise = () => {
+      while (essential < lists.length && prefix[essential + 1]! <= heap.threshold) essential++;
+    };
+    for (;;) {
+      let doc = Infinity;
+      for (let i = essential; i < lists.length; i++) {
+        const l = lists[i]!;
+        if (l.at < l.p.length && l.p.docs[l.at]! < doc) doc = l.p.docs[l.at]!;
+      }
+      if (doc === Infinity) break;
+      let score = 0;
+      for (let i = essential; i < lists.length; i++) {
+        const l = lists[i]!;
+        if (l.at < l.p.length && l.p.docs[l.at] === doc) {
+          score += l.idf * l.p.impacts[l.at]!;
+          l.at++;
+        }
+      }
+      for (let i = essential - 1; i >= 0; i--) {
+        if (score + prefix[i + 1]! <= heap.threshold) break;
+        const l = lists[i]!;
+        l.at = l.p.seek(doc, l.at);
+        if (l.at < l.p.length && l.p.docs[l.at] === doc) score += l.idf * l.p.impacts[l.at]!;
+      }
+      if (heap.full && score <= heap.threshold) continue;
+      const state = this.#docs[doc];
+      if (!state) continue; // removed; its postings go at the next compaction
+      if (accept && !accept(state.meta, state.id)) continue;
+      if (phrases.length && !phrases.every((ph) => this.#hasPhrase(state, ph))) continue;
+      if (excluded.some((p) => this.#holds(p, doc))) continue;
+      heap.push(state.id, score);
+      raise();
+    }
+    return heap.sorted();
+  }
+
+  #termId(s: string): number {
+    let t = this.#termIds.get(s);
+    if (t === undefined) {
+      t = this.#postings.length;
+      this.#termIds.set(s, t);
+      this.#postings.push(new Postings(t, this.#fields.length));
+    }
+    return t;
+  }
+
+  #impact(tf: ArrayLike<number>, lengths: number[]): number {
+    let pseudo = 0;
+    for (let f = 0; f < tf.length; f++) {
+      if (!tf[f]) continue;
+      const avg = this.#normAverages[f]! || 1;
+      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - B + B * lengths[f]! / avg);
+    }
+    return pseudo * (K1 + 1) / (pseudo + K1);
+  }
+
+  #drifted(): boolean {
+    const n = this.size || 1;
+    return this.#lengthSums.some((sum, f) => {
+      const now = sum / n, then = this.#normAverages[f]!;
+      return then === 0 ? now > 0 : Math.abs(now - then) > then / 4;
+    });
+  }
+
+  /** Recomputes every impact against today's average field lengths. */
+  #renormalize() {
+    const n = this.size || 1;
+    this.#normAverages = this.#lengthSums.map((sum) => sum / n);
+    for (const p of this.#postings) {
+      p.maxImpact = 0;
+      for (let i = 0; i < p.length; i++) {
+        const doc = this.#docs[p.docs[i]!];
+        if (!doc) continue;
+        const tf = p.tfs.subarray(i * p.fieldCount, (i + 1) * p.fieldCount);
+        const impact = this.#impact(tf, doc.lengths);
+        p.impacts[i] = impact;
+        if (impact > p.maxImpact) p.maxImpact = impact;
+      }
+    }
+  }
+
+  /** Drops a list's postings of removed documents (its highest impact stays an upper bound). */
+  #compact(p: Postings) {
+    let j = 0;
+    for (let i = 0; i < p.length; i++) {
+      if (!this.#docs[p.docs[i]!]) continue;
+      p.docs[j] = p.docs[i]!;
+      p.impacts[j] = p.impacts[i]!;
+      p.tfs.copyWithin(j * p.fieldCount, i * p.fieldCount, (i + 1) * p.fieldCount);
+      j++;
+    }
+    p.length = j;
+    p.dead = 0;
+  }
+
+  #hasPhrase(doc: DocState<M>, phrase: number[]): boolean {
+    const seq = doc.sequence;
+    if (!seq || phrase.length === 0) return false;
+    outer: for (let i = 0; i + phrase.length <= seq.length; i++) {
+      for (let j = 0; j < phrase.length; j++) if (seq[i + j] !== phrase[j]) continue outer;
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether the document holds the term in an excludable field. */
+  #holds(p: Postings, doc: number): boolean {
+    const i = p.seek(doc, 0);
+    if (i >= p.length || p.docs[i] !== doc) return false;
+    return this.#fields.some(([, f], fi) => f.excludable && p.tfs[i * p.fieldCount + fi]! > 0);
+  }
+}
+
+/**
+ * Web-search-style syntax: words, "quoted phrases", -excluded words; `or` is a word like the
+ * others (every word ranks anyway). Stop words and question words are dropped from the ranked
+ * terms unless nothing would be left.
+ */
+export function parseQuery(query: string): ParsedQuery {
+  const phrases: string[][] = [];
+  const excluded: string[] = [];
+  const ranked: string[] = [];
+  const re = /(-?)"([^"]*)"|(-?)(\S+)/g;
+  for (const m of query.matchAll(re)) {
+    if (m[2] !== undefined) {
+      const ws = words(m[2]);
+      if (m[1]) excluded.push(...ws.map(stem));
+      else if (ws.length) {
+        phrases.push(ws.map(stem));
+        ranked.push(...ws);
+      }
+    } else if (m[3] && m[4]) {
+      excluded.push(...words(m[4]).map(stem));
+    } else if (m[4]) {
+      ranked.push(...words(m[4]));
+    }
+  }
+  const content = ranked.filter((w) => !STOP_WORDS.has(w) && !QUESTION_WORDS.has(w));
+  const kept = content.length ? content : ranked;
+  const terms = new Map<string, number>();
+  for (const w of kept) {
+    const s = stem(w);
+    terms.set(s, (terms.get(s) ?? 0) + 1);
+  }
+  return { terms, phrases, excluded };
+}
+
+/** A bounded min-heap of scored ids: the k best seen so far. */
+class TopK {
+  readonly #ids: string[] = [];
+  readonly #scores: number[] = [];
+  constructor(readonly k: number) {}
+  get full() {
+    return this.#ids.length >= this.k;
+  }
+  /** A document must score above this to enter (0 until k are in). */
+  get threshold() {
+    return this.full ? this.#scores[0]! : 0;
+  }
+  push(id: string, score: number) {
+    const ids = this.#ids, scores = this.#scores;
+    if (!this.full) {
+      ids.push(id);
+      scores.push(score);
+      for (let i = ids.length - 1; i > 0;) {
+        const parent = (i - 1) >> 1;
+        if (scores[parent]! <= scores[i]!) break;
+        this.#swap(i, parent);
+        i = parent;
+      }
+      return;
+    }
+    if (score <= scores[0]!) return;
+    ids[0] = id;
+    scores[0] = score;
+    for (let i = 0;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let min = i;
+      if (l < ids.length && scores[l]! < scores[min]!) min = l;
+      if (r < ids.length && scores[r]! < scores[min]!) min = r;
+      if (min === i) break;
+      this.#swap(i, min);
+      i = min;
+    }
+  }
+  #swap(a: number, b: number) {
+    [this.#ids[a], this.#ids[b]] = [this.#ids[b]!, this.#ids[a]!];
+    [this.#scores[a], this.#scores[b]] = [this.#scores[b]!, this.#scores[a]!];
+  }
+  sorted(): Hit[] {
+    return this.#ids.map((id, i) => ({ id, score: this.#scores[i]! }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * In-process full-text search: BM25F over weighted fields with MaxScore top-k, Snowball English
+ * stems, phrase and exclusion syntax. The index holds no text a database does not also hold: a
+ * service rebuilds it from its rows and keeps it current on writes (see server/memsvc/memory/
+ * keyword_index.ts).
+ */
+export { type FieldSpec, FullTextIndex, type Hit, type ParsedQuery, parseQuery } from "./index.ts";
+export { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
