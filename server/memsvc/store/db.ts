@@ -7,6 +7,7 @@ import type { AuditLogTable, JsonValue } from "../../../internal/audit/mod.ts";
 import type { UserTable } from "../../../internal/auth/identity_tables.ts";
 import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/logger.ts";
+import { isCompiledBinary } from "../../../internal/platform/mod.ts";
 import { migrations } from "./migrations/mod.ts";
 
 export type { JsonValue };
@@ -125,6 +126,8 @@ export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<
     url: options.url,
     dataDir: options.dataDir,
     log: options.log,
+    // A compiled binary creates a new embedded database in a child process: initdb's memory is not kept.
+    initdb: isCompiledBinary() ? "child" : "in-process",
   });
   try {
     const { applied } = await migrate(database.db, migrations, options.log);
