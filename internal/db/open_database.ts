@@ -29,6 +29,8 @@ export interface OpenDatabaseOptions {
    * memory is given back. Default "in-process".
    */
   initdb?: "in-process" | "child";
+  /** PGlite's shared_buffers (see CreatePGliteOptions); default PGlite's own (128MB). */
+  sharedBuffers?: string;
 }
 
 export interface Database<DB> {
@@ -49,7 +51,7 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
     return await openPostgres<DB>(url, options.maxConnections ?? 10, log);
   }
   if (!dataDir) throw new Error("a data directory is required when no database url is given");
-  return await openPGlite<DB>(dataDir, options.initdb ?? "in-process", log);
+  return await openPGlite<DB>(dataDir, options.initdb ?? "in-process", options.sharedBuffers, log);
 }
 
 async function openPostgres<DB>(url: string, max: number, log?: Logger): Promise<Database<DB>> {
@@ -75,6 +77,7 @@ async function openPostgres<DB>(url: string, max: number, log?: Logger): Promise
 async function openPGlite<DB>(
   dataDir: string,
   initdb: "in-process" | "child",
+  sharedBuffers: string | undefined,
   log?: Logger,
 ): Promise<Database<DB>> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -94,7 +97,9 @@ async function openPGlite<DB>(
       await initdbInChild(dataDir);
       log?.info("embedded database created", { dataDir, ms: Math.round(performance.now() - started) });
     }
-    db = new Kysely<DB>({ dialect: new PGliteDialect(await createPGlite(dataDir)) });
+    db = new Kysely<DB>({
+      dialect: new PGliteDialect(await createPGlite(dataDir, undefined, { sharedBuffers })),
+    });
     await probe(db);
   } catch (err) {
     await close(db);

@@ -121,6 +121,9 @@ export interface OpenMemsvcStoreOptions {
   log?: Logger;
 }
 
+/** shared_buffers of the embedded database (see openMemsvcStore). */
+export const EMBEDDED_SHARED_BUFFERS = "32MB";
+
 export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<MemsvcStore> {
   const database = await openDatabase<MemsvcDatabase>({
     url: options.url,
@@ -128,6 +131,9 @@ export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<
     log: options.log,
     // A compiled binary creates a new embedded database in a child process: initdb's memory is not kept.
     initdb: isCompiledBinary() ? "child" : "in-process",
+    // PGlite makes all of shared_buffers resident at start (128MB by default). memsvc's hot data is
+    // the index pages and the latest rows; the vectors live in its own index, not in the buffers.
+    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
   });
   try {
     const { applied } = await migrate(database.db, migrations, options.log);
