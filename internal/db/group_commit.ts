@@ -7,6 +7,11 @@
  * so an acknowledged item is durable. When a batch fails as a whole (one bad row aborts the
  * transaction), each item is retried alone so that only the bad one fails.
  *
+ * On a single-threaded database (PGlite) requests reach `submit` one after another, each after its
+ * own reads, so a batch would rarely find company. With `gather`, a batch about to start waits (at
+ * most `maxWaitMs`) while callers that have announced themselves (`pending() > 0`) have yet to
+ * submit: PostgreSQL's commit_delay idea, taken only when there is someone to wait for.
+ *
  * @example
  * const inserts = new GroupCommit((rows) => db.transaction().execute((trx) => insertAll(trx, rows)));
  * const id = await inserts.submit(row);
@@ -16,6 +21,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Batches written at the same time (default 1; PostgreSQL can overlap a few). */
   concurrency?: number;
+  /** Wait for callers on their way: `pending()` counts those that will submit soon. */
+  gather?: { pending: () => number; maxWaitMs: number };
 }
 
 interface Pending<T, R> {
@@ -29,9 +36,14 @@ export class GroupCommit<T, R> {
   readonly #maxBatch: number;
   readonly #concurrency: number;
   #running = 0;
+  #gathering: ReturnType<typeof setTimeout> | undefined;
+  #gathered = false;
 
   /** `write` stores a batch in one transaction and returns one result per item, in order. */
-  constructor(private readonly write: (items: T[]) => Promise<R[]>, options: GroupCommitOptions = {}) {
+  constructor(
+    private readonly write: (items: T[]) => Promise<R[]>,
+    private readonly options: GroupCommitOptions = {},
+  ) {
     this.#maxBatch = options.maxBatch ?? 256;
     this.#concurrency = options.concurrency ?? 1;
   }
@@ -44,12 +56,30 @@ export class GroupCommit<T, R> {
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
+      // The last caller the batch waited for has arrived: go now.
+      if (this.#gathering && this.options.gather!.pending() === 0) this.#endGathering();
       this.#pump();
     });
   }
 
+  #endGathering() {
+    clearTimeout(this.#gathering);
+    this.#gathering = undefined;
+    this.#gathered = true;
+  }
+
   #pump() {
+    if (this.#gathering) return;
     while (this.#running < this.#concurrency && this.#queue.length > 0) {
+      const gather = this.options.gather;
+      if (gather && !this.#gathered && gather.pending() > 0 && this.#queue.length < this.#maxBatch) {
+        this.#gathering = setTimeout(() => {
+          this.#endGathering();
+          this.#pump();
+        }, gather.maxWaitMs);
+        return;
+      }
+      this.#gathered = false;
       const batch = this.#queue.splice(0, this.#maxBatch);
       this.#running++;
       this.#run(batch).finally(() => {

@@ -40,7 +40,7 @@ export interface MemoryDeps {
   metrics: MemsvcMetrics;
   /** Embeds and links new entries after their commit. */
   vectors: VectorBacklog;
-  /** Remember transactions in flight at once (group commit): 1 on PGlite, a few on PostgreSQL. */
+  /** Remember batches in flight at once (group commit): 1 on PGlite, a few on PostgreSQL. */
   writeConcurrency?: number;
 }
 
@@ -58,10 +58,14 @@ type NewEntry = Insertable<MemoryEntriesTable> & {
 
 export class MemoryService {
   readonly #inserts: GroupCommit<NewEntry, { id: string; deduplicated: boolean }>;
+  /** Remembers started and not yet submitted to the group commit. */
+  #arriving = 0;
 
   constructor(private readonly deps: MemoryDeps) {
     this.#inserts = new GroupCommit((rows) => this.#insertBatch(rows), {
       concurrency: deps.writeConcurrency ?? 1,
+      // Remembers still doing their reads join the next batch rather than each paying a commit.
+      gather: { pending: () => this.#arriving, maxWaitMs: 2 },
     });
   }
 
@@ -80,67 +84,76 @@ export class MemoryService {
   }
 
   async #remember(caller: Caller, body: RememberBody): Promise<RememberResult> {
-    const scope = await writeScope(this.deps.projects, caller, body);
-    if (!body.force) {
-      const rejected = rejectionReason(body.content);
-      if (rejected) return { id: null, rejected };
+    let arriving = true;
+    this.#arriving++;
+    const arrived = () => {
+      if (arriving) this.#arriving--;
+      arriving = false;
+    };
+    let stored;
+    try {
+      const scope = await writeScope(this.deps.projects, caller, body);
+      if (!body.force) {
+        const rejected = rejectionReason(body.content);
+        if (rejected) return { id: null, rejected };
+      }
+      const content = body.content.trim();
+      const row: NewEntry = {
+        id: newEntryId(),
+        user_id: scope.userId,
+        project_id: scope.projectId,
+        namespace: scope.namespace,
+        content,
+        content_hash: await contentHash(content),
+        metadata: body.metadata ?? {},
+        source_type: body.source_type ?? null,
+        captured_from: body.captured_from ?? null,
+        confidence: body.confidence ?? 1,
+      };
+      arrived();
+      stored = await this.#inserts.submit(row);
+    } finally {
+      arrived();
     }
-    const content = body.content.trim();
-    const stored = await this.#inserts.submit({
-      id: newEntryId(),
-      user_id: scope.userId,
-      project_id: scope.projectId,
-      namespace: scope.namespace,
-      content,
-      content_hash: await contentHash(content),
-      metadata: body.metadata ?? {},
-      source_type: body.source_type ?? null,
-      captured_from: body.captured_from ?? null,
-      confidence: body.confidence ?? 1,
-    });
     this.deps.activity.record(caller.userId, caller.tokenHash, "remember");
     return stored.deduplicated ? { id: stored.id, deduplicated: true } : { id: stored.id };
   }
 
   /**
-   * One transaction for every remember that arrived while the previous one was committing (group
-   * commit). Each caller is answered after the commit; vectors and links follow in the backlog.
+   * One statement (so one commit) for every remember that arrived while the previous batch was being
+   * written (group commit). Each caller is answered after that commit; vectors and links follow in
+   * the backlog.
    */
   async #insertBatch(rows: NewEntry[]): Promise<{ id: string; deduplicated: boolean }[]> {
-    const results = await this.deps.db.transaction().execute(async (trx) => {
-      const inserted = new Set(
-        (await trx.insertInto("memory_entries")
-          // clock_timestamp: rows of one batch keep their arrival order in created_at (now() is per transaction).
-          .values(
-            rows.map((r) => ({
-              ...r,
-              created_at: sql`clock_timestamp()`,
-              updated_at: sql`clock_timestamp()`,
-            })),
-          )
-          // The dedupe index decides between identical writes, concurrent or in one batch: one row is created.
-          .onConflict((oc) => oc.doNothing())
-          .returning("id")
-          .execute()).map((r) => r.id),
-      );
-      const out: { id: string; deduplicated: boolean }[] = [];
-      for (const r of rows) {
-        if (inserted.has(r.id)) {
-          out.push({ id: r.id, deduplicated: false });
-          continue;
-        }
-        const existing = await trx.selectFrom("memory_entries").select("id")
-          .where("user_id", "=", r.user_id)
-          .where((eb) =>
-            r.project_id === null ? eb("project_id", "is", null) : eb("project_id", "=", r.project_id)
-          )
-          .where("namespace", "=", r.namespace)
-          .where("content_hash", "=", r.content_hash)
-          .executeTakeFirstOrThrow();
-        out.push({ id: existing.id, deduplicated: true });
+    const { db } = this.deps;
+    const inserted = new Set(
+      (await db.insertInto("memory_entries")
+        // clock_timestamp: rows of one batch keep their arrival order in created_at (now() is per statement).
+        .values(
+          rows.map((r) => ({ ...r, created_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })),
+        )
+        // The dedupe index decides between identical writes, concurrent or in one batch: one row is created.
+        .onConflict((oc) => oc.doNothing())
+        .returning("id")
+        .execute()).map((r) => r.id),
+    );
+    const results: { id: string; deduplicated: boolean }[] = [];
+    for (const r of rows) {
+      if (inserted.has(r.id)) {
+        results.push({ id: r.id, deduplicated: false });
+        continue;
       }
-      return out;
-    });
+      // The row it collided with is committed: ON CONFLICT waited for its transaction if it was open.
+      const existing = await db.selectFrom("memory_entries").select("id")
+        .where("user_id", "=", r.user_id)
+        .where((eb) =>
+          r.project_id === null ? eb("project_id", "is", null) : eb("project_id", "=", r.project_id)
+        )
+        .where("namespace", "=", r.namespace)
+        .where("content_hash", "=", r.content_hash)
+        .executeTakeFirstOrThrow();
+      results.push({ id: existing.id, deduplicated: true });
+    }
     this.deps.vectors.add(
       rows.filter((_, i) => !results[i]!.deduplicated).map((r) => ({
         id: r.id,

@@ -3,7 +3,7 @@
  * its entry row is committed; the entry's vector and its edges to its nearest neighbours are derived
  * from that row, so they can be built afterwards without risking an acknowledged write:
  *
- * - New entries are queued here and embedded in batches (one embedder call, one transaction for the
+ * - New entries are queued here and embedded in batches (one embedder call, one statement for the
  *   vectors and edges of many entries).
  * - After a crash, the entries that never got a vector are found again at the next start
  *   (`recover`: entries with no row in memory_vectors) and embedded then.
@@ -22,7 +22,7 @@ import { LIMITS } from "./limits.ts";
 import { partitionKey } from "./scope.ts";
 import type { VectorIndex } from "./vector_index.ts";
 
-/** Entries per embedder call and per transaction. */
+/** Entries per embedder call and per statement. */
 const BATCH = 128;
 /** Rows per page of the start-up scan for entries without a vector. */
 const RECOVER_PAGE = 1_000;
@@ -166,26 +166,29 @@ export class VectorBacklog {
         edges.push(sql`(${item.id}::text, ${n.id}::text, ${n.score}::real)`);
       }
     });
-    await db.transaction().execute(async (trx) => {
-      // Only for entries that still hold this content: a deleted entry has no row to join, and an
-      // updated one got its own vector from the update.
-      await sql`
-        insert into memory_vectors (entry_id, model, vector)
-        select e.id, ${embedder.id}, n.vector
-          from (values ${sql.join(values)}) as n(id, content_hash, vector)
-          join memory_entries e on e.id = n.id and e.content_hash = n.content_hash
-        on conflict (entry_id) do update
-          set model = excluded.model, vector = excluded.vector, seq = nextval('memory_vectors_seq')`
-        .execute(trx);
-      if (edges.length) {
-        await sql`
-          insert into memory_edges (from_id, to_id, relation, weight)
-          select a.id, b.id, 'co_occurs', n.weight
-            from (values ${sql.join(edges)}) as n(from_id, to_id, weight)
-            join memory_entries a on a.id = n.from_id
-            join memory_entries b on b.id = n.to_id
-          on conflict do nothing`.execute(trx);
-      }
-    });
+    // One statement (one commit): the edges' insert reads the vectors' CTE so it runs after it. Vectors
+    // only for entries that still hold this content (a deleted entry has no row to join, an updated
+    // one got its own vector from the update); edges only between entries that exist.
+    const storeVectors = sql`
+      insert into memory_vectors (entry_id, model, vector)
+      select e.id, ${embedder.id}, n.vector
+        from (values ${sql.join(values)}) as n(id, content_hash, vector)
+        join memory_entries e on e.id = n.id and e.content_hash = n.content_hash
+      on conflict (entry_id) do update
+        set model = excluded.model, vector = excluded.vector, seq = nextval('memory_vectors_seq')
+      returning entry_id`;
+    if (edges.length === 0) {
+      await storeVectors.execute(db);
+      return;
+    }
+    await sql`
+      with stored as (${storeVectors})
+      insert into memory_edges (from_id, to_id, relation, weight)
+      select a.id, b.id, 'co_occurs', n.weight
+        from (values ${sql.join(edges)}) as n(from_id, to_id, weight)
+        join stored s on s.entry_id = n.from_id
+        join memory_entries a on a.id = n.from_id
+        join memory_entries b on b.id = n.to_id
+      on conflict do nothing`.execute(db);
   }
 }
