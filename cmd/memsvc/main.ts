@@ -1,5 +1,6 @@
 /** memsvc: the memory service binary. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { INITDB_COMMAND } from "../../internal/db/initdb_child.ts";
 import { registerBackup } from "./backup.ts";
 import { registerDetect } from "./detect.ts";
 import { registerExport } from "./export.ts";
@@ -40,6 +41,11 @@ export function buildProgram(io: Io = processIo) {
   registerBackup(program, io);
   registerRestore(program, io);
   registerMigrate(program, io);
+  // Not for users: `memsvc serve` runs this in a child process to create a new embedded database.
+  program.command(INITDB_COMMAND, { hidden: true }).argument("<data-dir>").action(async (dataDir) => {
+    const { initDataDir } = await import("../../internal/db/initdb_child.ts");
+    await initDataDir(dataDir);
+  });
   return program;
 }
 

@@ -12,3 +12,5 @@ export { type Database, openDatabase, type OpenDatabaseOptions } from "./open_da
 export { migrate, type Migration, type MigrationStatus, migrationStatus } from "./migrate.ts";
 export { tryAdvisoryLock, withAdvisoryLock } from "./advisory_lock.ts";
 export { Mutex } from "./mutex.ts";
+export { initDataDir, INITDB_COMMAND } from "./initdb_child.ts";
+export { GroupCommit, type GroupCommitOptions } from "./group_commit.ts";

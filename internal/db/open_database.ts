@@ -5,11 +5,14 @@
  */
 import { Kysely, sql } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import postgres from "postgres";
 import type { Logger } from "../log/logger.ts";
 import { createPGlite } from "./create_pglite.ts";
 import { lockDataDir } from "./data_dir_lock.ts";
+import { initdbInChild } from "./initdb_child.ts";
 import { PGliteDialect } from "./pglite_dialect.ts";
 
 export interface OpenDatabaseOptions {
@@ -20,6 +23,14 @@ export interface OpenDatabaseOptions {
   log?: Logger;
   /** Pool size on PostgreSQL (default 10). PGlite is always one connection. */
   maxConnections?: number;
+  /**
+   * Where a new PGlite data directory is created: "child" runs initdb in a child process of this
+   * binary (initdb_child.ts; only a compiled binary that registers INITDB_COMMAND can), so its
+   * memory is given back. Default "in-process".
+   */
+  initdb?: "in-process" | "child";
+  /** PGlite's shared_buffers (see CreatePGliteOptions); default PGlite's own (128MB). */
+  sharedBuffers?: string;
 }
 
 export interface Database<DB> {
@@ -40,7 +51,7 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
     return await openPostgres<DB>(url, options.maxConnections ?? 10, log);
   }
   if (!dataDir) throw new Error("a data directory is required when no database url is given");
-  return await openPGlite<DB>(dataDir, log);
+  return await openPGlite<DB>(dataDir, options.initdb ?? "in-process", options.sharedBuffers, log);
 }
 
 async function openPostgres<DB>(url: string, max: number, log?: Logger): Promise<Database<DB>> {
@@ -63,7 +74,12 @@ async function openPostgres<DB>(url: string, max: number, log?: Logger): Promise
   return { db, backend: "postgres", close: once(() => db.destroy()) };
 }
 
-async function openPGlite<DB>(dataDir: string, log?: Logger): Promise<Database<DB>> {
+async function openPGlite<DB>(
+  dataDir: string,
+  initdb: "in-process" | "child",
+  sharedBuffers: string | undefined,
+  log?: Logger,
+): Promise<Database<DB>> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = await lockDataDir(dataDir);
   const close = async (db?: Kysely<DB>) => {
@@ -75,7 +91,15 @@ async function openPGlite<DB>(dataDir: string, log?: Logger): Promise<Database<D
   };
   let db: Kysely<DB> | undefined;
   try {
-    db = new Kysely<DB>({ dialect: new PGliteDialect(await createPGlite(dataDir)) });
+    // PG_VERSION is what PGlite itself checks to tell an initialised directory from a new one.
+    if (initdb === "child" && !existsSync(join(dataDir, "PG_VERSION"))) {
+      const started = performance.now();
+      await initdbInChild(dataDir);
+      log?.info("embedded database created", { dataDir, ms: Math.round(performance.now() - started) });
+    }
+    db = new Kysely<DB>({
+      dialect: new PGliteDialect(await createPGlite(dataDir, undefined, { sharedBuffers })),
+    });
     await probe(db);
   } catch (err) {
     await close(db);

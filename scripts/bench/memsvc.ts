@@ -3,6 +3,11 @@
  *
  *   deno task bench:memsvc            # the full suite: 12 minutes on a loaded 2-core machine
  *   deno task bench:memsvc --quick    # a tenth of the sizes, to check the suite itself
+ *   deno task bench:memsvc --only=write,restart --writes=2000   # some phases, smaller write rows
+ *   deno task bench:memsvc --binary=/tmp/memsvc-before          # another build (before/after)
+ *
+ * Phases (`--only`, comma-separated; default all): first-start, write, search, mcp, restart,
+ * recall (the conversational set), postgres, peers. Rows of phases not run are left out of the table.
  *
  * Everything runs against dist/memsvc as a child process, and against the peers, in one run; the
  * table goes to stdout and every figure to .cache/bench/memsvc-<timestamp>.json.
@@ -27,9 +32,19 @@ import { ratio, table } from "./table.ts";
 
 const quick = process.argv.includes("--quick");
 const scale = (n: number) => (quick ? Math.max(10, Math.round(n / 10)) : n);
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const PHASES = ["first-start", "write", "search", "mcp", "restart", "recall", "postgres", "peers"] as const;
+const only = flag("only")?.split(",");
+for (const p of only ?? []) {
+  if (!(PHASES as readonly string[]).includes(p)) {
+    throw new Error(`--only: unknown phase ${p} (${PHASES.join(", ")})`);
+  }
+}
+const runs = (phase: (typeof PHASES)[number]) => !only || only.includes(phase);
+const BINARY = flag("binary") ?? binaryPath("memsvc");
 
 const SEARCH_SIZES: [number, number, number] = [scale(1_000), scale(10_000), scale(100_000)];
-const SIZES = { write: scale(10_000), search: SEARCH_SIZES };
+const SIZES = { write: Number(flag("writes") ?? scale(10_000)), search: SEARCH_SIZES };
 const CONCURRENCY = [1, 8, 32];
 const QUERIES = scale(200);
 const MODES = ["hybrid", "keyword", "vector"] as const;
@@ -68,6 +83,8 @@ const results: Record<string, unknown> = {
     loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
   },
   commit: git(["rev-parse", "--short", "HEAD"]),
+  binary: BINARY,
+  phases: only ?? PHASES,
 };
 
 function git(args: string[]): string {
@@ -208,7 +225,7 @@ function exportFile(path: string, items: string[]) {
 async function memsvcImport(dataDir: string, file: string): Promise<number> {
   const t = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(binaryPath("memsvc"), ["import", file], {
+    const child = spawn(BINARY, ["import", file], {
       env: { ...serverEnv({ dataDir }), MEMSVC_LOG_LEVEL: "warn" },
       stdio: ["ignore", "ignore", "pipe"],
     });
@@ -229,55 +246,56 @@ async function memsvcImport(dataDir: string, file: string): Promise<number> {
 // ---- memsvc on the embedded database ----
 const work = await mkdtemp(join(tmpdir(), "memsvc-bench-"));
 const embedded: Record<string, unknown> = {};
-const processFigures: Record<string, unknown> = { binaryBytes: statSync(binaryPath("memsvc")).size };
+const processFigures: Record<string, unknown> = { binaryBytes: statSync(BINARY).size };
+const search: Record<string, unknown> = {};
 try {
   const dataDir = join(work, "pglite");
+  // Always: the first start creates the bench user every later phase signs in as.
   log("cold start on an empty data dir");
-  const first = await startServer({ dataDir });
+  const first = await startServer({ dataDir, binary: BINARY });
   processFigures.coldStartEmptyMs = first.startMs;
   processFigures.rssAfterFirstStartMb = first.peakRssMb();
   await first.stop();
-  const warm: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const s = await startServer({ dataDir });
-    warm.push(s.startMs);
-    await s.stop();
+  if (runs("first-start")) {
+    const warm: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await startServer({ dataDir, binary: BINARY });
+      warm.push(s.startMs);
+      await s.stop();
+    }
+    processFigures.warmStartEmptyMs = summarize(warm).p50;
   }
-  processFigures.warmStartEmptyMs = summarize(warm).p50;
 
-  log("memsvc on the embedded database");
-  const server = await startServer({ dataDir });
-  await server.login();
-  log("recall@10 on the labelled set");
-  results.recall = { memsvc: await memsvcRecall(server) };
-  embedded.write = await writePath(server, "embedded");
-  processFigures.peakRssWriteLoadMb = server.peakRssMb();
-
-  const search: Record<string, unknown> = {};
   let loaded = 0;
-  for (const size of SIZES.search.slice(0, 2)) {
-    log(`search: loading to ${size} entries over HTTP`);
-    await loadHttp(server, take(size - loaded), "search");
-    loaded = size;
-    log(`search at ${size}`);
-    search[size] = await searchAllModes(server, "search");
+  if (runs("write") || runs("search") || runs("mcp")) {
+    log("memsvc on the embedded database");
+    const server = await startServer({ dataDir, binary: BINARY });
+    await server.login();
+    if (runs("search")) {
+      log("recall@10 on the labelled set");
+      results.recall = { memsvc: await memsvcRecall(server) };
+    }
+    if (runs("write")) {
+      embedded.write = await writePath(server, "embedded");
+      processFigures.peakRssWriteLoadMb = server.peakRssMb();
+    }
+    if (runs("search")) {
+      for (const size of SIZES.search.slice(0, 2)) {
+        log(`search: loading to ${size} entries over HTTP`);
+        await loadHttp(server, take(size - loaded), "search");
+        loaded = size;
+        log(`search at ${size}`);
+        search[size] = await searchAllModes(server, "search");
+      }
+    }
+    if (runs("mcp")) {
+      log("MCP tools/call latency");
+      results.mcp = await mcpLatency(server);
+    }
+    await server.stop();
   }
-  log("MCP tools/call latency");
-  results.mcp = await mcpLatency(server);
-  await server.stop();
 
-  const big = SIZES.search[2]!;
-  log(`search: importing ${big - loaded} more entries with memsvc import`);
-  const file = join(work, "search.jsonl");
-  exportFile(file, take(big - loaded));
-  embedded.importMs = await memsvcImport(dataDir, file);
-  const full = await startServer({ dataDir });
-  processFigures.startWith100kMs = full.startMs;
-  await full.login();
-  log(`search at ${big}`);
-  search[big] = await searchAllModes(full, "search");
-  processFigures.peakRss100kMb = full.peakRssMb();
-  await full.stop();
+  if (runs("restart")) await restartAt100k(dataDir, loaded);
   embedded.search = search;
 } finally {
   await rm(work, { recursive: true, force: true });
@@ -285,13 +303,67 @@ try {
 results.process = processFigures;
 results.embedded = embedded;
 
+/**
+ * The restart figures: the scope grown to 100,000 entries with `memsvc import` (server stopped),
+ * then a fresh start: time to the first 200, the first search (what a restart costs a user), the
+ * steady-state searches and the peak RSS of all that.
+ */
+async function restartAt100k(dataDir: string, loaded: number) {
+  const big = SIZES.search[2]!;
+  log(`search: importing ${big - loaded} more entries with memsvc import`);
+  const file = join(work, "search.jsonl");
+  exportFile(file, take(big - loaded));
+  embedded.importMs = await memsvcImport(dataDir, file);
+  // The first start after an offline import has to read the imported vectors; a restart after that
+  // is what a user's restart costs. Both are timed.
+  const warmup = await startServer({ dataDir, binary: BINARY });
+  await warmup.login();
+  const t = performance.now();
+  await post(warmup, "/v1/search", { query: searchQueries[0]!, namespace: "search", limit: 10 });
+  embedded.firstSearchAfterImportMs = Math.round(performance.now() - t);
+  await warmup.stop();
+  const full = await startServer({ dataDir, binary: BINARY });
+  processFigures.startWith100kMs = full.startMs;
+  await full.login();
+  log(`search at ${big}`);
+  search[big] = await searchAllModes(full, "search");
+  processFigures.peakRss100kMb = full.peakRssMb();
+  processFigures.snapshotLoadMs = snapshotLoadMs(full.output());
+  await full.stop();
+  // The vector tier's own share of a restart's first search (the hybrid one also runs the keyword tier).
+  const again = await startServer({ dataDir, binary: BINARY });
+  await again.login();
+  const tv = performance.now();
+  await post(again, "/v1/search", {
+    query: searchQueries[1]!,
+    namespace: "search",
+    mode: "vector",
+    limit: 10,
+  });
+  embedded.firstVectorSearchAfterRestartMs = Math.round(performance.now() - tv);
+  await again.stop();
+}
+
+/** The server's "vector index snapshot loaded" time, if it logged one (builds before it did not). */
+function snapshotLoadMs(output: string): number | undefined {
+  for (const line of output.split("\n")) {
+    if (!line.includes('"vector index snapshot loaded"')) continue;
+    try {
+      return (JSON.parse(line) as { ms?: number }).ms;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 // ---- conversational recall (scripts/bench/recall.ts), on a data dir of its own ----
-{
+if (runs("recall")) {
   const chats = quick ? 2 : DEFAULT_SET.chats;
   log(`conversational recall: ${chats} chats`);
   const dir = await mkdtemp(join(tmpdir(), "memsvc-bench-recall-"));
   try {
-    const server = await startServer({ dataDir: dir });
+    const server = await startServer({ dataDir: dir, binary: BINARY });
     await server.login();
     const set = conversationSet({ ...DEFAULT_SET, chats });
     const figures = await measureRecall(server, set);
@@ -306,62 +378,66 @@ results.embedded = embedded;
 }
 
 // ---- memsvc on PostgreSQL 15 ----
-log("memsvc on PostgreSQL 15");
-const pg = await startPostgres();
-try {
-  const server = await startServer({ databaseUrl: pg.url });
-  await server.login();
-  results.postgres = { write: await writePath(server, "postgres") };
-  await server.stop();
-} finally {
-  await pg.stop();
+if (runs("postgres")) {
+  log("memsvc on PostgreSQL 15");
+  const pg = await startPostgres();
+  try {
+    const server = await startServer({ databaseUrl: pg.url, binary: BINARY });
+    await server.login();
+    results.postgres = { write: await writePath(server, "postgres") };
+    await server.stop();
+  } finally {
+    await pg.stop();
+  }
 }
 
 // ---- peers ----
 const peers: Record<string, unknown> = {};
-const peerDir = await mkdtemp(join(tmpdir(), "memsvc-bench-peers-"));
-try {
-  log("peer: @modelcontextprotocol/server-memory");
-  const sm = await startServerMemory(join(peerDir, "memory.jsonl"));
-  const smItems = take(PEER_MAX);
-  const firstK = SIZES.search[0]!;
-  // One entity per tools/call at concurrency 1 (one stdio session serialises calls anyway).
-  const smWrite = await runLoad(firstK, 1, (i) => sm.add([{ name: `m${i}`, text: smItems[i]! }]));
-  const smSearch: Record<string, LatencySummary> = {};
-  const smQueries = searchQueries.slice(0, PEER_QUERIES);
-  smSearch[firstK] = (await runLoad(smQueries.length, 1, async (i) =>
-    void await sm.search(smQueries[i]!))).latency;
-  for (let i = firstK; i < PEER_MAX; i += 500) {
-    await sm.add(smItems.slice(i, i + 500).map((text, j) => ({ name: `m${i + j}`, text })));
-  }
-  smSearch[PEER_MAX] = (await runLoad(smQueries.length, 1, async (i) =>
-    void await sm.search(smQueries[i]!))).latency;
-  await sm.close();
-  const smRel = await startServerMemory(join(peerDir, "relevance.jsonl"));
-  await smRel.add(relevance.memories.map((m) => ({ name: m.id, text: m.content })));
-  const smFound: string[][] = [];
-  for (const q of relevance.queries) smFound.push(await smRel.search(q.query));
-  await smRel.close();
-  peers.serverMemory = { write: { c1: smWrite }, search: smSearch, recallAt10: recallAt10(smFound) };
+if (runs("peers")) {
+  const peerDir = await mkdtemp(join(tmpdir(), "memsvc-bench-peers-"));
+  try {
+    log("peer: @modelcontextprotocol/server-memory");
+    const sm = await startServerMemory(join(peerDir, "memory.jsonl"));
+    const smItems = take(PEER_MAX);
+    const firstK = SIZES.search[0]!;
+    // One entity per tools/call at concurrency 1 (one stdio session serialises calls anyway).
+    const smWrite = await runLoad(firstK, 1, (i) => sm.add([{ name: `m${i}`, text: smItems[i]! }]));
+    const smSearch: Record<string, LatencySummary> = {};
+    const smQueries = searchQueries.slice(0, PEER_QUERIES);
+    smSearch[firstK] = (await runLoad(smQueries.length, 1, async (i) =>
+      void await sm.search(smQueries[i]!))).latency;
+    for (let i = firstK; i < PEER_MAX; i += 500) {
+      await sm.add(smItems.slice(i, i + 500).map((text, j) => ({ name: `m${i + j}`, text })));
+    }
+    smSearch[PEER_MAX] = (await runLoad(smQueries.length, 1, async (i) =>
+      void await sm.search(smQueries[i]!))).latency;
+    await sm.close();
+    const smRel = await startServerMemory(join(peerDir, "relevance.jsonl"));
+    await smRel.add(relevance.memories.map((m) => ({ name: m.id, text: m.content })));
+    const smFound: string[][] = [];
+    for (const q of relevance.queries) smFound.push(await smRel.search(q.query));
+    await smRel.close();
+    peers.serverMemory = { write: { c1: smWrite }, search: smSearch, recallAt10: recallAt10(smFound) };
 
-  log("peer: mem0ai (open-source library, local mode)");
-  const mem0 = await startMem0();
-  const m0Write: Record<string, LoadResult> = {};
-  for (const c of [1, 32]) m0Write[`c${c}`] = await mem0.add(`write-c${c}`, take(SIZES.write), c);
-  const m0Search: Record<string, LatencySummary> = {};
-  const m0Items = take(PEER_MAX);
-  await mem0.add("search", m0Items.slice(0, firstK), 8);
-  m0Search[firstK] = (await mem0.search("search", smQueries, 10)).latency;
-  await mem0.add("search", m0Items.slice(firstK), 8);
-  m0Search[PEER_MAX] = (await mem0.search("search", smQueries, 10)).latency;
-  await mem0.add("relevance", relevance.memories.map((m) => m.content), 1);
-  const byText = new Map(relevance.memories.map((m) => [m.content, m.id]));
-  const m0Found = (await mem0.search("relevance", relevance.queries.map((q) => q.query), 10)).results
-    .map((texts) => texts.map((t) => byText.get(t) ?? t));
-  await mem0.close();
-  peers.mem0 = { write: m0Write, search: m0Search, recallAt10: recallAt10(m0Found) };
-} finally {
-  await rm(peerDir, { recursive: true, force: true });
+    log("peer: mem0ai (open-source library, local mode)");
+    const mem0 = await startMem0();
+    const m0Write: Record<string, LoadResult> = {};
+    for (const c of [1, 32]) m0Write[`c${c}`] = await mem0.add(`write-c${c}`, take(SIZES.write), c);
+    const m0Search: Record<string, LatencySummary> = {};
+    const m0Items = take(PEER_MAX);
+    await mem0.add("search", m0Items.slice(0, firstK), 8);
+    m0Search[firstK] = (await mem0.search("search", smQueries, 10)).latency;
+    await mem0.add("search", m0Items.slice(firstK), 8);
+    m0Search[PEER_MAX] = (await mem0.search("search", smQueries, 10)).latency;
+    await mem0.add("relevance", relevance.memories.map((m) => m.content), 1);
+    const byText = new Map(relevance.memories.map((m) => [m.content, m.id]));
+    const m0Found = (await mem0.search("relevance", relevance.queries.map((q) => q.query), 10)).results
+      .map((texts) => texts.map((t) => byText.get(t) ?? t));
+    await mem0.close();
+    peers.mem0 = { write: m0Write, search: m0Search, recallAt10: recallAt10(m0Found) };
+  } finally {
+    await rm(peerDir, { recursive: true, force: true });
+  }
 }
 results.peers = peers;
 results.machine = {
@@ -385,109 +461,188 @@ function report(r: any): string {
   const sm = r.peers.serverMemory;
   const m0 = r.peers.mem0;
   const [s1, s2, s3] = SIZES.search;
-  const sections = [
+  const ew = r.embedded.write;
+  const es = r.embedded.search;
+  const searched = SIZES.search.filter((n) => es[n]);
+  const sections: string[] = [
     `memsvc benchmark — ${r.startedAt}, commit ${r.commit}, ${r.machine.cpus} CPUs, load ${
       r.machine.loadAverageAtStart.join(" ")
-    } at start${quick ? " (QUICK: a tenth of the sizes)" : ""}; wall ${r.wallSeconds} s`,
+    } at start, ${r.machine.loadAverageAtEnd.join(" ")} at the end${
+      quick ? " (QUICK: a tenth of the sizes)" : ""
+    }; wall ${r.wallSeconds} s; phases ${r.phases.join(",")}`,
     "",
-    "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s)",
-    table(["", "writes/s", "p50", "p95", "p99"], [
-      ...CONCURRENCY.map((c) => [`embedded c=${c}`, ...w(r.embedded.write[`c${c}`])]),
-      ...CONCURRENCY.map((c) => [`postgres c=${c}`, ...w(r.postgres.write[`c${c}`])]),
-      [`server-memory c=1 (${s1})`, ...w(sm.write.c1)],
-      ["mem0 c=1 (in-process)", ...w(m0.write.c1)],
-      ["mem0 c=32 (in-process)", ...w(m0.write.c32)],
-    ]),
-    "",
-    "Search: POST /v1/search, limit 10, one scope, concurrency 1 (ms)",
-    table(
-      ["", "p50", "p95", "p99"],
-      SIZES.search.flatMap((n) => MODES.map((m) => [`${n} ${m}`, ...l(r.embedded.search[n][m])])).concat([
+    "Issue 25's figures (embedded database unless named; n/a: phase not run)",
+    targetsTable(r),
+  ];
+  const section = (title: string, body: string) => sections.push("", title, body);
+  const writeRows = [
+    ...(ew ? CONCURRENCY.map((c) => [`embedded c=${c}`, ...w(ew[`c${c}`])]) : []),
+    ...(r.postgres ? CONCURRENCY.map((c) => [`postgres c=${c}`, ...w(r.postgres.write[`c${c}`])]) : []),
+    ...(sm ? [[`server-memory c=1 (${s1})`, ...w(sm.write.c1)]] : []),
+    ...(m0
+      ? [["mem0 c=1 (in-process)", ...w(m0.write.c1)], ["mem0 c=32 (in-process)", ...w(m0.write.c32)]]
+      : []),
+  ];
+  if (writeRows.length) {
+    section(
+      "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s)",
+      table(["", "writes/s", "p50", "p95", "p99"], writeRows),
+    );
+  }
+  const searchRows = [
+    ...searched.flatMap((n) => MODES.map((m) => [`${n} ${m}`, ...l(es[n][m])])),
+    ...(sm
+      ? [
         [`server-memory ${s1} search_nodes`, ...l(sm.search[s1])],
         [`server-memory ${PEER_MAX} search_nodes`, ...l(sm.search[PEER_MAX])],
-        [`mem0 ${s1} (in-process)`, ...l(m0.search[s1])],
-        [`mem0 ${PEER_MAX} (in-process)`, ...l(m0.search[PEER_MAX])],
+      ]
+      : []),
+    ...(m0
+      ? [[`mem0 ${s1} (in-process)`, ...l(m0.search[s1])], [
+        `mem0 ${PEER_MAX} (in-process)`,
+        ...l(m0.search[PEER_MAX]),
+      ]]
+      : []),
+  ];
+  if (searchRows.length) {
+    section(
+      "Search: POST /v1/search, limit 10, one scope, concurrency 1 (ms)",
+      table(["", "p50", "p95", "p99"], searchRows),
+    );
+  }
+  if (r.mcp) {
+    section(
+      "MCP over Streamable HTTP /mcp, tools/call (ms)",
+      table(["", "p50", "p95", "p99"], [
+        ["memory_search", ...l(r.mcp.memory_search)],
+        ["memory_capture", ...l(r.mcp.memory_capture)],
       ]),
-    ),
-    "",
-    "MCP over Streamable HTTP /mcp, tools/call (ms)",
-    table(["", "p50", "p95", "p99"], [
-      ["memory_search", ...l(r.mcp.memory_search)],
-      ["memory_capture", ...l(r.mcp.memory_capture)],
-    ]),
-    "",
-    "Process",
-    table(["", "value"], [
-      ["binary size (MB)", (r.process.binaryBytes / 2 ** 20).toFixed(1)],
-      ["cold start, empty data dir (ms)", r.process.coldStartEmptyMs],
-      ["start, initialised empty data dir (ms)", r.process.warmStartEmptyMs],
-      [`start with ${s3} entries (ms)`, r.process.startWith100kMs],
-      [`first search after that start (ms)`, r.embedded.search[s3].firstMs],
-      ["peak RSS after first start (MB)", r.process.rssAfterFirstStartMb],
-      ["peak RSS under write load (MB)", r.process.peakRssWriteLoadMb],
-      [`peak RSS, fresh start + search at ${s3} (MB)`, r.process.peakRss100kMb],
-      [
-        `peak RSS, conversational recall (${r.conversationalRecall.turns} turns, MB)`,
-        r.process.rssAfterRecallMb,
-      ],
-      [`memsvc import of ${s3! - s2!} entries (s)`, (r.embedded.importMs / 1000).toFixed(1)],
-    ]),
-    "",
-    "Recall@10 on test/fixtures/memsvc_relevance.json (200 memories, 30 queries)",
-    table(["", "recall@10"], [
-      ...MODES.map((m) => [`memsvc ${m}`, r.recall.memsvc[m]]),
-      ["server-memory search_nodes", sm.recallAt10],
-      ["mem0 (same embedder)", m0.recallAt10],
-    ]),
-    "",
-    `Conversational recall (scripts/bench/conversations.ts: ${r.conversationalRecall.turns} turns, ${r.conversationalRecall.questions} questions; recall_any@k)`,
-    recallTable(r.conversationalRecall),
-    "",
-    "Ratios ours / theirs (latency: < 1 is faster; throughput: > 1 is more)",
-    table(["", "vs server-memory", "vs mem0"], [
-      [
-        "remember p50, c=1",
-        ratio(r.embedded.write.c1.latency.p50, sm.write.c1.latency.p50),
-        ratio(r.embedded.write.c1.latency.p50, m0.write.c1.latency.p50),
-      ],
-      [
-        "remember p95, c=1",
-        ratio(r.embedded.write.c1.latency.p95, sm.write.c1.latency.p95),
-        ratio(r.embedded.write.c1.latency.p95, m0.write.c1.latency.p95),
-      ],
-      ["writes/s, c=32", "-", ratio(r.embedded.write.c32.throughput, m0.write.c32.throughput)],
-      [
-        `search p50 at ${s1} (hybrid)`,
-        ratio(r.embedded.search[s1].hybrid.p50, sm.search[s1].p50),
-        ratio(r.embedded.search[s1].hybrid.p50, m0.search[s1].p50),
-      ],
-      [
-        `search p95 at ${s1} (hybrid)`,
-        ratio(r.embedded.search[s1].hybrid.p95, sm.search[s1].p95),
-        ratio(r.embedded.search[s1].hybrid.p95, m0.search[s1].p95),
-      ],
-      [
-        `search p50 at ${s2} (hybrid)`,
-        ratio(r.embedded.search[s2].hybrid.p50, sm.search[PEER_MAX].p50),
-        ratio(r.embedded.search[s2].hybrid.p50, m0.search[PEER_MAX].p50),
-      ],
-      [
-        `search p95 at ${s2} (hybrid)`,
-        ratio(r.embedded.search[s2].hybrid.p95, sm.search[PEER_MAX].p95),
-        ratio(r.embedded.search[s2].hybrid.p95, m0.search[PEER_MAX].p95),
-      ],
-      [
-        "recall@10 (hybrid)",
-        ratio(r.recall.memsvc.hybrid, sm.recallAt10),
-        ratio(r.recall.memsvc.hybrid, m0.recallAt10),
-      ],
-    ]),
+    );
+  }
+  const p = r.process;
+  const processRows: (string | number)[][] = [
+    ["binary size (MB)", (p.binaryBytes / 2 ** 20).toFixed(1)],
+    ["cold start, empty data dir (ms)", p.coldStartEmptyMs],
+    ["peak RSS after first start (MB)", p.rssAfterFirstStartMb],
+  ];
+  if (p.warmStartEmptyMs !== undefined) {
+    processRows.push(["start, initialised empty data dir (ms)", p.warmStartEmptyMs]);
+  }
+  if (p.peakRssWriteLoadMb !== undefined) {
+    processRows.push(["peak RSS under write load (MB)", p.peakRssWriteLoadMb]);
+  }
+  if (es[s3!]) {
+    processRows.push(
+      [`restart with ${s3} entries (ms)`, p.startWith100kMs],
+      [`first search after the import's first start (ms)`, r.embedded.firstSearchAfterImportMs],
+      [`first search after a restart (ms)`, es[s3!].firstMs],
+      [`first vector-mode search after a restart (ms)`, r.embedded.firstVectorSearchAfterRestartMs ?? "-"],
+      [`vector index snapshot load at start (ms)`, p.snapshotLoadMs ?? "-"],
+      [`peak RSS, fresh start + search at ${s3} (MB)`, p.peakRss100kMb],
+      [`memsvc import of the entries up to ${s3} (s)`, (r.embedded.importMs / 1000).toFixed(1)],
+    );
+  }
+  if (p.rssAfterRecallMb !== undefined) {
+    processRows.push([
+      `peak RSS, conversational recall (${r.conversationalRecall.turns} turns, MB)`,
+      p.rssAfterRecallMb,
+    ]);
+  }
+  section("Process", table(["", "value"], processRows));
+  if (r.recall) {
+    section(
+      "Recall@10 on test/fixtures/memsvc_relevance.json (200 memories, 30 queries)",
+      table(["", "recall@10"], [
+        ...MODES.map((m) => [`memsvc ${m}`, r.recall.memsvc[m]]),
+        ...(sm ? [["server-memory search_nodes", sm.recallAt10]] : []),
+        ...(m0 ? [["mem0 (same embedder)", m0.recallAt10]] : []),
+      ]),
+    );
+  }
+  if (r.conversationalRecall) {
+    const c = r.conversationalRecall;
+    section(
+      `Conversational recall (scripts/bench/conversations.ts: ${c.turns} turns, ${c.questions} questions; recall_any@k)`,
+      recallTable(c),
+    );
+  }
+  if (sm && m0 && ew && es[s1!] && es[s2!] && r.recall) {
+    section(
+      "Ratios ours / theirs (latency: < 1 is faster; throughput: > 1 is more)",
+      table(["", "vs server-memory", "vs mem0"], [
+        [
+          "remember p50, c=1",
+          ratio(ew.c1.latency.p50, sm.write.c1.latency.p50),
+          ratio(ew.c1.latency.p50, m0.write.c1.latency.p50),
+        ],
+        [
+          "remember p95, c=1",
+          ratio(ew.c1.latency.p95, sm.write.c1.latency.p95),
+          ratio(ew.c1.latency.p95, m0.write.c1.latency.p95),
+        ],
+        ["writes/s, c=32", "-", ratio(ew.c32.throughput, m0.write.c32.throughput)],
+        [
+          `search p50 at ${s1} (hybrid)`,
+          ratio(es[s1!].hybrid.p50, sm.search[s1!].p50),
+          ratio(es[s1!].hybrid.p50, m0.search[s1!].p50),
+        ],
+        [
+          `search p95 at ${s1} (hybrid)`,
+          ratio(es[s1!].hybrid.p95, sm.search[s1!].p95),
+          ratio(es[s1!].hybrid.p95, m0.search[s1!].p95),
+        ],
+        [
+          `search p50 at ${s2} (hybrid)`,
+          ratio(es[s2!].hybrid.p50, sm.search[PEER_MAX].p50),
+          ratio(es[s2!].hybrid.p50, m0.search[PEER_MAX].p50),
+        ],
+        [
+          `search p95 at ${s2} (hybrid)`,
+          ratio(es[s2!].hybrid.p95, sm.search[PEER_MAX].p95),
+          ratio(es[s2!].hybrid.p95, m0.search[PEER_MAX].p95),
+        ],
+        [
+          "recall@10 (hybrid)",
+          ratio(r.recall.memsvc.hybrid, sm.recallAt10),
+          ratio(r.recall.memsvc.hybrid, m0.recallAt10),
+        ],
+      ]),
+    );
+  }
+  sections.push(
     "",
     "Not measured: server-memory and mem0 beyond " + PEER_MAX +
-    " entries (server-memory rewrites its whole file",
+      " entries (server-memory rewrites its whole file",
     "per call, mem0's local vector store scans every vector per query in JavaScript); server-memory writes",
     "beyond " + s1 +
-    " one at a time (the rest are loaded 500 per call); PostgreSQL search (same SQL and index).",
-  ];
+      " one at a time (the rest are loaded 500 per call); PostgreSQL search (same SQL and index).",
+  );
   return sections.join("\n");
+}
+
+/** Every row of issue 25's table, with its target; "n/a" where the phase that measures it did not run. */
+// deno-lint-ignore no-explicit-any
+function targetsTable(r: any): string {
+  const [s1, s2, s3] = SIZES.search;
+  const es = r.embedded.search;
+  const sm = r.peers.serverMemory;
+  const ew = r.embedded.write;
+  const na = "n/a";
+  const p95 = (n: number, mode: Mode) => es[n]?.[mode]?.p95 ?? na;
+  const fmt = (x: number | string) => typeof x === "number" ? String(x) : x;
+  const ratioOrNa = (ours?: number, theirs?: number) => (ours && theirs ? `${ratio(ours, theirs)}×` : na);
+  return table(["figure", "measured", "target"], [
+    ["writes/s at concurrency 32, embedded", fmt(ew?.c32.throughput ?? na), "≥ 1,000"],
+    ["writes/s at concurrency 32, PostgreSQL", fmt(r.postgres?.write.c32.throughput ?? na), "≥ 2,000"],
+    ["remember p95 at concurrency 1 (ms)", fmt(ew?.c1.latency.p95 ?? na), "≤ 10"],
+    [`hybrid search p95 at ${s1} (ms)`, fmt(p95(s1!, "hybrid")), "≤ 5"],
+    [`hybrid search p95 at ${s2} (ms)`, fmt(p95(s2!, "hybrid")), "≤ 15"],
+    [`hybrid search p95 at ${s3} (ms)`, fmt(p95(s3!, "hybrid")), "≤ 50"],
+    [`keyword tier p95 at ${s3} (ms)`, fmt(p95(s3!, "keyword")), "≤ 30"],
+    [`first search after a restart, ${s3} memories (ms)`, fmt(es[s3!]?.firstMs ?? na), "≤ 200"],
+    [`RSS after start and searches, ${s3} memories (MB)`, fmt(r.process.peakRss100kMb ?? na), "≤ 250"],
+    ["RSS after the first start (initdb) (MB)", fmt(r.process.rssAfterFirstStartMb ?? na), "≤ 250"],
+    [`search p50 vs server-memory at ${s1}`, ratioOrNa(es[s1!]?.hybrid.p50, sm?.search[s1!].p50), "≤ 1.0×"],
+    ["remember p50 vs server-memory", ratioOrNa(ew?.c1.latency.p50, sm?.write.c1.latency.p50), "≤ 1.0×"],
+  ]);
 }

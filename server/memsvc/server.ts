@@ -12,7 +12,10 @@ import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
 import { SearchService } from "./memory/search.ts";
+import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
+import { IndexSnapshot, SNAPSHOT_FILE } from "./memory/index_snapshot.ts";
+import { join } from "node:path";
 import { ActivityRecorder } from "./metrics/activity.ts";
 import { MemsvcMetrics } from "./metrics/registry.ts";
 import { TokenStore } from "./tokens/api_tokens.ts";
@@ -53,6 +56,14 @@ export async function startMemsvc(
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
     const embedder = createEmbedder(config);
     const index = new VectorIndex(store.database.db, embedder);
+    const vectors = new VectorBacklog({ db: store.database.db, embedder, index, log });
+    const snapshot = new IndexSnapshot(
+      index,
+      join(config.MEMSVC_DATA_DIR, SNAPSHOT_FILE),
+      store.instanceId,
+      log,
+    );
+    const loaded = await snapshot.load();
     const maintenance = createMaintenance(
       store.database,
       index,
@@ -71,6 +82,7 @@ export async function startMemsvc(
       sessions,
       embedder,
       index,
+      vectors,
       maintenance,
       metrics,
     });
@@ -86,6 +98,8 @@ export async function startMemsvc(
       onClose: async () => {
         index.stop();
         await warming;
+        await vectors.stop();
+        await snapshot.stop();
         await maintenance.stop();
         await activity.stop();
         await tokens.drain();
@@ -94,7 +108,11 @@ export async function startMemsvc(
       handleSignals: options.handleSignals,
       beforeDrain: () => sessions.closeAll(),
     });
-    warming = warmIndex(index, log);
+    warming = warmIndex(index, log).then(async () => {
+      snapshot.start();
+      if (loaded) await snapshot.reconcile();
+      await vectors.recover();
+    });
     return server;
   } catch (err) {
     await store.database.close();
@@ -109,12 +127,13 @@ interface Parts {
   sessions: SessionRegistry;
   embedder: Embedder;
   index: VectorIndex;
+  vectors: VectorBacklog;
   maintenance: Maintenance;
   metrics: MemsvcMetrics;
 }
 
 async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, parts: Parts) {
-  const { tokens, activity, sessions, embedder, index, maintenance, metrics } = parts;
+  const { tokens, activity, sessions, embedder, index, vectors, maintenance, metrics } = parts;
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
   const projects = projectLookup(db);
@@ -122,11 +141,14 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     db,
     embedder,
     index,
+    vectors,
     projects,
     activity,
     log,
     metrics,
     decayDays: config.MEMSVC_DECAY_DAYS,
+    // PGlite is one session: batches queue behind each other anyway. PostgreSQL overlaps a few.
+    writeConcurrency: store.database.backend === "postgres" ? 4 : 1,
   };
   const memory = new MemoryService(memoryDeps);
   const search = new SearchService(memoryDeps);
@@ -171,7 +193,10 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     memory,
     search,
     activity,
-    mcp: { registry: sessions, server: { memory, search, db, embedder, index, projects, log, metrics } },
+    mcp: {
+      registry: sessions,
+      server: { memory, search, db, embedder, index, vectors, projects, log, metrics },
+    },
     maintenance,
     metrics,
     dashboard: config.MEMSVC_ADMIN_DASHBOARD ? await loadDashboardBundle() : undefined,

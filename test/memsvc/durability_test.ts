@@ -1,7 +1,9 @@
 /**
- * Black-box: an acknowledged write survives `kill -9`. Four writers stream POST /v1/remember into
- * dist/memsvc for about two seconds, the server is killed with SIGKILL while writes are in flight,
- * and a new server on the same data must return every entry whose 201 arrived, with its content.
+ * Black-box: an acknowledged write survives `kill -9`. 32 writers stream POST /v1/remember into
+ * dist/memsvc for about two seconds (so remembers share group commits), the server is killed with
+ * SIGKILL while writes are in flight, and a new server on the same data must return every entry
+ * whose 201 arrived, with its content. Vectors are built after the commit: the restarted server
+ * must also embed the entries the killed one had not, so vector search finds every one of them.
  * Run on the embedded database (PGlite) and on PostgreSQL 15.
  */
 import { after, describe, it } from "node:test";
@@ -13,7 +15,7 @@ import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 
-const WRITERS = 4;
+const WRITERS = 32;
 const WRITE_MS = 2_000;
 
 interface Acknowledged {
@@ -83,6 +85,25 @@ async function assertAllPresent(server: RunningBinary, acknowledged: Acknowledge
   assert.deepEqual(missing, [], `${missing.length} of ${acknowledged.length} acknowledged writes were lost`);
 }
 
+/**
+ * The last writes before the kill are the ones most likely to have had no vector yet: vector search
+ * (its exact text as the query) must find each, once the restarted server has embedded what it found
+ * missing.
+ */
+async function assertVectorsRebuilt(server: RunningBinary, acknowledged: Acknowledged[]): Promise<void> {
+  const client = new Client(server.url);
+  const deadline = Date.now() + 30_000;
+  for (const { id, content } of acknowledged.slice(-40)) {
+    for (;;) {
+      const r = await client.post("/v1/search", { query: content, mode: "vector", limit: 3 });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      if ((r.body.results as { id: string }[]).some((x) => x.id === id)) break;
+      assert.ok(Date.now() < deadline, `vector search never found ${id} after the restart`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
 describe("memsvc durability across kill -9", () => {
   const cleanup: (() => Promise<void>)[] = [];
   after(async () => {
@@ -109,6 +130,7 @@ describe("memsvc durability across kill -9", () => {
     cleanup.push(() => server.stop().then(() => {}));
     try {
       await assertAllPresent(server, acknowledged);
+      await assertVectorsRebuilt(server, acknowledged);
     } catch (err) {
       console.error(server.output());
       throw err;

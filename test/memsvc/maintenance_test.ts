@@ -111,6 +111,8 @@ describe("memsvc maintenance on PostgreSQL", () => {
     // server's vector cache still holds it as the nearest neighbour of the next write.
     await sql`delete from memory_entries where id = ${gone}`;
     const kept = await write("Quentin keeps the staging database credentials in the shared team vault.");
+    // Vectors and links are built after the commit; a vector search waits for those of earlier writes.
+    await ada.post("/v1/search", { query: "team vault", namespace: "stale-neighbour", mode: "vector" });
     const [vector] = await sql`select 1 from memory_vectors where entry_id = ${kept}`;
     assert.ok(vector, "the new entry has its vector");
     const edges = await sql`select to_id from memory_edges where from_id = ${kept}`;

@@ -77,6 +77,8 @@ describe("memsvc serve on the embedded database", () => {
     const ready1 = first.records().find((r) => r.msg === "database ready")!;
     assert.ok((ready1.migrationsApplied as string[]).length > 0);
     assert.ok(first.records().some((r) => r.msg === "stopped"));
+    // The compiled binary creates a new embedded database in a child process (initdb's memory is not kept).
+    assert.ok(first.records().some((r) => r.msg === "embedded database created"));
 
     const second = await startBinary("memsvc", ["serve"], {
       cwd: home,
@@ -85,6 +87,7 @@ describe("memsvc serve on the embedded database", () => {
     assert.equal(await second.stop("SIGINT"), 0, "SIGINT stops cleanly");
     const ready2 = second.records().find((r) => r.msg === "database ready")!;
     assert.deepEqual(ready2.migrationsApplied, []);
+    assert.ok(!second.records().some((r) => r.msg === "embedded database created"));
     assert.equal(ready2.instanceId, ready1.instanceId);
   });
 

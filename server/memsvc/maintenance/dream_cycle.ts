@@ -17,6 +17,8 @@ import type { VectorIndex } from "../memory/vector_index.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 
 export const MERGE_COSINE = 0.97;
+/** Bound on how far an int8 cached cosine can be from the exact one (about 0.002 in practice). */
+const APPROXIMATION = 0.02;
 export const MERGE_JACCARD = 0.5;
 export const SHARED_NEIGHBOURS = 3;
 const CURSOR_KEY = "dream_cycle_cursor";
@@ -47,9 +49,14 @@ export async function runDreamCycle(
   let merged = 0;
   for (const row of rows) {
     if (gone.has(row.id)) continue;
-    const vector = index.vectorOf(row.id);
+    const cached = index.vectorOf(row.id);
+    if (!cached) continue;
+    // The index holds int8 vectors: likely merges are confirmed on the exact stored vectors.
+    const likely = index.nearest(cached, [partitionKey(row)], 3, row.id)
+      .filter((n) => n.score >= MERGE_COSINE - APPROXIMATION);
+    const vector = likely.length ? await index.stored(row.id) : undefined;
     if (!vector) continue;
-    for (const near of index.nearest(vector, [partitionKey(row)], 3, row.id)) {
+    for (const near of await index.rescore(vector, likely)) {
       if (near.score < MERGE_COSINE) break;
       if (gone.has(near.id)) continue;
       const other = await db.selectFrom("memory_entries").select(["id", "content", "created_at"])

@@ -10,6 +10,7 @@ import type { Embedder } from "../embeddings/mod.ts";
 import type { MemoryService } from "../memory/memory_service.ts";
 import type { ProjectLookup } from "../memory/scope.ts";
 import type { SearchService } from "../memory/search.ts";
+import type { VectorBacklog } from "../memory/vector_backlog.ts";
 import type { VectorIndex } from "../memory/vector_index.ts";
 import type { MemsvcMetrics } from "../metrics/registry.ts";
 import { timeToolCalls } from "../metrics/tool_timing.ts";
@@ -24,6 +25,8 @@ export interface McpDeps {
   db: Kysely<MemsvcDatabase>;
   embedder: Embedder;
   index: VectorIndex;
+  /** Vectors of acknowledged writes still being built; the near-duplicate check waits for them. */
+  vectors: VectorBacklog;
   projects: ProjectLookup;
   log: Logger;
   metrics: MemsvcMetrics;

@@ -26,7 +26,7 @@ const includes = z.array(z.string().min(1)).max(LIMITS.maxIncludes).optional();
 export const REQUIRED_TOOLS = ["memory_context", "memory_capture"];
 
 export function registerMemoryTools(server: McpServer, deps: McpDeps) {
-  const { memory, search, db, embedder, index, projects, log, metrics } = deps;
+  const { memory, search, db, embedder, index, vectors, projects, log, metrics } = deps;
 
   server.registerTool("memory_context", {
     title: "Load relevant memory",
@@ -125,10 +125,13 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       }
       // A near-duplicate (same fact, other words) is pointed out instead of stored twice.
       const scope = await writeScope(projects, caller, args);
+      await vectors.settled();
       const [[vector]] = await Promise.all([embedder.embed([args.content.trim()]), index.sync()]);
-      const [nearest] = index.nearest(vector!, [
+      const approximate = index.nearest(vector!, [
         partitionKey({ user_id: scope.userId, project_id: scope.projectId, namespace: scope.namespace }),
-      ], 1);
+      ], 3);
+      // The index's cosines are int8 approximations: decide on the exact ones.
+      const [nearest] = await index.rescore(vector!, approximate);
       if (nearest && nearest.score >= NEAR_DUPLICATE_COSINE) {
         const existing = await memory.get(caller, nearest.id).catch(() => undefined);
         if (existing && existing.content !== args.content.trim()) {

@@ -2,8 +2,9 @@
  * Writes and reads of memory entries: remember (gate, dedupe, insert, embed, link), update in
  * place, forget, get, recent and the neighbour walk. Search lives in search.ts.
  */
-import { type Kysely, type QueryCreator, sql, type Updateable } from "kysely";
+import { type Insertable, type Kysely, type QueryCreator, sql, type Updateable } from "kysely";
 import { HTTPException } from "hono/http-exception";
+import { GroupCommit } from "../../../internal/db/mod.ts";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { Caller } from "../../../internal/auth/mod.ts";
@@ -22,6 +23,7 @@ import {
   readScope,
   writeScope,
 } from "./scope.ts";
+import type { VectorBacklog } from "./vector_backlog.ts";
 import type { VectorIndex } from "./vector_index.ts";
 import { rejectionReason } from "./worthiness_gate.ts";
 
@@ -36,12 +38,36 @@ export interface MemoryDeps {
   log: Logger;
   /** Counts writes by outcome, updates, forgets and failures. */
   metrics: MemsvcMetrics;
+  /** Embeds and links new entries after their commit. */
+  vectors: VectorBacklog;
+  /** Remember batches in flight at once (group commit): 1 on PGlite, a few on PostgreSQL. */
+  writeConcurrency?: number;
 }
 
 const UNIQUE_VIOLATION = "23505";
 
+/** A new entry row as a remember submits it to the group commit. */
+type NewEntry = Insertable<MemoryEntriesTable> & {
+  id: string;
+  user_id: string;
+  project_id: string | null;
+  namespace: string;
+  content: string;
+  content_hash: string;
+};
+
 export class MemoryService {
-  constructor(private readonly deps: MemoryDeps) {}
+  readonly #inserts: GroupCommit<NewEntry, { id: string; deduplicated: boolean }>;
+  /** Remembers started and not yet submitted to the group commit. */
+  #arriving = 0;
+
+  constructor(private readonly deps: MemoryDeps) {
+    this.#inserts = new GroupCommit((rows) => this.#insertBatch(rows), {
+      concurrency: deps.writeConcurrency ?? 1,
+      // Remembers still doing their reads join the next batch rather than each paying a commit.
+      gather: { pending: () => this.#arriving, maxWaitMs: 2 },
+    });
+  }
 
   async remember(caller: Caller, body: RememberBody): Promise<RememberResult> {
     let result: RememberResult;
@@ -58,52 +84,86 @@ export class MemoryService {
   }
 
   async #remember(caller: Caller, body: RememberBody): Promise<RememberResult> {
-    const { db } = this.deps;
-    const scope = await writeScope(this.deps.projects, caller, body);
-    if (!body.force) {
-      const rejected = rejectionReason(body.content);
-      if (rejected) return { id: null, rejected };
+    let arriving = true;
+    this.#arriving++;
+    const arrived = () => {
+      if (arriving) this.#arriving--;
+      arriving = false;
+    };
+    let stored;
+    try {
+      const scope = await writeScope(this.deps.projects, caller, body);
+      if (!body.force) {
+        const rejected = rejectionReason(body.content);
+        if (rejected) return { id: null, rejected };
+      }
+      const content = body.content.trim();
+      const row: NewEntry = {
+        id: newEntryId(),
+        user_id: scope.userId,
+        project_id: scope.projectId,
+        namespace: scope.namespace,
+        content,
+        content_hash: await contentHash(content),
+        metadata: body.metadata ?? {},
+        source_type: body.source_type ?? null,
+        captured_from: body.captured_from ?? null,
+        confidence: body.confidence ?? 1,
+        session_id: body.session_id ?? null,
+      };
+      arrived();
+      stored = await this.#inserts.submit(row);
+    } finally {
+      arrived();
     }
-    const content = body.content.trim();
-    const hash = await contentHash(content);
-    const inserted = await db.insertInto("memory_entries").values({
-      id: newEntryId(),
-      user_id: scope.userId,
-      project_id: scope.projectId,
-      namespace: scope.namespace,
-      content,
-      content_hash: hash,
-      metadata: body.metadata ?? {},
-      source_type: body.source_type ?? null,
-      captured_from: body.captured_from ?? null,
-      confidence: body.confidence ?? 1,
-      session_id: body.session_id ?? null,
-    })
-      // The dedupe index decides between concurrent identical writes: exactly one row is created.
-      .onConflict((oc) => oc.doNothing())
-      .returning("id")
-      .executeTakeFirst();
     this.deps.activity.record(caller.userId, caller.tokenHash, "remember");
-    if (!inserted) {
-      const existing = await db.selectFrom("memory_entries").select("id")
-        .where("user_id", "=", scope.userId)
-        .where((eb) =>
-          scope.projectId === null ? eb("project_id", "is", null) : eb("project_id", "=", scope.projectId)
+    return stored.deduplicated ? { id: stored.id, deduplicated: true } : { id: stored.id };
+  }
+
+  /**
+   * One statement (so one commit) for every remember that arrived while the previous batch was being
+   * written (group commit). Each caller is answered after that commit; vectors and links follow in
+   * the backlog.
+   */
+  async #insertBatch(rows: NewEntry[]): Promise<{ id: string; deduplicated: boolean }[]> {
+    const { db } = this.deps;
+    const inserted = new Set(
+      (await db.insertInto("memory_entries")
+        // clock_timestamp: rows of one batch keep their arrival order in created_at (now() is per statement).
+        .values(
+          rows.map((r) => ({ ...r, created_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })),
         )
-        .where("namespace", "=", scope.namespace)
-        .where("content_hash", "=", hash)
+        // The dedupe index decides between identical writes, concurrent or in one batch: one row is created.
+        .onConflict((oc) => oc.doNothing())
+        .returning("id")
+        .execute()).map((r) => r.id),
+    );
+    const results: { id: string; deduplicated: boolean }[] = [];
+    for (const r of rows) {
+      if (inserted.has(r.id)) {
+        results.push({ id: r.id, deduplicated: false });
+        continue;
+      }
+      // The row it collided with is committed: ON CONFLICT waited for its transaction if it was open.
+      const existing = await db.selectFrom("memory_entries").select("id")
+        .where("user_id", "=", r.user_id)
+        .where((eb) =>
+          r.project_id === null ? eb("project_id", "is", null) : eb("project_id", "=", r.project_id)
+        )
+        .where("namespace", "=", r.namespace)
+        .where("content_hash", "=", r.content_hash)
         .executeTakeFirstOrThrow();
-      return { id: existing.id, deduplicated: true };
+      results.push({ id: existing.id, deduplicated: true });
     }
-    const vector = await this.#embed(inserted.id, content);
-    if (vector) {
-      await this.#storeAndLink(
-        inserted.id,
-        partitionKey({ user_id: scope.userId, project_id: scope.projectId, namespace: scope.namespace }),
-        vector,
-      );
-    }
-    return { id: inserted.id };
+    this.deps.vectors.add(
+      rows.filter((_, i) => !results[i]!.deduplicated).map((r) => ({
+        id: r.id,
+        content: r.content,
+        contentHash: r.content_hash,
+        partition: partitionKey(r),
+      })),
+    );
+    return results;
   }
 
   /** The entry's vector; undefined (logged) when the embedder fails: the entry stays, found by keyword. */
@@ -127,33 +187,6 @@ export class MemoryService {
           seq: eb.fn("nextval", [eb.val("memory_vectors_seq")]),
         }))
       );
-  }
-
-  /**
-   * Stores a new entry's vector and its co_occurs edges to the nearest entries of its scope in one
-   * statement: one commit instead of two, and commits are much of a write's cost on the embedded
-   * database.
-   */
-  async #storeAndLink(id: string, partition: string, vector: Float32Array) {
-    const { db, index } = this.deps;
-    await index.sync();
-    const nearest = index.nearest(vector, [partition], LIMITS.coOccurNeighbors, id);
-    if (nearest.length === 0) {
-      await this.#upsertVector(db, id, vector).execute();
-      return;
-    }
-    // A data-modifying WITH runs to completion whether or not the main statement reads it. The cache
-    // may still hold entries another process deleted: edges go only to neighbours that exist, so a
-    // stale one can neither fail the foreign key nor take the new vector down with it.
-    const neighbours = sql.join(nearest.map((n) => sql`(${n.id}, ${n.score}::real)`));
-    await db.with("stored_vector", (qc) => this.#upsertVector(qc, id, vector))
-      .insertInto("memory_edges")
-      .columns(["from_id", "to_id", "relation", "weight"])
-      .expression(sql`
-        select ${id}, e.id, 'co_occurs', n.weight
-        from (values ${neighbours}) as n(to_id, weight) join memory_entries e on e.id = n.to_id`)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
   }
 
   async get(caller: Caller, id: string): Promise<MemoryEntry> {
@@ -245,6 +278,8 @@ export class MemoryService {
   async neighbors(caller: Caller, id: string, query: NeighborsQuery) {
     const { db, projects } = this.deps;
     const root = await accessibleEntry(db, projects, caller, id);
+    // co_occurs edges of earlier writes are built after their commit: wait for them.
+    await this.deps.vectors.settled();
     const scope = await readScope(projects, caller, query);
     if (root.project_id && !scope.projectIds.includes(root.project_id)) {
       scope.projectIds.push(root.project_id);

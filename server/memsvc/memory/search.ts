@@ -206,8 +206,13 @@ export class SearchService {
   }
 
   async #vector(scope: ReadScope, query: string, n: number) {
+    // Earlier remembers' vectors are stored after their commit: a search sees every acknowledged write.
+    await this.deps.vectors.settled();
     const [[vector]] = await Promise.all([this.deps.embedder.embed([query]), this.deps.index.sync()]);
-    return this.deps.index.nearest(vector!, partitionsOf(scope), n);
+    // The index's int8 cosines pick the candidates (with room for quantisation error at the edge);
+    // the exact cosines of those few, from their stored vectors, rank them.
+    const approximate = this.deps.index.nearest(vector!, partitionsOf(scope), n * 2);
+    return (await this.deps.index.rescore(vector!, approximate)).slice(0, n);
   }
 
   /**

@@ -1,51 +1,53 @@
 /**
  * The vector tier's in-process index. Vectors live in memory_vectors (the source of truth, shared
- * by every process on the database); this cache holds them by partition for exact cosine search
- * and catches up before each use by reading only rows whose `seq` is past what it has seen, so
- * writes from other processes appear too. Deleted entries are not tracked here: callers confirm
- * candidates against memory_entries and drop the ones that are gone (forget() also evicts locally).
+ * by every process on the database); this cache holds them by partition, packed as int8
+ * (packed_vectors.ts), and catches up before each use by reading only rows whose `seq` is past what
+ * it has seen, so writes from other processes appear too. Deleted entries are not tracked here:
+ * callers confirm candidates against memory_entries and drop the ones that are gone (forget() also
+ * evicts locally).
  *
- * A search reads every cached vector of its partitions, so the scan is bound by memory traffic, not
- * arithmetic: vectors that are mostly zeros (the built-in embedder's use about 30–200 of 512
- * dimensions) are kept as their non-zero components only, a fraction of the bytes, and scored
- * exactly against the dense query. Dense vectors (remote embedders) stay as they are.
+ * Scores from `nearest` are approximate; `rescore` recomputes the exact cosine of a few candidates
+ * from their stored float vectors.
+ *
+ * Reading 100k vectors from the embedded database takes seconds, so the packed index is saved to a
+ * snapshot file (vector_snapshot.ts) at shutdown and after a long read, and a start loads it and
+ * reads only the rows written since. `reconcile` then drops entries deleted while it was not looking.
  */
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import type { Embedder } from "../embeddings/mod.ts";
 import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
+import { type Neighbor, PackedVectors, TopK } from "./packed_vectors.ts";
 import { partitionKey } from "./scope.ts";
+import { readSnapshot, type Snapshot, writeSnapshot } from "./vector_snapshot.ts";
+
+export type { Neighbor };
 
 /** Rows per read; between reads the event loop serves requests (see #readNew). */
 const BATCH = 2_000;
 const YIELD_MS = 5;
-
-/** A vector's non-zero components: `value[j]` sits at dimension `index[j]`. */
-export interface SparseVector {
-  readonly length: number;
-  readonly index: Uint16Array;
-  readonly value: Float32Array;
-}
-
-type Stored = Float32Array | SparseVector;
-
-export interface Neighbor {
-  id: string;
-  score: number;
-}
+/** Stored ids per read of `reconcile`. */
+const RECONCILE_PAGE = 5_000;
 
 export class VectorIndex {
-  readonly #byPartition = new Map<string, Map<string, Stored>>();
+  readonly #byPartition = new Map<string, PackedVectors>();
   readonly #partitionOf = new Map<string, string>();
   #seenSeq = 0n;
   #syncing: Promise<void> | undefined;
   #stopped = false;
+  /** Vectors read or evicted since the last snapshot. */
+  #changes = 0;
 
   constructor(private readonly db: Kysely<MemsvcDatabase>, private readonly embedder: Embedder) {}
 
   get size(): number {
     return this.#partitionOf.size;
+  }
+
+  /** Changes since the index was last saved or loaded. */
+  get unsaved(): number {
+    return this.#changes;
   }
 
   /** Ends a read in progress after its current batch (shutdown must not wait for a whole warm-up). */
@@ -76,10 +78,11 @@ export class VectorIndex {
         .orderBy("v.seq")
         .execute();
       for (const row of rows) {
-        this.#put(row.entry_id, partitionKey(row), compact(fromBytes(row.vector)));
+        this.#put(row.entry_id, partitionKey(row), fromBytes(row.vector));
         const seq = BigInt(row.seq);
         if (seq > this.#seenSeq) this.#seenSeq = seq;
       }
+      this.#changes += rows.length;
       if (rows.length < BATCH || this.#stopped) return;
       // PGlite answers without real I/O, so a loop of reads would never let the event loop serve
       // requests (health checks included) until all vectors are in. A request needs a few turns of
@@ -88,12 +91,12 @@ export class VectorIndex {
     }
   }
 
-  #put(id: string, partition: string, vector: Stored) {
+  #put(id: string, partition: string, vector: Float32Array) {
     const previous = this.#partitionOf.get(id);
     if (previous && previous !== partition) this.#byPartition.get(previous)?.delete(id);
     let bucket = this.#byPartition.get(partition);
-    if (!bucket) this.#byPartition.set(partition, bucket = new Map());
-    bucket.set(id, vector);
+    if (!bucket) this.#byPartition.set(partition, bucket = new PackedVectors(vector.length));
+    bucket.put(id, vector);
     this.#partitionOf.set(id, partition);
   }
 
@@ -101,32 +104,39 @@ export class VectorIndex {
   evict(ids: Iterable<string>) {
     for (const id of ids) {
       const partition = this.#partitionOf.get(id);
-      if (partition) this.#byPartition.get(partition)?.delete(id);
+      if (!partition) continue;
+      this.#byPartition.get(partition)?.delete(id);
       this.#partitionOf.delete(id);
+      this.#changes++;
     }
   }
 
-  /** The `k` most similar vectors among the partitions, best first, excluding `exclude`. */
+  /** The `k` most similar vectors among the partitions (approximate cosine), best first, excluding `exclude`. */
   nearest(query: Float32Array, partitions: string[], k: number, exclude?: string): Neighbor[] {
-    const top: Neighbor[] = [];
-    for (const partition of partitions) {
-      const bucket = this.#byPartition.get(partition);
-      if (!bucket) continue;
-      for (const [id, vector] of bucket) {
-        if (id === exclude) continue;
-        const score = vector instanceof Float32Array ? cosine(query, vector) : sparseDot(query, vector);
-        if (top.length < k) {
-          top.push({ id, score });
-          if (top.length === k) top.sort((a, b) => b.score - a.score);
-        } else if (score > top[k - 1]!.score) {
-          top[k - 1] = { id, score };
-          for (let i = k - 1; i > 0 && top[i]!.score > top[i - 1]!.score; i--) {
-            [top[i], top[i - 1]] = [top[i - 1]!, top[i]!];
-          }
-        }
-      }
-    }
-    return top.sort((a, b) => b.score - a.score);
+    const top = new TopK(k);
+    for (const partition of partitions) this.#byPartition.get(partition)?.scan(query, top, exclude);
+    return top.items;
+  }
+
+  /**
+   * The exact cosines of `candidates` from their stored float vectors, best first; candidates whose
+   * vector is gone are dropped.
+   */
+  async rescore(query: Float32Array, candidates: Neighbor[]): Promise<Neighbor[]> {
+    if (candidates.length === 0) return [];
+    const rows = await this.db.selectFrom("memory_vectors").select(["entry_id", "vector"])
+      .where("entry_id", "in", candidates.map((c) => c.id))
+      .where("model", "=", this.embedder.id)
+      .execute();
+    return rows.map((r) => ({ id: r.entry_id, score: cosine(query, fromBytes(r.vector)) }))
+      .sort((a, b) => b.score - a.score);
+  }
+
+  /** An entry's exact stored vector (of this embedder), read from the database. */
+  async stored(id: string): Promise<Float32Array | undefined> {
+    const row = await this.db.selectFrom("memory_vectors").select("vector")
+      .where("entry_id", "=", id).where("model", "=", this.embedder.id).executeTakeFirst();
+    return row && fromBytes(row.vector);
   }
 
   /** Ids of every cached vector. */
@@ -134,44 +144,79 @@ export class VectorIndex {
     return [...this.#partitionOf.keys()];
   }
 
+  /** The cached (int8, dequantised) vector: within about 0.4 % of the stored one per component. */
   vectorOf(id: string): Float32Array | undefined {
     const partition = this.#partitionOf.get(id);
-    const stored = partition ? this.#byPartition.get(partition)?.get(id) : undefined;
-    return stored && (stored instanceof Float32Array ? stored : dense(stored));
+    return partition ? this.#byPartition.get(partition)?.vectorOf(id) : undefined;
   }
-}
 
-/**
- * The vector as stored in the cache: sparse when at most half of its components are non-zero (6 bytes
- * a component instead of 4 a dimension: smaller, and fewer multiply-adds).
- */
-export function compact(vector: Float32Array): Stored {
-  let count = 0;
-  for (const x of vector) if (x !== 0) count++;
-  if (count * 2 > vector.length || vector.length > 0x10000) return vector;
-  const index = new Uint16Array(count);
-  const value = new Float32Array(count);
-  for (let i = 0, j = 0; i < vector.length; i++) {
-    if (vector[i] === 0) continue;
-    index[j] = i;
-    value[j++] = vector[i]!;
+  /**
+   * Writes the index to `file` (atomically). `instance` is the database's instance id: a snapshot
+   * is only ever loaded back on the database it was taken from.
+   */
+  async save(file: string, instance: string): Promise<void> {
+    const changes = this.#changes;
+    await writeSnapshot(file, {
+      instance,
+      model: this.embedder.id,
+      seenSeq: this.#seenSeq.toString(),
+      partitions: [...this.#byPartition].map(([key, packed]) => ({
+        key,
+        dim: packed.dim,
+        arrays: packed.arrays(),
+      })),
+    });
+    this.#changes -= changes;
   }
-  return { length: vector.length, index, value };
-}
 
-export function dense(vector: SparseVector): Float32Array {
-  const out = new Float32Array(vector.length);
-  for (let j = 0; j < vector.index.length; j++) out[vector.index[j]!] = vector.value[j]!;
-  return out;
-}
-
-/** The dot product (cosine of normalised vectors) of a dense query and a sparse stored vector. */
-export function sparseDot(query: Float32Array, vector: SparseVector): number {
-  if (query.length !== vector.length) {
-    throw new RangeError(`cosine: vectors of ${query.length} and ${vector.length} dimensions`);
+  /**
+   * Loads a snapshot taken on this database with this embedder; false (and the index untouched)
+   * when there is none, it is another's, or the database went back in time (a restore): then
+   * `sync` reads everything.
+   */
+  async load(file: string, instance: string): Promise<boolean> {
+    const snapshot: Snapshot | undefined = await readSnapshot(file);
+    if (!snapshot || snapshot.instance !== instance || snapshot.model !== this.embedder.id) return false;
+    const { rows } = await sql<{ max: string | null }>`select max(seq)::text as max from memory_vectors`
+      .execute(this.db);
+    const seenSeq = BigInt(snapshot.seenSeq);
+    if (BigInt(rows[0]?.max ?? "0") < seenSeq) return false;
+    this.#byPartition.clear();
+    this.#partitionOf.clear();
+    for (const p of snapshot.partitions) {
+      const packed = PackedVectors.from(p.dim, p.arrays);
+      this.#byPartition.set(p.key, packed);
+      for (const id of p.arrays.ids) this.#partitionOf.set(id, p.key);
+    }
+    this.#seenSeq = seenSeq;
+    this.#changes = 0;
+    return true;
   }
-  const { index, value } = vector;
-  let sum = 0;
-  for (let j = 0; j < index.length; j++) sum += query[index[j]!]! * value[j]!;
-  return sum;
+
+  /**
+   * Evicts cached entries whose vector is no longer stored (deleted while this index was saved
+   * away, or by another process). Reads the stored ids in pages in id order, yielding between them.
+   */
+  async reconcile(): Promise<number> {
+    const cached = this.ids().sort();
+    const gone: string[] = [];
+    let i = 0;
+    let after = "";
+    for (;;) {
+      const page = (await this.db.selectFrom("memory_vectors").select("entry_id")
+        .where("entry_id", ">", after).orderBy("entry_id").limit(RECONCILE_PAGE).execute()).map((r) =>
+          r.entry_id
+        );
+      const last = page.length < RECONCILE_PAGE ? undefined : page.at(-1)!;
+      const stored = new Set(page);
+      for (; i < cached.length && (last === undefined || cached[i]! <= last); i++) {
+        if (!stored.has(cached[i]!)) gone.push(cached[i]!);
+      }
+      if (last === undefined || this.#stopped) break;
+      after = last;
+      await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
+    }
+    this.evict(gone);
+    return gone.length;
+  }
 }

@@ -1,32 +1,117 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
-import { cosine } from "../embeddings/mod.ts";
-import { compact, dense, sparseDot } from "./vector_index.ts";
+import { cosine, normalize } from "../embeddings/mod.ts";
+import { PackedVectors, TopK } from "./packed_vectors.ts";
+import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
-test("built-in vectors are cached sparse and score exactly as dense ones", async () => {
-  const [query, ...stored] = await new BuiltinEmbedder().embed([
-    "which database does the billing service use?",
-    "The billing service uses PostgreSQL 15 with pgbouncer in transaction mode",
-    "Alice prefers tabs over spaces in Go code",
-    "Decided to keep retries at three with exponential backoff for the payment webhook",
-  ]);
-  for (const v of stored) {
-    const kept = compact(v);
-    assert.ok(!(kept instanceof Float32Array), "a short text's vector is sparse");
-    assert.ok(kept.index.length > 0 && kept.index.length * 2 <= v.length);
-    assert.deepEqual(dense(kept), v);
-    assert.ok(Math.abs(sparseDot(query!, kept) - cosine(query!, v)) < 1e-6);
+const TEXTS = [
+  "The billing service uses PostgreSQL 15 with pgbouncer in transaction mode",
+  "Alice prefers tabs over spaces in Go code",
+  "Decided to keep retries at three with exponential backoff for the payment webhook",
+  "The deploy pipeline runs on GitHub Actions and pushes images to GHCR",
+  "Bob is on call for the search cluster during the December freeze",
+];
+
+/** A seeded dense unit vector (what a remote or neural embedder returns). */
+function denseVector(seed: number, dim: number): Float32Array {
+  let x = seed;
+  const v = Float32Array.from({ length: dim }, () => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x / 2 ** 31 - 0.5;
+  });
+  normalize(v);
+  return v;
+}
+
+function exactTop(query: Float32Array, vectors: Float32Array[], k: number): number[] {
+  return vectors.map((v, i) => ({ i, s: cosine(query, v) })).sort((a, b) => b.s - a.s).slice(0, k).map((x) =>
+    x.i
+  );
+}
+
+test("packed int8 vectors score within 0.01 of the exact cosine, sparse and dense alike", async () => {
+  const embedder = new BuiltinEmbedder();
+  const [query, ...stored] = await embedder.embed(["which database does the billing service use?", ...TEXTS]);
+  const sparse = new PackedVectors(embedder.dimensions);
+  stored.forEach((v, i) => sparse.put(`s${i}`, v));
+  const top = new TopK(stored.length);
+  sparse.scan(query!, top);
+  for (const { id, score } of top.items) {
+    const exact = cosine(query!, stored[Number(id.slice(1))]!);
+    assert.ok(Math.abs(score - exact) < 0.01, `${id}: ${score} vs ${exact}`);
   }
+  assert.equal(top.items[0]!.id, "s0", "the billing fact ranks first");
+
+  const dim = 384;
+  const denseStored = Array.from({ length: 200 }, (_, i) => denseVector(i + 1, dim));
+  const packed = new PackedVectors(dim);
+  denseStored.forEach((v, i) => packed.put(`d${i}`, v));
+  const q = denseVector(999, dim);
+  const k = new TopK(10);
+  packed.scan(q, k);
+  const exact = exactTop(q, denseStored, 10);
+  for (const { id, score } of k.items) {
+    assert.ok(Math.abs(score - cosine(q, denseStored[Number(id.slice(1))]!)) < 0.01);
+  }
+  // Quantisation may swap near ties at the edge, not reorder the list.
+  const found = new Set(k.items.map((n) => Number(n.id.slice(1))));
+  assert.ok(exact.slice(0, 5).every((i) => found.has(i)), "the exact top 5 are among the packed top 10");
+  const back = packed.vectorOf("d7")!;
+  assert.ok(cosine(back, denseStored[7]!) > 0.999);
 });
 
-test("dense vectors are kept as they are; mismatched lengths are refused", () => {
-  const full = Float32Array.from({ length: 8 }, (_, i) => (i + 1) / 10);
-  assert.equal(compact(full), full);
-  const one = new Float32Array(8);
-  one[3] = 1;
-  const kept = compact(one);
-  assert.ok(!(kept instanceof Float32Array));
-  assert.deepEqual([...kept.index], [3]);
-  assert.throws(() => sparseDot(new Float32Array(4), kept), RangeError);
+test("replacing and deleting vectors keeps one live row per id, through compaction", () => {
+  const dim = 16;
+  const packed = new PackedVectors(dim);
+  for (let i = 0; i < 3_000; i++) packed.put(`v${i % 1_500}`, denseVector(i + 1, dim));
+  assert.equal(packed.size, 1_500);
+  for (let i = 0; i < 1_400; i++) packed.delete(`v${i}`);
+  assert.equal(packed.size, 100);
+  const top = new TopK(1_000);
+  packed.scan(denseVector(1, dim), top);
+  assert.equal(top.items.length, 100);
+  assert.ok(top.items.every((n) => Number(n.id.slice(1)) >= 1_400));
+  // v1499 was last written from seed 3000.
+  assert.ok(cosine(packed.vectorOf("v1499")!, denseVector(3_000, dim)) > 0.999);
+  assert.throws(() => packed.put("x", new Float32Array(4)), RangeError);
+});
+
+test("TopK keeps the k best, best first", () => {
+  const top = new TopK(3);
+  [0.1, 0.9, 0.5, 0.7, 0.2, 0.95].forEach((s, i) => top.offer(`n${i}`, s));
+  assert.deepEqual(top.items.map((n) => n.id), ["n5", "n1", "n3"]);
+});
+
+test("a snapshot round-trips packed partitions; a damaged or missing file reads as none", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "memsvc-snapshot-"));
+  try {
+    const embedder = new BuiltinEmbedder();
+    const vectors = await embedder.embed(TEXTS);
+    const packed = new PackedVectors(embedder.dimensions);
+    vectors.forEach((v, i) => packed.put(`e${i}`, v));
+    packed.delete("e2");
+    const file = join(dir, "vectors.bin");
+    await writeSnapshot(file, {
+      instance: "i-1",
+      model: embedder.id,
+      seenSeq: "42",
+      partitions: [{ key: "u|p|default", dim: embedder.dimensions, arrays: packed.arrays() }],
+    });
+    const read = await readSnapshot(file);
+    assert.ok(read);
+    assert.deepEqual([read.instance, read.model, read.seenSeq], ["i-1", embedder.id, "42"]);
+    const loaded = PackedVectors.from(read.partitions[0]!.dim, read.partitions[0]!.arrays);
+    assert.deepEqual([...loaded.ids()].sort(), ["e0", "e1", "e3", "e4"]);
+    for (const id of loaded.ids()) assert.deepEqual(loaded.vectorOf(id), packed.vectorOf(id));
+
+    await writeFile(file, "memsvc-vectors-1\n\u0001");
+    assert.equal(await readSnapshot(file), undefined);
+    assert.equal(await readSnapshot(join(dir, "absent.bin")), undefined);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

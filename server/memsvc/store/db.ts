@@ -7,6 +7,7 @@ import type { AuditLogTable, JsonValue } from "../../../internal/audit/mod.ts";
 import type { UserTable } from "../../../internal/auth/identity_tables.ts";
 import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/logger.ts";
+import { isCompiledBinary } from "../../../internal/platform/mod.ts";
 import { migrations } from "./migrations/mod.ts";
 
 export type { JsonValue };
@@ -131,11 +132,19 @@ export interface OpenMemsvcStoreOptions {
   log?: Logger;
 }
 
+/** shared_buffers of the embedded database (see openMemsvcStore). */
+export const EMBEDDED_SHARED_BUFFERS = "32MB";
+
 export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<MemsvcStore> {
   const database = await openDatabase<MemsvcDatabase>({
     url: options.url,
     dataDir: options.dataDir,
     log: options.log,
+    // A compiled binary creates a new embedded database in a child process: initdb's memory is not kept.
+    initdb: isCompiledBinary() ? "child" : "in-process",
+    // PGlite makes all of shared_buffers resident at start (128MB by default). memsvc's hot data is
+    // the index pages and the latest rows; the vectors live in its own index, not in the buffers.
+    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
   });
   try {
     const { applied } = await migrate(database.db, migrations, options.log);

@@ -1,0 +1,34 @@
+/**
+ * Creating a new embedded database (initdb) runs a second WebAssembly PostgreSQL next to the one the
+ * server then uses, and WebAssembly memory is never given back: a server's first start on a new data
+ * directory stayed at about 1.1 GB. A compiled binary therefore runs initdb in a child process of
+ * itself (the hidden command INITDB_COMMAND), whose memory goes back to the system when it exits,
+ * and then opens the initialised directory as on any later start.
+ */
+import { spawn } from "node:child_process";
+import { createPGlite } from "./create_pglite.ts";
+
+/** The hidden subcommand a binary registers to initialise a data directory and exit. */
+export const INITDB_COMMAND = "__initdb";
+
+/** In the child: creates the database in `dataDir` and closes it. */
+export async function initDataDir(dataDir: string): Promise<void> {
+  const pglite = await createPGlite(dataDir);
+  await pglite.close();
+}
+
+/** In the server: runs `<this binary> __initdb <dataDir>` and waits for it. */
+export function initdbInChild(dataDir: string, executable = process.execPath): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(executable, [INITDB_COMMAND, dataDir], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (code === 0) resolve();
+      else {reject(
+          new Error(`initdb in a child process failed (${signal ?? code}): ${stderr.trim().slice(-2000)}`),
+        );}
+    });
+  });
+}

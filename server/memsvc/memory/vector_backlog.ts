@@ -1,0 +1,194 @@
+/**
+ * Embedding and co_occurs linking, off the remember's critical path. A remember is acknowledged once
+ * its entry row is committed; the entry's vector and its edges to its nearest neighbours are derived
+ * from that row, so they can be built afterwards without risking an acknowledged write:
+ *
+ * - New entries are queued here and embedded in batches (one embedder call, one statement for the
+ *   vectors and edges of many entries).
+ * - After a crash, the entries that never got a vector are found again at the next start
+ *   (`recover`: entries with no row in memory_vectors) and embedded then.
+ * - Readers that must see every earlier write's vector (the vector tier, the neighbour walk, the
+ *   capture tool's near-duplicate check) await `settled()`, which waits only for work queued before
+ *   the call, so a steady stream of writes cannot starve a reader.
+ *
+ * A vector is stored only while the entry still holds the content it was computed from (an update in
+ * between writes its own vector) and edges only between entries that still exist.
+ */
+import { type Kysely, sql } from "kysely";
+import type { Logger } from "../../../internal/log/mod.ts";
+import { cosine, type Embedder, toBytes } from "../embeddings/mod.ts";
+import type { MemsvcDatabase } from "../store/db.ts";
+import { LIMITS } from "./limits.ts";
+import { partitionKey } from "./scope.ts";
+import type { VectorIndex } from "./vector_index.ts";
+
+/** Entries per embedder call and per statement. */
+const BATCH = 128;
+/** Rows per page of the start-up scan for entries without a vector. */
+const RECOVER_PAGE = 1_000;
+
+export interface PendingVector {
+  id: string;
+  content: string;
+  contentHash: string;
+  partition: string;
+}
+
+export interface VectorBacklogDeps {
+  db: Kysely<MemsvcDatabase>;
+  embedder: Embedder;
+  index: VectorIndex;
+  log: Logger;
+}
+
+export class VectorBacklog {
+  readonly #queue: PendingVector[] = [];
+  /** Items ever queued, and items finished (stored, skipped or failed): `settled` compares them. */
+  #queued = 0;
+  #done = 0;
+  readonly #waiters: { until: number; resolve(): void }[] = [];
+  #draining: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(private readonly deps: VectorBacklogDeps) {}
+
+  /** Entries queued and not yet stored. */
+  get pending(): number {
+    return this.#queued - this.#done;
+  }
+
+  add(items: PendingVector[]) {
+    if (items.length === 0) return;
+    this.#queue.push(...items);
+    this.#queued += items.length;
+    this.#draining ??= this.#drain().finally(() => (this.#draining = undefined));
+  }
+
+  /**
+   * Resolves once everything queued before this call is stored or given up. Entries the start-up
+   * scan finds count once it has queued them: a first search does not wait for the scan.
+   */
+  async settled(): Promise<void> {
+    if (this.#done >= this.#queued) return;
+    const until = this.#queued;
+    await new Promise<void>((resolve) => this.#waiters.push({ until, resolve }));
+  }
+
+  /** Queues every entry that has no vector (left by a crash, or by an embedder that was down). */
+  recover(): Promise<void> {
+    return this.#scan().catch((err) => {
+      this.deps.log.warn("scan for entries without a vector failed; they stay keyword-only", { err });
+    });
+  }
+
+  /** Stops after the batch in progress; what is left is found again by the next start's scan. */
+  async stop() {
+    this.#stopped = true;
+    await this.#draining;
+  }
+
+  async #scan() {
+    // Two counts are cheap; the anti-join below reads every entry. Usually nothing is missing.
+    const { rows: [counts] } = await sql<{ missing: string }>`select ((select count(*) from memory_entries) -
+      (select count(*) from memory_vectors))::text as missing`.execute(this.deps.db);
+    if (Number(counts?.missing ?? 0) <= 0) return;
+    let after = "";
+    let found = 0;
+    for (;;) {
+      const rows = await this.deps.db.selectFrom("memory_entries as e")
+        .select(["e.id", "e.content", "e.content_hash", "e.user_id", "e.project_id", "e.namespace"])
+        .where("e.id", ">", after)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("memory_vectors as v").select("v.entry_id").whereRef("v.entry_id", "=", "e.id"),
+            ),
+          )
+        )
+        .orderBy("e.id")
+        .limit(RECOVER_PAGE)
+        .execute();
+      this.add(rows.map((r) => ({
+        id: r.id,
+        content: r.content,
+        contentHash: r.content_hash,
+        partition: partitionKey(r),
+      })));
+      found += rows.length;
+      if (rows.length < RECOVER_PAGE || this.#stopped) break;
+      after = rows.at(-1)!.id;
+    }
+    if (found) this.deps.log.info("embedding entries stored without a vector", { entries: found });
+  }
+
+  async #drain() {
+    while (this.#queue.length > 0 && !this.#stopped) {
+      const batch = this.#queue.splice(0, BATCH);
+      try {
+        await this.#store(batch);
+      } catch (err) {
+        this.deps.log.warn("storing vectors failed; the entries stay keyword-only until the next start", {
+          entries: batch.length,
+          err,
+        });
+      }
+      this.#finish(batch.length);
+    }
+  }
+
+  #finish(n: number) {
+    this.#done += n;
+    for (let i = this.#waiters.length - 1; i >= 0; i--) {
+      const w = this.#waiters[i]!;
+      if (this.#done >= w.until) {
+        this.#waiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+  }
+
+  async #store(batch: PendingVector[]) {
+    const { db, embedder, index } = this.deps;
+    const [vectors] = await Promise.all([embedder.embed(batch.map((b) => b.content)), index.sync()]);
+    const values: ReturnType<typeof sql>[] = [];
+    const edges: ReturnType<typeof sql>[] = [];
+    batch.forEach((item, i) => {
+      const vector = vectors[i]!;
+      values.push(sql`(${item.id}::text, ${item.contentHash}::text, ${toBytes(vector)}::bytea)`);
+      // Nearest among the indexed entries and the earlier ones of this batch, as if stored one by one.
+      const near = index.nearest(vector, [item.partition], LIMITS.coOccurNeighbors, item.id);
+      for (let j = 0; j < i; j++) {
+        if (batch[j]!.partition !== item.partition || batch[j]!.id === item.id) continue;
+        near.push({ id: batch[j]!.id, score: cosine(vector, vectors[j]!) });
+      }
+      near.sort((a, b) => b.score - a.score);
+      for (const n of near.slice(0, LIMITS.coOccurNeighbors)) {
+        edges.push(sql`(${item.id}::text, ${n.id}::text, ${n.score}::real)`);
+      }
+    });
+    // One statement (one commit): the edges' insert reads the vectors' CTE so it runs after it. Vectors
+    // only for entries that still hold this content (a deleted entry has no row to join, an updated
+    // one got its own vector from the update); edges only between entries that exist.
+    const storeVectors = sql`
+      insert into memory_vectors (entry_id, model, vector)
+      select e.id, ${embedder.id}, n.vector
+        from (values ${sql.join(values)}) as n(id, content_hash, vector)
+        join memory_entries e on e.id = n.id and e.content_hash = n.content_hash
+      on conflict (entry_id) do update
+        set model = excluded.model, vector = excluded.vector, seq = nextval('memory_vectors_seq')
+      returning entry_id`;
+    if (edges.length === 0) {
+      await storeVectors.execute(db);
+      return;
+    }
+    await sql`
+      with stored as (${storeVectors})
+      insert into memory_edges (from_id, to_id, relation, weight)
+      select a.id, b.id, 'co_occurs', n.weight
+        from (values ${sql.join(edges)}) as n(from_id, to_id, weight)
+        join stored s on s.entry_id = n.from_id
+        join memory_entries a on a.id = n.from_id
+        join memory_entries b on b.id = n.to_id
+      on conflict do nothing`.execute(db);
+  }
+}
