@@ -4,6 +4,7 @@
  *   deno task bench:vault            # 1k and 10k notes: about 2 minutes on a loaded 2-core machine
  *   deno task bench:vault --quick    # 100 and 1k notes, to check the script itself
  *   deno task bench:vault --only-live   # only the live part: 50 Yjs editors, 500 idle event sockets
+ *   deno task bench:vault --only-search # only the search part (in process, no dist/vault needed)
  *
  * Generates seeded Markdown notes (folders, tags, wiki links, paragraphs of project prose), indexes
  * them into the embedded database (PGlite, in process, through the same functions the server
@@ -39,6 +40,7 @@ import { ratio, table } from "./table.ts";
 
 const quick = process.argv.includes("--quick");
 const onlyLive = process.argv.includes("--only-live");
+const onlySearch = process.argv.includes("--only-search");
 const SIZES = quick ? [100, 1_000] : [1_000, 10_000];
 const QUERIES = quick ? 60 : 300;
 /** Untimed queries first, so both sides are measured warm (caches filled, code compiled). */
@@ -386,14 +388,18 @@ if (import.meta.main) {
   };
   if (!onlyLive) {
     for (const n of SIZES) results.sizes.push(await runSize(n, queries));
+  }
+  if (!onlyLive && !onlySearch) {
     // The notes API through dist/vault: writes/s and the tree of the largest vault.
     const apiNotes = SIZES[SIZES.length - 1]!;
     results.api = await runApiBench(generateNotes(apiNotes), quick ? 100 : 500, log);
   }
-  results.live = await runLiveBench(
-    { editors: quick ? 10 : 50, idle: quick ? 50 : 500, seconds: quick ? 5 : 20, rate: 20 },
-    log,
-  );
+  if (!onlySearch) {
+    results.live = await runLiveBench(
+      { editors: quick ? 10 : 50, idle: quick ? 50 : 500, seconds: quick ? 5 : 20, rate: 20 },
+      log,
+    );
+  }
 
   if (!onlyLive) {
     const rows: (string | number)[][] = [];
@@ -429,8 +435,9 @@ if (import.meta.main) {
           results.machine.loadAverageAtStart.join(" ")
         } on ${results.machine.cpus} CPUs`,
     );
-
-    const api = results.api!;
+  }
+  if (results.api) {
+    const api = results.api;
     console.log(`\nnotes API (dist/vault serve, embedded database, ${api.notes} notes):`);
     console.log(table(["what", "figure"], [
       ["note writes/s, one at a time (POST /api/notes)", api.writesPerSecond],
@@ -447,19 +454,21 @@ if (import.meta.main) {
     ]));
   }
   const live = results.live;
-  console.log(
-    `\nlive editing (dist/vault serve, embedded database; ${live.editors} Yjs editors on one note, ` +
-      `${live.idleSockets} idle /ws/vault sockets, ${live.edits} inserts at ${live.editsPerSecond}/s):`,
-  );
-  console.log(table(["what", "figure"], [
-    ["update fan-out p50 / p95 / p99 (ms)", `${live.fanOut.p50} / ${live.fanOut.p95} / ${live.fanOut.p99}`],
-    ["arrivals measured (inserts x other editors)", live.fanOut.n],
-    ["inserts that reached every other editor", `${live.delivered} of ${live.edits}`],
-    [
-      "server RSS (MB): start / idle sockets / + editors / peak editing",
-      Object.values(live.rssMb).join(" / "),
-    ],
-  ]));
+  if (live) {
+    console.log(
+      `\nlive editing (dist/vault serve, embedded database; ${live.editors} Yjs editors on one note, ` +
+        `${live.idleSockets} idle /ws/vault sockets, ${live.edits} inserts at ${live.editsPerSecond}/s):`,
+    );
+    console.log(table(["what", "figure"], [
+      ["update fan-out p50 / p95 / p99 (ms)", `${live.fanOut.p50} / ${live.fanOut.p95} / ${live.fanOut.p99}`],
+      ["arrivals measured (inserts x other editors)", live.fanOut.n],
+      ["inserts that reached every other editor", `${live.delivered} of ${live.edits}`],
+      [
+        "server RSS (MB): start / idle sockets / + editors / peak editing",
+        Object.values(live.rssMb).join(" / "),
+      ],
+    ]));
+  }
   console.log(`load average now ${loadavg().map((x) => x.toFixed(2)).join(" ")} on ${cpus().length} CPUs`);
 
   const outDir = join(ROOT, ".cache", "bench");
