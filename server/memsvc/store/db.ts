@@ -2,7 +2,7 @@
  * memsvc's database: opened on PGlite or PostgreSQL, migrated, and stamped with an instance id that
  * stays the same across restarts, so logs and metrics from one installation can be told apart.
  */
-import type { Generated, GeneratedAlways } from "kysely";
+import type { Generated } from "kysely";
 import type { AuditLogTable, JsonValue } from "../../../internal/audit/mod.ts";
 import type { UserTable } from "../../../internal/auth/identity_tables.ts";
 import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
