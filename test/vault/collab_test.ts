@@ -146,6 +146,53 @@ describe("vault collaborative editing at /ws/yjs", () => {
       await agent.close();
     }
   });
+
+  it("two users and an MCP agent editing at once converge, in both clients and on disk", async () => {
+    await people.alice!.web.write("POST", "/api/notes", { path: "Team/plan.md", content: "plan" });
+    const share = await people.alice!.web.write("POST", "/api/shares", {
+      path: "Team/",
+      email: "bob@example.test",
+      permission: "read-write",
+    });
+    assert.equal(share.status, 201, JSON.stringify(share.body));
+    const a = await edit("Team/plan.md", "alice");
+    const b = await edit("Team/plan.md", "bob", people.alice!.id);
+    const agent = new Client({ name: "team-agent", version: "1.0.0" });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${people.bob!.key}` } },
+      }),
+    );
+    try {
+      // All three write before any has seen another's change.
+      const arguments_ = { path: "Team/plan.md", owner: people.alice!.id };
+      const read = (await agent.callTool({ name: "read_note", arguments: arguments_ })) as unknown as {
+        structuredContent: { content: string; version: string };
+      };
+      a.doc.getText("content").insert(a.text.length, " from alice");
+      b.doc.getText("content").insert(0, "bob: ");
+      const r = await agent.callTool({
+        name: "update_note",
+        arguments: {
+          ...arguments_,
+          content: read.structuredContent.content + "\nagent line",
+          version: read.structuredContent.version,
+        },
+      });
+      assert.ok(!r.isError, JSON.stringify(r));
+      const whole = (t: string) =>
+        t.includes("bob: ") && t.includes(" from alice") && t.includes("\nagent line");
+      await until("both clients hold every edit", () => a.text === b.text && whole(a.text)).catch((e) => {
+        throw new Error(`${e.message}: alice ${JSON.stringify(a.text)}, bob ${JSON.stringify(b.text)}`);
+      });
+      await until(
+        "the file holds the same text",
+        async () => (await people.alice!.web.get("/api/notes?path=Team/plan.md")).body.content === a.text,
+      );
+    } finally {
+      await agent.close();
+    }
+  });
 });
 
 for (const backend of ["embedded", "postgres"] as const) {

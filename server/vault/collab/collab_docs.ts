@@ -26,6 +26,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import type { ServerSocket } from "../../../internal/platform/mod.ts";
 import type { NoteChange, NoteStore } from "../notes/mod.ts";
 import { type Actor, currentActor, runAs } from "../live/actor.ts";
+import { mergeInto } from "./merge_text.ts";
 import type { UpdateLog } from "./update_log.ts";
 
 export const MESSAGE_SYNC = 0;
@@ -85,21 +86,6 @@ function frame(type: number, write: (e: encoding.Encoder) => void): Uint8Array {
   encoding.writeVarUint(e, type);
   write(e);
   return encoding.toUint8Array(e);
-}
-
-/** Replaces `text`'s content with `next`, touching only the middle that differs. */
-function replaceText(text: Y.Text, next: string): void {
-  const current = text.toString();
-  if (current === next) return;
-  let start = 0;
-  while (start < current.length && start < next.length && current[start] === next[start]) start++;
-  let end = 0;
-  while (
-    end < current.length - start && end < next.length - start &&
-    current[current.length - 1 - end] === next[next.length - 1 - end]
-  ) end++;
-  text.delete(start, current.length - start - end);
-  text.insert(start, next.slice(start, next.length - end));
 }
 
 /** A note's first state: its text inserted by Yjs client 0, the same bytes on every replica. */
@@ -216,10 +202,11 @@ export class CollabDocs {
             for (const p of note.peers) p.socket.sendBytes(bytes);
           },
         );
-        // The file changed while no document held the note: the file wins (merged like an edit).
+        // The file changed while no document held the note: merged like an edit from elsewhere.
         if (read.content !== note.fileText) {
+          const base = note.fileText;
           note.fileText = read.content;
-          note.doc.transact(() => replaceText(note.text, read.content), "file");
+          note.doc.transact(() => mergeInto(note.text, base, read.content), "file");
         }
         // Edits logged but never written back (a crash) are written back now.
         if (note.text.toString() !== note.fileText) this.#schedule(note);
@@ -320,8 +307,10 @@ export class CollabDocs {
     void opened.then(async (note) => {
       const read = await this.o.store.read(change.userId, change.path);
       if (read.content === note.fileText) return; // our own write-back
+      // The writer's edits of the file's text go in; the editors' unsaved edits stay.
+      const base = note.fileText;
       note.fileText = read.content;
-      note.doc.transact(() => replaceText(note.text, read.content), "file");
+      note.doc.transact(() => mergeInto(note.text, base, read.content), "file");
       if (actor.agentId) this.#agentPresence(note, actor);
     }).catch((err) => this.o.log.warn("note change not merged into its document", { err }));
   }
