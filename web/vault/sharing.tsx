@@ -160,6 +160,9 @@ export function SharingSection() {
     }
   };
   const pending = requests.incoming.filter((r) => r.status === "pending");
+  /** Approves (with a permission) or denies an access request. */
+  const answer = (id: string, verdict: "approve" | "deny", body: { permission?: string }) =>
+    act(api(`/api/access-requests/${encodeURIComponent(id)}/${verdict}`, { method: "POST", body }));
   return (
     <section class="card" aria-labelledby="sharing-h">
       <h2 id="sharing-h">Sharing</h2>
@@ -173,37 +176,13 @@ export function SharingSection() {
               {r.requesterName} ({r.requesterEmail}) asks for {r.permission} access to <code>{r.path}</code>
               {r.message ? `: “${r.message}”` : ""}
             </span>
-            <button
-              type="button"
-              onClick={() =>
-                act(
-                  api(`/api/access-requests/${encodeURIComponent(r.id)}/approve`, {
-                    method: "POST",
-                    body: { permission: "read" },
-                  }),
-                )}
-            >
+            <button type="button" onClick={() => answer(r.id, "approve", { permission: "read" })}>
               Allow reading
             </button>
-            <button
-              type="button"
-              onClick={() =>
-                act(
-                  api(`/api/access-requests/${encodeURIComponent(r.id)}/approve`, {
-                    method: "POST",
-                    body: { permission: "read-write" },
-                  }),
-                )}
-            >
+            <button type="button" onClick={() => answer(r.id, "approve", { permission: "read-write" })}>
               Allow editing
             </button>
-            <button
-              type="button"
-              onClick={() =>
-                act(
-                  api(`/api/access-requests/${encodeURIComponent(r.id)}/deny`, { method: "POST", body: {} }),
-                )}
-            >
+            <button type="button" onClick={() => answer(r.id, "deny", {})}>
               Deny
             </button>
           </li>
