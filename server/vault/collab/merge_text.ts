@@ -64,12 +64,7 @@ function positionMap(base: string, ours: string): (p: number, after: boolean) =>
 
 /** Applies the writer's change (`base` → `theirs`) to `text`, keeping its edits since `base`. */
 export function mergeInto(text: Y.Text, base: string, theirs: string): void {
-  const ours = text.toString();
-  if (ours === base) {
-    for (const e of editsBetween(base, theirs).reverse()) applyEdit(text, e.start, e.end, e.insert);
-    return;
-  }
-  const map = positionMap(base, ours);
+  const map = positionMap(base, text.toString());
   // From the end, so the positions still to be applied do not move.
   for (const e of editsBetween(base, theirs).reverse()) {
     const start = map(e.start, true);
