@@ -251,4 +251,40 @@ describe("vault web app: editing together", { skip: browserSkipReason() }, () =>
     await page.unrouteAll();
     ada.assertClean();
   });
+
+  it("split panes while editing together: typing in the second pane's view reaches the other person", async () => {
+    await ada.page.goto("/?note=Team%2Fplan.md");
+    await bea.page.goto("/");
+    await bea.page.getByRole("region", { name: "Shared with me" }).getByRole("button", { name: "Team/plan" })
+      .click();
+    for (const w of [ada, bea]) await w.page.locator("section.note:not([hidden]) .live-dot.live").waitFor();
+    await ada.page.getByRole("button", { name: "Split", exact: true }).click();
+    const right = ada.page.getByRole("group", { name: "Pane 2" });
+    const left = ada.page.getByRole("group", { name: "Pane 1" });
+    const rightText = right.locator("section.note:not([hidden]) .cm-content");
+    await rightText.waitFor();
+    await rightText.click();
+    await ada.page.keyboard.press("Control+End");
+    await ada.page.keyboard.type("\nfrom the right pane");
+    await eventually(async () => assert.match(await editorText(bea.page), /from the right pane$/));
+    await eventually(async () =>
+      assert.match(
+        await left.locator("section.note:not([hidden]) .cm-content").innerText(),
+        /from the right pane$/,
+      )
+    );
+    // And back: Bea's edit shows in both of Ada's panes.
+    await editor(bea.page).click();
+    await bea.page.keyboard.press("Control+End");
+    await bea.page.keyboard.type(" (seen)");
+    await eventually(async () => assert.match(await rightText.innerText(), /from the right pane \(seen\)$/));
+    await eventually(async () => {
+      const note = (await adaApi.get("/api/notes?path=Team%2Fplan.md")).body;
+      assert.match(note.content, /from the right pane \(seen\)$/);
+    });
+    await shootAll(ada, "split-panes-live");
+    await ada.page.getByRole("button", { name: "Close pane" }).click();
+    ada.assertClean();
+    bea.assertClean();
+  });
 });
