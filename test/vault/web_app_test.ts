@@ -337,6 +337,29 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
       assert.equal((await api.get("/api/me/preferences")).body.preferences.lineNumbers, true)
     );
     await elsewhere.context.close();
+
+    // A browser with what earlier versions kept locally moves it to the server once (Bea has nothing there).
+    const beaId = ((await api.get("/api/admin/users")).body.users as { id: string; email: string }[])
+      .find((u) => u.email === BEA.email)!.id;
+    const upgraded = await watch();
+    await upgraded.page.goto("/");
+    await upgraded.page.evaluate(`localStorage.setItem("vault.sidebar:${beaId}", JSON.stringify([
+      { id: "tags", visible: true }, { id: "files", visible: true }, { id: "search", visible: false },
+    ])); localStorage.setItem("vault.pref:${beaId}:preview", "0")`);
+    await signInInPage(upgraded.page, BEA);
+    await upgraded.page.locator('[data-panel="files"]').waitFor();
+    assert.deepEqual(await order(upgraded.page), ["tags", "files", "backlinks"]);
+    const bea = new VaultClient(url, { cookie: await sessionCookie(upgraded.page) });
+    await eventually(async () =>
+      assert.deepEqual((await bea.get("/api/me/preferences")).body.preferences, {
+        sidebar: [{ id: "tags", visible: true }, { id: "files", visible: true }, {
+          id: "search",
+          visible: false,
+        }],
+        preview: false,
+      })
+    );
+    await upgraded.context.close();
     ada.assertClean();
   });
 

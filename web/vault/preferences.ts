@@ -74,6 +74,11 @@ export async function loadPreferences(userId: string): Promise<Preferences> {
   }
   try {
     const r = await api<{ preferences: Preferences; updatedAt: string | null }>("/api/me/preferences");
+    const legacy = r.updatedAt === null ? legacyPreferences(userId) : undefined;
+    if (legacy) {
+      savePreferences(userId, legacy);
+      return legacy;
+    }
     writeCache(userId, { prefs: r.preferences, unsent: false });
     return r.preferences;
   } catch {
@@ -86,4 +91,29 @@ export function savePreferences(userId: string, prefs: Preferences) {
   writeCache(userId, { prefs, unsent: true });
   queued = { userId, prefs };
   void send();
+}
+
+/**
+ * What earlier versions kept in this browser only (`vault.sidebar:<id>`, `vault.pref:<id>:<name>`),
+ * moved to the server once when it has nothing yet, so an upgrade keeps the user's layout.
+ */
+function legacyPreferences(userId: string): Preferences | undefined {
+  const prefs: Preferences = {};
+  try {
+    const sidebar = JSON.parse(localStorage.getItem(`vault.sidebar:${userId}`) ?? "null");
+    if (Array.isArray(sidebar)) {
+      prefs.sidebar = sidebar.filter((p) => typeof p?.id === "string" && typeof p?.visible === "boolean")
+        .map((p) => ({ id: p.id, visible: p.visible }));
+    }
+  } catch { /* damaged: left out */ }
+  for (const name of ["lineNumbers", "preview", "live"] as const) {
+    const v = localStorage.getItem(`vault.pref:${userId}:${name}`);
+    if (v !== null) prefs[name] = v === "1";
+  }
+  if (Object.keys(prefs).length === 0) return undefined;
+  localStorage.removeItem(`vault.sidebar:${userId}`);
+  for (const name of ["lineNumbers", "preview", "live"]) {
+    localStorage.removeItem(`vault.pref:${userId}:${name}`);
+  }
+  return prefs;
 }
