@@ -38,6 +38,7 @@ import { collabApi, collabRoutes } from "./routes/collab.ts";
 import type { CollabDocs } from "./collab/collab_docs.ts";
 import { mcpApi, mcpRoutes } from "./routes/mcp.ts";
 import { notesApi, notesRoutes } from "./routes/notes.ts";
+import { preferencesApi, preferencesRoutes } from "./routes/preferences.ts";
 import { shareRoutes, sharesApi } from "./routes/shares.ts";
 import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
 import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
@@ -138,6 +139,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     }),
   );
   api.route("/", apiKeyRoutes({ db: database.db }));
+  api.route("/", preferencesRoutes({ db: database.db }));
   api.route("/", adminRoutes({ database }));
   const notesDeps = { db: database.db, store: deps.notes.store, sync: deps.notes.sync };
   api.route("/", notesRoutes(notesDeps));
@@ -177,6 +179,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       tokenHint: "the session cookie carries it",
     }),
     ...Object.values(apiKeyApi),
+    ...Object.values(preferencesApi),
     ...Object.values(adminApi),
     ...Object.values(notesApi),
     ...Object.values(sharesApi),

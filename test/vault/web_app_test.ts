@@ -160,6 +160,15 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     await page.reload();
     await page.locator('[data-path="One.md"]').click();
     await editor(page).waitFor();
+    // Editing together is the default; this suite's editor tests are about the versioned saves, so
+    // Ada turns it off — a preference the server keeps for her.
+    await page.locator("section.note:not([hidden]) .live-dot.live").waitFor();
+    assert.ok(await page.getByLabel("Edit together").isChecked(), "live editing is on by default");
+    await page.getByLabel("Edit together").uncheck();
+    await eventually(async () =>
+      assert.equal((await api.get("/api/me/preferences")).body.preferences.live, false)
+    );
+    await saveState(page).filter({ hasText: "Saved" }).waitFor();
     assert.ok(
       await page.locator("section.note:not([hidden]) .cm-lineNumbers").isVisible(),
       "line numbers on",
@@ -291,19 +300,120 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     ada.assertClean();
   });
 
-  it("sidebar panels hide and reorder, and the choice survives a reload", async () => {
+  it("sidebar panels hide and reorder; the choice is the user's, in every browser they sign in from", async () => {
     const { page } = ada;
     await page.getByRole("button", { name: "Arrange sidebar panels" }).click();
     await page.getByRole("dialog", { name: "Sidebar panels" }).getByLabel("Tags", { exact: true }).uncheck();
     await page.getByRole("button", { name: "Move Backlinks up" }).click();
     await page.getByRole("button", { name: "Move Backlinks up" }).click();
     await page.getByRole("button", { name: "Done" }).click();
+    const order = (p: typeof page) =>
+      p.locator("aside .panel").evaluateAll((els) => els.map((e) => e.getAttribute("data-panel")));
     await page.reload();
     await page.locator('[data-panel="files"]').waitFor();
-    const order = await page.locator("aside .panel").evaluateAll((els) =>
-      els.map((e) => e.getAttribute("data-panel"))
+    assert.deepEqual(await order(page), ["files", "backlinks", "search"]);
+    await eventually(async () =>
+      assert.deepEqual((await api.get("/api/me/preferences")).body.preferences.sidebar, [
+        { id: "files", visible: true },
+        { id: "backlinks", visible: true },
+        { id: "search", visible: true },
+        { id: "tags", visible: false },
+      ])
     );
-    assert.deepEqual(order, ["files", "backlinks", "search"]);
+    // Another browser (an empty localStorage): the layout and the editor toggles come from the server.
+    const elsewhere = await watch();
+    await signInInPage(elsewhere.page, ADA);
+    await elsewhere.page.locator('[data-panel="files"]').waitFor();
+    assert.deepEqual(await order(elsewhere.page), ["files", "backlinks", "search"]);
+    assert.equal(await elsewhere.page.getByLabel("Edit together").isChecked(), false);
+    await elsewhere.page.getByLabel("Line numbers").uncheck();
+    await eventually(async () =>
+      assert.equal((await api.get("/api/me/preferences")).body.preferences.lineNumbers, false)
+    );
+    await page.reload();
+    assert.equal(await page.getByLabel("Line numbers").isChecked(), false);
+    await page.getByLabel("Line numbers").check();
+    await eventually(async () =>
+      assert.equal((await api.get("/api/me/preferences")).body.preferences.lineNumbers, true)
+    );
+    await elsewhere.context.close();
+
+    // A browser with what earlier versions kept locally moves it to the server once (Bea has nothing there).
+    const beaId = ((await api.get("/api/admin/users")).body.users as { id: string; email: string }[])
+      .find((u) => u.email === BEA.email)!.id;
+    const upgraded = await watch();
+    await upgraded.page.goto("/");
+    await upgraded.page.evaluate(`localStorage.setItem("vault.sidebar:${beaId}", JSON.stringify([
+      { id: "tags", visible: true }, { id: "files", visible: true }, { id: "search", visible: false },
+    ])); localStorage.setItem("vault.pref:${beaId}:preview", "0")`);
+    await signInInPage(upgraded.page, BEA);
+    await upgraded.page.locator('[data-panel="files"]').waitFor();
+    assert.deepEqual(await order(upgraded.page), ["tags", "files", "backlinks"]);
+    const bea = new VaultClient(url, { cookie: await sessionCookie(upgraded.page) });
+    await eventually(async () =>
+      assert.deepEqual((await bea.get("/api/me/preferences")).body.preferences, {
+        sidebar: [{ id: "tags", visible: true }, { id: "files", visible: true }, {
+          id: "search",
+          visible: false,
+        }],
+        preview: false,
+      })
+    );
+    await upgraded.context.close();
+    ada.assertClean();
+  });
+
+  it("split panes: two tab strips side by side, one note in both stays one text with one save", async () => {
+    const { page } = ada;
+    await page.goto("/?note=Three.md");
+    await editor(page).waitFor();
+    await page.getByRole("button", { name: "Split", exact: true }).click();
+    const pane1 = page.getByRole("group", { name: "Pane 1" });
+    const pane2 = page.getByRole("group", { name: "Pane 2" });
+    await pane2.getByRole("tab", { name: "Three", selected: true }).waitFor();
+    const text1 = pane1.locator("section.note:not([hidden]) .cm-content");
+    const text2 = pane2.locator("section.note:not([hidden]) .cm-content");
+    // Typed in the second pane's view: the first pane's editor has it, and saves it once.
+    await text2.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\nfrom the right");
+    await eventually(async () => assert.match(await text1.innerText(), /from the right$/));
+    await eventually(async () => assert.match((await note("Three.md")).content, /from the right$/));
+    await pane1.locator(".save-state").filter({ hasText: "Saved" }).waitFor();
+    await text1.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" and left");
+    await eventually(async () => assert.match(await text2.innerText(), /from the right and left$/));
+    await eventually(async () => assert.match((await note("Three.md")).content, /from the right and left$/));
+    await shootAll(ada, "split-panes");
+
+    // Opens go to the focused pane; each pane keeps at most four tabs (FIFO).
+    await pane2.getByRole("tab", { name: "Three" }).click();
+    for (const n of ["One", "Two", "Four", "Five"]) await page.locator(`[data-path="${n}.md"]`).click();
+    assert.deepEqual(await pane2.getByRole("tab").allInnerTexts(), ["One", "Two", "Four", "Five"]);
+    assert.deepEqual(await pane1.getByRole("tab").allInnerTexts(), ["Three"], "the other pane is untouched");
+    // "Open to the side" from the tree opens in the other pane.
+    await page.locator('[data-path="Gallery.md"]').hover();
+    await page.getByRole("button", { name: "Open Gallery.md to the side" }).click();
+    await pane1.getByRole("tab", { name: "Gallery", selected: true }).waitFor();
+    assert.deepEqual(await pane1.getByRole("tab").allInnerTexts(), ["Three", "Gallery"]);
+
+    // Narrow: one pane at a time, "Other pane" switches.
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await pane1.isVisible(), true);
+    assert.equal(await pane2.isVisible(), false);
+    await page.getByRole("button", { name: "Other pane" }).click();
+    assert.equal(await pane1.isVisible(), false);
+    assert.equal(await pane2.isVisible(), true);
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    // Close the focused pane (the second): one pane left; Ctrl+\ splits again.
+    await page.getByRole("button", { name: "Close pane" }).click();
+    await pane2.waitFor({ state: "detached" });
+    assert.deepEqual(await page.getByRole("tab").allInnerTexts(), ["Three", "Gallery"]);
+    await page.keyboard.press("Control+\\");
+    await page.getByRole("group", { name: "Pane 2" }).getByRole("tab", { name: "Gallery" }).waitFor();
+    await page.getByRole("button", { name: "Close pane" }).click();
     ada.assertClean();
   });
 

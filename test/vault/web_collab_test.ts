@@ -2,11 +2,12 @@
  * Black-box: two people edit one note at once in the vault web app (two Chromium contexts against
  * `dist/vault`, Yjs over /ws/yjs): each sees the other's text and named cursor, an AI agent's edit
  * through MCP (the SDK's client) shows as an agent pill, and the server writes the result back.
+ * Editing together is the default; nothing typed while its socket is down is lost.
  */
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import type { Browser } from "playwright-core";
+import type { Browser, WebSocketRoute } from "playwright-core";
 import type { RunningBinary } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from "../harness/browser.ts";
 import { Client, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
@@ -110,7 +111,7 @@ describe("vault web app: editing together", { skip: browserSkipReason() }, () =>
   it("two people see each other's text and named cursors; an AI agent shows as a pill", async () => {
     for (const w of [ada, bea]) {
       await w.page.goto("/");
-      await w.page.getByLabel("Edit together").check();
+      assert.ok(await w.page.getByLabel("Edit together").isChecked(), "on by default");
     }
     await ada.page.goto("/?note=Team%2Fplan.md");
     // Bea finds the shared note in her tree, under "Shared with me".
@@ -189,6 +190,100 @@ describe("vault web app: editing together", { skip: browserSkipReason() }, () =>
       5_000,
     );
     assert.equal(await ada.page.locator(".pill", { hasText: "Bea" }).count(), 0);
+    ada.assertClean();
+    bea.assertClean();
+  });
+
+  it("nothing typed while the socket is down is lost to a reload; an API change meanwhile meets the 409", async () => {
+    const { page } = ada;
+    let blocked = false;
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/ws\/yjs/, (ws) => {
+      if (blocked) return void ws.close();
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await page.goto("/?note=Ideas.md");
+    await page.locator("section.note:not([hidden]) .live-dot.live").waitFor();
+    await editor(page).waitFor();
+    // The socket drops and cannot come back; the HTTP API still answers.
+    blocked = true;
+    for (const ws of sockets) await ws.close();
+    await page.locator("section.note:not([hidden]) .live-dot.offline").waitFor();
+    await editor(page).click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\ntyped offline");
+    await page.reload();
+    // No live sync: the note opens in the saving mode and offers back what was typed.
+    await page.getByRole("alert").filter({ hasText: "Unsaved text from" }).waitFor({ timeout: 15_000 });
+    await page.locator("section.note:not([hidden]) .note-bar", { hasText: "not live" }).waitFor();
+    await page.getByRole("button", { name: "Restore it" }).click();
+    assert.match(await editorText(page), /typed offline$/);
+    await eventually(async () => {
+      assert.match((await adaApi.get("/api/notes?path=Ideas.md")).body.content, /# Ideas\n+typed offline$/);
+    });
+    // Changed through the API while this editor cannot hear it: the next save conflicts, keeping the text.
+    await page.locator("section.note:not([hidden]) .save-state", { hasText: "Saved" }).waitFor();
+    await editor(page).click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" and more");
+    const current = (await adaApi.get("/api/notes?path=Ideas.md")).body;
+    assert.equal(
+      (await adaApi.write("PUT", "/api/notes", {
+        path: "Ideas.md",
+        content: "# Ideas\nfrom the API\n",
+        ifVersion: current.version,
+      })).status,
+      200,
+    );
+    ada.expectHttpError("/api/notes", 409);
+    await page.getByRole("alert").filter({ hasText: "Someone else saved this note" }).waitFor();
+    assert.match(await editorText(page), /typed offline and more$/);
+    await page.getByRole("button", { name: "Save mine over theirs" }).click();
+    await eventually(async () =>
+      assert.match((await adaApi.get("/api/notes?path=Ideas.md")).body.content, /typed offline and more$/)
+    );
+    // The socket is back: a reopened note is live again, with the text.
+    blocked = false;
+    await page.reload();
+    await page.locator("section.note:not([hidden]) .live-dot.live").waitFor();
+    assert.match(await editorText(page), /typed offline and more$/);
+    await page.unrouteAll();
+    ada.assertClean();
+  });
+
+  it("split panes while editing together: typing in the second pane's view reaches the other person", async () => {
+    await ada.page.goto("/?note=Team%2Fplan.md");
+    await bea.page.goto("/");
+    await bea.page.getByRole("region", { name: "Shared with me" }).getByRole("button", { name: "Team/plan" })
+      .click();
+    for (const w of [ada, bea]) await w.page.locator("section.note:not([hidden]) .live-dot.live").waitFor();
+    await ada.page.getByRole("button", { name: "Split", exact: true }).click();
+    const right = ada.page.getByRole("group", { name: "Pane 2" });
+    const left = ada.page.getByRole("group", { name: "Pane 1" });
+    const rightText = right.locator("section.note:not([hidden]) .cm-content");
+    await rightText.waitFor();
+    await rightText.click();
+    await ada.page.keyboard.press("Control+End");
+    await ada.page.keyboard.type("\nfrom the right pane");
+    await eventually(async () => assert.match(await editorText(bea.page), /from the right pane$/));
+    await eventually(async () =>
+      assert.match(
+        await left.locator("section.note:not([hidden]) .cm-content").innerText(),
+        /from the right pane$/,
+      )
+    );
+    // And back: Bea's edit shows in both of Ada's panes.
+    await editor(bea.page).click();
+    await bea.page.keyboard.press("Control+End");
+    await bea.page.keyboard.type(" (seen)");
+    await eventually(async () => assert.match(await rightText.innerText(), /from the right pane \(seen\)$/));
+    await eventually(async () => {
+      const note = (await adaApi.get("/api/notes?path=Team%2Fplan.md")).body;
+      assert.match(note.content, /from the right pane \(seen\)$/);
+    });
+    await shootAll(ada, "split-panes-live");
+    await ada.page.getByRole("button", { name: "Close pane" }).click();
     ada.assertClean();
     bea.assertClean();
   });

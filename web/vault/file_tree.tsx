@@ -15,6 +15,8 @@ export interface FileTreeProps {
   shared: SharedTree[];
   active: string | undefined;
   onOpen: (path: string, owner?: string) => void;
+  /** Opens a note in the pane beside the focused one. */
+  onOpenToSide?: (path: string) => void;
   onNewNote: (folder: string) => void;
   onNewFolder: (folder: string) => void;
   onRename: (path: string) => void;
@@ -75,6 +77,17 @@ function Row({ node, depth, p }: { node: TreeNode; depth: number; p: FileTreePro
               onClick={() => p.onNewNote(node.path)}
             >
               +
+            </button>
+          )}
+          {!isFolder && node.kind === "note" && p.onOpenToSide && (
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={`Open ${node.path} to the side`}
+              title="Open to the side"
+              onClick={() => p.onOpenToSide!(node.path)}
+            >
+              ⇥
             </button>
           )}
           <button

@@ -1,7 +1,7 @@
 /**
- * The vault web app: sign-in, then the notes (sidebar with files, search, tags and backlinks; up to
- * four notes in tabs, each with editor and preview), account settings (/settings) and, for admins,
- * the admin panel (/admin).
+ * The vault web app: sign-in, then the notes (sidebar with files, search, tags and backlinks; one or
+ * two panes of up to four notes in tabs, each with editor and preview), account settings (/settings)
+ * and, for admins, the admin panel (/admin).
  */
 import { render } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -18,13 +18,11 @@ import {
 import { Ask, type AskRequest } from "./ask.tsx";
 import { FileTree } from "./file_tree.tsx";
 import { watchVault } from "./live.ts";
-import { NoteEditor } from "./note_editor.tsx";
 import {
   BacklinksPanel,
-  loadLayout,
+  layoutFrom,
   Panel,
   type PanelLayout,
-  saveLayout,
   SearchPanel,
   SidebarSettings,
   TagsPanel,
@@ -33,7 +31,21 @@ import { AdminPage, SettingsPage } from "./settings.tsx";
 import { SignIn } from "./sign_in.tsx";
 import { Switcher } from "./switcher.tsx";
 import { TrashDialog } from "./trash.tsx";
-import { closeTab, openTab, renameInTabs, type Tab } from "./tabs.ts";
+import type { Tab } from "./tabs.ts";
+import {
+  closeEverywhere,
+  closePane,
+  EMPTY_LAYOUT,
+  openInPane,
+  openToSide,
+  type PaneLayout,
+  renameInPanes,
+  setPaneCloser,
+  shownTab,
+  split,
+} from "./panes.ts";
+import { cachedPreferences, loadPreferences, type Preferences, savePreferences } from "./preferences.ts";
+import { Workspace } from "./workspace.tsx";
 
 const navigate = (path: string) => {
   history.pushState(null, "", path);
@@ -50,22 +62,16 @@ function usePath() {
   return path;
 }
 
-const pref = (userId: string, name: string, fallback: boolean) => {
-  const v = localStorage.getItem(`vault.pref:${userId}:${name}`);
-  return v === null ? fallback : v === "1";
-};
-const setPref = (userId: string, name: string, value: boolean) =>
-  localStorage.setItem(`vault.pref:${userId}:${name}`, value ? "1" : "0");
-
 const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const noteName = (path: string) => baseName(path).replace(/\.md$/, "");
 
 function Notes({ me }: { me: Me }) {
   const [entries, setEntries] = useState<TreeEntry[]>([]);
   const [shared, setShared] = useState<SharedTree[]>([]);
-  const [tabs, setTabs] = useState<Tab[]>([]);
-  const [active, setActive] = useState<Tab>();
-  const [layout, setLayoutState] = useState<PanelLayout[]>(() => loadLayout(me.id));
+  const [panes, setPanes] = useState<PaneLayout>(EMPTY_LAYOUT);
+  // Loaded at sign-in (App); every change goes to the server.
+  const prefs = useRef<Preferences>(cachedPreferences(me.id));
+  const [layout, setLayoutState] = useState<PanelLayout[]>(() => layoutFrom(prefs.current.sidebar));
   const [ask, setAsk] = useState<AskRequest>();
   const [switcher, setSwitcher] = useState(false);
   const [layoutOpen, setLayoutOpen] = useState(false);
@@ -75,9 +81,13 @@ function Notes({ me }: { me: Me }) {
   const [remote, setRemote] = useState<Record<string, number>>({});
   const [toast, setToast] = useState<{ text: string; undo?: () => void }>();
   const [sidebarOpen, setSidebarOpen] = useState(true);
-  const [lineNumbers, setLineNumbers] = useState(() => pref(me.id, "lineNumbers", true));
-  const [live, setLive] = useState(() => pref(me.id, "live", false));
-  const [showPreview, setShowPreview] = useState(() => pref(me.id, "preview", true));
+  const [lineNumbers, setLineNumbers] = useState(prefs.current.lineNumbers ?? true);
+  const [live, setLive] = useState(prefs.current.live ?? true);
+  const [showPreview, setShowPreview] = useState(prefs.current.preview ?? true);
+  const savePref = (change: Preferences) => {
+    prefs.current = { ...prefs.current, ...change };
+    savePreferences(me.id, prefs.current);
+  };
 
   // Loads overlap (live events, our own writes): only the newest request's answer is shown.
   const treeSeq = useRef(0);
@@ -112,11 +122,13 @@ function Notes({ me }: { me: Me }) {
     return all.find((p) => noteName(p).toLowerCase() === lower);
   }, []);
 
+  const tabOf = (path: string, owner?: string): Tab => owner && owner !== me.id ? { path, owner } : { path };
   const open = useCallback((path: string, owner?: string) => {
-    const tab: Tab = owner && owner !== me.id ? { path, owner } : { path };
-    setTabs((t) => openTab(t, tab));
-    setActive(tab);
+    setPanes((l) => openInPane(l, tabOf(path, owner)));
   }, []);
+  const openBeside = (path: string, owner?: string) => setPanes((l) => openToSide(l, tabOf(path, owner)));
+  // The plugin API's ui.closePane closes the focused pane (panes.ts closeActivePane).
+  useEffect(() => (setPaneCloser(() => setPanes((l) => closePane(l))), () => setPaneCloser(undefined)), []);
 
   // A note named in the address (?note=) opens at start.
   useEffect(() => {
@@ -132,16 +144,20 @@ function Notes({ me }: { me: Me }) {
       setRefresh((r) => r + 1);
       if (e.kind === "note.updated" && e.path) setRemote((r) => ({ ...r, [e.path!]: (r[e.path!] ?? 0) + 1 }));
       if ((e.kind.endsWith(".renamed") || e.kind === "note.moved") && e.from && e.to && e.ownerId === me.id) {
-        setTabs((t) => renameInTabs(t, e.from!, e.to!));
+        setPanes((l) => renameInPanes(l, e.from!, e.to!));
       }
     }, loadTree), []);
 
-  // Keyboard: Ctrl/Cmd+O opens the switcher.
+  // Keyboard: Ctrl/Cmd+O opens the switcher, Ctrl/Cmd+\ splits the editor area.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") {
         e.preventDefault();
         setSwitcher(true);
+      }
+      if ((e.ctrlKey || e.metaKey) && e.key === "\\") {
+        e.preventDefault();
+        setPanes(split);
       }
     };
     addEventListener("keydown", onKey);
@@ -203,12 +219,7 @@ function Notes({ me }: { me: Me }) {
     if (from === to) return;
     try {
       await api("/api/notes/move", { method: "POST", body: { from, to } });
-      setTabs((t) => renameInTabs(t, from, to));
-      setActive((a) =>
-        (a && !a.owner && (a.path === from || a.path.startsWith(from + "/")))
-          ? { path: to + a.path.slice(from.length) }
-          : a
-      );
+      setPanes((l) => renameInPanes(l, from, to));
       loadTree();
       setRefresh((r) => r + 1);
     } catch (err) {
@@ -230,9 +241,7 @@ function Notes({ me }: { me: Me }) {
         setToast({ text: `Deleted folder ${path}` });
       } else {
         const trashed = await api<{ id: string }>(`/api/notes${q({ path })}`, { method: "DELETE" });
-        const gone = { path };
-        setTabs((t) => closeTab(t, gone));
-        setActive((a) => (a && !a.owner && a.path === path ? undefined : a));
+        setPanes((l) => closeEverywhere(l, { path }));
         setToast({
           text: `Moved ${path} to the trash`,
           undo: () =>
@@ -262,11 +271,11 @@ function Notes({ me }: { me: Me }) {
   };
   const setLayout = (l: PanelLayout[]) => {
     setLayoutState(l);
-    saveLayout(me.id, l);
+    savePref({ sidebar: l });
   };
-  const toggle = (name: string, value: boolean, set: (v: boolean) => void) => {
+  const toggle = (name: "lineNumbers" | "live" | "preview", value: boolean, set: (v: boolean) => void) => {
     set(value);
-    setPref(me.id, name, value);
+    savePref({ [name]: value });
   };
   const searchTag = (tag: string) => {
     setQuery(`tag:${tag}`);
@@ -274,9 +283,7 @@ function Notes({ me }: { me: Me }) {
       setLayout(layout.map((p) => (p.id === "search" ? { ...p, visible: true } : p)));
     }
   };
-  const current = active && tabs.some((t) => t.path === active.path && t.owner === active.owner)
-    ? active
-    : tabs.at(-1);
+  const current = shownTab(panes.panes[panes.focused] ?? panes.panes[0]!);
   // The address names the note shown (a reload or a shared link opens it), following renames.
   useEffect(() => {
     const url = current ? `/${q({ note: current.path, owner: current.owner })}` : "/";
@@ -292,6 +299,7 @@ function Notes({ me }: { me: Me }) {
         shared={shared}
         active={current?.owner ? undefined : current?.path}
         onOpen={open}
+        onOpenToSide={openBeside}
         onNewNote={(f) => void newNote(f)}
         onNewFolder={newFolder}
         onRename={rename}
@@ -330,83 +338,72 @@ function Notes({ me }: { me: Me }) {
         </div>
         {layout.filter((p) => p.visible).map((p) => <Panel key={p.id} id={p.id}>{panels[p.id]}</Panel>)}
       </aside>
-      <main class="workspace">
-        <div class="tabs" role="tablist" aria-label="Open notes">
-          <button
-            type="button"
-            class="icon-button"
-            aria-label={sidebarOpen ? "Hide sidebar" : "Show sidebar"}
-            onClick={() => setSidebarOpen(!sidebarOpen)}
-          >
-            ☰
-          </button>
-          {tabs.map((t) => {
-            const selected = t === current || (t.path === current?.path && t.owner === current?.owner);
-            return (
-              <span class={selected ? "tab active" : "tab"} key={`${t.owner ?? ""}:${t.path}`}>
-                <button
-                  type="button"
-                  role="tab"
-                  aria-selected={selected}
-                  onClick={() => open(t.path, t.owner)}
-                >
-                  {noteName(t.path)}
+      <Workspace
+        layout={panes}
+        setLayout={setPanes}
+        me={me}
+        lineNumbers={lineNumbers}
+        live={live}
+        showPreview={showPreview}
+        noteNames={noteNames}
+        resolve={resolve}
+        resolveAttachment={resolveAttachment}
+        onLink={(p) => (notesRef.current.includes(p) ? open(p) : void createNote(p))}
+        remote={remote}
+        toolbar={
+          <>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={sidebarOpen ? "Hide sidebar" : "Show sidebar"}
+              onClick={() => setSidebarOpen(!sidebarOpen)}
+            >
+              ☰
+            </button>
+            <span class="spacer" />
+            {panes.panes.length > 1 && (
+              <button
+                type="button"
+                class="small narrow-only"
+                onClick={() => setPanes((l) => ({ ...l, focused: l.focused === 0 ? 1 : 0 }))}
+              >
+                Other pane
+              </button>
+            )}
+            {panes.panes.length > 1
+              ? (
+                <button type="button" class="small" onClick={() => setPanes((l) => closePane(l))}>
+                  Close pane
                 </button>
-                <button
-                  type="button"
-                  class="icon-button"
-                  aria-label={`Close ${t.path}`}
-                  onClick={() => setTabs(closeTab(tabs, t))}
-                >
-                  ×
+              )
+              : (
+                <button type="button" class="small" title="Ctrl/Cmd+\" onClick={() => setPanes(split)}>
+                  Split
                 </button>
-              </span>
-            );
-          })}
-          <span class="spacer" />
-          <label class="toggle">
-            <input
-              type="checkbox"
-              checked={showPreview}
-              onChange={() => toggle("preview", !showPreview, setShowPreview)}
-            />{" "}
-            Preview
-          </label>
-          <label class="toggle">
-            <input
-              type="checkbox"
-              checked={lineNumbers}
-              onChange={() => toggle("lineNumbers", !lineNumbers, setLineNumbers)}
-            />{" "}
-            Line numbers
-          </label>
-          <label class="toggle">
-            <input type="checkbox" checked={live} onChange={() => toggle("live", !live, setLive)} />{" "}
-            Edit together
-          </label>
-        </div>
-        {tabs.length === 0 && (
-          <div class="empty">
-            <p>Open a note from the sidebar, press Ctrl/Cmd+O, or start today's note.</p>
-          </div>
-        )}
-        {tabs.map((t) => (
-          <NoteEditor
-            key={`${t.owner ?? ""}:${t.path}`}
-            tab={t}
-            me={me}
-            hidden={!(t.path === current?.path && t.owner === current?.owner)}
-            lineNumbers={lineNumbers}
-            live={live}
-            showPreview={showPreview}
-            noteNames={noteNames}
-            resolve={resolve}
-            resolveAttachment={resolveAttachment}
-            onOpen={(p) => (notesRef.current.includes(p) ? open(p) : void createNote(p))}
-            remoteChange={remote[t.path] ?? 0}
-          />
-        ))}
-      </main>
+              )}
+            <label class="toggle">
+              <input
+                type="checkbox"
+                checked={showPreview}
+                onChange={() => toggle("preview", !showPreview, setShowPreview)}
+              />{" "}
+              Preview
+            </label>
+            <label class="toggle">
+              <input
+                type="checkbox"
+                checked={lineNumbers}
+                onChange={() => toggle("lineNumbers", !lineNumbers, setLineNumbers)}
+              />{" "}
+              Line numbers
+            </label>
+            <label class="toggle">
+              <input type="checkbox" checked={live} onChange={() => toggle("live", !live, setLive)} />{" "}
+              Edit together
+            </label>
+          </>
+        }
+      />
       {ask && <Ask req={ask} onClose={() => setAsk(undefined)} />}
       {switcher && (
         <Switcher
@@ -443,7 +440,11 @@ function App() {
   const [me, setMe] = useState<Me | null>();
   const path = usePath();
   const load = useCallback(() => {
-    currentUser().then((u) => setMe(u ?? null), () => setMe(null));
+    // The user's preferences come with the sign-in, so the notes page starts with their layout.
+    currentUser().then(async (u) => {
+      if (u) await loadPreferences(u.id);
+      setMe(u ?? null);
+    }, () => setMe(null));
   }, []);
   useEffect(() => {
     setSignedOutHandler(() => setMe(null));

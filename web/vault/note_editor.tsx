@@ -3,8 +3,10 @@
  * version the text was typed over: a 409 shows a conflict message and keeps the user's text (they
  * choose to overwrite or to take the other version). Every edit is also kept as a local draft until
  * the server has it, so a reload or a network drop loses nothing; a draft found on opening is
- * offered back. "Edit together" binds the editor to the note's shared Yjs document instead (the
- * server writes it back), with the others' cursors and AI agents shown by name.
+ * offered back. "Edit together" (the default) binds the editor to the note's shared Yjs document
+ * instead (the server writes it back), with the others' cursors and AI agents shown by name; edits
+ * made while its socket is down are kept as a draft too, and a note whose socket cannot sync opens
+ * in the saving mode above (so a change made through the API meanwhile still meets the 409).
  */
 import type { EditorView } from "@codemirror/view";
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -12,12 +14,15 @@ import { api, ApiError, type Me, type Note, q } from "./api.ts";
 import { CollabSession, type Presence } from "./collab.ts";
 import { dropDraft, loadDraft, saveDraft } from "./drafts.ts";
 import { createEditor, setText } from "./editor.ts";
+import { joinGroup, linkedEditing, noteKey } from "./linked_views.ts";
 import { Preview } from "./preview.tsx";
 import { ShareDialog } from "./sharing.tsx";
 import type { Tab } from "./tabs.ts";
 
 const AUTOSAVE_MS = 1500;
 const RETRY_MS = 5000;
+/** How long a note waits for its live session's first sync before opening in the saving mode. */
+const LIVE_WAIT_MS = 4000;
 
 type SaveState =
   | { kind: "loading" }
@@ -59,9 +64,15 @@ export function NoteEditor(p: NoteEditorProps) {
   const owner = p.tab.owner ?? p.me.id;
   const stateRef = useRef(state);
   stateRef.current = state;
+  // No live sync within LIVE_WAIT_MS: this note is edited in the saving mode until it is reopened.
+  const [fallback, setFallback] = useState(false);
+  const live = p.live && !fallback;
+  const liveRef = useRef(live);
+  liveRef.current = live;
+  const sessionRef = useRef<CollabSession | undefined>(undefined);
 
   const save = async (ifVersion = version.current) => {
-    if (p.live) return;
+    if (liveRef.current) return;
     clearTimeout(timer.current);
     const content = textRef.current;
     setState({ kind: "saving" });
@@ -101,7 +112,18 @@ export function NoteEditor(p: NoteEditorProps) {
   const edited = (next: string) => {
     textRef.current = next;
     setTextState(next);
-    if (p.live) return;
+    if (liveRef.current) {
+      // The socket is down: the shared document holds the edit until it reconnects, but a reload
+      // would drop it, so it is kept on this device too (dropped once the session is live again).
+      if (sessionRef.current?.status !== "live") {
+        saveDraft(p.me.id, owner, p.tab.path, {
+          content: next,
+          baseVersion: version.current,
+          savedAt: new Date().toISOString(),
+        });
+      }
+      return;
+    }
     saveDraft(p.me.id, owner, p.tab.path, {
       content: next,
       baseVersion: version.current,
@@ -117,6 +139,14 @@ export function NoteEditor(p: NoteEditorProps) {
   useEffect(() => {
     let session: CollabSession | undefined;
     let cancelled = false;
+    let leave: (() => void) | undefined;
+    let giveUp: ReturnType<typeof setTimeout> | undefined;
+    const key = noteKey(owner, p.tab.path);
+    const offerDraft = (content: string) => {
+      const draft = loadDraft(p.me.id, owner, p.tab.path);
+      if (draft && draft.content !== content) setOffered(draft);
+      else if (draft) dropDraft(p.me.id, owner, p.tab.path);
+    };
     setState({ kind: "loading" });
     api<Note>(`/api/notes${q({ path: p.tab.path, owner: p.tab.owner })}`).then(async (note) => {
       if (cancelled || !host.current) return;
@@ -135,13 +165,20 @@ export function NoteEditor(p: NoteEditorProps) {
       }
       if (cancelled || !host.current) return;
       setReadOnly(ro);
-      if (p.live) {
+      if (live) {
         session = new CollabSession(p.tab.path, p.tab.owner, { id: p.me.id, name: p.me.name });
+        sessionRef.current = session;
         const s = session;
+        giveUp = setTimeout(() => !cancelled && !s.synced && setFallback(true), LIVE_WAIT_MS);
+        let wasOffline = false;
         s.onChange(() => {
+          // destroy() itself reports (our presence leaves): nothing may be built after the cleanup.
+          if (cancelled) return;
           setPresences(s.presences());
           setLiveStatus(s.status);
+          if (s.status === "offline") wasOffline = true;
           if (s.synced && !view.current && host.current) {
+            clearTimeout(giveUp);
             view.current = createEditor({
               parent: host.current,
               doc: "",
@@ -151,10 +188,17 @@ export function NoteEditor(p: NoteEditorProps) {
               onChange: edited,
               onSave: () => {},
               collab: s,
+              extensions: [linkedEditing(key)],
             });
+            leave = joinGroup(key, view.current, true);
             textRef.current = s.text.toString();
             setTextState(textRef.current);
             setState({ kind: "saved" });
+            offerDraft(textRef.current);
+          } else if (s.status === "live" && wasOffline) {
+            // Synced again: the edits made offline are in the shared document now.
+            wasOffline = false;
+            dropDraft(p.me.id, owner, p.tab.path);
           }
         });
         return;
@@ -167,27 +211,30 @@ export function NoteEditor(p: NoteEditorProps) {
         noteNames: p.noteNames,
         onChange: edited,
         onSave: () => void saveRef.current(),
+        extensions: [linkedEditing(key)],
       });
+      leave = joinGroup(key, view.current, true);
       setState({ kind: "saved" });
-      const draft = loadDraft(p.me.id, owner, p.tab.path);
-      if (draft && draft.content !== note.content) setOffered(draft);
-      else if (draft) dropDraft(p.me.id, owner, p.tab.path);
+      offerDraft(note.content);
     }, (err) => {
       if (!cancelled) setState({ kind: "error", message: err instanceof Error ? err.message : String(err) });
     });
     return () => {
       cancelled = true;
       clearTimeout(timer.current);
+      clearTimeout(giveUp);
+      leave?.();
       view.current?.destroy();
       view.current = undefined;
       session?.destroy();
+      sessionRef.current = undefined;
       setPresences([]);
     };
-  }, [p.tab.path, p.tab.owner, p.live, p.lineNumbers]);
+  }, [p.tab.path, p.tab.owner, live, p.lineNumbers]);
 
   // A change made elsewhere: take it when nothing is unsaved here; otherwise the save will conflict.
   useEffect(() => {
-    if (!p.remoteChange || p.live || stateRef.current.kind !== "saved") return;
+    if (!p.remoteChange || live || stateRef.current.kind !== "saved") return;
     api<Note>(`/api/notes${q({ path: p.tab.path, owner: p.tab.owner })}`).then((note) => {
       if (stateRef.current.kind !== "saved" || note.version === version.current || !view.current) return;
       version.current = note.version;
@@ -206,7 +253,7 @@ export function NoteEditor(p: NoteEditorProps) {
 
   const status = {
     loading: "Loading…",
-    saved: p.live ? "" : "Saved",
+    saved: live ? "" : "Saved",
     dirty: "Unsaved changes",
     saving: "Saving…",
     offline: "Offline: kept on this device, will save when back",
@@ -218,7 +265,15 @@ export function NoteEditor(p: NoteEditorProps) {
     <section class="note" hidden={p.hidden} aria-label={`Note ${p.tab.path}`}>
       <div class="note-bar">
         <span class="note-path">{p.tab.path}{readOnly ? " (read only)" : ""}</span>
-        {p.live && (
+        {p.live && fallback && (
+          <span
+            class="muted"
+            title="The live connection did not answer: each change is saved as a new version"
+          >
+            not live
+          </span>
+        )}
+        {live && (
           <span class="presence" aria-live="polite">
             <span
               class={`live-dot ${liveStatus}`}
@@ -238,7 +293,7 @@ export function NoteEditor(p: NoteEditorProps) {
           </span>
         )}
         <span class="save-state" role="status">{status}</span>
-        {!p.live && !readOnly && (
+        {!live && !readOnly && (
           <button
             type="button"
             class="small"

@@ -1,6 +1,6 @@
 /**
  * The sidebar's other panels: full-text search (highlighted snippets), tags, backlinks of the open
- * note; and the sidebar layout (which panels show, in which order), kept per user on this device.
+ * note; and the sidebar layout (which panels show, in which order), a preference of the user's.
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
@@ -22,22 +22,15 @@ const DEFAULT_LAYOUT: PanelLayout[] = (["files", "search", "tags", "backlinks"] 
   visible: true,
 }));
 
-/** The layout is kept in localStorage under the user's id (the API has no per-user settings store yet). */
-export function loadLayout(userId: string): PanelLayout[] {
-  try {
-    const saved = JSON.parse(localStorage.getItem(`vault.sidebar:${userId}`) ?? "null") as
-      | PanelLayout[]
-      | null;
-    if (Array.isArray(saved)) {
-      const known = saved.filter((p) => p.id in PANEL_NAMES);
-      const missing = DEFAULT_LAYOUT.filter((d) => !known.some((k) => k.id === d.id));
-      return [...known, ...missing];
-    }
-  } catch { /* a damaged value: the default */ }
-  return DEFAULT_LAYOUT;
-}
-export function saveLayout(userId: string, layout: PanelLayout[]) {
-  localStorage.setItem(`vault.sidebar:${userId}`, JSON.stringify(layout));
+/**
+ * The layout from the user's saved preference (preferences.ts): panels this version does not know
+ * are left out, new ones are added at the end, shown.
+ */
+export function layoutFrom(saved: readonly { id: string; visible: boolean }[] | undefined): PanelLayout[] {
+  if (!Array.isArray(saved)) return DEFAULT_LAYOUT;
+  const known = saved.filter((p): p is PanelLayout => p.id in PANEL_NAMES);
+  const missing = DEFAULT_LAYOUT.filter((d) => !known.some((k) => k.id === d.id));
+  return [...known, ...missing];
 }
 
 export function moveItem<T>(list: readonly T[], index: number, by: -1 | 1): T[] {

@@ -104,9 +104,16 @@ export interface PluginStorageTable {
   updated_at: Generated<Date>;
 }
 
+export interface UserPreferencesTable {
+  user_id: string;
+  preferences: Record<string, unknown>;
+  updated_at: Generated<Date>;
+}
+
 /**
  * The vault's tables: identity (0001), the search index (0002), shares and access requests (0003),
- * passkeys (0004), the collaborative documents' update log and snapshots (0005), plugins (0006).
+ * passkeys (0004), the collaborative documents' update log and snapshots (0005), plugins (0006), each user's
+ * web-app preferences (0008).
  */
 export interface VaultDatabase extends IdentityTables, AuditTables, SearchTables {
   plugins: PluginsTable;
@@ -119,6 +126,7 @@ export interface VaultDatabase extends IdentityTables, AuditTables, SearchTables
   api_keys: ApiKeysTable;
   note_shares: NoteSharesTable;
   access_requests: AccessRequestsTable;
+  user_preferences: UserPreferencesTable;
 }
 
 export interface VaultStore {

@@ -1,0 +1,120 @@
+/**
+ * The editor area: one pane or two side by side (panes.ts), each with its tab strip and its notes.
+ * A note open in both panes is edited by the first pane's NoteEditor; the second shows a linked view
+ * (MirrorEditor), so there is one draft and one save state per note. On a narrow screen one pane
+ * shows at a time, the focused one.
+ */
+import type { ComponentChildren } from "preact";
+import type { Me } from "./api.ts";
+import { MirrorEditor } from "./mirror_editor.tsx";
+import { NoteEditor } from "./note_editor.tsx";
+import {
+  closeTabInPane,
+  focusPane,
+  openInPane,
+  ownerPane,
+  type PaneLayout,
+  sameTab,
+  shownTab,
+} from "./panes.ts";
+import type { Tab } from "./tabs.ts";
+
+const noteName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
+
+export interface WorkspaceProps {
+  layout: PaneLayout;
+  setLayout: (f: (l: PaneLayout) => PaneLayout) => void;
+  /** The bar above the panes (sidebar toggle, split, editor toggles). */
+  toolbar: ComponentChildren;
+  me: Me;
+  lineNumbers: boolean;
+  live: boolean;
+  showPreview: boolean;
+  noteNames: () => string[];
+  resolve: (target: string) => string | undefined;
+  resolveAttachment: (name: string) => string | undefined;
+  /** A wiki-link followed in a note (opens or creates it). */
+  onLink: (path: string) => void;
+  remote: Record<string, number>;
+}
+
+export function Workspace(p: WorkspaceProps) {
+  const { layout } = p;
+  const two = layout.panes.length > 1;
+  return (
+    <main class="workspace">
+      <div class="workspace-bar">{p.toolbar}</div>
+      <div class={two ? "pane-area two" : "pane-area"}>
+        {layout.panes.map((pane, i) => {
+          const shown = shownTab(pane);
+          const focused = i === layout.focused;
+          const label = two ? `Pane ${i + 1}` : "Notes";
+          return (
+            <div
+              key={i}
+              class={focused ? "pane focused" : "pane"}
+              role="group"
+              aria-label={label}
+              onMouseDown={() => p.setLayout((l) => focusPane(l, i))}
+              onFocusIn={() => p.setLayout((l) => focusPane(l, i))}
+            >
+              <div class="tabs" role="tablist" aria-label={two ? `Open notes, pane ${i + 1}` : "Open notes"}>
+                {pane.tabs.map((t) => {
+                  const selected = sameTab(t, shown);
+                  return (
+                    <span class={selected ? "tab active" : "tab"} key={`${t.owner ?? ""}:${t.path}`}>
+                      <button
+                        type="button"
+                        role="tab"
+                        aria-selected={selected}
+                        onClick={() => p.setLayout((l) => openInPane(l, t, i))}
+                      >
+                        {noteName(t.path)}
+                      </button>
+                      <button
+                        type="button"
+                        class="icon-button"
+                        aria-label={`Close ${t.path}`}
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          p.setLayout((l) => closeTabInPane(l, i, t));
+                        }}
+                      >
+                        ×
+                      </button>
+                    </span>
+                  );
+                })}
+              </div>
+              {pane.tabs.length === 0 && (
+                <div class="empty">
+                  <p>Open a note from the sidebar, press Ctrl/Cmd+O, or start today's note.</p>
+                </div>
+              )}
+              {pane.tabs.map((t) => (
+                <PaneNote key={`${t.owner ?? ""}:${t.path}`} p={p} pane={i} tab={t} shown={shown} />
+              ))}
+            </div>
+          );
+        })}
+      </div>
+    </main>
+  );
+}
+
+function PaneNote(
+  { p, pane, tab, shown }: { p: WorkspaceProps; pane: number; tab: Tab; shown: Tab | undefined },
+) {
+  const common = {
+    tab,
+    hidden: !sameTab(tab, shown),
+    lineNumbers: p.lineNumbers,
+    showPreview: p.showPreview,
+    noteNames: p.noteNames,
+    resolve: p.resolve,
+    resolveAttachment: p.resolveAttachment,
+    onOpen: p.onLink,
+  };
+  if (ownerPane(p.layout, tab) !== pane) return <MirrorEditor {...common} owner={tab.owner ?? p.me.id} />;
+  return <NoteEditor {...common} me={p.me} live={p.live} remoteChange={p.remote[tab.path] ?? 0} />;
+}
