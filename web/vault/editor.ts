@@ -31,6 +31,8 @@ export interface EditorOptions {
   onChange: (text: string) => void;
   onSave: () => void;
   collab?: CollabSession;
+  /** More extensions (plugins' fence widgets). */
+  extensions?: Extension[];
 }
 
 /** Completes `[[partial` with the vault's note names (without .md), closing the link. */
@@ -82,6 +84,7 @@ export function createEditor(o: EditorOptions): EditorView {
       if (u.docChanged) o.onChange(u.state.doc.toString());
     }),
     theme,
+    o.extensions ?? [],
   ];
   return new EditorView({
     parent: o.parent,

@@ -12,6 +12,8 @@ import { api, ApiError, type Me, type Note, q } from "./api.ts";
 import { CollabSession, type Presence } from "./collab.ts";
 import { dropDraft, loadDraft, saveDraft } from "./drafts.ts";
 import { createEditor, setText } from "./editor.ts";
+import { fenceBodyChange, fenceWidgets } from "./fence_renderers.ts";
+import { pluginHost } from "./plugin_host.ts";
 import { Preview } from "./preview.tsx";
 import { ShareDialog } from "./sharing.tsx";
 import type { Tab } from "./tabs.ts";
@@ -52,6 +54,8 @@ export function NoteEditor(p: NoteEditorProps) {
   const [state, setState] = useState<SaveState>({ kind: "loading" });
   const [text, setTextState] = useState("");
   const [readOnly, setReadOnly] = useState(false);
+  const readOnlyRef = useRef(false);
+  readOnlyRef.current = readOnly;
   const [offered, setOffered] = useState<{ content: string; baseVersion: string; savedAt: string }>();
   const [presences, setPresences] = useState<Presence[]>([]);
   const [liveStatus, setLiveStatus] = useState("");
@@ -71,6 +75,7 @@ export function NoteEditor(p: NoteEditorProps) {
         body: { path: p.tab.path, content, ifVersion, ...(p.tab.owner ? { owner: p.tab.owner } : {}) },
       });
       version.current = meta.version;
+      pluginHost.noteSaved(p.tab.path, p.tab.owner, meta.version);
       if (textRef.current === content) {
         dropDraft(p.me.id, owner, p.tab.path);
         setState({ kind: "saved" });
@@ -151,6 +156,7 @@ export function NoteEditor(p: NoteEditorProps) {
               onChange: edited,
               onSave: () => {},
               collab: s,
+              extensions: [fenceWidgets(pluginHost)],
             });
             textRef.current = s.text.toString();
             setTextState(textRef.current);
@@ -167,6 +173,7 @@ export function NoteEditor(p: NoteEditorProps) {
         noteNames: p.noteNames,
         onChange: edited,
         onSave: () => void saveRef.current(),
+        extensions: [fenceWidgets(pluginHost)],
       });
       setState({ kind: "saved" });
       const draft = loadDraft(p.me.id, owner, p.tab.path);
@@ -193,8 +200,26 @@ export function NoteEditor(p: NoteEditorProps) {
       version.current = note.version;
       setText(view.current, note.content);
       setState({ kind: "saved" });
+      pluginHost.noteSaved(p.tab.path, p.tab.owner, note.version);
     }, () => {});
   }, [p.remoteChange]);
+
+  // The visible note is the one plugins save and edit (api.notes).
+  useEffect(() => {
+    if (p.hidden) return;
+    const bridge = {
+      save: () => saveRef.current(),
+      replaceFence: (range: { from: number; to: number }, body: string) => {
+        const v = view.current;
+        if (!v || readOnlyRef.current) throw new Error("the open note cannot be edited");
+        const change = fenceBodyChange(v.state.doc.toString(), range, body);
+        if (!change) throw new Error("no code fence starts at that range");
+        v.dispatch({ changes: change });
+      },
+    };
+    pluginHost.note = bridge;
+    return () => void (pluginHost.note === bridge && (pluginHost.note = undefined));
+  }, [p.hidden]);
 
   useEffect(() => {
     const online = () => {
