@@ -306,7 +306,7 @@ function Notes({ me }: { me: Me }) {
       current ? { path: current.path, ...(current.owner ? { owner: current.owner } : {}) } : null,
     );
   }, [current?.path, current?.owner]);
-  useEffect(() => () => pluginHost.setNote(null), []);
+  useEffect(() => () => (pluginHost.setNote(null), pluginHost.closePane = () => {}), []);
 
   const panels = {
     files: (

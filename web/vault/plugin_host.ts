@@ -248,7 +248,13 @@ export class PluginHost {
   }
 
   #setContext(p: Loaded, context: PluginContext) {
+    const settingsChanged = context.settings !== p.context.settings;
     p.context = context;
+    // Rendered fences read their plugin's settings: a change draws them again.
+    if (settingsChanged && [...this.renderers.values()].some((r) => r.plugin === p.info.id)) {
+      this.rendererGeneration++;
+      this.#changed();
+    }
     for (const fn of [...p.subscribers]) this.guard(p.info.id, "context subscriber", () => fn(context));
   }
 
