@@ -277,6 +277,21 @@ describe("vault web app: plugins", { skip: browserSkipReason() }, () => {
     await eventually(async () =>
       assert.equal((await api.get("/api/plugins/word-count/settings")).body.values.showCharacters, false)
     );
+    // table-fence's per-user header setting, changed here, reaches the renderer without a reload.
+    const header = page.getByLabel("First row is the header");
+    assert.equal(await header.isChecked(), true);
+    await header.uncheck();
+    await page.locator(".plugin-user-settings", { hasText: "Table fences" }).getByRole("button", {
+      name: "Save",
+    })
+      .click();
+    await page.locator(".plugin-user-settings", { hasText: "Table fences" }).getByRole("status")
+      .filter({ hasText: "Saved." }).waitFor();
+    await page.getByRole("link", { name: "Notes" }).click();
+    await page.locator('[data-path="Team.md"] button.name').click();
+    const table = page.locator("section.note:not([hidden]) .preview table.plugin-table-fence");
+    await table.getByRole("cell", { name: "Name", exact: true }).waitFor();
+    assert.equal(await table.getByRole("columnheader").count(), 0);
     await shootAll(ada, "settings-plugins");
     ada.assertClean();
   });

@@ -147,7 +147,7 @@ class FenceWidget extends WidgetType {
     return other.fence.source === this.fence.source && other.fence.from === this.fence.from &&
       other.fence.to === this.fence.to && other.generation === this.generation;
   }
-  toDOM() {
+  toDOM(view: EditorView) {
     const el = document.createElement("div");
     // Select-all in an editable part of the output selects that part, not the whole note around it.
     el.addEventListener("keydown", (e) => {
@@ -159,7 +159,8 @@ class FenceWidget extends WidgetType {
     const entry = this.host.renderers.get(this.fence.lang);
     if (entry) {
       renderInto(this.host, this.fence.lang, entry, this.fence.source, el, {
-        interactive: true,
+        // A read-only note (shared for reading) gets the static output, as the preview does.
+        interactive: !view.state.readOnly,
         rawRange: { from: this.fence.from, to: this.fence.to },
       });
     }

@@ -110,7 +110,8 @@ export function SettingsForm(
 ) {
   const [draft, setDraft] = useState(values);
   const [message, setMessage] = useState("");
-  useEffect(() => setDraft(values), [values]);
+  // Follow the server's values when they change, not on every reload of the list (that would drop typing).
+  useEffect(() => setDraft(values), [JSON.stringify(values)]);
   if (settings.length === 0) return null;
   const field = (s: SettingDecl) => {
     const id = `plugin-${plugin}-${s.key}`;
