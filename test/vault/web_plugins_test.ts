@@ -146,9 +146,9 @@ describe("vault web app: plugins", { skip: browserSkipReason() }, () => {
     await editor(page).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" four five");
-    await page.getByRole("button", { name: "Save", exact: true }).click();
-    // Saving changes the context's note (its version): the item asks again.
-    await eventually(async () => assert.equal(await status().innerText(), "5 words · 3 min read"));
+    // Editing together (the default), the server writes the text back; that save changes the context's
+    // note (its version) and the item asks again.
+    await eventually(async () => assert.equal(await status().innerText(), "5 words · 3 min read"), 15_000);
     await page.getByRole("button", { name: "Show or hide characters in the word count" }).click();
     await eventually(async () =>
       assert.equal(await status().innerText(), "5 words · 23 characters · 3 min read")
@@ -252,13 +252,14 @@ describe("vault web app: plugins", { skip: browserSkipReason() }, () => {
     await dialog.getByRole("button", { name: "Move Hello panel up" }).click();
     await dialog.getByRole("button", { name: "Done" }).click();
     assert.equal(await page.getByRole("region", { name: "Hello panel" }).count(), 0);
-    const saved = await page.evaluate(`localStorage.getItem("vault.sidebar:" + ${
-      JSON.stringify(
-        (await api.get("/api/me")).body.id,
-      )
-    })`) as string;
-    const layout = JSON.parse(saved) as { id: string; visible: boolean }[];
-    assert.deepEqual(layout.at(-2), { id: "plugin:test-slots:hello", visible: false });
+    // The layout is the user's preference on the server, plugin panels included.
+    await eventually(async () => {
+      const layout = ((await api.get("/api/me/preferences")).body.preferences.sidebar ?? []) as {
+        id: string;
+        visible: boolean;
+      }[];
+      assert.deepEqual(layout.at(-2), { id: "plugin:test-slots:hello", visible: false });
+    });
     await shootAll(ada, "plugins-slots");
     // closePane closes the note shown.
     await page.getByRole("button", { name: "Close this pane" }).click();

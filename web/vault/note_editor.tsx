@@ -238,8 +238,17 @@ export function NoteEditor(p: NoteEditorProps) {
   }, [p.tab.path, p.tab.owner, live, p.lineNumbers]);
 
   // A change made elsewhere: take it when nothing is unsaved here; otherwise the save will conflict.
+  // Editing together, the server writes the shared text back itself: its event is the save plugins hear of.
   useEffect(() => {
-    if (!p.remoteChange || live || stateRef.current.kind !== "saved") return;
+    if (!p.remoteChange) return;
+    if (live) {
+      api<Note>(`/api/notes${q({ path: p.tab.path, owner: p.tab.owner })}`).then(
+        (note) => pluginHost.noteSaved(p.tab.path, p.tab.owner, note.version),
+        () => {},
+      );
+      return;
+    }
+    if (stateRef.current.kind !== "saved") return;
     api<Note>(`/api/notes${q({ path: p.tab.path, owner: p.tab.owner })}`).then((note) => {
       if (stateRef.current.kind !== "saved" || note.version === version.current || !view.current) return;
       version.current = note.version;
