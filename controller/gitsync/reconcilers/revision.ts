@@ -544,7 +544,11 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
 
   return async function reconcile(key: string): Promise<ReconcileResult> {
     const rev = o.getRevision(key);
-    if (!rev) return {};
+    if (!rev) {
+      lastInSync.delete(key); // Deleted (history): nothing of it to remember.
+      o.driftSuspected?.delete(key);
+      return {};
+    }
     const ns = rev.metadata!.namespace!;
     const app = o.getApplication(`${ns}/${rev.spec.applicationRef.name}`);
     if (!app || app.status?.desiredRevision !== rev.metadata!.name) return {};
