@@ -21,6 +21,8 @@ import {
   type ReconcileResult,
   runLeaderElection,
   runWorkers,
+  sleep,
+  withoutFieldBookkeeping,
   WorkQueue,
 } from "../../internal/k8s/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
@@ -103,20 +105,23 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   const log = o.log;
   const events = new EventRecorder(o.client, { component: "gitsync-manager", redact });
 
-  // Informers: the cache every reconciler reads from.
+  // Informers: the cache every reconciler reads from (without managedFields: nothing here reads them).
   const onError = (kind: string) => (err: unknown) =>
     log.warn("watch failed; retrying", { kind, error: (err as Error).message });
   const repos = new Informer<Repository>(o.client, {
     path: `/apis/${API_VERSION}/repositories`,
     onError: onError("Repository"),
+    transform: withoutFieldBookkeeping,
   });
   const apps = new Informer<Application>(o.client, {
     path: `/apis/${API_VERSION}/applications`,
     onError: onError("Application"),
+    transform: withoutFieldBookkeeping,
   });
   const revs = new Informer<Revision>(o.client, {
     path: `/apis/${API_VERSION}/revisions`,
     onError: onError("Revision"),
+    transform: withoutFieldBookkeeping,
   });
   const repoQ = new WorkQueue<string>();
   const appQ = new WorkQueue<string>();
@@ -124,6 +129,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   const policies = new Informer<ImagePolicy>(o.client, {
     path: `/apis/${API_VERSION}/imagepolicies`,
     onError: onError("ImagePolicy"),
+    transform: withoutFieldBookkeeping,
   });
   const policyQ = new WorkQueue<string>();
   policies.onEvent((e) => {
@@ -144,6 +150,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     if (desired) revQ.add(`${e.object.metadata!.namespace}/${desired}`);
   });
   revs.onEvent((e) => revQ.add(objectKey(e.object)));
+  const driftSuspected = new Set<string>();
   const informers = [repos, apps, revs, policies].map((i) => i.run(stop.signal));
   // Drift on watched kinds: a changed managed object asks for its Application's drift check now.
   if (o.driftWatchKinds?.length && (o.driftIntervalMs ?? 1) > 0) {
@@ -155,7 +162,9 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
         log,
         changed: (ns, name) => {
           const deployed = apps.get(`${ns}/${name}`)?.status?.deployedRevision;
-          if (deployed) revQ.add(`${ns}/${deployed}`);
+          if (!deployed) return;
+          driftSuspected.add(`${ns}/${deployed}`);
+          revQ.add(`${ns}/${deployed}`);
         },
       }),
     );
@@ -253,46 +262,67 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     for (const a of apps.list()) appQ.add(objectKey(a));
     for (const r of revs.list()) revQ.add(objectKey(r));
     for (const p of policies.list()) policyQ.add(objectKey(p));
+    // Applications start once every Repository has had its first reconcile (at most 30 s): before its
+    // first fetch each of them would only report SourceNotReady (a status write and an Event each, at
+    // 1,000 Applications 2,000 requests), and the fetch queues them again anyway.
+    const firstFetch = new Set(repos.list().map((r) => objectKey(r)));
+    let firstFetchDone!: () => void;
+    const firstFetches = new Promise<void>((resolve) => (firstFetchDone = resolve));
+    if (!firstFetch.size) firstFetchDone();
+    const repositoryReconcile = measured(
+      "Repository",
+      repositoryReconciler({
+        client: o.client,
+        get: (k) => repos.get(k),
+        cacheRoot: o.cacheRoot,
+        latestImages: (ns) => latestImages(policies.list().filter((p) => p.metadata?.namespace === ns)),
+        discover: discoverer({
+          client: o.client,
+          applications: (ns) => apps.list().filter((a) => a.metadata?.namespace === ns),
+          tree: (repo, commit) => source(repo.metadata!.namespace!, repo.metadata!.name!, commit),
+          events,
+          redact,
+          ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
+        }),
+      }),
+    );
+    const afterFirstFetches = async <R>(run: () => Promise<R>) => {
+      await Promise.race([firstFetches, sleep(30_000, signal)]);
+      return await run();
+    };
     const workers = [
       runWorkers(
         repoQ,
         concurrency,
-        measured(
-          "Repository",
-          repositoryReconciler({
-            client: o.client,
-            get: (k) => repos.get(k),
-            cacheRoot: o.cacheRoot,
-            latestImages: (ns) => latestImages(policies.list().filter((p) => p.metadata?.namespace === ns)),
-            discover: discoverer({
-              client: o.client,
-              applications: (ns) => apps.list().filter((a) => a.metadata?.namespace === ns),
-              tree: (repo, commit) => source(repo.metadata!.namespace!, repo.metadata!.name!, commit),
-              events,
-              redact,
-              ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
-            }),
-          }),
-        ),
+        async (key) => {
+          try {
+            return await repositoryReconcile(key);
+          } finally {
+            if (firstFetch.delete(key) && !firstFetch.size) firstFetchDone();
+          }
+        },
         failed("Repository"),
       ),
-      runWorkers(
-        appQ,
-        concurrency,
-        measured(
-          "Application",
-          applicationReconciler({
-            client: o.client,
-            getApplication: (k) => apps.get(k),
-            getRepository: (k) => repos.get(k),
-            checkSink: async (ns, sink) => void await readSink(o.client, ns, sink),
-            listRevisions: (ns, app) =>
-              revs.list().filter((r) => r.metadata?.namespace === ns && r.spec.applicationRef.name === app),
-            ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
-            events,
-          }),
-        ),
-        failed("Application"),
+      afterFirstFetches(() =>
+        runWorkers(
+          appQ,
+          concurrency,
+          measured(
+            "Application",
+            applicationReconciler({
+              client: o.client,
+              getApplication: (k) => apps.get(k),
+              getRepository: (k) => repos.get(k),
+              checkSink: async (ns, sink) => void await readSink(o.client, ns, sink),
+              listRevisions: (ns, app) =>
+                revs.list().filter((r) => r.metadata?.namespace === ns && r.spec.applicationRef.name === app),
+              getRevision: (k) => revs.get(k),
+              ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
+              events,
+            }),
+          ),
+          failed("Application"),
+        )
       ),
       runWorkers(
         revQ,
@@ -311,6 +341,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             events,
             redact,
             driftIntervalMs: o.driftIntervalMs ?? 5 * 60_000,
+            driftSuspected,
           }),
         ),
         failed("Revision"),

@@ -16,7 +16,7 @@
 import type { KubeClient, QueryValue, WatchEvent } from "./client.ts";
 import { sleep } from "./abortable_sleep.ts";
 import { KubeApiError } from "./errors.ts";
-import type { KubeList, KubeObject } from "./resources.ts";
+import { type KubeList, type KubeObject, LAST_APPLIED_ANNOTATION } from "./resources.ts";
 
 export interface InformerOptions<T extends KubeObject = KubeObject> {
   /** Collection path, e.g. /apis/apps/v1/deployments (all namespaces) or .../namespaces/x/deployments. */
@@ -48,6 +48,20 @@ export interface InformerEvent<T extends KubeObject = KubeObject> {
   object: T;
   /** The cached object an update replaced. */
   old?: T;
+}
+
+/**
+ * A transform for informers whose handlers never read managedFields or kubectl's last-applied
+ * annotation: both are dropped before caching (often the larger part of a small object's metadata).
+ */
+export function withoutFieldBookkeeping<T extends KubeObject>(o: KubeObject): T {
+  const { managedFields: _, ...metadata } = o.metadata ?? {};
+  const annotations = metadata.annotations;
+  if (annotations && LAST_APPLIED_ANNOTATION in annotations) {
+    const { [LAST_APPLIED_ANNOTATION]: _applied, ...rest } = annotations;
+    metadata.annotations = rest;
+  }
+  return { ...o, metadata } as T;
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects: the key informers and queues use. */

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startFakeApiServer } from "./_fake_api_server.ts";
 import { KubeClient } from "./client.ts";
-import { Informer, type InformerEvent } from "./informer.ts";
+import { Informer, type InformerEvent, withoutFieldBookkeeping } from "./informer.ts";
 
 const cm = (name: string, rv: string) => ({ metadata: { name, namespace: "ns", resourceVersion: rv } });
 
@@ -49,4 +49,37 @@ test("a watch answered with 410 Gone makes the informer list again and report wh
   await fake.close();
   assert.deepEqual(events, ["add a", "add b", "delete a", "update b", "add c"]);
   assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ["b", "c"]);
+});
+
+test("withoutFieldBookkeeping drops managedFields and kubectl's last-applied annotation, nothing else", () => {
+  const o = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: "a",
+      namespace: "ns",
+      resourceVersion: "3",
+      labels: { app: "web" },
+      annotations: {
+        "kubectl.kubernetes.io/last-applied-configuration": "{}",
+        "sync.gitsync.io/approved-by": "bob",
+      },
+      managedFields: [{ manager: "kubectl", operation: "Apply" }],
+    },
+    data: { k: "v" },
+  };
+  assert.deepEqual(withoutFieldBookkeeping(o), {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: "a",
+      namespace: "ns",
+      resourceVersion: "3",
+      labels: { app: "web" },
+      annotations: { "sync.gitsync.io/approved-by": "bob" },
+    },
+    data: { k: "v" },
+  });
+  assert.equal(o.metadata.managedFields.length, 1, "the input is left as it was");
+  assert.ok("kubectl.kubernetes.io/last-applied-configuration" in o.metadata.annotations);
 });

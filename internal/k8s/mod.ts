@@ -114,8 +114,15 @@ export {
   NoKindMatchError,
   UnknownResourceTypeError,
 } from "./errors.ts";
-export { Informer, type InformerEvent, type InformerOptions, objectKey } from "./informer.ts";
+export {
+  Informer,
+  type InformerEvent,
+  type InformerOptions,
+  objectKey,
+  withoutFieldBookkeeping,
+} from "./informer.ts";
 export { type LeaderElectionOptions, runLeaderElection } from "./leader_election.ts";
 export { type BackoffOptions, type ReconcileResult, runWorkers, WorkQueue } from "./workqueue.ts";
 export { CrdsNotEstablishedError, installCrds, type InstalledCrd, readCrds } from "./crds.ts";
 export { EventRecorder, type EventRecorderOptions } from "./event_recorder.ts";
+export { sleep } from "./abortable_sleep.ts";

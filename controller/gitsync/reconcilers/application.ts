@@ -77,6 +77,8 @@ export interface ApplicationReconcilerOptions {
   checkSink?: (namespace: string, name: string) => Promise<void>;
   /** The Revisions of an Application (from the informer's cache). */
   listRevisions: (namespace: string, application: string) => Revision[];
+  /** A Revision from the informer's cache, by namespace/name. */
+  getRevision?: (key: string) => Revision | undefined;
   defaultServiceAccount?: string;
   events: EventRecorder;
   now?: () => Date;
@@ -208,7 +210,24 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     }
 
     // Revision: one per commit, service account and source; created once, owned by the Application.
+    // The Application is reconciled on each of its own status writes: the cache answers "exists" then.
     const name = revisionName(app, commit, serviceAccount);
+    if (!o.getRevision?.(`${ns}/${name}`)) await createRevision(app, name, commit, serviceAccount);
+
+    // Status: which Revision to deploy. Readiness follows the Revision (its reconciler reports it).
+    if (app.status?.desiredRevision !== name || app.status?.sourceRevision !== commit) {
+      await writeStatus(app, {
+        desiredRevision: name,
+        sourceRevision: commit,
+        conditions: app.status?.conditions ?? [],
+      });
+    }
+    return await keepHistory(app, name);
+  };
+
+  /** Creates the Revision (an existing one, 409, is fine: the cache had not seen it yet). */
+  async function createRevision(app: Application, name: string, commit: string, serviceAccount: string) {
+    const ns = app.metadata!.namespace!;
     try {
       await o.client.request({
         method: "POST",
@@ -242,17 +261,7 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     } catch (err) {
       if (!isKubeApiError(err, 409)) throw err;
     }
-
-    // Status: which Revision to deploy. Readiness follows the Revision (its reconciler reports it).
-    if (app.status?.desiredRevision !== name || app.status?.sourceRevision !== commit) {
-      await writeStatus(app, {
-        desiredRevision: name,
-        sourceRevision: commit,
-        conditions: app.status?.conditions ?? [],
-      });
-    }
-    return await keepHistory(app, name);
-  };
+  }
 
   /** Points the Application at the rollback target and starts its rollout, approved by the request. */
   async function rollBack(

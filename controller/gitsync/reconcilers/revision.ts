@@ -76,10 +76,25 @@ export interface RevisionReconcilerOptions {
   notify?: (app: Application, n: Notification) => void;
   /** --drift-resync-interval: how often a deployed Revision is compared with the cluster; 0 turns it off. */
   driftIntervalMs?: number;
+  /**
+   * Keys of deployed Revisions whose managed objects changed (the drift watch): checked at their next
+   * reconcile whatever the interval; the reconciler takes a key out once checked.
+   */
+  driftSuspected?: Set<string>;
   now?: () => Date;
 }
 
 type RevisionStatus = NonNullable<Revision["status"]>;
+/**
+ * What a Revision applies: the rendered objects and their rollout groups; with `listed`, the managed
+ * objects a plan found a moment ago (and the kinds it could not list), which a rollout in the same
+ * reconcile prunes against instead of listing again.
+ */
+type Desired = {
+  objects: KubeObject[];
+  groups: Group[];
+  listed?: { managed: KubeObject[]; unlisted: Set<string> };
+};
 type StatusPatch = { [K in Exclude<keyof RevisionStatus, "rollout">]?: RevisionStatus[K] | null } & {
   rollout?: { attempt: number; group: number; selfHeal?: boolean | null };
 };
@@ -114,6 +129,22 @@ const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 
 export function revisionReconciler(o: RevisionReconcilerOptions) {
   const now = o.now ?? (() => new Date());
+  /**
+   * When each deployed Revision was last known to match the cluster (checked, or just rolled out) and
+   * the Application's generation then. A Revision is reconciled on every change of its Application
+   * (its status too), and a drift check is a render and a dry run of every object: without this, each
+   * rollout was followed at once by a check of what it had just applied.
+   */
+  const lastInSync = new Map<string, { at: number; generation: number | undefined }>();
+
+  /** Whether a Healthy Revision's drift check is due now (see lastInSync). */
+  function driftCheckDue(key: string, app: Application): boolean {
+    const last = lastInSync.get(key);
+    if (!last) return true; // After a restart or a self-heal.
+    if (o.driftSuspected?.has(key) || last.generation !== app.metadata?.generation) return true;
+    // The requeue after a check comes back after the interval; a little early counts.
+    return now().getTime() - last.at >= o.driftIntervalMs! - 1_000;
+  }
 
   /** A merge patch of status: null removes a field. */
   async function writeStatus(rev: Revision, status: StatusPatch) {
@@ -175,12 +206,22 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
   }
 
   function plan(rev: Revision, app: Application, sa: KubeClient): Promise<Plan> {
+    return planned(rev, app, sa).then((p) => p.plan);
+  }
+
+  /** The plan and the desired state it was made from (automatic sync rolls that out at once). */
+  function planned(
+    rev: Revision,
+    app: Application,
+    sa: KubeClient,
+  ): Promise<{ plan: Plan; desired: Desired }> {
     return inSpan(
       "plan",
       { "gitsync.revision": `${rev.metadata!.namespace}/${rev.metadata!.name}` },
       async () => {
         const { objects, groups } = await desiredState(rev, app, sa);
-        const managed = await inventory(sa, app, objects)();
+        const unlisted = new Set<string>();
+        const managed = await inventory(sa, app, objects, unlisted)();
         const options = {
           conflictPolicy: app.spec.conflictPolicy ?? "fail",
           defaultNamespace: app.metadata!.namespace!,
@@ -205,7 +246,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
           redact: o.redact,
         });
         spanAttributes({ "gitsync.plan.digest": built.digest, "gitsync.plan.entries": built.entries.length });
-        return built;
+        return { plan: built, desired: { objects, groups, listed: { managed, unlisted } } };
       },
     );
   }
@@ -382,9 +423,132 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     return { requeueAfterMs: 10 };
   }
 
+  /**
+   * Rollout: one step of the groups (rollout.ts), then the status it leads to. `first`, when given, goes
+   * into that status write (automatic sync's plan and approval: one write instead of two).
+   */
+  async function rollOut(
+    key: string,
+    rev: Revision,
+    app: Application,
+    sa: KubeClient,
+    desired: Desired,
+    first?: StatusPatch,
+  ): Promise<ReconcileResult> {
+    const { objects, groups, listed } = desired;
+    const ns = rev.metadata!.namespace!;
+    const state: RolloutState = {
+      rollout: first?.rollout?.attempt ?? rev.status?.rollout?.attempt ?? 1,
+      group: first?.rollout?.group ?? rev.status?.rollout?.group ?? 0,
+      hooks: first?.hooks ?? rev.status?.hooks ?? [],
+    };
+    const selfHeal = rev.status?.rollout?.selfHeal === true;
+    const unlisted = listed?.unlisted ?? new Set<string>();
+    const r = await rolloutStep({
+      client: sa,
+      rolloutOf: rev.metadata!.uid ?? rev.metadata!.name!,
+      groups,
+      state,
+      // A self-heal takes back the fields others changed: they were approved as ours.
+      conflictPolicy: selfHeal ? "adopt" : app.spec.conflictPolicy ?? "fail",
+      namespace: ns,
+      // Only this reconcile's own applies happened since the plan listed them: nothing to list again.
+      inventory: listed ? () => Promise.resolve(listed.managed) : inventory(sa, app, objects, unlisted),
+      prune: app.spec.sync?.prune !== false,
+      desired: objects,
+    });
+    if (r.outcome === "progressing") {
+      const diagnosis = r.unhealthy?.length ? await diagnosed(rev, sa, r.unhealthy) : undefined;
+      await writeStatus(rev, {
+        ...first,
+        rollout: stored(r.state, selfHeal),
+        hooks: r.state.hooks,
+        ...(diagnosis ? { diagnosis } : {}),
+      });
+      return { requeueAfterMs: 1_000 };
+    }
+    if (r.outcome === "failed") {
+      // A failed hook Job: say why its Pods failed.
+      const res = r.failure.resource;
+      const live = res.kind === "Job" && res.name
+        ? await sa.request<KubeObject>({
+          path: `/apis/batch/v1/namespaces/${res.namespace ?? ns}/jobs/${res.name}`,
+        }).then((j) => [{ ...j, kind: "Job", apiVersion: "batch/v1" }], () => [])
+        : [];
+      const diagnosis = live.length ? await diagnosed(rev, sa, live, true) : undefined;
+      await writeStatus(rev, {
+        ...first,
+        rollout: stored(r.state, selfHeal),
+        hooks: r.state.hooks,
+        ...(diagnosis ? { diagnosis } : {}),
+      });
+      return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource, app);
+    }
+    await writeStatus(rev, {
+      ...first,
+      phase: "Healthy",
+      diagnosis: null,
+      rollout: stored(r.state, selfHeal),
+      hooks: r.state.hooks,
+      finishedAt: iso(now()),
+      conditions: setCondition(rev.status?.conditions, {
+        type: "RolloutComplete",
+        status: "True",
+        reason: "RolloutComplete",
+        message: "every group is Healthy",
+      }, now()),
+    });
+    if (r.pruneSkipped) await o.events.warning(rev, "PruneSkipped", r.pruneSkipped);
+    if (unlisted.size) {
+      await o.events.warning(
+        rev,
+        "PruneInventoryIncomplete",
+        `${rev.spec.serviceAccountName} may not list ${[...unlisted].sort().join(", ")}: left out of pruning`,
+      );
+    }
+    await o.events.normal(rev, "RolloutComplete", "every group is Healthy");
+    const rolledBack = app.status?.rollback?.revision === rev.metadata!.name;
+    if (rolledBack) {
+      await o.events.normal(app, "RolledBack", `rolled back to Revision ${rev.metadata!.name}`);
+    }
+    tell(
+      app,
+      rev,
+      rolledBack ? "RolledBack" : "Healthy",
+      rolledBack ? `rolled back to Revision ${rev.metadata!.name}` : "every group is Healthy",
+    );
+    await o.client.request({
+      method: "PATCH",
+      path: `/apis/${API_VERSION}/namespaces/${ns}/applications/${app.metadata!.name}/status`,
+      contentType: "application/merge-patch+json",
+      body: {
+        status: {
+          deployedRevision: rev.metadata!.name,
+          managedKinds: managedKinds(objects),
+          conditions: setCondition(app.status?.conditions, {
+            type: "Ready",
+            status: "True",
+            reason: rolledBack ? "RolledBack" : "RolloutComplete",
+            message: `Revision ${rev.metadata!.name} is deployed and Healthy`,
+          }, now()),
+        },
+      },
+    });
+    // After a self-heal, check at once that the drift is gone (the Drifted condition clears then);
+    // otherwise what was just applied is in sync until the interval or a change says otherwise.
+    if (selfHeal) lastInSync.delete(key);
+    else lastInSync.set(key, { at: now().getTime(), generation: app.metadata?.generation });
+    if (!o.driftIntervalMs) return {};
+    return { requeueAfterMs: rev.status?.rollout?.selfHeal ? 1_000 : o.driftIntervalMs };
+  }
+
   return async function reconcile(key: string): Promise<ReconcileResult> {
     const rev = o.getRevision(key);
-    if (!rev) return {};
+    if (!rev) {
+      lastInSync.delete(key); // Deleted (history): nothing of it to remember.
+      o.driftSuspected?.delete(key);
+      return {};
+    }
     const ns = rev.metadata!.namespace!;
     const app = o.getApplication(`${ns}/${rev.spec.applicationRef.name}`);
     if (!app || app.status?.desiredRevision !== rev.metadata!.name) return {};
@@ -398,32 +562,32 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       // Observe: a deployed Revision is compared with the cluster on the drift interval.
       if (phase === "Healthy") {
         if (!o.driftIntervalMs || app.status?.deployedRevision !== rev.metadata!.name) return {};
+        if (!driftCheckDue(key, app)) return {}; // Its requeue is already pending.
+        o.driftSuspected?.delete(key);
+        const checkedAt = now().getTime();
         await checkDrift(rev, app, sa);
+        lastInSync.set(key, { at: checkedAt, generation: app.metadata?.generation });
         return { requeueAfterMs: o.driftIntervalMs };
       }
 
       // Plan.
       if (phase === "Pending" || phase === "Planning") {
-        const p = await plan(rev, app, sa);
-        const automatic = app.spec.sync?.automatic === true;
-        await writeStatus(rev, {
-          phase: automatic ? "Applying" : "AwaitingApproval",
-          plan: p,
-          rollout: { attempt: 1, group: 0, selfHeal: null },
-          hooks: [],
-          // Automatic sync approves the plan it just made: no second plan at rollout start.
-          ...(automatic
-            ? {
-              approval: { approvedBy: "automatic", approvedAt: iso(now()), planDigest: p.digest },
-              startedAt: iso(now()),
-            }
-            : {}),
-        });
-        if (!automatic) {
+        const { plan: p, desired } = await planned(rev, app, sa);
+        const fresh = { plan: p, rollout: { attempt: 1, group: 0, selfHeal: null }, hooks: [] };
+        if (app.spec.sync?.automatic !== true) {
+          await writeStatus(rev, { phase: "AwaitingApproval", ...fresh });
           await o.events.normal(rev, "AwaitingApproval", `plan ${p.digest} waits for approval`);
           tell(app, rev, "AwaitingApproval", `plan ${p.digest} waits for approval`, p);
+          return { requeueAfterMs: 0 };
         }
-        return { requeueAfterMs: automatic ? 10 : 0 };
+        // Automatic sync approves the plan it just made and rolls out what was planned at once: no second
+        // render or plan, and the plan goes into the same status write as the rollout's first step.
+        return await rollOut(key, rev, app, sa, desired, {
+          phase: "Applying",
+          ...fresh,
+          approval: { approvedBy: "automatic", approvedAt: iso(now()), planDigest: p.digest },
+          startedAt: iso(now()),
+        });
       }
 
       // Approval: the webhook recorded who approved which digest on the Application.
@@ -444,11 +608,6 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       }
 
       // Rollout.
-      const state: RolloutState = {
-        rollout: rev.status?.rollout?.attempt ?? 1,
-        group: rev.status?.rollout?.group ?? 0,
-        hooks: rev.status?.hooks ?? [],
-      };
       if (!rev.status?.startedAt) {
         // Rollout start: the plan must still be the approved one. A rollback's approval binds to the
         // desired state instead (the live objects have moved on since, so its old plan cannot match).
@@ -472,100 +631,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         // From here on the applied objects are the plan's, so the plan is not computed again.
         await writeStatus(rev, { startedAt: iso(now()) });
       }
-      const { objects, groups } = await desiredState(rev, app, sa);
-      const selfHeal = rev.status?.rollout?.selfHeal === true;
-      const unlisted = new Set<string>();
-      const r = await rolloutStep({
-        client: sa,
-        rolloutOf: rev.metadata!.uid ?? rev.metadata!.name!,
-        groups,
-        state,
-        // A self-heal takes back the fields others changed: they were approved as ours.
-        conflictPolicy: selfHeal ? "adopt" : app.spec.conflictPolicy ?? "fail",
-        namespace: ns,
-        inventory: inventory(sa, app, objects, unlisted),
-        prune: app.spec.sync?.prune !== false,
-        desired: objects,
-      });
-      if (r.outcome === "progressing") {
-        const diagnosis = r.unhealthy?.length ? await diagnosed(rev, sa, r.unhealthy) : undefined;
-        await writeStatus(rev, {
-          rollout: stored(r.state, selfHeal),
-          hooks: r.state.hooks,
-          ...(diagnosis ? { diagnosis } : {}),
-        });
-        return { requeueAfterMs: 1_000 };
-      }
-      if (r.outcome === "failed") {
-        // A failed hook Job: say why its Pods failed.
-        const res = r.failure.resource;
-        const live = res.kind === "Job" && res.name
-          ? await sa.request<KubeObject>({
-            path: `/apis/batch/v1/namespaces/${res.namespace ?? ns}/jobs/${res.name}`,
-          }).then((j) => [{ ...j, kind: "Job", apiVersion: "batch/v1" }], () => [])
-          : [];
-        const diagnosis = live.length ? await diagnosed(rev, sa, live, true) : undefined;
-        await writeStatus(rev, {
-          rollout: stored(r.state, selfHeal),
-          hooks: r.state.hooks,
-          ...(diagnosis ? { diagnosis } : {}),
-        });
-        return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource, app);
-      }
-      await writeStatus(rev, {
-        phase: "Healthy",
-        diagnosis: null,
-        rollout: stored(r.state, selfHeal),
-        hooks: r.state.hooks,
-        finishedAt: iso(now()),
-        conditions: setCondition(rev.status?.conditions, {
-          type: "RolloutComplete",
-          status: "True",
-          reason: "RolloutComplete",
-          message: "every group is Healthy",
-        }, now()),
-      });
-      if (r.pruneSkipped) await o.events.warning(rev, "PruneSkipped", r.pruneSkipped);
-      if (unlisted.size) {
-        await o.events.warning(
-          rev,
-          "PruneInventoryIncomplete",
-          `${rev.spec.serviceAccountName} may not list ${
-            [...unlisted].sort().join(", ")
-          }: left out of pruning`,
-        );
-      }
-      await o.events.normal(rev, "RolloutComplete", "every group is Healthy");
-      const rolledBack = app.status?.rollback?.revision === rev.metadata!.name;
-      if (rolledBack) {
-        await o.events.normal(app, "RolledBack", `rolled back to Revision ${rev.metadata!.name}`);
-      }
-      tell(
-        app,
-        rev,
-        rolledBack ? "RolledBack" : "Healthy",
-        rolledBack ? `rolled back to Revision ${rev.metadata!.name}` : "every group is Healthy",
-      );
-      await o.client.request({
-        method: "PATCH",
-        path: `/apis/${API_VERSION}/namespaces/${ns}/applications/${app.metadata!.name}/status`,
-        contentType: "application/merge-patch+json",
-        body: {
-          status: {
-            deployedRevision: rev.metadata!.name,
-            managedKinds: managedKinds(objects),
-            conditions: setCondition(app.status?.conditions, {
-              type: "Ready",
-              status: "True",
-              reason: rolledBack ? "RolledBack" : "RolloutComplete",
-              message: `Revision ${rev.metadata!.name} is deployed and Healthy`,
-            }, now()),
-          },
-        },
-      });
-      // After a self-heal, check at once that the drift is gone (the Drifted condition clears then).
-      if (!o.driftIntervalMs) return {};
-      return { requeueAfterMs: rev.status?.rollout?.selfHeal ? 1_000 : o.driftIntervalMs };
+      return await rollOut(key, rev, app, sa, await desiredState(rev, app, sa));
     } catch (err) {
       if (
         err instanceof RenderFailure || err instanceof ValidationFailure || err instanceof DecryptionFailure
