@@ -6,7 +6,7 @@
  * test-artifacts/vault-web/.
  */
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -434,6 +434,53 @@ describe("vault web app: graph view and canvas", { skip: browserSkipReason() }, 
     assert.equal(await pane.locator('[data-node-id="g"] .canvas-group-label').textContent(), PAYLOADS[0]);
     assert.equal(await pane.locator('[data-edge-id="e"] .canvas-edge-label').textContent(), PAYLOADS[1]);
     await assertInert("canvas payloads");
+    w.assertClean();
+  });
+
+  it("draws a 1,000-note vault (figures logged, not asserted)", async () => {
+    // Written on disk (the file watcher indexes them): 1,000 notes through the API take minutes here.
+    // Away from the app meanwhile: its live tree reloads on each of the 1,000 events.
+    await page.goto("about:blank");
+    const me = (await api.get("/api/me")).body.id as string;
+    const dir = join(home, "notes", "users", me, "Big");
+    await mkdir(dir, { recursive: true });
+    const n = 1000;
+    for (let i = 0; i < n; i++) {
+      await writeFile(
+        join(dir, `n${i}.md`),
+        `# N${i}\n\n[[Big/n${Math.floor(i / 3)}]] [[Big/n${(i * 7) % n}]]\n`,
+      );
+    }
+    await eventually(async () => {
+      const g = (await api.get("/api/graph")).body as { nodes: { path: string }[] };
+      assert.ok(g.nodes.filter((x) => x.path.startsWith("Big/")).length >= n, "indexed");
+    }, 180_000);
+    await page.goto("/");
+    await page.locator('[data-path="Big"]').waitFor();
+    // Timed in the page: from the Graph button's click to the frame with every node drawn.
+    const shown = await page.evaluate(`(async () => {
+      const t0 = performance.now();
+      [...document.querySelectorAll("button")].find((b) => b.textContent === "Graph").click();
+      while (document.querySelectorAll("g.graph-node").length < ${n}) {
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return Math.round(performance.now() - t0);
+    })()`) as number;
+    const ms = await page.locator(".graph-stats").getAttribute("data-layout-ms");
+    // A zoom step, timed in the page: from the click to the second frame after it.
+    const [zoomMs, changed] = await page.evaluate(`(async () => {
+      const g = document.querySelector("g.graph-viewport");
+      const before = g.getAttribute("transform");
+      const t0 = performance.now();
+      document.querySelector('[aria-label="Zoom in"]').click();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return [Math.round(performance.now() - t0), g.getAttribute("transform") !== before];
+    })()`) as [number, boolean];
+    assert.ok(changed, "zoomed");
+    console.log(
+      `graph view, ${await page.locator("g.graph-node").count()} nodes: layout ${ms} ms, ` +
+        `click to drawn ${shown} ms, a zoom step drawn in ${zoomMs} ms (in the page)`,
+    );
     w.assertClean();
   });
 });

@@ -44,13 +44,21 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
   // One call for the whole vault (or the owner's shared notes); the local graph is cut from it, after
   // links by name are resolved (graph_filter.ts says why).
   const owner = local ? current!.owner : undefined;
+  // Changes elsewhere come in bursts (a sync writes many files): fetch once they settle.
+  const first = useRef(true);
   useEffect(() => {
     let stale = false;
-    api<Graph>(`/api/graph${q({ owner })}`).then(
-      (g) => !stale && (setGraph(resolveNames(g)), setError("")),
-      (err) => setError(err.message),
-    );
-    return () => void (stale = true);
+    const fetchGraph = () =>
+      api<Graph>(`/api/graph${q({ owner })}`).then(
+        (g) => !stale && (setGraph(resolveNames(g)), setError("")),
+        (err) => !stale && setError(err.message),
+      );
+    const timer = setTimeout(fetchGraph, first.current ? 0 : 400);
+    first.current = false;
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
   }, [owner, refresh]);
 
   const shown = useMemo(() => {
@@ -136,6 +144,23 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
     }
     return new Map(nodes.map((n) => [n.path, Math.min(14, 4 + Math.sqrt(degree.get(n.path) ?? 0) * 1.6)]));
   }, [shown]);
+  // Zooming and panning change only the viewport's transform: the drawing itself is a memoized
+  // element, which Preact does not render again (1,000 nodes stay smooth).
+  const labels = !many || t.k > 1.5;
+  const layer = useMemo(
+    () =>
+      layout && shown && (
+        <GraphLayer
+          graph={shown}
+          layout={layout}
+          radii={radii}
+          labels={labels}
+          {...(current ? { current: current.path } : {})}
+          onHover={setHover}
+        />
+      ),
+    [layout, radii, labels, current?.path],
+  );
   const hovered = hover && layout?.index.get(hover);
   const hoveredNode = hovered !== undefined && hovered !== "" ? nodes[hovered] : undefined;
 
@@ -210,36 +235,7 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
       >
         {layout && (
           <g class="graph-viewport" transform={fmt(t)}>
-            {shown!.edges.map((e, i) => {
-              const [a, b] = layout.links[i]!;
-              return (
-                <line
-                  key={`${e.source}\0${e.target}\0${e.kind}`}
-                  class={nodes[b]!.exists ? "graph-edge" : "graph-edge unresolved"}
-                  data-source={e.source}
-                  data-target={e.target}
-                  x1={layout.pos[2 * a]}
-                  y1={layout.pos[2 * a + 1]}
-                  x2={layout.pos[2 * b]}
-                  y2={layout.pos[2 * b + 1]}
-                />
-              );
-            })}
-            {nodes.map((n, i) => (
-              <g
-                key={n.path}
-                class={`graph-node ${n.exists ? "resolved" : "unresolved"}${
-                  n.path === current?.path ? " current" : ""
-                }`}
-                data-path={n.path}
-                transform={`translate(${layout.pos[2 * i]!.toFixed(1)} ${layout.pos[2 * i + 1]!.toFixed(1)})`}
-                onPointerEnter={() => setHover(n.path)}
-                onPointerLeave={() => setHover((h) => (h === n.path ? undefined : h))}
-              >
-                <circle r={radii.get(n.path)} />
-                {(!many || t.k > 1.5) && <text y={radii.get(n.path)! + 11}>{n.title}</text>}
-              </g>
-            ))}
+            {layer}
           </g>
         )}
         {hoveredNode && layout && (
@@ -265,5 +261,48 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
         </ul>
       </details>
     </section>
+  );
+}
+
+function GraphLayer({ graph, layout, radii, labels, current, onHover }: {
+  graph: Graph;
+  layout: { links: (readonly [number, number])[]; pos: Float64Array };
+  radii: Map<string, number>;
+  labels: boolean;
+  current?: string;
+  onHover: (update: (h: string | undefined) => string | undefined) => void;
+}) {
+  const { nodes, edges } = graph;
+  return (
+    <>
+      {edges.map((e, i) => {
+        const [a, b] = layout.links[i]!;
+        return (
+          <line
+            key={`${e.source}\0${e.target}\0${e.kind}`}
+            class={nodes[b]!.exists ? "graph-edge" : "graph-edge unresolved"}
+            data-source={e.source}
+            data-target={e.target}
+            x1={layout.pos[2 * a]}
+            y1={layout.pos[2 * a + 1]}
+            x2={layout.pos[2 * b]}
+            y2={layout.pos[2 * b + 1]}
+          />
+        );
+      })}
+      {nodes.map((n, i) => (
+        <g
+          key={n.path}
+          class={`graph-node ${n.exists ? "resolved" : "unresolved"}${n.path === current ? " current" : ""}`}
+          data-path={n.path}
+          transform={`translate(${layout.pos[2 * i]!.toFixed(1)} ${layout.pos[2 * i + 1]!.toFixed(1)})`}
+          onPointerEnter={() => onHover(() => n.path)}
+          onPointerLeave={() => onHover((h) => (h === n.path ? undefined : h))}
+        >
+          <circle r={radii.get(n.path)} />
+          {labels && <text y={radii.get(n.path)! + 11}>{n.title}</text>}
+        </g>
+      ))}
+    </>
   );
 }
