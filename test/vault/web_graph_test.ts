@@ -402,6 +402,26 @@ describe("vault web app: graph view and canvas", { skip: browserSkipReason() }, 
     await page.getByRole("button", { name: "Create" }).click();
     await page.locator("section.canvas-pane:not([hidden]) .canvas-stage").waitFor();
     assert.deepEqual(JSON.parse((await read("Plans/Map.canvas")).content), { nodes: [], edges: [] });
+    // Resize a card by its corner, then delete it with the Delete key.
+    const map = page.locator("section.canvas-pane:not([hidden])");
+    await map.getByRole("button", { name: "Add text" }).click();
+    await map.getByLabel("Card text").fill("Box");
+    await map.locator(".canvas-stage").click({ position: { x: 5, y: 5 } });
+    const box = map.locator(".canvas-node.text", { hasText: "Box" });
+    const corner = (await box.locator(".canvas-resize").boundingBox())!;
+    await page.mouse.move(corner.x + 7, corner.y + 7);
+    await page.mouse.down();
+    await page.mouse.move(corner.x + 67, corner.y + 47, { steps: 4 });
+    await page.mouse.up();
+    await eventually(async () => {
+      const [node] = JSON.parse((await read("Plans/Map.canvas")).content).nodes;
+      assert.deepEqual([node.text, node.width, node.height], ["Box", 320, 160]);
+    });
+    await box.focus();
+    await page.keyboard.press("Delete");
+    await eventually(async () =>
+      assert.deepEqual(JSON.parse((await read("Plans/Map.canvas")).content), { nodes: [], edges: [] })
+    );
 
     const evil = {
       nodes: [
