@@ -351,13 +351,14 @@ describe("vault web app: graph view and canvas", { skip: browserSkipReason() }, 
     // Zoom and pan change the stage's transform.
     const world = pane.locator(".canvas-world");
     const before = await world.getAttribute("data-transform");
-    await pane.getByRole("button", { name: "Zoom in" }).click();
+    await pane.getByRole("button", { name: "Zoom out" }).click();
     const zoomed = await world.getAttribute("data-transform");
     assert.notEqual(zoomed, before);
     const stage = (await pane.locator(".canvas-stage").boundingBox())!;
-    await page.mouse.move(stage.x + stage.width - 20, stage.y + stage.height - 20);
+    // From the stage's empty top-left corner (zoomed out, the cards are further in).
+    await page.mouse.move(stage.x + 5, stage.y + 5);
     await page.mouse.down();
-    await page.mouse.move(stage.x + stage.width - 120, stage.y + stage.height - 60, { steps: 4 });
+    await page.mouse.move(stage.x + 105, stage.y + 65, { steps: 4 });
     await page.mouse.up();
     assert.notEqual(await world.getAttribute("data-transform"), zoomed);
     w.assertClean();
