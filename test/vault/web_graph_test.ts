@@ -396,7 +396,7 @@ describe("vault web app: graph view and canvas", { skip: browserSkipReason() }, 
     w.assertClean();
   });
 
-  it("New canvas in the file tree; payloads in canvas text, labels and file names stay text", async () => {
+  it("New canvas in the file tree, resize and delete; payloads in canvas text, labels and file names stay text; an edge gets a label and a color", async () => {
     await page.goto("/");
     await page.getByRole("button", { name: "New canvas" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Plans/Map");
@@ -455,6 +455,22 @@ describe("vault web app: graph view and canvas", { skip: browserSkipReason() }, 
     assert.equal(await pane.locator('[data-node-id="g"] .canvas-group-label').textContent(), PAYLOADS[0]);
     assert.equal(await pane.locator('[data-edge-id="e"] .canvas-edge-label').textContent(), PAYLOADS[1]);
     await assertInert("canvas payloads");
+    // Select the edge by a click on its middle, then give it a label and a color.
+    const [mx, my] = await page.evaluate(`(() => {
+      const p = document.querySelector('[data-edge-id="e"] .canvas-edge-hit');
+      const pt = p.getPointAtLength(p.getTotalLength() / 2);
+      const m = p.getScreenCTM();
+      return [pt.x * m.a + pt.y * m.c + m.e, pt.x * m.b + pt.y * m.d + m.f];
+    })()`) as [number, number];
+    await page.mouse.click(mx, my);
+    await pane.getByLabel("Edge label").fill("leads to");
+    await pane.getByLabel("Edge label").press("Tab");
+    await pane.getByLabel("Color").selectOption("2");
+    await eventually(async () => {
+      const [edge] = JSON.parse((await read("Evil.canvas")).content).edges;
+      assert.deepEqual([edge.label, edge.color], ["leads to", "2"]);
+    });
+    assert.equal(await pane.locator('[data-edge-id="e"] .canvas-edge-label').textContent(), "leads to");
     w.assertClean();
   });
 
