@@ -494,15 +494,17 @@ describe("vault web app: graph view and canvas", { skip: browserSkipReason() }, 
     }, 180_000);
     await page.goto("/");
     await page.locator('[data-path="Big"]').waitFor();
-    // Timed in the page: from the Graph button's click to the frame with every node drawn.
-    const shown = await page.evaluate(`(async () => {
+    // Timed in the page, from the Graph button's click: to every node drawn (the layout then goes on in
+    // slices between frames), and to the layout done.
+    const [shown, settled] = await page.evaluate(`(async () => {
       const t0 = performance.now();
       [...document.querySelectorAll("button")].find((b) => b.textContent === "Graph").click();
-      while (document.querySelectorAll("g.graph-node").length < ${n}) {
-        await new Promise((r) => requestAnimationFrame(r));
-      }
-      return Math.round(performance.now() - t0);
-    })()`) as number;
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      while (document.querySelectorAll("g.graph-node").length < ${n}) await frame();
+      const shown = Math.round(performance.now() - t0);
+      while (!document.querySelector(".graph-stats")?.getAttribute("data-layout-ms")) await frame();
+      return [shown, Math.round(performance.now() - t0)];
+    })()`) as [number, number];
     const ms = await page.locator(".graph-stats").getAttribute("data-layout-ms");
     // A zoom step, timed in the page: from the click to the second frame after it.
     const [zoomMs, changed] = await page.evaluate(`(async () => {
@@ -515,8 +517,8 @@ describe("vault web app: graph view and canvas", { skip: browserSkipReason() }, 
     })()`) as [number, boolean];
     assert.ok(changed, "zoomed");
     console.log(
-      `graph view, ${await page.locator("g.graph-node").count()} nodes: layout ${ms} ms, ` +
-        `click to drawn ${shown} ms, a zoom step drawn in ${zoomMs} ms (in the page)`,
+      `graph view, ${await page.locator("g.graph-node").count()} nodes: layout ${ms} ms of work, ` +
+        `click to drawn ${shown} ms, to laid out ${settled} ms, a zoom step drawn in ${zoomMs} ms (in the page)`,
     );
     w.assertClean();
   });

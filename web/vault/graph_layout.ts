@@ -18,12 +18,42 @@ export interface LayoutOptions {
   cutoff?: number;
 }
 
+/** A layout in progress: `pos` holds x, y of each node, interleaved, and changes with each step. */
+export interface Layout {
+  pos: Float64Array;
+  /** Runs one step; false once the layout is done. */
+  step(): boolean;
+}
+
 /** x, y of each node, interleaved, centred on (0, 0). */
 export function forceLayout(
   count: number,
   links: readonly (readonly [number, number])[],
-  { iterations = count > 500 ? 150 : 250, linkDistance = 50, charge = 900, cutoff = 100 }: LayoutOptions = {},
+  options: LayoutOptions = {},
 ): Float64Array {
+  const layout = startLayout(count, links, options);
+  while (layout.step());
+  const pos = layout.pos;
+  let mx = 0, my = 0;
+  for (let i = 0; i < count; i++) {
+    mx += pos[2 * i]!;
+    my += pos[2 * i + 1]!;
+  }
+  if (count) {
+    for (let i = 0; i < count; i++) {
+      pos[2 * i]! -= mx / count;
+      pos[2 * i + 1]! -= my / count;
+    }
+  }
+  return pos;
+}
+
+/** A layout to run step by step (the view runs a few steps per frame, so the page stays responsive). */
+export function startLayout(
+  count: number,
+  links: readonly (readonly [number, number])[],
+  { iterations = count > 500 ? 150 : 250, linkDistance = 50, charge = 900, cutoff = 100 }: LayoutOptions = {},
+): Layout {
   const pos = new Float64Array(count * 2);
   const vel = new Float64Array(count * 2);
   const golden = Math.PI * (3 - Math.sqrt(5));
@@ -43,8 +73,10 @@ export function forceLayout(
   const order = new Int32Array(count);
   let start = new Int32Array(0);
 
-  for (let step = 0; step < iterations; step++) {
-    const alpha = 1 - step / iterations;
+  let done = 0;
+  const step = () => {
+    if (done >= iterations) return false;
+    const alpha = 1 - done++ / iterations;
     const [x0, y0, x1, y1] = bounds(pos);
     const gw = Math.floor((x1 - x0) / cutoff) + 1, gh = Math.floor((y1 - y0) / cutoff) + 1;
     if (start.length < gw * gh + 1) start = new Int32Array(gw * gh + 1);
@@ -103,19 +135,9 @@ export function forceLayout(
       // A cap keeps a close pair from flinging each other out of the picture.
       pos[i]! += Math.max(-30, Math.min(30, vel[i]!));
     }
-  }
-  let mx = 0, my = 0;
-  for (let i = 0; i < count; i++) {
-    mx += pos[2 * i]!;
-    my += pos[2 * i + 1]!;
-  }
-  if (count) {
-    for (let i = 0; i < count; i++) {
-      pos[2 * i]! -= mx / count;
-      pos[2 * i + 1]! -= my / count;
-    }
-  }
-  return pos;
+    return done < iterations;
+  };
+  return { pos, step };
 }
 
 /** The smallest box around the nodes: [minX, minY, maxX, maxY]. */

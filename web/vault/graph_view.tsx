@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, q } from "./api.ts";
-import { bounds, forceLayout } from "./graph_layout.ts";
+import { bounds, startLayout } from "./graph_layout.ts";
 import { filterChoices, filterGraph, type Graph, localGraph, resolveNames } from "./graph_filter.ts";
 
 export interface GraphViewProps {
@@ -71,9 +71,10 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
     if (!shown) return undefined;
     const index = new Map(shown.nodes.map((n, i) => [n.path, i]));
     const links = shown.edges.map((e) => [index.get(e.source)!, index.get(e.target)!] as const);
-    const t0 = performance.now();
-    const pos = forceLayout(shown.nodes.length, links);
-    return { index, links, pos, ms: performance.now() - t0 };
+    const run = startLayout(shown.nodes.length, links);
+    /** Time spent laying out; undefined until the layout is done. */
+    const stats: { ms?: number } = {};
+    return { index, links, pos: run.pos, run, stats };
   }, [shown]);
 
   // A new picture starts fitted to the view.
@@ -83,7 +84,29 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
     const k = clampK(Math.min(WIDTH / (x1 - x0 + 80), HEIGHT / (y1 - y0 + 80), 2));
     setT({ x: WIDTH / 2 - ((x0 + x1) / 2) * k, y: HEIGHT / 2 - ((y0 + y1) / 2) * k, k });
   };
-  useEffect(fit, [layout]);
+  // The layout runs in slices of about 16 ms a frame, so a large vault never freezes the page; it is
+  // drawn after the first slice (fitted to the view), every 300 ms while it runs (drawing 3,000 SVG
+  // elements costs more than a slice), and at the end (fitted again).
+  const [frame, setFrame] = useState(0);
+  useEffect(() => {
+    if (!layout) return;
+    let raf = 0, busy = 0, drawn = 0;
+    const slice = () => {
+      const t0 = performance.now();
+      let more = true;
+      while (more && performance.now() - t0 < 16) more = layout.run.step();
+      busy += performance.now() - t0;
+      if (!more) layout.stats.ms = busy;
+      if (!drawn || !more || t0 - drawn > 300) {
+        setFrame((f) => f + 1);
+        if (!drawn || !more) fit();
+        drawn = performance.now();
+      }
+      if (more) raf = requestAnimationFrame(slice);
+    };
+    slice();
+    return () => cancelAnimationFrame(raf);
+  }, [layout]);
 
   /** The SVG's own coordinates of a pointer event. */
   const point = (e: { clientX: number; clientY: number }) => {
@@ -159,7 +182,7 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
           onHover={setHover}
         />
       ),
-    [layout, radii, labels, current?.path],
+    [layout, radii, labels, current?.path, frame],
   );
   const hovered = hover && layout?.index.get(hover);
   const hoveredNode = hovered !== undefined && hovered !== "" ? nodes[hovered] : undefined;
@@ -215,7 +238,7 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
         <button type="button" aria-label="Zoom out" title="Zoom out" onClick={() => zoomAt(0.8)}>−</button>
         <button type="button" onClick={fit}>Fit</button>
         <span class="spacer" />
-        <span class="muted graph-stats" data-layout-ms={layout ? layout.ms.toFixed(0) : ""}>
+        <span class="muted graph-stats" data-layout-ms={layout?.stats.ms?.toFixed(0) ?? ""}>
           {shown && `${shown.nodes.length} notes, ${shown.edges.length} links`}
           {shown?.truncated && " (cut)"}
         </span>
