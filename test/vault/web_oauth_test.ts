@@ -96,7 +96,9 @@ describe("vault web app: OAuth sign-in in the browser", { skip: browserSkipReaso
     await page.waitForURL((u) => u.origin === url && u.searchParams.has("error"), { timeout: 15_000 });
     await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
     assert.match(page.url(), /error=INVITE_REQUIRED/);
-    await page.getByRole("alert").filter({ hasText: "Sign-in failed: INVITE_REQUIRED" }).waitFor();
+    await page.getByRole("alert").filter({
+      hasText: "Sign-in failed: An invite code is needed to create an account.",
+    }).waitFor();
     const users = (await root.get("/api/admin/users")).body.users as { email: string }[];
     assert.ok(!users.some((u) => u.email === "ada@example.test"));
 

@@ -31,7 +31,7 @@ export interface EditorOptions {
   onChange: (text: string) => void;
   onSave: () => void;
   collab?: CollabSession;
-  /** More extensions (a second pane's view of the same note links the two). */
+  /** More extensions (plugins' fence widgets; a second pane's view of the same note links the two). */
   extensions?: Extension[];
 }
 

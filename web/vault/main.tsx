@@ -29,12 +29,21 @@ import {
   SidebarSettings,
   TagsPanel,
 } from "./panels.tsx";
+import { pluginHost } from "./plugin_host.ts";
+import {
+  PluginPanelBody,
+  PluginStatusBar,
+  PluginTopbar,
+  usePluginHost,
+  withPluginPanels,
+} from "./plugin_slots.tsx";
 import { AdminPage, SettingsPage } from "./settings.tsx";
 import { SignIn } from "./sign_in.tsx";
 import { Switcher } from "./switcher.tsx";
 import { TrashDialog } from "./trash.tsx";
 import type { Tab } from "./tabs.ts";
 import {
+  closeActivePane,
   closeEverywhere,
   closePane,
   EMPTY_LAYOUT,
@@ -83,7 +92,9 @@ function Notes({ me }: { me: Me }) {
   const [remote, setRemote] = useState<Record<string, number>>({});
   const [toast, setToast] = useState<{ text: string; undo?: () => void }>();
   const [sidebarOpen, setSidebarOpen] = useState(true);
-  const [lineNumbers, setLineNumbers] = useState(prefs.current.lineNumbers ?? true);
+  const [lineNumbers, setLineNumbers] = useState(
+    pluginHost.options.lineNumbers ?? prefs.current.lineNumbers ?? true,
+  );
   const [live, setLive] = useState(prefs.current.live ?? true);
   const [showPreview, setShowPreview] = useState(prefs.current.preview ?? true);
   const savePref = (change: Preferences) => {
@@ -307,6 +318,19 @@ function Notes({ me }: { me: Me }) {
     }
   }, [current?.path, current?.owner]);
 
+  // Plugins: their sidebar panels join the layout; api.editor.setOption moves the line-number toggle;
+  // api.ui.closePane closes the focused pane (panes.ts); the context follows the note shown.
+  const plugins = usePluginHost();
+  const shownLayout = withPluginPanels(layout, plugins.panels);
+  useEffect(() => pluginHost.onEditorOption((name, v) => name === "lineNumbers" && setLineNumbers(v)), []);
+  pluginHost.closePane = () => void closeActivePane();
+  useEffect(() => {
+    pluginHost.setNote(
+      current ? { path: current.path, ...(current.owner ? { owner: current.owner } : {}) } : null,
+    );
+  }, [current?.path, current?.owner]);
+  useEffect(() => () => (pluginHost.setNote(null), pluginHost.closePane = () => {}), []);
+
   const panels = {
     files: (
       <FileTree
@@ -355,7 +379,14 @@ function Notes({ me }: { me: Me }) {
             ⚙
           </button>
         </div>
-        {layout.filter((p) => p.visible).map((p) => <Panel key={p.id} id={p.id}>{panels[p.id]}</Panel>)}
+        {shownLayout.filter((p) => p.visible).map((p) => {
+          const plugin = plugins.panels.find((x) => x.key === p.id);
+          return (
+            <Panel key={p.id} id={p.id}>
+              {plugin ? <PluginPanelBody panel={plugin} /> : panels[p.id as keyof typeof panels]}
+            </Panel>
+          );
+        })}
       </aside>
       <Workspace
         layout={panes}
@@ -431,6 +462,7 @@ function Notes({ me }: { me: Me }) {
             </label>
           </>
         }
+        footer={<PluginStatusBar />}
       />
       {ask && <Ask req={ask} onClose={() => setAsk(undefined)} />}
       {switcher && (
@@ -444,7 +476,7 @@ function Notes({ me }: { me: Me }) {
       {trashOpen && <TrashDialog onClose={() => setTrashOpen(false)} onRestored={loadTree} />}
       {layoutOpen && (
         <SidebarSettings
-          layout={layout}
+          layout={shownLayout}
           onChange={setLayout}
           onClose={() => setLayoutOpen(false)}
         />
@@ -478,6 +510,11 @@ function App() {
     setSignedOutHandler(() => setMe(null));
     load();
   }, []);
+  // The enabled plugins load once someone is signed in (and go when they sign out).
+  useEffect(() => {
+    if (me) void pluginHost.start({ id: me.id, name: me.name });
+    else if (me === null) pluginHost.stop();
+  }, [me?.id]);
   if (me === undefined) return <p class="muted loading">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={load} />;
   const section = path === "/settings"
@@ -515,6 +552,7 @@ function App() {
           )}
         </nav>
         <span class="who">
+          <PluginTopbar />
           {me.name}
           <button
             type="button"

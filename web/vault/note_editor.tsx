@@ -15,6 +15,8 @@ import { CollabSession, type Presence } from "./collab.ts";
 import { dropDraft, loadDraft, saveDraft } from "./drafts.ts";
 import { createEditor, setText } from "./editor.ts";
 import { joinGroup, linkedEditing, noteKey } from "./linked_views.ts";
+import { fenceBodyChange, fenceWidgets } from "./fence_renderers.ts";
+import { pluginHost } from "./plugin_host.ts";
 import { Preview } from "./preview.tsx";
 import { ShareDialog } from "./sharing.tsx";
 import type { Tab } from "./tabs.ts";
@@ -57,6 +59,8 @@ export function NoteEditor(p: NoteEditorProps) {
   const [state, setState] = useState<SaveState>({ kind: "loading" });
   const [text, setTextState] = useState("");
   const [readOnly, setReadOnly] = useState(false);
+  const readOnlyRef = useRef(false);
+  readOnlyRef.current = readOnly;
   const [offered, setOffered] = useState<{ content: string; baseVersion: string; savedAt: string }>();
   const [presences, setPresences] = useState<Presence[]>([]);
   const [liveStatus, setLiveStatus] = useState("");
@@ -82,6 +86,7 @@ export function NoteEditor(p: NoteEditorProps) {
         body: { path: p.tab.path, content, ifVersion, ...(p.tab.owner ? { owner: p.tab.owner } : {}) },
       });
       version.current = meta.version;
+      pluginHost.noteSaved(p.tab.path, p.tab.owner, meta.version);
       if (textRef.current === content) {
         dropDraft(p.me.id, owner, p.tab.path);
         setState({ kind: "saved" });
@@ -188,7 +193,7 @@ export function NoteEditor(p: NoteEditorProps) {
               onChange: edited,
               onSave: () => {},
               collab: s,
-              extensions: [linkedEditing(key)],
+              extensions: [linkedEditing(key), fenceWidgets(pluginHost)],
             });
             leave = joinGroup(key, view.current, true);
             textRef.current = s.text.toString();
@@ -211,7 +216,7 @@ export function NoteEditor(p: NoteEditorProps) {
         noteNames: p.noteNames,
         onChange: edited,
         onSave: () => void saveRef.current(),
-        extensions: [linkedEditing(key)],
+        extensions: [linkedEditing(key), fenceWidgets(pluginHost)],
       });
       leave = joinGroup(key, view.current, true);
       setState({ kind: "saved" });
@@ -233,15 +238,42 @@ export function NoteEditor(p: NoteEditorProps) {
   }, [p.tab.path, p.tab.owner, live, p.lineNumbers]);
 
   // A change made elsewhere: take it when nothing is unsaved here; otherwise the save will conflict.
+  // Editing together, the server writes the shared text back itself: its event is the save plugins hear of.
   useEffect(() => {
-    if (!p.remoteChange || live || stateRef.current.kind !== "saved") return;
+    if (!p.remoteChange) return;
+    if (live) {
+      api<Note>(`/api/notes${q({ path: p.tab.path, owner: p.tab.owner })}`).then(
+        (note) => pluginHost.noteSaved(p.tab.path, p.tab.owner, note.version),
+        () => {},
+      );
+      return;
+    }
+    if (stateRef.current.kind !== "saved") return;
     api<Note>(`/api/notes${q({ path: p.tab.path, owner: p.tab.owner })}`).then((note) => {
       if (stateRef.current.kind !== "saved" || note.version === version.current || !view.current) return;
       version.current = note.version;
       setText(view.current, note.content);
       setState({ kind: "saved" });
+      pluginHost.noteSaved(p.tab.path, p.tab.owner, note.version);
     }, () => {});
   }, [p.remoteChange]);
+
+  // The visible note is the one plugins save and edit (api.notes).
+  useEffect(() => {
+    if (p.hidden) return;
+    const bridge = {
+      save: () => saveRef.current(),
+      replaceFence: (range: { from: number; to: number }, body: string) => {
+        const v = view.current;
+        if (!v || readOnlyRef.current) throw new Error("the open note cannot be edited");
+        const change = fenceBodyChange(v.state.doc.toString(), range, body);
+        if (!change) throw new Error("no code fence starts at that range");
+        v.dispatch({ changes: change });
+      },
+    };
+    pluginHost.note = bridge;
+    return () => void (pluginHost.note === bridge && (pluginHost.note = undefined));
+  }, [p.hidden]);
 
   useEffect(() => {
     const online = () => {

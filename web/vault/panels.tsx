@@ -5,9 +5,12 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, q, type SearchHit } from "./api.ts";
+import { pluginHost } from "./plugin_host.ts";
 
-export type PanelId = "files" | "search" | "tags" | "backlinks";
-export const PANEL_NAMES: Record<PanelId, string> = {
+export type BuiltInPanel = "files" | "search" | "tags" | "backlinks";
+/** A plugin's panel is `plugin:<plugin id>:<panel id>` (api.ui.registerSidebarPanel). */
+export type PanelId = BuiltInPanel | `plugin:${string}`;
+export const PANEL_NAMES: Record<BuiltInPanel, string> = {
   files: "Files",
   search: "Search",
   tags: "Tags",
@@ -17,6 +20,11 @@ export interface PanelLayout {
   id: PanelId;
   visible: boolean;
 }
+/** A panel's heading: a built-in's name, or the title its plugin gave it. */
+export const panelName = (id: PanelId) =>
+  id.startsWith("plugin:")
+    ? pluginHost.panels.find((p) => p.key === id)?.title ?? id
+    : PANEL_NAMES[id as BuiltInPanel];
 const DEFAULT_LAYOUT: PanelLayout[] = (["files", "search", "tags", "backlinks"] as const).map((id) => ({
   id,
   visible: true,
@@ -24,11 +32,12 @@ const DEFAULT_LAYOUT: PanelLayout[] = (["files", "search", "tags", "backlinks"] 
 
 /**
  * The layout from the user's saved preference (preferences.ts): panels this version does not know
- * are left out, new ones are added at the end, shown.
+ * are left out, new ones are added at the end, shown; plugins' panels keep their place (shown only while
+ * their plugin is loaded).
  */
 export function layoutFrom(saved: readonly { id: string; visible: boolean }[] | undefined): PanelLayout[] {
   if (!Array.isArray(saved)) return DEFAULT_LAYOUT;
-  const known = saved.filter((p): p is PanelLayout => p.id in PANEL_NAMES);
+  const known = saved.filter((p): p is PanelLayout => p.id in PANEL_NAMES || p.id.startsWith("plugin:"));
   const missing = DEFAULT_LAYOUT.filter((d) => !known.some((k) => k.id === d.id));
   return [...known, ...missing];
 }
@@ -44,7 +53,7 @@ export function moveItem<T>(list: readonly T[], index: number, by: -1 | 1): T[] 
 export function Panel({ id, children }: { id: PanelId; children: ComponentChildren }) {
   return (
     <section class="panel" aria-labelledby={`panel-${id}`} data-panel={id}>
-      <h2 id={`panel-${id}`}>{PANEL_NAMES[id]}</h2>
+      <h2 id={`panel-${id}`}>{panelName(id)}</h2>
       {children}
     </section>
   );
@@ -192,12 +201,12 @@ export function SidebarSettings(
                   onChange={() =>
                     onChange(layout.map((x) => (x.id === p.id ? { ...x, visible: !x.visible } : x)))}
                 />{" "}
-                {PANEL_NAMES[p.id]}
+                {panelName(p.id)}
               </label>
               <button
                 type="button"
                 class="icon-button"
-                aria-label={`Move ${PANEL_NAMES[p.id]} up`}
+                aria-label={`Move ${panelName(p.id)} up`}
                 disabled={i === 0}
                 onClick={() => onChange(moveItem(layout, i, -1))}
               >
@@ -206,7 +215,7 @@ export function SidebarSettings(
               <button
                 type="button"
                 class="icon-button"
-                aria-label={`Move ${PANEL_NAMES[p.id]} down`}
+                aria-label={`Move ${panelName(p.id)} down`}
                 disabled={i === layout.length - 1}
                 onClick={() => onChange(moveItem(layout, i, 1))}
               >

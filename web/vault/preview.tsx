@@ -8,7 +8,9 @@
  */
 import { useEffect, useRef } from "preact/hooks";
 import { api, type Note, q } from "./api.ts";
+import { renderPreviewFences } from "./fence_renderers.ts";
 import { attachmentSrc, renderMarkdown } from "./markdown.ts";
+import { usePluginHost } from "./plugin_slots.tsx";
 
 export interface PreviewProps {
   content: string;
@@ -83,6 +85,7 @@ function applyPolicy(
 
 export function Preview({ content, resolve, resolveAttachment, onOpen, owner, nested }: PreviewProps) {
   const ref = useRef<HTMLDivElement>(null);
+  const plugins = usePluginHost();
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -92,6 +95,7 @@ export function Preview({ content, resolve, resolveAttachment, onOpen, owner, ne
     const attachment = owner ? () => undefined : resolveAttachment;
     applyPolicy(tpl.content, resolve, attachment);
     el.replaceChildren(tpl.content);
+    renderPreviewFences(plugins, el, content);
     if (nested) return;
     let stale = false;
     for (const span of el.querySelectorAll<HTMLElement>("span.embed")) {
@@ -115,7 +119,7 @@ export function Preview({ content, resolve, resolveAttachment, onOpen, owner, ne
       }, () => span.classList.add("missing"));
     }
     return () => void (stale = true);
-  }, [content, owner]);
+  }, [content, owner, plugins.rendererGeneration]);
   return (
     <div
       ref={ref}

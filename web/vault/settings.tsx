@@ -5,6 +5,8 @@
 import { startRegistration } from "@simplewebauthn/browser";
 import { useEffect, useState } from "preact/hooks";
 import { api, type Me } from "./api.ts";
+import { AdminPlugins } from "./plugin_admin.tsx";
+import { PluginSettings } from "./plugin_slots.tsx";
 import { SharingSection } from "./sharing.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
@@ -181,6 +183,7 @@ export function SettingsPage({ me }: { me: Me }) {
       <SharingSection />
       <Passkeys />
       <ApiKeys />
+      <PluginSettings />
     </main>
   );
 }
@@ -322,6 +325,7 @@ export function AdminPage({ me }: { me: Me }) {
           </tbody>
         </table>
       </section>
+      <AdminPlugins me={me} />
     </main>
   );
 }

@@ -14,13 +14,18 @@ export const oauthProviders = () =>
     Boolean,
   );
 
+/** What the server's refusal codes mean to a person (API errors and an OAuth callback's `?error=`). */
+const CODE_MESSAGES: Record<string, string> = {
+  INVITE_REQUIRED: "An invite code is needed to create an account.",
+  INVALID_INVITE: "That invite code is not valid (unknown, used, revoked or expired).",
+  EMAIL_TAKEN: "An account with that email already exists.",
+  FOUNDER_REQUIRED: "The vault has no account yet: create the first one with email and password.",
+};
+
 const messageOf = (err: unknown) => {
   if (err instanceof ApiError) {
-    if (err.code === "INVITE_REQUIRED") return "An invite code is needed to create an account.";
-    if (err.code === "INVALID_INVITE") {
-      return "That invite code is not valid (unknown, used, revoked or expired).";
-    }
-    if (err.code === "EMAIL_TAKEN") return "An account with that email already exists.";
+    const known = err.code ? CODE_MESSAGES[err.code] : undefined;
+    if (known) return known;
     if (err.status === 401) return "Wrong email or password.";
     if (err.status === 429) return "Too many attempts. Wait a while and try again.";
     return err.message;
@@ -28,11 +33,15 @@ const messageOf = (err: unknown) => {
   return err instanceof Error ? err.message : String(err);
 };
 
+/** The provider sent the browser back with an error: say it in words when we know the code. */
+const callbackError = (code: string | null) =>
+  code ? `Sign-in failed: ${CODE_MESSAGES[code] ?? code.replaceAll("_", " ").toLowerCase()}` : "";
+
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const params = new URLSearchParams(location.search);
   const [mode, setMode] = useState<"sign-in" | "sign-up">(params.has("invite") ? "sign-up" : "sign-in");
   const [registration, setRegistration] = useState<{ mode: string; firstUser: boolean }>();
-  const [error, setError] = useState(params.get("error") ? `Sign-in failed: ${params.get("error")}` : "");
+  const [error, setError] = useState(callbackError(params.get("error")));
   const [busy, setBusy] = useState(false);
   const [invite, setInvite] = useState(params.get("invite") ?? "");
   useEffect(() => {

@@ -27,6 +27,8 @@ export interface WorkspaceProps {
   setLayout: (f: (l: PaneLayout) => PaneLayout) => void;
   /** The bar above the panes (sidebar toggle, split, editor toggles). */
   toolbar: ComponentChildren;
+  /** Under the panes (plugins' status bar). */
+  footer?: ComponentChildren;
   me: Me;
   lineNumbers: boolean;
   live: boolean;
@@ -104,6 +106,7 @@ export function Workspace(p: WorkspaceProps) {
           );
         })}
       </div>
+      {p.footer}
     </main>
   );
 }
