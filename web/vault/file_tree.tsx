@@ -19,6 +19,7 @@ export interface FileTreeProps {
   onOpenToSide?: (path: string) => void;
   onNewNote: (folder: string) => void;
   onNewFolder: (folder: string) => void;
+  onNewCanvas?: (folder: string) => void;
   onRename: (path: string) => void;
   onDelete: (path: string, kind: TreeEntry["kind"]) => void;
   onMove: (from: string, toFolder: string) => void;
@@ -139,6 +140,7 @@ export function FileTree(p: FileTreeProps) {
       <div class="panel-tools">
         <button type="button" onClick={() => p.onNewNote("")}>New note</button>
         <button type="button" onClick={() => p.onNewFolder("")}>New folder</button>
+        {p.onNewCanvas && <button type="button" onClick={() => p.onNewCanvas!("")}>New canvas</button>}
       </div>
       {nodes.length === 0 && <p class="muted">No notes yet.</p>}
       <ul aria-label="Files">{nodes.map((n) => <Row key={n.path} node={n} depth={0} p={p} />)}</ul>

@@ -16,7 +16,9 @@ import {
   type TreeEntry,
 } from "./api.ts";
 import { Ask, type AskRequest } from "./ask.tsx";
+import { emptyCanvas, serializeCanvas } from "./canvas_model.ts";
 import { FileTree } from "./file_tree.tsx";
+import { GraphView } from "./graph_view.tsx";
 import { watchVault } from "./live.ts";
 import {
   BacklinksPanel,
@@ -99,6 +101,7 @@ function Notes({ me }: { me: Me }) {
     prefs.current = { ...prefs.current, ...change };
     savePreferences(me.id, prefs.current);
   };
+  const [graphOpen, setGraphOpen] = useState(false);
 
   // Loads overlap (live events, our own writes): only the newest request's answer is shown.
   const treeSeq = useRef(0);
@@ -136,6 +139,7 @@ function Notes({ me }: { me: Me }) {
   const tabOf = (path: string, owner?: string): Tab => owner && owner !== me.id ? { path, owner } : { path };
   const open = useCallback((path: string, owner?: string) => {
     setPanes((l) => openInPane(l, tabOf(path, owner)));
+    setGraphOpen(false);
   }, []);
   const openBeside = (path: string, owner?: string) => setPanes((l) => openToSide(l, tabOf(path, owner)));
   // The plugin API's ui.closePane closes the focused pane (panes.ts closeActivePane).
@@ -182,7 +186,10 @@ function Notes({ me }: { me: Me }) {
       if (template) await api("/api/notes/from-template", { method: "POST", body: { template, path: full } });
       else {await api("/api/notes", {
           method: "POST",
-          body: { path: full, content: `# ${noteName(full)}\n\n` },
+          body: {
+            path: full,
+            content: full.endsWith(".canvas") ? serializeCanvas(emptyCanvas()) : `# ${noteName(full)}\n\n`,
+          },
         });}
       loadTree();
       open(full);
@@ -214,6 +221,14 @@ function Notes({ me }: { me: Me }) {
       onSubmit: (name, template) => void createNote(name, template || undefined),
     });
   };
+  const newCanvas = (folder: string) =>
+    setAsk({
+      title: "New canvas",
+      label: "Name",
+      value: folder ? `${folder}/Untitled` : "Untitled",
+      submit: "Create",
+      onSubmit: (name) => void createNote(name.endsWith(".canvas") ? name : `${name}.canvas`),
+    });
   const newFolder = (folder: string) =>
     setAsk({
       title: "New folder",
@@ -326,6 +341,7 @@ function Notes({ me }: { me: Me }) {
         onOpenToSide={openBeside}
         onNewNote={(f) => void newNote(f)}
         onNewFolder={newFolder}
+        onNewCanvas={newCanvas}
         onRename={rename}
         onDelete={(p, k) => void remove(p, k)}
         onMove={(from, folder) => void move(from, folder ? `${folder}/${baseName(from)}` : baseName(from))}
@@ -350,6 +366,9 @@ function Notes({ me }: { me: Me }) {
           <button type="button" onClick={() => setSwitcher(true)} title="Ctrl/Cmd+O">Quick switch</button>
           <button type="button" onClick={() => void daily()}>Today</button>
           <button type="button" onClick={() => setTrashOpen(true)}>Trash</button>
+          <button type="button" aria-pressed={graphOpen} onClick={() => setGraphOpen(!graphOpen)}>
+            Graph
+          </button>
           <button
             type="button"
             class="icon-button"
@@ -381,6 +400,15 @@ function Notes({ me }: { me: Me }) {
         resolveAttachment={resolveAttachment}
         onLink={(p) => (notesRef.current.includes(p) ? open(p) : void createNote(p))}
         remote={remote}
+        files={entries.filter((e) => e.kind === "note" || e.kind === "attachment").map((e) => e.path)}
+        overlay={graphOpen && (
+          <GraphView
+            {...(current ? { current } : {})}
+            refresh={refresh}
+            onOpen={(p) => open(p, current?.owner)}
+            onClose={() => setGraphOpen(false)}
+          />
+        )}
         toolbar={
           <>
             <button

@@ -6,6 +6,7 @@
  */
 import type { ComponentChildren } from "preact";
 import type { Me } from "./api.ts";
+import { CanvasEditor } from "./canvas_editor.tsx";
 import { MirrorEditor } from "./mirror_editor.tsx";
 import { NoteEditor } from "./note_editor.tsx";
 import {
@@ -38,6 +39,10 @@ export interface WorkspaceProps {
   /** A wiki-link followed in a note (opens or creates it). */
   onLink: (path: string) => void;
   remote: Record<string, number>;
+  /** Notes and attachments, for a canvas's file cards. */
+  files?: string[];
+  /** Shown instead of the panes (the graph view); the panes stay mounted, so nothing unsaved is lost. */
+  overlay?: ComponentChildren;
 }
 
 export function Workspace(p: WorkspaceProps) {
@@ -46,7 +51,8 @@ export function Workspace(p: WorkspaceProps) {
   return (
     <main class="workspace">
       <div class="workspace-bar">{p.toolbar}</div>
-      <div class={two ? "pane-area two" : "pane-area"}>
+      {p.overlay}
+      <div class={two ? "pane-area two" : "pane-area"} hidden={!!p.overlay}>
         {layout.panes.map((pane, i) => {
           const shown = shownTab(pane);
           const focused = i === layout.focused;
@@ -118,6 +124,19 @@ function PaneNote(
     resolveAttachment: p.resolveAttachment,
     onOpen: p.onLink,
   };
+  // A canvas (JSON Canvas) has its own editor in each pane it is open in.
+  if (tab.path.endsWith(".canvas")) {
+    return (
+      <CanvasEditor
+        tab={tab}
+        hidden={common.hidden}
+        files={p.files ?? []}
+        resolve={p.resolve}
+        resolveAttachment={p.resolveAttachment}
+        onOpen={p.onLink}
+      />
+    );
+  }
   if (ownerPane(p.layout, tab) !== pane) return <MirrorEditor {...common} owner={tab.owner ?? p.me.id} />;
   return <NoteEditor {...common} me={p.me} live={p.live} remoteChange={p.remote[tab.path] ?? 0} />;
 }

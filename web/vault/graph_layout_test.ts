@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { bounds, forceLayout } from "./graph_layout.ts";
+import { filterChoices, filterGraph, type Graph, localGraph, resolveNames } from "./graph_filter.ts";
+
+describe("graph layout", () => {
+  it("places linked nodes nearer than unlinked ones, and is deterministic", () => {
+    // Two triangles, not linked to each other.
+    const links = [[0, 1], [1, 2], [2, 0], [3, 4], [4, 5], [5, 3]] as const;
+    const pos = forceLayout(6, links);
+    const d = (a: number, b: number) =>
+      Math.hypot(pos[2 * a]! - pos[2 * b]!, pos[2 * a + 1]! - pos[2 * b + 1]!);
+    for (const [a, b] of links) assert.ok(d(a, b) > 5, "nodes do not sit on each other");
+    const within = (d(0, 1) + d(1, 2) + d(3, 4)) / 3;
+    const across = (d(0, 3) + d(1, 4) + d(2, 5)) / 3;
+    assert.ok(within < across, `linked ${within.toFixed(1)} < unlinked ${across.toFixed(1)}`);
+    assert.deepEqual(forceLayout(6, links), pos);
+  });
+
+  it("lays out 1,000 notes", () => {
+    const n = 1000;
+    const links: [number, number][] = [];
+    for (let i = 1; i < n; i++) links.push([i, Math.floor(i / 3)], [i, (i * 7) % n]);
+    const t0 = performance.now();
+    const pos = forceLayout(n, links);
+    const ms = performance.now() - t0;
+    console.log(`graph layout: ${n} nodes, ${links.length} links in ${ms.toFixed(0)} ms`);
+    assert.ok(pos.every(Number.isFinite));
+    const [x0, y0, x1, y1] = bounds(pos);
+    assert.ok(x1 - x0 > 100 && y1 - y0 > 100, "spread out");
+  });
+});
+
+describe("graph filter", () => {
+  const graph: Graph = {
+    nodes: [
+      { path: "A.md", title: "A", tags: ["idea"], exists: true },
+      { path: "Work/B.md", title: "B", tags: ["#Idea", "work"], exists: true },
+      { path: "Work/Deep/C.md", title: "C", tags: [], exists: true },
+      { path: "Missing.md", title: "Missing.md", tags: [], exists: false },
+    ],
+    edges: [
+      { source: "A.md", target: "Work/B.md", kind: "wiki" },
+      { source: "Work/B.md", target: "Work/Deep/C.md", kind: "wiki" },
+      { source: "Work/B.md", target: "Missing.md", kind: "wiki" },
+    ],
+  };
+  const paths = (g: Graph) => g.nodes.map((n) => n.path);
+
+  it("keeps everything without a filter", () => {
+    assert.deepEqual(paths(filterGraph(graph, { tag: "", folder: "" })), paths(graph));
+  });
+  it("by folder: notes below it, their links and unresolved targets", () => {
+    const g = filterGraph(graph, { tag: "", folder: "Work" });
+    assert.deepEqual(paths(g), ["Work/B.md", "Work/Deep/C.md", "Missing.md"]);
+    assert.equal(g.edges.length, 2);
+  });
+  it("by tag, with or without '#', any case", () => {
+    const g = filterGraph(graph, { tag: "idea", folder: "" });
+    assert.deepEqual(paths(g), ["A.md", "Work/B.md", "Missing.md"]);
+    assert.deepEqual(g.edges.map((e) => e.target), ["Work/B.md", "Missing.md"]);
+  });
+  it("offers the tags and folders there are", () => {
+    assert.deepEqual(filterChoices(graph), { tags: ["idea", "work"], folders: ["Work", "Work/Deep"] });
+  });
+});
+
+describe("graph names and the local graph", () => {
+  const graph: Graph = {
+    nodes: [
+      { path: "Alpha", title: "Alpha", tags: [], exists: false },
+      { path: "Ghost", title: "Ghost", tags: [], exists: false },
+      { path: "Home.md", title: "Home", tags: [], exists: true },
+      { path: "Projects/Alpha.md", title: "Alpha", tags: [], exists: true },
+      { path: "Projects/Beta.md", title: "Beta", tags: [], exists: true },
+      { path: "far.md", title: "Far", tags: [], exists: true },
+    ],
+    edges: [
+      { source: "Home.md", target: "Alpha", kind: "wiki" },
+      { source: "Home.md", target: "Projects/Alpha.md", kind: "wiki" },
+      { source: "Home.md", target: "Ghost", kind: "wiki" },
+      { source: "Projects/Beta.md", target: "Home.md", kind: "wiki" },
+      { source: "far.md", target: "Projects/Beta.md", kind: "wiki" },
+    ],
+  };
+  it("a link to a note's name points at that note, once", () => {
+    const g = resolveNames(graph);
+    assert.deepEqual(g.nodes.map((n) => n.path), [
+      "Ghost",
+      "Home.md",
+      "Projects/Alpha.md",
+      "Projects/Beta.md",
+      "far.md",
+    ]);
+    assert.deepEqual(g.edges.map((e) => `${e.source}>${e.target}`), [
+      "Home.md>Projects/Alpha.md",
+      "Home.md>Ghost",
+      "Projects/Beta.md>Home.md",
+      "far.md>Projects/Beta.md",
+    ]);
+  });
+  it("the local graph follows links both ways, depth steps out", () => {
+    const g = resolveNames(graph);
+    const at = (d: number) => localGraph(g, "Projects/Alpha.md", d).nodes.map((n) => n.path);
+    assert.deepEqual(at(1), ["Home.md", "Projects/Alpha.md"]);
+    assert.deepEqual(at(2), ["Ghost", "Home.md", "Projects/Alpha.md", "Projects/Beta.md"]);
+    assert.deepEqual(at(3), ["Ghost", "Home.md", "Projects/Alpha.md", "Projects/Beta.md", "far.md"]);
+  });
+});
