@@ -22,6 +22,7 @@ import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { migrate, openDatabase } from "../../internal/db/mod.ts";
 import { notesIndex } from "../../server/vault/store/migrations/0002_notes_index.ts";
+import { searchChanges } from "../../server/vault/store/migrations/0007_search_changes.ts";
 import {
   type NoteDocument,
   parseSearchQuery,
@@ -323,7 +324,7 @@ async function runSize(n: number, queries: readonly string[]): Promise<SizeResul
   const dir = await mkdtemp(join(tmpdir(), "bench-vault-"));
   const database = await openDatabase<SearchTables>({ dataDir: join(dir, "db") });
   try {
-    await migrate(database.db, { "0002_notes_index": notesIndex });
+    await migrate(database.db, { "0002_notes_index": notesIndex, "0007_search_changes": searchChanges });
     log(`indexing ${n} notes into PGlite`);
     let t = performance.now();
     await upsertNotes(database.db, USER, notes);
