@@ -73,10 +73,9 @@ export function noteSearchIndex(db: SearchDb): NoteSearchIndex {
 
 export class NoteSearchIndex {
   readonly #owners = new Map<string, OwnerIndex>();
-  readonly #loading = new Map<string, Promise<void>>();
   #seen = 0;
   readonly #gaps = new Map<number, number>();
-  #syncing: Promise<void> | undefined;
+  #queue: Promise<void> = Promise.resolve();
   #lastSync = 0;
   #lastPrune = 0;
 
@@ -91,20 +90,13 @@ export class NoteSearchIndex {
 
   /** The owners' indexes, caught up with the database (an owner not held yet is built). */
   async ready(owners: Iterable<string>): Promise<Map<string, OwnerIndex>> {
-    await this.sync();
-    const out = new Map<string, OwnerIndex>();
-    for (const owner of new Set(owners)) {
-      if (!this.#owners.has(owner)) {
-        let loading = this.#loading.get(owner);
-        if (!loading) {
-          loading = this.#load(owner).finally(() => this.#loading.delete(owner));
-          this.#loading.set(owner, loading);
-        }
-        await loading;
-      }
-      out.set(owner, this.#owners.get(owner)!);
-    }
-    return out;
+    const wanted = [...new Set(owners)];
+    await this.#exclusive(async () => {
+      await this.#catchUp();
+      // Loaded under the same lock as catch-ups: no change can be passed over while an owner loads.
+      for (const owner of wanted) if (!this.#owners.has(owner)) await this.#load(owner);
+    });
+    return new Map(wanted.map((owner) => [owner, this.#owners.get(owner)!]));
   }
 
   /** Drops a note a caller found gone (the deletion log says so too, on the next catch-up). */
@@ -112,9 +104,16 @@ export class NoteSearchIndex {
     this.#owners.get(owner)?.remove(path);
   }
 
-  /** Catches up with the database. Concurrent callers share one read. */
+  /** Catches up with the database. */
   sync(): Promise<void> {
-    return this.#syncing ??= this.#catchUp().finally(() => (this.#syncing = undefined));
+    return this.#exclusive(() => this.#catchUp());
+  }
+
+  /** Runs catch-ups and loads one at a time. */
+  #exclusive(run: () => Promise<void>): Promise<void> {
+    const next = this.#queue.then(run);
+    this.#queue = next.catch(() => {});
+    return next;
   }
 
   async #load(owner: string): Promise<void> {
