@@ -142,6 +142,15 @@ export class NoteSearchIndex {
       await this.db.deleteFrom("note_deletions")
         .where("deleted_at", "<", new Date(started - KEEP_DELETIONS_MS)).execute();
     }
+    if (this.#seen > 0 && this.#gaps.size === 0) {
+      // Nothing handed out past the highest value seen: nothing to read (one cheap statement instead of two scans).
+      const { rows: [last] } = await sql<{ last_value: string }>`select last_value from note_change_seq`
+        .execute(this.db);
+      if (last && Number(last.last_value) <= this.#seen) {
+        this.#lastSync = started;
+        return;
+      }
+    }
     for (;;) {
       const now = Date.now();
       for (const [seq, at] of this.#gaps) {
