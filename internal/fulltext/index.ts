@@ -187,6 +187,8 @@ export class FullTextIndex<M = undefined> {
   #newWords: string[] = [];
   /** Stem term id of each exact-word term id, for phrase positions given as a prefix. */
   readonly #stemOfExact = new Map<number, number>();
+  /** Set by a lazy #clauseAt that took a phrase as found without scanning for it. */
+  #unverified = false;
   /** With exactWords: each word's stem and exact term ids. */
   readonly #wordIds = new Map<string, [number, number]>();
   readonly #termIds = new Map<string, number>();
@@ -401,12 +403,11 @@ export class FullTextIndex<M = undefined> {
     };
     const top = new Best(offset + options.limit, better);
     let count = 0;
-    for (const doc of candidates) {
-      const state = this.#docs[doc];
-      if (!state) continue;
+    // The score of the candidate's clauses; with `lazy`, phrases are taken as found (an upper bound).
+    const evaluate = (state: DocState<M>, doc: number, lazy: boolean): number | undefined => {
       let score = 0, tier = 0, ranked = false, matched = 0;
       for (const clause of clauses) {
-        const got = this.#clauseAt(clause, state, doc, null);
+        const got = this.#clauseAt(clause, state, doc, null, lazy);
         if (got) {
           matched++;
           if (clause.scored) {
@@ -421,11 +422,26 @@ export class FullTextIndex<M = undefined> {
           }
         } else if (all) break;
       }
-      if (all ? matched < clauses.length : clauses.length > 0 && matched === 0) continue;
-      if (excluded.some((c) => this.#clauseAt(c, state, doc, excludable) !== undefined)) continue;
+      if (all ? matched < clauses.length : clauses.length > 0 && matched === 0) return undefined;
+      return ranked ? tier + score / (1 + score) : 0;
+    };
+    for (const doc of candidates) {
+      const state = this.#docs[doc];
+      if (!state) continue;
+      this.#unverified = false;
+      let score = evaluate(state, doc, true);
+      if (score === undefined) continue;
+      if (excluded.some((c) => this.#clauseAt(c, state, doc, excludable, false) !== undefined)) continue;
       if (options.accept && !options.accept(state.meta, state.id)) continue;
+      if (this.#unverified) {
+        // Scanning for phrases is the costly part: once the count is past its cap, only a document
+        // that could enter the page is checked.
+        if (count > cap && !top.admits({ doc, score })) continue;
+        score = evaluate(state, doc, false);
+        if (score === undefined) continue;
+      }
       count++;
-      top.push({ doc, score: ranked ? tier + score / (1 + score) : 0 });
+      top.push({ doc, score });
     }
     return {
       total: Math.min(count, cap),
@@ -502,13 +518,15 @@ export class FullTextIndex<M = undefined> {
 
   /**
    * The lists of a clause's first matching group that hold the document, or undefined when no group
-   * matches. `fields` limits which fields count (exclusions look only at excludable ones).
+   * matches. `fields` limits which fields count (exclusions look only at excludable ones); `lazy`
+   * takes a phrase as found when its words are there, and says so in #unverified.
    */
   #clauseAt(
     clause: Resolved,
     state: DocState<M>,
     doc: number,
     fields: boolean[] | null,
+    lazy: boolean,
   ): Cursor[] | undefined {
     for (const group of clause.groups) {
       const got: Cursor[] = [];
@@ -531,7 +549,10 @@ export class FullTextIndex<M = undefined> {
           break;
         }
       }
-      if (ok && group.phrase && !this.#hasSequence(state, group.positions.map((p) => p.ids))) ok = false;
+      if (ok && group.phrase) {
+        if (lazy) this.#unverified = true;
+        else if (!this.#hasSequence(state, group.positions.map((p) => p.ids))) ok = false;
+      }
       if (ok) return got;
     }
     return undefined;
@@ -726,6 +747,10 @@ class Best {
       [items[worst], items[i]] = [items[i]!, items[worst]!];
       i = worst;
     }
+  }
+  /** Whether the item would be kept now. */
+  admits(item: Scored): boolean {
+    return this.#items.length < this.k || this.better(item, this.#items[0]!);
   }
   sorted(): Scored[] {
     return [...this.#items].sort((a, b) => (this.better(a, b) ? -1 : this.better(b, a) ? 1 : 0));

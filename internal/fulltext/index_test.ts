@@ -213,4 +213,18 @@ describe("FullTextIndex.match", () => {
     assert.equal(second.totalCapped, false);
     assert.deepEqual(paths(index.match({ clauses: [word("common")] }, { offset: 60, limit: 5 })), []);
   });
+
+  it("past the count cap, phrases are still checked for every document that enters the page", () => {
+    const index = new FullTextIndex<number>({ body: { weight: 1, phrases: true } });
+    // Every document has both words; only every third has them as the phrase "word common".
+    for (let i = 0; i < 60; i++) index.add(`n${i}`, { body: i % 3 ? "common word" : "word common" }, i);
+    const phrase = { anyOf: [{ words: [[stem("word")], [stem("common")]], phrase: true }] };
+    const newest = (a: number, b: number) => b - a;
+    const page = index.match({ clauses: [phrase] }, { limit: 5, countCap: 3, tiebreak: newest });
+    assert.deepEqual(paths(page), ["n57", "n54", "n51", "n48", "n45"]);
+    assert.equal(page.total, 3);
+    assert.equal(page.totalCapped, true);
+    const all = index.match({ clauses: [phrase] }, { limit: 100 });
+    assert.equal(all.total, 20);
+  });
 });
