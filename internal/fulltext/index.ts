@@ -17,20 +17,87 @@
  * - Queries: words are ranked together (OR with BM25), stop words dropped unless nothing else is
  *   left; "a phrase" must appear as such in a phrase field; -word excludes documents holding it in
  *   any field but the expansion fields (see `FieldSpec.excludable`).
+ * - match() answers boolean queries instead (every clause, or any; OR groups, phrases in any phrase
+ *   field, exact prefixes with `exactWords`, exclusions, non-ranking filter terms, no terms at all for
+ *   a listing): ranked by field tier then BM25F, one page at an offset, and the count of matches.
  *
  * @example
  * const index = new FullTextIndex<{ owner: string }>({ content: { weight: 1, phrases: true } });
  * index.add("a", { content: "Postgres tuning notes" }, { owner: "u1" });
  * index.search("tuning", 10, (meta) => meta.owner === "u1"); // [{ id: "a", score: … }]
  */
-import { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
+import { QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
 
 export interface FieldSpec {
   weight: number;
-  /** Kept as a term sequence, for phrase queries (one field at most). */
+  /** Kept as a term sequence, for phrase queries (any number of fields; a phrase may match in any). */
   phrases?: boolean;
   /** Whether a -word exclusion looks in this field (default true; false for expansion context). */
   excludable?: boolean;
+  /**
+   * Rank tier for match(): a document whose query terms reach a field of a higher tier ranks above
+   * every document that reaches only lower tiers (title over tags over body); BM25F orders within a
+   * tier. Default 0.
+   */
+  tier?: number;
+  /**
+   * The field's value is a list of terms taken as they are (keys such as "t:project" for filters),
+   * not text to analyze. Give weight 0 to keep them out of ranking.
+   */
+  verbatim?: boolean;
+}
+
+export interface IndexOptions {
+  /**
+   * Also index every word unstemmed (as the term "=word"), so match() can take exact prefixes
+   * ({ prefix: "runn" } finds "running" and not "runs"). About doubles the postings.
+   */
+  exactWords?: boolean;
+}
+
+/** A term of match(): an index term (a stem, "=word", a verbatim key) or the exact words with a prefix. */
+export type MatchTerm = string | { prefix: string };
+
+/**
+ * What a document must hold for one alternative of a clause: at each position any of its terms;
+ * with `phrase`, the positions next to each other and in order within one phrase field.
+ */
+export interface MatchGroup {
+  words: MatchTerm[][];
+  phrase?: boolean;
+}
+
+/** One condition of match(): any of its groups. `scored: false` for filters that must not rank. */
+export interface MatchClause {
+  anyOf: MatchGroup[];
+  scored?: boolean;
+}
+
+export interface MatchQuery {
+  clauses: MatchClause[];
+  /** "all": every clause must match (default); "any": at least one. */
+  mode?: "all" | "any";
+  /** Clauses none of which may match (looking only at excludable fields). */
+  exclude?: MatchClause[];
+}
+
+export interface MatchOptions<M> {
+  offset?: number;
+  limit: number;
+  /** Matches are counted up to this; past it `totalCapped` is set (default: no cap). */
+  countCap?: number;
+  accept?: (meta: M, id: string) => boolean;
+  /** Order among equal scores (negative: a first); the id decides last. */
+  tiebreak?: (a: M, b: M) => number;
+}
+
+export interface MatchPage {
+  /** Matches in all, up to `countCap`. */
+  total: number;
+  /** More matches than `total`. */
+  totalCapped: boolean;
+  /** Hits of the page, best first; a score is tier + BM25F / (1 + BM25F), 0 when nothing ranks. */
+  hits: Hit[];
 }
 
 export interface Hit {
@@ -108,13 +175,22 @@ interface DocState<M> {
   terms: Int32Array;
   /** Field lengths in terms. */
   lengths: number[];
-  /** The phrase field as term ids (-1 for terms not in the dictionary). */
-  sequence?: Int32Array;
+  /** Each phrase field as term ids (undefined for other fields). */
+  sequences: (Int32Array | undefined)[];
 }
 
 export class FullTextIndex<M = undefined> {
   readonly #fields: [string, Required<FieldSpec>][];
-  readonly #phraseField: number;
+  readonly #exactWords: boolean;
+  /** Exact words ("=word" terms without the "="), sorted, and those added since the last sort. */
+  #vocabulary: string[] = [];
+  #newWords: string[] = [];
+  /** Stem term id of each exact-word term id, for phrase positions given as a prefix. */
+  readonly #stemOfExact = new Map<number, number>();
+  /** Set by a lazy #clauseAt that took a phrase as found without scanning for it. */
+  #unverified = false;
+  /** With exactWords: each word's stem and exact term ids. */
+  readonly #wordIds = new Map<string, [number, number]>();
   readonly #termIds = new Map<string, number>();
   readonly #postings: Postings[] = [];
   /** By document number; undefined once removed. */
@@ -126,13 +202,15 @@ export class FullTextIndex<M = undefined> {
   readonly #lengthSums: number[];
   #normAverages: number[];
 
-  constructor(fields: Record<string, FieldSpec>) {
+  constructor(fields: Record<string, FieldSpec>, options: IndexOptions = {}) {
     this.#fields = Object.entries(fields).map(([name, f]) => [name, {
       weight: f.weight,
       phrases: f.phrases ?? false,
       excludable: f.excludable ?? true,
+      tier: f.tier ?? 0,
+      verbatim: f.verbatim ?? false,
     }]);
-    this.#phraseField = this.#fields.findIndex(([, f]) => f.phrases);
+    this.#exactWords = options.exactWords ?? false;
     this.#lengthSums = this.#fields.map(() => 0);
     this.#normAverages = this.#fields.map(() => 0);
   }
@@ -151,7 +229,7 @@ export class FullTextIndex<M = undefined> {
   }
 
   /** Adds a document, or replaces the one with the same id. */
-  add(id: string, fields: Record<string, string | undefined>, meta: M) {
+  add(id: string, fields: Record<string, string | readonly string[] | undefined>, meta: M) {
     this.remove(id);
     const number = this.#docs.length;
     const width = this.#fields.length;
@@ -160,29 +238,54 @@ export class FullTextIndex<M = undefined> {
     const terms: number[] = [];
     const tfs: number[] = [];
     const lengths: number[] = [];
-    let sequence: Int32Array | undefined;
+    const sequences: (Int32Array | undefined)[] = [];
+    const count = (t: number, f: number) => {
+      let slot = slotOf.get(t);
+      if (slot === undefined) {
+        slotOf.set(t, slot = terms.length);
+        terms.push(t);
+        for (let g = 0; g < width; g++) tfs.push(0);
+      }
+      if (tfs[slot * width + f]! < MAX_TF) tfs[slot * width + f]!++;
+    };
     for (let f = 0; f < width; f++) {
-      const stems = analyze(fields[this.#fields[f]![0]] ?? "");
-      lengths.push(Math.min(stems.length, 0xffff));
+      const spec = this.#fields[f]![1];
+      const value = fields[this.#fields[f]![0]] ?? "";
+      const surface = spec.verbatim ? undefined : words(typeof value === "string" ? value : value.join(" "));
+      const keys = surface
+        ? (this.#exactWords ? surface : surface.map(stem))
+        : typeof value === "string"
+        ? [value]
+        : [...value];
+      lengths.push(Math.min(keys.length, 0xffff));
       this.#lengthSums[f]! += lengths[f]!;
-      if (f === this.#phraseField) sequence = new Int32Array(stems.length);
-      for (let i = 0; i < stems.length; i++) {
-        const t = this.#termId(stems[i]!);
-        if (sequence && f === this.#phraseField) sequence[i] = t;
-        let slot = slotOf.get(t);
-        if (slot === undefined) {
-          slotOf.set(t, slot = terms.length);
-          terms.push(t);
-          for (let g = 0; g < width; g++) tfs.push(0);
+      const sequence = spec.phrases ? new Int32Array(keys.length) : undefined;
+      sequences.push(sequence);
+      for (let i = 0; i < keys.length; i++) {
+        if (surface && this.#exactWords) {
+          // One lookup per word for both of its terms: map lookups dominate indexing.
+          const w = surface[i]!;
+          let ids = this.#wordIds.get(w);
+          if (!ids) {
+            ids = [this.#termId(stem(w)), this.#termId(`=${w}`, w)];
+            this.#wordIds.set(w, ids);
+            this.#stemOfExact.set(ids[1], ids[0]);
+          }
+          if (sequence) sequence[i] = ids[0];
+          count(ids[0], f);
+          count(ids[1], f);
+          continue;
         }
-        if (tfs[slot * width + f]! < MAX_TF) tfs[slot * width + f]!++;
+        const t = this.#termId(keys[i]!);
+        if (sequence) sequence[i] = t;
+        count(t, f);
       }
     }
     slotOf.clear();
     const termArray = new Int32Array(terms.length);
     for (let i = 0; i < terms.length; i++) termArray[i] = terms[i]!;
     this.#numberOf.set(id, number);
-    this.#docs.push({ id, meta, terms: termArray, lengths, sequence });
+    this.#docs.push({ id, meta, terms: termArray, lengths, sequences });
     const drifted = this.#drifted();
     for (let i = 0; i < terms.length; i++) {
       const tf = tfs.slice(i * width, (i + 1) * width);
@@ -277,12 +380,192 @@ export class FullTextIndex<M = undefined> {
     return heap.sorted();
   }
 
-  #termId(s: string): number {
+  /**
+   * One page of the documents matching a boolean query, ranked by tier then BM25F, with the number of
+   * matches. Every candidate of the most selective clause is visited (the others are probed by binary
+   * search), so the total is exact and the cost follows that clause's size, not the index's.
+   */
+  match(query: MatchQuery, options: MatchOptions<M>): MatchPage {
+    const offset = options.offset ?? 0;
+    const cap = options.countCap ?? Infinity;
+    const all = (query.mode ?? "all") === "all";
+    const clauses = query.clauses.map((c) => this.#resolve(c));
+    const excluded = (query.exclude ?? []).map((c) => this.#resolve(c));
+    const candidates = this.#candidates(clauses, all);
+    const tiers = this.#fields.map(([, f]) => f.tier);
+    const excludable = this.#fields.map(([, f]) => f.excludable);
+    const tiebreak = options.tiebreak;
+    const better = (a: Scored, b: Scored) => {
+      if (a.score !== b.score) return a.score > b.score;
+      const da = this.#docs[a.doc]!, db = this.#docs[b.doc]!;
+      const t = tiebreak ? tiebreak(da.meta, db.meta) : 0;
+      return t !== 0 ? t < 0 : da.id < db.id;
+    };
+    const top = new Best(offset + options.limit, better);
+    let count = 0;
+    // The score of the candidate's clauses; with `lazy`, phrases are taken as found (an upper bound).
+    const evaluate = (state: DocState<M>, doc: number, lazy: boolean): number | undefined => {
+      let score = 0, tier = 0, ranked = false, matched = 0;
+      for (const clause of clauses) {
+        const got = this.#clauseAt(clause, state, doc, null, lazy);
+        if (got) {
+          matched++;
+          if (clause.scored) {
+            for (const l of got) {
+              score += l.idf * l.p.impacts[l.hit]!;
+              ranked = true;
+              const fc = l.p.fieldCount;
+              for (let f = 0; f < fc; f++) {
+                if (l.p.tfs[l.hit * fc + f]! > 0 && tiers[f]! > tier) tier = tiers[f]!;
+              }
+            }
+          }
+        } else if (all) break;
+      }
+      if (all ? matched < clauses.length : clauses.length > 0 && matched === 0) return undefined;
+      return ranked ? tier + score / (1 + score) : 0;
+    };
+    for (const doc of candidates) {
+      const state = this.#docs[doc];
+      if (!state) continue;
+      this.#unverified = false;
+      let score = evaluate(state, doc, true);
+      if (score === undefined) continue;
+      if (excluded.some((c) => this.#clauseAt(c, state, doc, excludable, false) !== undefined)) continue;
+      if (options.accept && !options.accept(state.meta, state.id)) continue;
+      if (this.#unverified) {
+        // Scanning for phrases is the costly part: once the count is past its cap, only a document
+        // that could enter the page is checked.
+        if (count > cap && !top.admits({ doc, score })) continue;
+        score = evaluate(state, doc, false);
+        if (score === undefined) continue;
+      }
+      count++;
+      top.push({ doc, score });
+    }
+    return {
+      total: Math.min(count, cap),
+      totalCapped: count > cap,
+      hits: top.sorted().slice(offset).map((h) => ({ id: this.#docs[h.doc]!.id, score: h.score })),
+    };
+  }
+
+  /** The live exact-word term ids starting with `prefix`. */
+  #prefixTerms(prefix: string): number[] {
+    if (this.#newWords.length > 1024) {
+      this.#vocabulary = this.#vocabulary.concat(this.#newWords).sort();
+      this.#newWords = [];
+    }
+    const out: number[] = [];
+    const take = (w: string) => {
+      const t = this.#termIds.get(`=${w}`);
+      if (t !== undefined && this.#postings[t]!.df > 0) out.push(t);
+    };
+    const v = this.#vocabulary;
+    let lo = 0, hi = v.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < v.length && v[i]!.startsWith(prefix); i++) take(v[i]!);
+    for (const w of this.#newWords) if (w.startsWith(prefix)) take(w);
+    return out;
+  }
+
+  #resolve(clause: MatchClause): Resolved {
+    const n = this.size;
+    const groups = clause.anyOf.map((g): ResolvedGroup => ({
+      phrase: (g.phrase ?? false) && g.words.length > 1,
+      positions: g.words.map((terms) => {
+        const lists: Cursor[] = [];
+        const ids: number[] = [];
+        for (const term of terms) {
+          const found = typeof term === "string" ? [this.#termIds.get(term)] : this.#prefixTerms(term.prefix);
+          for (const t of found) {
+            if (t === undefined) continue;
+            ids.push(this.#stemOfExact.get(t) ?? t);
+            const p = this.#postings[t]!;
+            if (p.df === 0) continue;
+            lists.push({ p, idf: Math.log(1 + (n - p.df + 0.5) / (p.df + 0.5)), at: 0, hit: -1 });
+          }
+        }
+        return { lists, ids, df: lists.reduce((sum, l) => sum + l.p.df, 0) };
+      }),
+    }));
+    return { groups, scored: clause.scored ?? true };
+  }
+
+  /** Documents that can match, ascending: the most selective clause's (all) or every clause's (any). */
+  #candidates(clauses: Resolved[], all: boolean): Iterable<number> {
+    if (clauses.length === 0) return this.#numberOf.values().toArray().sort((a, b) => a - b);
+    // A group's documents are among its rarest position's; a clause's among its groups'.
+    const drivers = clauses.map((c) =>
+      c.groups.map((g) => g.positions.reduce((best, p) => (p.df < best.df ? p : best)))
+    );
+    const cost = (ps: ResolvedPosition[]) => ps.reduce((sum, p) => sum + p.df, 0);
+    const chosen = all ? [drivers.reduce((best, d) => (cost(d) < cost(best) ? d : best))] : drivers;
+    const lists = chosen.flat().flatMap((p) => p.lists);
+    const docs = new Int32Array(lists.reduce((sum, l) => sum + l.p.length, 0));
+    let at = 0;
+    for (const l of lists) {
+      docs.set(l.p.docs.subarray(0, l.p.length), at);
+      at += l.p.length;
+    }
+    docs.sort();
+    return docs.filter((d, i) => i === 0 || docs[i - 1] !== d);
+  }
+
+  /**
+   * The lists of a clause's first matching group that hold the document, or undefined when no group
+   * matches. `fields` limits which fields count (exclusions look only at excludable ones); `lazy`
+   * takes a phrase as found when its words are there, and says so in #unverified.
+   */
+  #clauseAt(
+    clause: Resolved,
+    state: DocState<M>,
+    doc: number,
+    fields: boolean[] | null,
+    lazy: boolean,
+  ): Cursor[] | undefined {
+    for (const group of clause.groups) {
+      const got: Cursor[] = [];
+      let ok = true;
+      for (const position of group.positions) {
+        let any = false;
+        for (const l of position.lists) {
+          if (l.at < l.p.length && l.p.docs[l.at]! < doc) l.at = l.p.seek(doc, l.at);
+          l.hit = l.at < l.p.length && l.p.docs[l.at] === doc ? l.at : -1;
+          if (
+            l.hit < 0 || (fields && !fields.some((on, f) => on && l.p.tfs[l.hit * l.p.fieldCount + f]! > 0))
+          ) {
+            continue;
+          }
+          any = true;
+          got.push(l);
+        }
+        if (!any) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok && group.phrase) {
+        if (lazy) this.#unverified = true;
+        else if (!this.#hasSequence(state, group.positions.map((p) => p.ids))) ok = false;
+      }
+      if (ok) return got;
+    }
+    return undefined;
+  }
+
+  /** The term's id, made when new; `word` is given for an exact-word term (for prefix lookups). */
+  #termId(s: string, word?: string): number {
     let t = this.#termIds.get(s);
     if (t === undefined) {
       t = this.#postings.length;
       this.#termIds.set(s, t);
       this.#postings.push(new Postings(t, this.#fields.length));
+      if (word !== undefined) this.#newWords.push(word);
     }
     return t;
   }
@@ -337,11 +620,29 @@ export class FullTextIndex<M = undefined> {
   }
 
   #hasPhrase(doc: DocState<M>, phrase: number[]): boolean {
-    const seq = doc.sequence;
-    if (!seq || phrase.length === 0) return false;
-    outer: for (let i = 0; i + phrase.length <= seq.length; i++) {
-      for (let j = 0; j < phrase.length; j++) if (seq[i + j] !== phrase[j]) continue outer;
-      return true;
+    return this.#hasSequence(doc, phrase.map((t) => [t]));
+  }
+
+  /** Whether a phrase field holds, at consecutive positions, one of the ids of each position. */
+  #hasSequence(doc: DocState<M>, positions: readonly (readonly number[])[]): boolean {
+    const n = positions.length;
+    if (n === 0) return false;
+    const first = positions[0]!;
+    const single = first.length === 1 ? first[0]! : -1;
+    for (const seq of doc.sequences) {
+      if (!seq) continue;
+      const end = seq.length - n;
+      // A plain loop: TypedArray indexOf and Array includes per position measured several times slower.
+      for (let i = 0; i <= end; i++) {
+        const t = seq[i]!;
+        if (single >= 0 ? t !== single : !first.includes(t)) continue;
+        let j = 1;
+        for (; j < n; j++) {
+          const want = positions[j]!, at = seq[i + j]!;
+          if (want.length === 1 ? want[0] !== at : !want.includes(at)) break;
+        }
+        if (j === n) return true;
+      }
     }
     return false;
   }
@@ -386,6 +687,74 @@ export function parseQuery(query: string): ParsedQuery {
     terms.set(s, (terms.get(s) ?? 0) + 1);
   }
   return { terms, phrases, excluded };
+}
+
+interface Cursor {
+  p: Postings;
+  idf: number;
+  /** Position reached in the list, and the current document's position in it (-1: not there). */
+  at: number;
+  hit: number;
+}
+
+interface ResolvedPosition {
+  lists: Cursor[];
+  /** Term ids a phrase may hold at this position (stems of exact words). */
+  ids: number[];
+  df: number;
+}
+
+interface ResolvedGroup {
+  positions: ResolvedPosition[];
+  phrase: boolean;
+}
+
+interface Resolved {
+  groups: ResolvedGroup[];
+  scored: boolean;
+}
+
+interface Scored {
+  doc: number;
+  score: number;
+}
+
+/** The k best of what is pushed, by `better`: a heap whose root is the worst kept. */
+class Best {
+  readonly #items: Scored[] = [];
+  constructor(readonly k: number, readonly better: (a: Scored, b: Scored) => boolean) {}
+  push(item: Scored) {
+    const items = this.#items;
+    if (this.k <= 0) return;
+    if (items.length < this.k) {
+      items.push(item);
+      for (let i = items.length - 1; i > 0;) {
+        const parent = (i - 1) >> 1;
+        if (!this.better(items[parent]!, items[i]!)) break;
+        [items[parent], items[i]] = [items[i]!, items[parent]!];
+        i = parent;
+      }
+      return;
+    }
+    if (!this.better(item, items[0]!)) return;
+    items[0] = item;
+    for (let i = 0;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let worst = i;
+      if (l < items.length && this.better(items[worst]!, items[l]!)) worst = l;
+      if (r < items.length && this.better(items[worst]!, items[r]!)) worst = r;
+      if (worst === i) break;
+      [items[worst], items[i]] = [items[i]!, items[worst]!];
+      i = worst;
+    }
+  }
+  /** Whether the item would be kept now. */
+  admits(item: Scored): boolean {
+    return this.#items.length < this.k || this.better(item, this.#items[0]!);
+  }
+  sorted(): Scored[] {
+    return [...this.#items].sort((a, b) => (this.better(a, b) ? -1 : this.better(b, a) ? 1 : 0));
+  }
 }
 
 /** A bounded min-heap of scored ids: the k best seen so far. */

@@ -104,3 +104,127 @@ describe("FullTextIndex", () => {
     }
   });
 });
+
+describe("FullTextIndex.match", () => {
+  interface Note {
+    path: string;
+    mtime: number;
+  }
+  const notes = () => {
+    const index = new FullTextIndex<Note>({
+      title: { weight: 5, phrases: true, tier: 2 },
+      tags: { weight: 2, phrases: true, tier: 1 },
+      body: { weight: 1, phrases: true },
+      keys: { weight: 0, verbatim: true },
+    }, { exactWords: true });
+    const add = (path: string, mtime: number, title: string, body: string, tags: string[] = []) =>
+      index.add(path, { title, tags: tags.join(" "), body, keys: tags.map((t) => `t:${t}`) }, {
+        path,
+        mtime,
+      });
+    add("title.md", 1, "Retry policy", "How the worker backs off.");
+    add("tagged.md", 2, "Worker", "The worker and deploys.", ["retry"]);
+    add("dense.md", 3, "Loop", "Retry, retry, retry: the retry loop retries three times.");
+    add("long.md", 4, "Planning", `${"budgets and hiring ".repeat(40)} once a retry.`);
+    add("running.md", 5, "Migrations", "Running the migrations is safe; runs twice.", ["ops"]);
+    add("runs.md", 6, "Jobs", "It runs nightly.", ["ops"]);
+    add("pool.md", 7, "Connection pool sizing", "We tuned it after the outage.");
+    return index;
+  };
+  const word = (w: string) => ({ anyOf: [{ words: [[stem(w)]] }] });
+  const paths = (page: { hits: { id: string }[] }) => page.hits.map((h) => h.id);
+
+  it("ranks by tier (title over tags over body), then BM25F; scores fall in [tier, tier + 1)", () => {
+    const page = notes().match({ clauses: [word("retry")] }, { limit: 10 });
+    assert.deepEqual(paths(page), ["title.md", "tagged.md", "dense.md", "long.md"]);
+    assert.equal(page.total, 4);
+    const [title, tagged, dense] = page.hits.map((h) => h.score);
+    assert.ok(title! >= 2 && title! < 3 && tagged! >= 1 && tagged! < 2 && dense! > 0 && dense! < 1);
+  });
+
+  it("all clauses or any clause", () => {
+    const index = notes();
+    const q = [word("worker"), word("deploys")];
+    assert.deepEqual(paths(index.match({ clauses: q }, { limit: 10 })), ["tagged.md"]);
+    assert.deepEqual(
+      paths(index.match({ clauses: q, mode: "any" }, { limit: 10 })).sort(),
+      ["tagged.md", "title.md"],
+    );
+    assert.equal(index.match({ clauses: [word("worker"), word("absent")] }, { limit: 10 }).total, 0);
+  });
+
+  it("prefixes match exact unstemmed words: runn* finds running, not runs", () => {
+    const index = notes();
+    const prefix = (p: string) => ({ anyOf: [{ words: [[{ prefix: p }]] }] });
+    assert.deepEqual(paths(index.match({ clauses: [prefix("runn")] }, { limit: 10 })), ["running.md"]);
+    assert.deepEqual(
+      paths(index.match({ clauses: [prefix("run")] }, { limit: 10 })).sort(),
+      ["running.md", "runs.md"],
+    );
+    // A word added after the vocabulary was sorted is found too.
+    index.add("late.md", { title: "Runner", body: "" }, { path: "late.md", mtime: 8 });
+    assert.deepEqual(paths(index.match({ clauses: [prefix("runne")] }, { limit: 10 })), ["late.md"]);
+  });
+
+  it("phrases are checked in every phrase field, title included", () => {
+    const index = notes();
+    const phrase = (...ws: string[]) => ({ anyOf: [{ words: ws.map((w) => [stem(w)]), phrase: true }] });
+    assert.deepEqual(paths(index.match({ clauses: [phrase("connection", "pool")] }, { limit: 10 })), [
+      "pool.md",
+    ]);
+    assert.deepEqual(paths(index.match({ clauses: [phrase("pool", "connection")] }, { limit: 10 })), []);
+    assert.deepEqual(paths(index.match({ clauses: [phrase("retry", "loop")] }, { limit: 10 })), ["dense.md"]);
+  });
+
+  it("exclusions, filters that do not rank, and a filter-only listing ordered by a tiebreak", () => {
+    const index = notes();
+    const newest = (a: Note, b: Note) => b.mtime - a.mtime;
+    const ops = { anyOf: [{ words: [["t:ops"]] }], scored: false };
+    const listed = index.match({ clauses: [ops] }, { limit: 10, tiebreak: newest });
+    assert.deepEqual(paths(listed), ["runs.md", "running.md"]);
+    assert.ok(listed.hits.every((h) => h.score === 0));
+    const ranked = index.match({ clauses: [word("migrations"), ops] }, { limit: 10 });
+    assert.deepEqual(paths(ranked), ["running.md"]);
+    assert.ok(ranked.hits[0]!.score >= 2, "the filter key does not rank, the title word does");
+    assert.deepEqual(
+      paths(index.match({ clauses: [word("retry")], exclude: [word("worker")] }, { limit: 10 })),
+      ["dense.md", "long.md"],
+    );
+    const everything = index.match({ clauses: [] }, {
+      limit: 3,
+      tiebreak: newest,
+      accept: (m) => m.mtime > 1,
+    });
+    assert.deepEqual(paths(everything), ["pool.md", "runs.md", "running.md"]);
+    assert.equal(everything.total, 6);
+  });
+
+  it("pages with offset and limit, and caps the total", () => {
+    const index = new FullTextIndex<number>({ body: { weight: 1 } });
+    for (let i = 0; i < 50; i++) index.add(`n${i}`, { body: "common word" }, i);
+    const newest = (a: number, b: number) => b - a;
+    const first = index.match({ clauses: [word("common")] }, { limit: 5, countCap: 20, tiebreak: newest });
+    assert.deepEqual(paths(first), ["n49", "n48", "n47", "n46", "n45"]);
+    assert.equal(first.total, 20);
+    assert.equal(first.totalCapped, true);
+    const second = index.match({ clauses: [word("common")] }, { offset: 5, limit: 5, tiebreak: newest });
+    assert.deepEqual(paths(second), ["n44", "n43", "n42", "n41", "n40"]);
+    assert.equal(second.total, 50);
+    assert.equal(second.totalCapped, false);
+    assert.deepEqual(paths(index.match({ clauses: [word("common")] }, { offset: 60, limit: 5 })), []);
+  });
+
+  it("past the count cap, phrases are still checked for every document that enters the page", () => {
+    const index = new FullTextIndex<number>({ body: { weight: 1, phrases: true } });
+    // Every document has both words; only every third has them as the phrase "word common".
+    for (let i = 0; i < 60; i++) index.add(`n${i}`, { body: i % 3 ? "common word" : "word common" }, i);
+    const phrase = { anyOf: [{ words: [[stem("word")], [stem("common")]], phrase: true }] };
+    const newest = (a: number, b: number) => b - a;
+    const page = index.match({ clauses: [phrase] }, { limit: 5, countCap: 3, tiebreak: newest });
+    assert.deepEqual(paths(page), ["n57", "n54", "n51", "n48", "n45"]);
+    assert.equal(page.total, 3);
+    assert.equal(page.totalCapped, true);
+    const all = index.match({ clauses: [phrase] }, { limit: 100 });
+    assert.equal(all.total, 20);
+  });
+});

@@ -4,5 +4,18 @@
  * service rebuilds it from its rows and keeps it current on writes (see server/memsvc/memory/
  * keyword_index.ts).
  */
-export { type FieldSpec, FullTextIndex, type Hit, type ParsedQuery, parseQuery } from "./index.ts";
+export {
+  type FieldSpec,
+  FullTextIndex,
+  type Hit,
+  type IndexOptions,
+  type MatchClause,
+  type MatchGroup,
+  type MatchOptions,
+  type MatchPage,
+  type MatchQuery,
+  type MatchTerm,
+  type ParsedQuery,
+  parseQuery,
+} from "./index.ts";
 export { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";

@@ -5,6 +5,7 @@
 import { freshDataDir } from "../../../internal/db/_test_data_dir.ts";
 import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
 import { notesIndex } from "../store/migrations/0002_notes_index.ts";
+import { searchChanges } from "../store/migrations/0007_search_changes.ts";
 import type { SearchTables } from "./schema.ts";
 
 export async function openSearchDb(postgresUrl?: string): Promise<Database<SearchTables>> {
@@ -12,7 +13,7 @@ export async function openSearchDb(postgresUrl?: string): Promise<Database<Searc
     ? await openDatabase<SearchTables>({ url: postgresUrl })
     : await openDatabase<SearchTables>({ dataDir: await freshDataDir() });
   try {
-    await migrate(database.db, { "0002_notes_index": notesIndex });
+    await migrate(database.db, { "0002_notes_index": notesIndex, "0007_search_changes": searchChanges });
     return database;
   } catch (err) {
     await database.close();

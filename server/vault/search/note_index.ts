@@ -10,7 +10,6 @@
  * });
  */
 import { type RawBuilder, sql } from "kysely";
-import { FOLDER_LEXEME_PREFIX, folderKeys, folderLexeme, noteLexemes } from "./filter_lexemes.ts";
 import type { LinkKind, SearchDb } from "./schema.ts";
 
 /** Characters of a note's body that are indexed (and snippeted); the rest of a longer note is not. */
@@ -117,37 +116,23 @@ async function writeNotes(tx: SearchDb, userId: string, notes: readonly NoteDocu
       title: cleanText(note.title),
       tags,
       tag_keys: tagKeys(tags),
-      // Tags are indexed as words too ("project/atlas" as "project atlas"), so plain text finds them.
-      tag_text: tags.join(" ").replace(/[/_-]/g, " "),
       content_hash: note.contentHash,
       mtime: note.mtime.toISOString(),
       size: note.size,
       body: cleanText(note.body.slice(0, INDEXED_BODY_CHARS)),
-      markers: noteLexemes(userId, folderOf(note.path), tagKeys(tags)),
     };
   });
-  // PostgreSQL's parser reads <...> as an HTML tag and skips it, and everything inside
-  // <script>...</script> with it; notes quote HTML and code, so the words are indexed without the
-  // angle brackets (the stored body, which snippets show, keeps them).
+  // The full-text index is in process (note_search_index.ts); it catches up from change_seq.
   await sql`
     insert into note_index
-      (user_id, path, folder, title, tags, tag_keys, content_hash, mtime, size, body, tsv, indexed_at)
-    select ${userId}, d.path, d.folder, d.title, d.tags, d.tag_keys, d.content_hash, d.mtime, d.size, d.body,
-      setweight(to_tsvector('english', d.title_words), 'A') || setweight(to_tsvector('english', d.tag_text), 'B') ||
-        setweight(to_tsvector('english', d.body_words), 'C') ||
-        setweight(to_tsvector('simple', d.title_words), 'A') || setweight(to_tsvector('simple', d.tag_text), 'B') ||
-        setweight(to_tsvector('simple', d.body_words), 'C') || array_to_tsvector(d.markers),
-      now()
-    from (
-      select t.*, translate(t.title, '<>', '  ') as title_words, translate(t.body, '<>', '  ') as body_words
-      from jsonb_to_recordset(${rows}::jsonb) as t(path text, folder text, title text, tags text[],
-        tag_keys text[], tag_text text, content_hash text, mtime timestamptz, size integer, body text,
-        markers text[])
-    ) d
+      (user_id, path, folder, title, tags, tag_keys, content_hash, mtime, size, body, indexed_at)
+    select ${userId}, d.path, d.folder, d.title, d.tags, d.tag_keys, d.content_hash, d.mtime, d.size, d.body, now()
+    from jsonb_to_recordset(${rows}::jsonb) as d(path text, folder text, title text, tags text[],
+      tag_keys text[], content_hash text, mtime timestamptz, size integer, body text)
     on conflict (user_id, path) do update set
       folder = excluded.folder, title = excluded.title, tags = excluded.tags, tag_keys = excluded.tag_keys,
       content_hash = excluded.content_hash, mtime = excluded.mtime, size = excluded.size,
-      body = excluded.body, tsv = excluded.tsv, indexed_at = excluded.indexed_at
+      body = excluded.body, indexed_at = excluded.indexed_at
   `.execute(tx);
   const paths = unique.map((n) => n.path);
   await sql`delete from note_links where user_id = ${userId} and source_path = any(${paths}::text[])`.execute(
@@ -198,13 +183,8 @@ export async function renameNote(db: SearchDb, userId: string, from: string, to:
   if (from === to) return;
   await db.transaction().execute(async (tx) => {
     await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", to).execute();
-    await tx.updateTable("note_index").set({
-      path: to,
-      folder: folderOf(to),
-      tsv: sql<string>`${withoutFolderLexemes} || array_to_tsvector(${
-        folderKeys(folderOf(to)).map(folderLexeme)
-      }::text[])`,
-    }).where("user_id", "=", userId).where("path", "=", from).execute();
+    await tx.updateTable("note_index").set({ path: to, folder: folderOf(to) })
+      .where("user_id", "=", userId).where("path", "=", from).execute();
     await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", to).execute();
     await moveLinks(tx, userId, (path) => (path === from ? to : undefined), [
       sql<boolean>`source_path = ${from}`,
@@ -234,23 +214,12 @@ export async function renameFolder(db: SearchDb, userId: string, from: string, t
     await sql`update note_index set path = ${toPrefix} || substr(path, ${start}),
         folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/')
       where user_id = ${userId} and starts_with(path, ${fromPrefix})`.execute(tx);
-    // The folder markers, for each moved note's new folder ("a/b" -> 'f a', 'f a/b').
-    await sql`update note_index set tsv = ${withoutFolderLexemes} || array_to_tsvector(array(
-        select ${FOLDER_LEXEME_PREFIX} || array_to_string(parts[1:i], '/')
-        from (select string_to_array(lower(folder), '/') as parts) p, generate_series(1, cardinality(parts)) i
-      ))
-      where user_id = ${userId} and starts_with(path, ${toPrefix})`.execute(tx);
     await moveLinks(tx, userId, move, [
       sql<boolean>`starts_with(source_path, ${fromPrefix})`,
       sql<boolean>`starts_with(target_path, ${fromPrefix})`,
     ]);
   });
 }
-
-/** The row's tsvector without its folder markers (SQL, for an UPDATE of note_index). */
-const withoutFolderLexemes = sql<string>`ts_delete(tsv, array(
-  select lexeme from unnest(tsv) where starts_with(lexeme, ${FOLDER_LEXEME_PREFIX})
-))`;
 
 /** Removes everything indexed for a user (when the user is removed). */
 export async function removeUserIndex(db: SearchDb, userId: string): Promise<void> {
@@ -268,6 +237,12 @@ export async function indexedVersions(db: SearchDb, userId: string): Promise<Map
   const rows = await db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"])
     .where("user_id", "=", userId).execute();
   return new Map(rows.map((r) => [r.path, { contentHash: r.content_hash, mtime: r.mtime, size: r.size }]));
+}
+
+/** Lower-cased folder and its ancestors: "Work/2024" -> ["work", "work/2024"]; "" -> []. */
+export function folderKeys(folder: string): string[] {
+  const parts = folder.toLowerCase().split("/").filter(Boolean);
+  return parts.map((_, i) => parts.slice(0, i + 1).join("/"));
 }
 
 /** "a/b/c.md" -> "a/b"; "c.md" -> "". */

@@ -1,21 +1,29 @@
 /**
  * Ranked full-text search over a user's notes (and notes shared with them), with filters,
- * highlighted snippets and paging, answered by PostgreSQL from the index (note_index.ts).
+ * highlighted snippets and paging, answered in process by the owners' internal/fulltext indexes
+ * (note_search_index.ts), caught up with the database before each search.
  *
- * Ranking is ts_rank with weights title 1.0, tags 0.4, body 0.2, normalised by document length
- * (so a long note that mentions a word once does not beat a short one about it), then newest first,
- * then path. Snippets are made in process (snippet_html.ts): HTML-escaped, matches in <mark>.
+ * Ranking: a note whose query words are in its title ranks above one that has them only in its
+ * tags, which ranks above one that has them only in its body; BM25F (title 5, tags 2, body 1, by
+ * length) orders within each tier; then newest first, then path. Snippets are made in process
+ * (snippet_html.ts) from the note text of the page's hits only: HTML-escaped, matches in <mark>.
  *
  * @example
  * const page = await searchNotes(db, { userId }, 'tag:work "error budget" retr*', { limit: 20 });
  * for (const hit of page.hits) console.log(hit.path, hit.score, hit.snippet);
  */
-import { type RawBuilder, sql } from "kysely";
-import { parseSearchQuery, type SearchQuery } from "./parse_search_query.ts";
+import { sql } from "kysely";
+import {
+  type MatchClause,
+  type MatchGroup,
+  type MatchTerm,
+  stem,
+  words,
+} from "../../../internal/fulltext/mod.ts";
+import { folderKey, type NoteMeta, noteSearchIndex, tagKey } from "./note_search_index.ts";
+import { parseSearchQuery, type SearchQuery, type TextClause } from "./parse_search_query.ts";
 import type { SearchDb } from "./schema.ts";
-import { filterTsqueryText } from "./filter_lexemes.ts";
-import { type QueryTerms, queryTerms, snippetHtml } from "./snippet_html.ts";
-import { highlightLexemesSql, tsquerySql } from "./to_tsquery_sql.ts";
+import { type QueryTerms, snippetHtml } from "./snippet_html.ts";
 
 export const SEARCH_LIMITS = {
   defaultLimit: 20,
@@ -67,10 +75,8 @@ export interface SearchPage {
   hits: SearchHit[];
 }
 
-/** Title A, tags B, body C; D is unused. */
-const WEIGHTS = "{0.05, 0.2, 0.4, 1.0}";
-/** ts_rank normalisation 1: divide by 1 + log(document length). */
-const NORMALISATION = 1;
+/** Characters of a note shown as the snippet of a filters-only listing. */
+const LISTING_SNIPPET_CHARS = 2000;
 
 /** Parses `query` (SearchQueryError when malformed) and returns one page of hits. */
 export async function searchNotes(
@@ -88,37 +94,72 @@ export async function searchNotes(
   if (!Number.isInteger(offset) || offset < 0 || offset > SEARCH_LIMITS.maxOffset) {
     throw new RangeError(`offset must be an integer from 0 to ${SEARCH_LIMITS.maxOffset}`);
   }
-  // The GIN index narrows to owner, tags, folders and words at once (filter_lexemes.ts); the SQL
-  // conditions then apply what lexemes cannot say exactly (a shared folder's case, path substrings).
-  const owners = [scope.userId, ...(scope.shared ?? []).map((s) => s.ownerId)];
-  const filter = sql<string>`${filterTsqueryText(owners, parsed)}::tsquery`;
-  const where = [scopeSql(scope), ...pathSql(parsed)];
-  const { rows, terms, count } = await db.transaction().execute(async (tx) => {
-    // For a common word the planner may pick a sequential or a user-wide scan, evaluating @@ on
-    // every note's tsvector; the GIN bitmap scan reads only the matches (3 to 10 times faster).
-    await sql`set local enable_seqscan = off`.execute(tx);
-    return parsed.include.length > 0
-      ? await textSearch(tx, parsed, filter, where, limit, offset)
-      : await filterList(tx, filter, where, limit, offset);
-  });
+  // Each owner's index answers for its notes: the caller's all, another owner's only what they shared.
+  const shares = new Map<string, SharedNotes[]>();
+  for (const share of scope.shared ?? []) {
+    if (share.ownerId === scope.userId) continue;
+    shares.set(share.ownerId, [...(shares.get(share.ownerId) ?? []), share]);
+  }
+  const indexes = await noteSearchIndex(db).ready([scope.userId, ...shares.keys()]);
+  const match = matchQuery(parsed);
+  const inPaths = (m: NoteMeta) =>
+    parsed.paths.every((p) => m.lowerPath.includes(p)) &&
+    !parsed.excludePaths.some((p) => m.lowerPath.includes(p));
+  const found: { ownerId: string; path: string; score: number; mtime: number }[] = [];
+  let total = 0, capped = false;
+  for (const [ownerId, index] of indexes) {
+    const shared = shares.get(ownerId);
+    const page = index.match(match, {
+      limit: offset + limit,
+      countCap: SEARCH_LIMITS.countCap,
+      tiebreak: newestFirst,
+      accept: shared
+        ? (m) =>
+          inPaths(m) &&
+          shared.some((s) => s.path.endsWith("/") ? m.path.startsWith(s.path) : m.path === s.path)
+        : inPaths,
+    });
+    total += page.total;
+    capped ||= page.totalCapped;
+    for (const hit of page.hits) {
+      found.push({ ownerId, path: hit.id, score: hit.score, mtime: index.meta(hit.id)!.mtime });
+    }
+  }
+  found.sort((a, b) =>
+    b.score - a.score || b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+    (a.ownerId < b.ownerId ? -1 : 1)
+  );
+  const hits = found.slice(offset, offset + limit);
+  const listing = parsed.include.length === 0;
+  const rows = await pageRows(db, hits, listing);
+  const terms = listing ? NO_TERMS : highlightTerms(parsed.include);
   return {
-    total: Math.min(count, SEARCH_LIMITS.countCap),
-    totalCapped: count > SEARCH_LIMITS.countCap,
+    total: Math.min(total, SEARCH_LIMITS.countCap),
+    totalCapped: capped || total > SEARCH_LIMITS.countCap,
     offset,
     limit,
-    hits: rows.map((r) => ({
-      ownerId: r.user_id,
-      path: r.path,
-      folder: r.folder,
-      title: r.title,
-      tags: r.tags,
-      mtime: r.mtime,
-      size: r.size,
-      score: Math.round(Number(r.score) * 1e6) / 1e6,
-      snippet: snippetHtml(r.body, terms),
-    })),
+    hits: hits.flatMap((h) => {
+      const r = rows.get(`${h.ownerId}\0${h.path}`);
+      if (!r) {
+        noteSearchIndex(db).evict(h.ownerId, h.path); // deleted since; the deletion log agrees
+        return [];
+      }
+      return [{
+        ownerId: h.ownerId,
+        path: r.path,
+        folder: r.folder,
+        title: r.title,
+        tags: r.tags,
+        mtime: r.mtime,
+        size: r.size,
+        score: Math.round(h.score * 1e6) / 1e6,
+        snippet: snippetHtml(r.body, terms),
+      }];
+    }),
   };
 }
+
+const newestFirst = (a: NoteMeta, b: NoteMeta) => b.mtime - a.mtime;
 
 interface Row {
   user_id: string;
@@ -128,123 +169,90 @@ interface Row {
   tags: string[];
   mtime: Date;
   size: number;
-  score: number | string;
   body: string;
-  /** The text of the stemmed and of the exact highlight query (text searches only). */
-  stems?: string | null;
-  exact?: string | null;
 }
 
-interface Found {
-  rows: Row[];
-  terms: QueryTerms;
-  /** Matches, counted up to one past the cap: a UI shows "1000+", and the count stays cheap. */
-  count: number;
+/** The page's notes as stored (text for snippets), one read per owner. */
+async function pageRows(
+  db: SearchDb,
+  hits: readonly { ownerId: string; path: string }[],
+  listing: boolean,
+): Promise<Map<string, Row>> {
+  const byOwner = new Map<string, string[]>();
+  for (const h of hits) byOwner.set(h.ownerId, [...(byOwner.get(h.ownerId) ?? []), h.path]);
+  const out = new Map<string, Row>();
+  for (const [owner, paths] of byOwner) {
+    const rows = await db.selectFrom("note_index")
+      .select(["user_id", "path", "folder", "title", "tags", "mtime", "size"])
+      .select(listing ? sql<string>`left(body, ${LISTING_SNIPPET_CHARS})`.as("body") : "body")
+      .where("user_id", "=", owner).where("path", "=", sql<string>`any(${paths}::text[])`).execute();
+    for (const r of rows) out.set(`${r.user_id}\0${r.path}`, r);
+  }
+  return out;
 }
 
 const NO_TERMS: QueryTerms = { exact: new Set(), stems: new Set(), prefixes: [] };
 
 /**
- * The tsquery is computed once, in a MATERIALIZED CTE. Written inline it would be folded into a
- * constant and the planner would estimate its matches, then often prefer scanning all of the user's
- * notes and testing each tsvector, which measured 3 to 7 times slower than the GIN lookup. Every match
- * is ranked to order them (by the words only: the filter lexemes would count as matches); only the
- * page's rows are read in full. The count is a second, capped scan: counting in the same pass
- * (count(*) over ()) spooled every match with its tsvector and was 5 to 10 times slower.
+ * The parsed query as internal/fulltext clauses: every text clause must match (a word by its stem,
+ * so "retries" finds "retry"; several tokens, as in "snake_case", and phrases as a phrase; a prefix
+ * over exact unstemmed words); tags each, folders any of them, as filter keys that do not rank.
  */
-async function textSearch(
-  db: SearchDb,
-  query: SearchQuery,
-  filter: RawBuilder<string>,
-  where: RawBuilder<boolean>[],
-  limit: number,
-  offset: number,
-): Promise<Found> {
-  const text = tsquerySql(query.include, query.exclude);
-  // Snippets mark what was asked for, not what was excluded.
-  const stems = highlightLexemesSql(query.include, "english") ?? sql`''`;
-  const exact = highlightLexemesSql(query.include, "simple") ?? sql`''`;
-  const { rows } = await sql<Row & { total: number | string }>`
-    with q as materialized (select ${text} as t, (${text} && ${filter}) as m, ${stems} as stems, ${exact} as exact),
-    page as (
-      select n.user_id, n.path, ts_rank(${WEIGHTS}::float4[], n.tsv, q.t, ${NORMALISATION}) as score
-      from note_index n, q
-      where n.tsv @@ q.m and ${sql.join(where, sql` and `)}
-      order by score desc, n.mtime desc, n.path
-      limit ${limit} offset ${offset}
-    ),
-    counted as (
-      select count(*) as total from (
-        select 1 from note_index n, q where n.tsv @@ q.m and ${sql.join(where, sql` and `)}
-        limit ${SEARCH_LIMITS.countCap + 1}
-      ) m
-    )
-    -- The count comes back on every row, and on one row of nulls when the page is empty.
-    select n.user_id, n.path, n.folder, n.title, n.tags, n.mtime, n.size, page.score, n.body,
-      q.stems, q.exact, counted.total
-    from counted cross join q
-      left join page on true
-      left join note_index n on n.user_id = page.user_id and n.path = page.path
-    order by page.score desc, n.mtime desc, n.path
-  `.execute(db);
-  const hits = rows.filter((r) => r.path !== null);
-  const first = hits[0];
+export function matchQuery(query: SearchQuery): { clauses: MatchClause[]; exclude: MatchClause[] } {
+  const filter = (keys: string[]): MatchClause => ({
+    anyOf: keys.map((k) => ({ words: [[k]] })),
+    scored: false,
+  });
+  const clauses = query.include.map(textClause);
+  for (const tag of query.tags) clauses.push(filter([tagKey(tag)]));
+  if (query.folders.length) clauses.push(filter(query.folders.map(folderKey)));
   return {
-    rows: hits,
-    terms: first ? queryTerms(first.stems ?? "", first.exact ?? "") : NO_TERMS,
-    count: Number(rows[0]?.total ?? 0),
+    clauses,
+    exclude: [
+      ...query.exclude.map(textClause),
+      ...query.excludeTags.map((t) => filter([tagKey(t)])),
+      ...query.excludeFolders.map((f) => filter([folderKey(f)])),
+    ],
   };
 }
 
-async function filterList(
-  db: SearchDb,
-  filter: RawBuilder<string>,
-  where: RawBuilder<boolean>[],
-  limit: number,
-  offset: number,
-): Promise<Found> {
-  const { rows } = await sql<Row & { total: number | string }>`
-    with q as materialized (select ${filter} as m),
-    counted as (
-      select count(*) as total from (
-        select 1 from note_index n, q where n.tsv @@ q.m and ${sql.join(where, sql` and `)}
-        limit ${SEARCH_LIMITS.countCap + 1}
-      ) m
-    ),
-    page as (
-      select n.user_id, n.path, n.folder, n.title, n.tags, n.mtime, n.size, 0 as score,
-        left(n.body, 2000) as body
-      from note_index n, q
-      where n.tsv @@ q.m and ${sql.join(where, sql` and `)}
-      order by n.mtime desc, n.path
-      limit ${limit} offset ${offset}
-    )
-    select page.*, counted.total from counted left join page on true order by page.mtime desc, page.path
-  `.execute(db);
-  return {
-    rows: rows.filter((r) => r.path !== null),
-    terms: NO_TERMS,
-    count: Number(rows[0]?.total ?? 0),
-  };
+function textClause(clause: TextClause): MatchClause {
+  return { anyOf: groups(clause) };
 }
 
-function scopeSql(scope: SearchScope): RawBuilder<boolean> {
-  const parts = [sql<boolean>`n.user_id = ${scope.userId}`];
-  for (const share of scope.shared ?? []) {
-    parts.push(
-      share.path.endsWith("/")
-        ? sql<boolean>`(n.user_id = ${share.ownerId} and starts_with(n.path, ${share.path}))`
-        : sql<boolean>`(n.user_id = ${share.ownerId} and n.path = ${share.path})`,
-    );
+function groups(clause: TextClause): MatchGroup[] {
+  switch (clause.type) {
+    case "word":
+    case "phrase": {
+      const ws = words(clause.text);
+      return ws.length ? [{ words: ws.map((w) => [stem(w)]), phrase: true }] : [];
+    }
+    case "prefix": {
+      const positions: MatchTerm[][] = clause.words.map((w, i) =>
+        i === clause.words.length - 1 ? [{ prefix: w }] : [`=${w}`]
+      );
+      return [{ words: positions, phrase: true }];
+    }
+    case "any":
+      return clause.of.flatMap(groups);
   }
-  return sql<boolean>`(${sql.join(parts, sql` or `)})`;
 }
 
-/** Path substrings: not something lexemes can hold, so checked in SQL on the notes found. */
-function pathSql(query: SearchQuery): RawBuilder<boolean>[] {
-  const inPath = (text: string) => sql<boolean>`strpos(lower(n.path), ${text}) > 0`;
-  return [
-    ...query.paths.map(inPath),
-    ...query.excludePaths.map((text) => sql<boolean>`not ${inPath(text)}`),
-  ];
+/** What to mark in snippets: the words asked for (exactly and by stem) and the prefixes. */
+function highlightTerms(include: readonly TextClause[]): QueryTerms {
+  const terms: QueryTerms = { exact: new Set(), stems: new Set(), prefixes: [] };
+  const walk = (clause: TextClause) => {
+    if (clause.type === "any") clause.of.forEach(walk);
+    else if (clause.type === "prefix") {
+      clause.words.slice(0, -1).forEach((w) => terms.exact.add(w));
+      terms.prefixes.push(clause.words.at(-1)!);
+    } else {
+      for (const w of words(clause.text)) {
+        terms.exact.add(w);
+        terms.stems.add(stem(w));
+      }
+    }
+  };
+  include.forEach(walk);
+  return terms;
 }

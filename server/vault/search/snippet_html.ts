@@ -1,14 +1,13 @@
 /**
- * Highlighted snippets, made in process from the indexed text and the lexemes of the query.
+ * Highlighted snippets, made in process from the note text of a page's hits and the words of the query.
  *
- * PostgreSQL's ts_headline does this too, but it parses the whole note again for every hit: on
- * PGlite that was about 2.5 ms per 1.5 KB note, 50 ms for a page of 20, more than the whole search
- * budget. Here a word is highlighted when its lower-cased form equals an exact lexeme, starts with a
- * prefix lexeme, or is a form of a stemmed (english) lexeme: snowball stems are the word cut short,
- * with a final y turned into i ("retries" and "retry" both stem to "retri"), so a word counts when it
- * starts with the stem (or the stem with its i back as y) and adds at most a few letters. That test
- * can light up a word PostgreSQL would not have matched, never hide one it did; it only decides
- * what is marked, not what is found.
+ * (PostgreSQL's ts_headline parsed the whole note again for every hit: on PGlite about 2.5 ms per
+ * 1.5 KB note, more than the whole search budget for a page of 20.) A word is highlighted when its
+ * lower-cased form equals a word asked for, starts with a prefix asked for, or is a form of a stem
+ * asked for: snowball stems are the word cut short, with a final y turned into i ("retries" and
+ * "retry" both stem to "retri"), so a word counts when it starts with the stem (or the stem with its
+ * i back as y) and adds at most a few letters. That test can light up a word the index did not
+ * match, never hide one it did; it only decides what is marked, not what is found.
  *
  * Output is safe HTML: the text is escaped and only <mark> elements are added.
  */
@@ -30,27 +29,11 @@ export function escapeHtml(text: string): string {
 
 /** What a query asks for, as words to mark. */
 export interface QueryTerms {
-  /** Lower-cased words as typed (the `simple` lexemes). */
+  /** Lower-cased words as typed. */
   exact: Set<string>;
-  /** Stems (the `english` lexemes). */
+  /** Their Snowball English stems. */
   stems: Set<string>;
   prefixes: string[];
-}
-
-/**
- * Terms from the text form of two tsqueries (`'retri' & 'pagin':*`): the stemmed one and the one
- * with exact words and prefixes. Pass only what was asked for, not what was excluded.
- */
-export function queryTerms(stemmed: string, exact: string): QueryTerms {
-  const terms: QueryTerms = { exact: new Set(), stems: new Set(), prefixes: [] };
-  for (const [text, stems] of [[stemmed, true], [exact, false]] as const) {
-    for (const m of text.matchAll(/'((?:[^'\\]|''|\\.)*)'(:\*)?/g)) {
-      const lexeme = m[1]!.replaceAll("''", "'").replace(/\\(.)/g, "$1");
-      if (m[2]) terms.prefixes.push(lexeme);
-      else (stems ? terms.stems : terms.exact).add(lexeme);
-    }
-  }
-  return terms;
 }
 
 /**

@@ -1,19 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { queryTerms, snippetHtml } from "./snippet_html.ts";
+import { type QueryTerms, snippetHtml } from "./snippet_html.ts";
 
-describe("queryTerms", () => {
-  test("reads stems, exact words and prefixes from tsquery text", () => {
-    const t = queryTerms("'retri' & 'pool' <-> 'size'", "'retries' & 'pagin':* & 'o''brien'");
-    assert.deepEqual([...t.stems], ["retri", "pool", "size"]);
-    assert.deepEqual([...t.exact], ["retries", "o'brien"]);
-    assert.deepEqual(t.prefixes, ["pagin"]);
-  });
-});
+/** Terms as searchNotes builds them: exact words, their stems, prefixes. */
+function queryTerms(stems: string[], exact: string[], prefixes: string[] = []): QueryTerms {
+  return { stems: new Set(stems), exact: new Set(exact), prefixes };
+}
 
 describe("snippetHtml", () => {
   test("marks stemmed forms, exact words and prefixes", () => {
-    const terms = queryTerms("'retri'", "'retries' & 'pagin':*");
+    const terms = queryTerms(["retri"], ["retries"], ["pagin"]);
     const html = snippetHtml(
       "We retry twice. Retries are capped; pagination stays; retention is other.",
       terms,
@@ -25,7 +21,7 @@ describe("snippetHtml", () => {
   });
 
   test("escapes the note's text; only <mark> elements are added", () => {
-    const terms = queryTerms("", "'alert'");
+    const terms = queryTerms([], ["alert"]);
     const html = snippetHtml(`<script>alert("x")</script> & <b onclick='y'>`, terms);
     assert.equal(
       html,
@@ -37,14 +33,14 @@ describe("snippetHtml", () => {
   test("a long note is cut around its densest run of matches", () => {
     const filler = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
     const text = `${filler} the budget for error budget reviews ${filler}`;
-    const html = snippetHtml(text, queryTerms("'budget'", "'budget'"), 12);
+    const html = snippetHtml(text, queryTerms(["budget"], ["budget"]), 12);
     assert.match(html, /^… word197 word198 word199 the <mark>budget<\/mark> for error <mark>budget<\/mark>/);
     assert.match(html, / …$/);
     assert.ok(html.length < 200);
   });
 
   test("with no match (or no terms) it is the start of the text, whitespace collapsed", () => {
-    const html = snippetHtml("First   line\n\nsecond line", queryTerms("", ""));
+    const html = snippetHtml("First   line\n\nsecond line", queryTerms([], []));
     assert.equal(html, "First line second line");
   });
 });

@@ -6,6 +6,7 @@ import { shares } from "./0003_shares.ts";
 import { passkeys } from "./0004_passkeys.ts";
 import { collabLog } from "./0005_collab_log.ts";
 import { plugins } from "./0006_plugins.ts";
+import { searchChanges } from "./0007_search_changes.ts";
 import { preferences } from "./0008_preferences.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   "0004_passkeys": passkeys,
   "0005_collab_log": collabLog,
   "0006_plugins": plugins,
+  "0007_search_changes": searchChanges,
   "0008_preferences": preferences,
 };

@@ -1,0 +1,237 @@
+/**
+ * The vault's full-text index in process: one internal/fulltext index per owner, built from
+ * `note_index` on the first search that covers that owner, and caught up before every search from
+ * `note_index.change_seq` and `note_deletions` (migration 0007_search_changes), so writes of any
+ * process, the file watcher's included, appear, and a restart loses nothing: the database rows are
+ * the source, the index is rebuilt. Only owners someone searched are held in memory.
+ *
+ * Catch-up reads one ordered stream of (user, path, value) past the highest value seen, and the
+ * full rows of the owners held. A transaction can commit a lower value after a higher one was read,
+ * so values missing below the highest (gaps) are read again for GAP_MS, as memsvc's keyword index
+ * does; gaps that never fill are values of rows updated again, deleted, or rolled back. A document
+ * carries the value it was indexed at: a deletion logged before it does not remove it.
+ *
+ * @example
+ * const index = noteSearchIndex(db);
+ * const owners = await index.ready(["alice", "bob"]);
+ * owners.get("alice")!.match(query, { limit: 20 });
+ */
+import { sql } from "kysely";
+import { FullTextIndex } from "../../../internal/fulltext/mod.ts";
+import { folderKeys } from "./note_index.ts";
+import type { SearchDb } from "./schema.ts";
+
+/** Title over tags over body (tiers), BM25F within; the filter keys do not rank. */
+const FIELDS = {
+  title: { weight: 5, phrases: true, tier: 2 },
+  tags: { weight: 2, phrases: true, tier: 1 },
+  body: { weight: 1, phrases: true },
+  keys: { weight: 0, verbatim: true },
+};
+const BATCH = 2_000;
+const GAP_MS = 3_000;
+/** Gaps further than this below the highest value seen are not waited for. */
+const GAP_WINDOW = 1_000;
+/** Deletions are kept this long; an index that did not catch up for half of it starts over. */
+const KEEP_DELETIONS_MS = 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+export interface NoteMeta {
+  path: string;
+  lowerPath: string;
+  mtime: number;
+  /** The change_seq the note was indexed at. */
+  change: number;
+}
+
+export type OwnerIndex = FullTextIndex<NoteMeta>;
+
+/** The filter key of a tag key ("project/atlas") or a folder key ("work/2024"). */
+export const tagKey = (key: string): string => `t:${key}`;
+export const folderKey = (key: string): string => `f:${key}`;
+
+interface NoteRow {
+  user_id: string;
+  path: string;
+  folder: string;
+  title: string;
+  tags: string[];
+  tag_keys: string[];
+  mtime: Date;
+  body: string;
+  change_seq: string;
+}
+
+const indexes = new WeakMap<SearchDb, NoteSearchIndex>();
+
+/** The index of this database handle (one per server process). */
+export function noteSearchIndex(db: SearchDb): NoteSearchIndex {
+  let index = indexes.get(db);
+  if (!index) indexes.set(db, index = new NoteSearchIndex(db));
+  return index;
+}
+
+export class NoteSearchIndex {
+  readonly #owners = new Map<string, OwnerIndex>();
+  #seen = 0;
+  readonly #gaps = new Map<number, number>();
+  #queue: Promise<void> = Promise.resolve();
+  #lastSync = 0;
+  #lastPrune = 0;
+
+  constructor(private readonly db: SearchDb) {}
+
+  /** Notes held, over every owner loaded. */
+  get size(): number {
+    let n = 0;
+    for (const index of this.#owners.values()) n += index.size;
+    return n;
+  }
+
+  /** The owners' indexes, caught up with the database (an owner not held yet is built). */
+  async ready(owners: Iterable<string>): Promise<Map<string, OwnerIndex>> {
+    const wanted = [...new Set(owners)];
+    await this.#exclusive(async () => {
+      await this.#catchUp();
+      // Loaded under the same lock as catch-ups: no change can be passed over while an owner loads.
+      for (const owner of wanted) if (!this.#owners.has(owner)) await this.#load(owner);
+    });
+    return new Map(wanted.map((owner) => [owner, this.#owners.get(owner)!]));
+  }
+
+  /** Drops a note a caller found gone (the deletion log says so too, on the next catch-up). */
+  evict(owner: string, path: string) {
+    this.#owners.get(owner)?.remove(path);
+  }
+
+  /** Catches up with the database. */
+  sync(): Promise<void> {
+    return this.#exclusive(() => this.#catchUp());
+  }
+
+  /** Runs catch-ups and loads one at a time. */
+  #exclusive(run: () => Promise<void>): Promise<void> {
+    const next = this.#queue.then(run);
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async #load(owner: string): Promise<void> {
+    const index = new FullTextIndex<NoteMeta>(FIELDS, { exactWords: true });
+    let after = "";
+    for (;;) {
+      const rows = await this.db.selectFrom("note_index")
+        .select(["user_id", "path", "folder", "title", "tags", "tag_keys", "mtime", "body", "change_seq"])
+        .where("user_id", "=", owner).where("path", ">", after).orderBy("path").limit(BATCH).execute();
+      for (const row of rows) put(index, row);
+      if (rows.length < BATCH) break;
+      after = rows.at(-1)!.path;
+    }
+    // Writes that committed while this read ran come through the next catch-up; put() keeps the newer.
+    this.#owners.set(owner, index);
+  }
+
+  async #catchUp(): Promise<void> {
+    const started = Date.now();
+    if (this.#lastSync && started - this.#lastSync > KEEP_DELETIONS_MS / 2) {
+      // Deletions it never read may be pruned by now: start over from the rows.
+      this.#owners.clear();
+    }
+    if (started - this.#lastPrune > PRUNE_EVERY_MS) {
+      this.#lastPrune = started;
+      await this.db.deleteFrom("note_deletions")
+        .where("deleted_at", "<", new Date(started - KEEP_DELETIONS_MS)).execute();
+    }
+    if (this.#seen > 0 && this.#gaps.size === 0) {
+      // Nothing handed out past the highest value seen: nothing to read (one cheap statement instead of two scans).
+      const { rows: [last] } = await sql<{ last_value: string }>`select last_value from note_change_seq`
+        .execute(this.db);
+      if (last && Number(last.last_value) <= this.#seen) {
+        this.#lastSync = started;
+        return;
+      }
+    }
+    for (;;) {
+      const now = Date.now();
+      for (const [seq, at] of this.#gaps) {
+        if (now - at > GAP_MS || seq < this.#seen - GAP_WINDOW) this.#gaps.delete(seq);
+      }
+      const seen = String(this.#seen);
+      const gaps = [...this.#gaps.keys()].map(String);
+      const again = (column: string) =>
+        gaps.length ? sql`or ${sql.ref(column)} = any(${gaps}::bigint[])` : sql``;
+      const { rows: changes } = await sql<{ kind: "n" | "d"; user_id: string; path: string; seq: string }>`
+        select 'n' as kind, user_id, path, change_seq as seq from note_index
+          where change_seq > ${seen}::bigint ${again("change_seq")}
+        union all
+        select 'd', user_id, path, seq from note_deletions where seq > ${seen}::bigint ${again("seq")}
+        order by seq limit ${BATCH}
+      `.execute(this.db);
+      // Full rows only for the owners held.
+      const wanted = new Map<string, string[]>();
+      for (const c of changes) {
+        if (c.kind === "n" && this.#owners.has(c.user_id)) {
+          const paths = wanted.get(c.user_id) ?? [];
+          paths.push(c.path);
+          wanted.set(c.user_id, paths);
+        }
+      }
+      const rows = new Map<string, NoteRow>();
+      for (const [owner, paths] of wanted) {
+        const found = await this.db.selectFrom("note_index")
+          .select(["user_id", "path", "folder", "title", "tags", "tag_keys", "mtime", "body", "change_seq"])
+          .where("user_id", "=", owner).where("path", "=", sql<string>`any(${paths}::text[])`).execute();
+        for (const row of found) rows.set(`${owner}\0${row.path}`, row);
+      }
+      for (const c of changes) {
+        const index = this.#owners.get(c.user_id);
+        if (!index) continue;
+        if (c.kind === "d") {
+          const meta = index.meta(c.path);
+          if (meta && meta.change < Number(c.seq)) index.remove(c.path);
+        } else {
+          const row = rows.get(`${c.user_id}\0${c.path}`);
+          if (row) put(index, row);
+        }
+      }
+      this.#advance(changes.map((c) => Number(c.seq)), now);
+      if (changes.length < BATCH) break;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    this.#lastSync = started;
+  }
+
+  /** Moves the high-water mark over the values read; values skipped below it become gaps. */
+  #advance(seqs: number[], now: number) {
+    seqs.sort((a, b) => a - b);
+    for (const s of seqs) {
+      this.#gaps.delete(s);
+      if (s <= this.#seen) continue;
+      // The first read has nothing to wait for: any gap before it is history.
+      if (this.#seen > 0) {
+        for (let g = Math.max(this.#seen + 1, s - GAP_WINDOW); g < s; g++) this.#gaps.set(g, now);
+      }
+      this.#seen = s;
+    }
+  }
+}
+
+/** Indexes a row unless the index already holds it at this value or a newer one. */
+function put(index: OwnerIndex, row: NoteRow) {
+  const change = Number(row.change_seq);
+  const old = index.meta(row.path);
+  if (old && old.change >= change) return;
+  const meta: NoteMeta = {
+    path: row.path,
+    lowerPath: row.path.toLowerCase(),
+    mtime: new Date(row.mtime).getTime(),
+    change,
+  };
+  index.add(row.path, {
+    title: row.title,
+    // Tags are words too ("project/atlas" as "project atlas"), so plain text finds them.
+    tags: row.tags.join(" ").replace(/[/_-]/g, " "),
+    body: row.body,
+    keys: [...row.tag_keys.map(tagKey), ...folderKeys(row.folder).map(folderKey)],
+  }, meta);
+}
