@@ -53,3 +53,22 @@ export function watchVault(onEvent: (e: VaultEvent) => void, onConnected: () => 
     ws?.close();
   };
 }
+
+/**
+ * `fn` at most once per `ms`: the first call schedules it, the calls until it runs join that run. A
+ * burst of events (a folder copied in on disk) costs a reload every `ms`, not one per file.
+ */
+export function coalesce(fn: () => void, ms: number): { (): void; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const call = () => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      fn();
+    }, ms);
+  };
+  call.cancel = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  return call;
+}

@@ -19,7 +19,7 @@ import { Ask, type AskRequest } from "./ask.tsx";
 import { emptyCanvas, serializeCanvas } from "./canvas_model.ts";
 import { FileTree } from "./file_tree.tsx";
 import { GraphView } from "./graph_view.tsx";
-import { watchVault } from "./live.ts";
+import { coalesce, watchVault } from "./live.ts";
 import {
   BacklinksPanel,
   layoutFrom,
@@ -72,6 +72,9 @@ function usePath() {
   }, []);
   return path;
 }
+
+/** Live events arriving within this long share one reload of the tree, tags and backlinks. */
+const LIVE_RELOAD_MS = 250;
 
 const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const noteName = (path: string) => baseName(path).replace(/\.md$/, "");
@@ -153,15 +156,20 @@ function Notes({ me }: { me: Me }) {
   }, []);
 
   // Live: the tree, tags and backlinks follow changes made elsewhere; an open note reloads.
-  useEffect(() =>
-    watchVault((e) => {
+  useEffect(() => {
+    const reload = coalesce(() => {
       loadTree();
       setRefresh((r) => r + 1);
+    }, LIVE_RELOAD_MS);
+    const stop = watchVault((e) => {
+      reload();
       if (e.kind === "note.updated" && e.path) setRemote((r) => ({ ...r, [e.path!]: (r[e.path!] ?? 0) + 1 }));
       if ((e.kind.endsWith(".renamed") || e.kind === "note.moved") && e.from && e.to && e.ownerId === me.id) {
         setPanes((l) => renameInPanes(l, e.from!, e.to!));
       }
-    }, loadTree), []);
+    }, loadTree);
+    return () => (reload.cancel(), stop());
+  }, []);
 
   // Keyboard: Ctrl/Cmd+O opens the switcher, Ctrl/Cmd+\ splits the editor area.
   useEffect(() => {
