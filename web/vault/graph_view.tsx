@@ -1,13 +1,13 @@
 /**
  * The graph view: the whole vault's notes and links (`GET /api/graph`), or the local graph of the
- * open note one or two link steps out; filtered by tag and folder; laid out by graph_layout.ts and
+ * open note one or two link steps out; filtered by tag and folder; laid out by web/shared/force_layout.ts and
  * drawn as SVG. Wheel or the buttons zoom, dragging pans, a click on a node opens the note, hovering
  * shows its name. Links to no note are drawn dimmed. For the keyboard and screen readers, the nodes
  * are also a list of buttons below the picture.
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, q } from "./api.ts";
-import { bounds, startLayout } from "./graph_layout.ts";
+import { bounds, startLayout } from "../shared/force_layout.ts";
 import { filterChoices, filterGraph, type Graph, localGraph, resolveNames } from "./graph_filter.ts";
 
 export interface GraphViewProps {

@@ -1,5 +1,6 @@
 /**
- * A force-directed layout for the graph view, small enough to write here rather than add d3-force:
+ * The force-directed layout of the web apps' graphs (the vault's graph view, memsvc's neighbour
+ * graph), small enough to write here rather than add d3-force:
  * nodes start on a phyllotaxis spiral (deterministic, so the same vault draws the same way), then
  * repel each other, links pull like springs and a weak gravity keeps islands in view. Repulsion only
  * reaches `cutoff`, found through a grid of cells that size, so one step is about linear in the
@@ -16,6 +17,8 @@ export interface LayoutOptions {
   charge?: number;
   /** Repulsion does not reach further than this. */
   cutoff?: number;
+  /** A node held at (0, 0), the rest arranged around it (a neighbour graph's root). */
+  pinned?: number;
 }
 
 /** A layout in progress: `pos` holds x, y of each node, interleaved, and changes with each step. */
@@ -52,7 +55,8 @@ export function forceLayout(
 export function startLayout(
   count: number,
   links: readonly (readonly [number, number])[],
-  { iterations = count > 500 ? 150 : 250, linkDistance = 50, charge = 900, cutoff = 100 }: LayoutOptions = {},
+  { iterations = count > 500 ? 150 : 250, linkDistance = 50, charge = 900, cutoff = 100, pinned }:
+    LayoutOptions = {},
 ): Layout {
   const pos = new Float64Array(count * 2);
   const vel = new Float64Array(count * 2);
@@ -62,6 +66,15 @@ export function startLayout(
     pos[2 * i] = r * Math.cos(i * golden);
     pos[2 * i + 1] = r * Math.sin(i * golden);
   }
+  const hold = () => {
+    if (pinned === undefined || pinned < 0 || pinned >= count) return;
+    pos[2 * pinned] =
+      pos[2 * pinned + 1] =
+      vel[2 * pinned] =
+      vel[2 * pinned + 1] =
+        0;
+  };
+  hold();
   const degree = new Float64Array(count);
   for (const [a, b] of links) {
     degree[a]!++;
@@ -135,6 +148,7 @@ export function startLayout(
       // A cap keeps a close pair from flinging each other out of the picture.
       pos[i]! += Math.max(-30, Math.min(30, vel[i]!));
     }
+    hold();
     return done < iterations;
   };
   return { pos, step };
