@@ -6,7 +6,10 @@
  * z-scored sums. The candidates' confidence prior is divided out, so the tier scores are the raw ones.
  *
  *   deno run -A scripts/bench/fusion_tune.ts --embedder builtin-minilm --chats 4
+ *   deno run -A scripts/bench/fusion_tune.ts ... --save /tmp/pools.json   # keep the candidates
+ *   deno run -A scripts/bench/fusion_tune.ts --load /tmp/pools.json       # score them again, no server
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,41 +30,50 @@ interface Candidate {
   v?: number;
 }
 
-const set = conversationSet({ ...DEFAULT_SET, chats: Number(arg("chats") ?? 4) });
-const dir = await mkdtemp(join(tmpdir(), "memsvc-fusion-"));
-const server = await startServer({ dataDir: dir, embedder: arg("embedder"), binary: arg("binary") });
-const pools: { answers: string[]; candidates: Candidate[] }[] = [];
-try {
-  await server.login();
-  const started = performance.now();
-  const { keyOf } = await loadConversations(server, set);
-  type Hit = { id: string; score: number; confidence: number };
-  for (const q of set.questions) {
-    const tier = async (mode: string) =>
-      ((await post(server, "/v1/search", {
-        query: q.question,
-        namespace: `conv-${q.chat}`,
-        mode,
-        limit: POOL,
-      })) as {
-        results: Hit[];
-      }).results.map((r) => ({ id: r.id, score: r.score / (0.9 + 0.1 * r.confidence) }));
-    const byId = new Map<string, Candidate>();
-    const get = (id: string) => byId.get(id) ?? byId.set(id, { key: keyOf.get(id) }).get(id)!;
-    const keyword = await tier("keyword");
-    const best = Math.max(0, ...keyword.map((h) => h.score));
-    for (const h of keyword) get(h.id).k = best > 0 ? h.score / best : 0;
-    for (const h of await tier("vector")) get(h.id).v = h.score;
-    pools.push({ answers: q.answers, candidates: [...byId.values()] });
+let pools: { answers: string[]; candidates: Candidate[] }[] = [];
+if (arg("load")) pools = JSON.parse(readFileSync(arg("load")!, "utf8"));
+else pools = await fetchPools();
+if (arg("save")) writeFileSync(arg("save")!, JSON.stringify(pools));
+
+async function fetchPools() {
+  const set = conversationSet({ ...DEFAULT_SET, chats: Number(arg("chats") ?? 4) });
+  const dir = await mkdtemp(join(tmpdir(), "memsvc-fusion-"));
+  const server = await startServer({ dataDir: dir, embedder: arg("embedder"), binary: arg("binary") });
+  const pools: { answers: string[]; candidates: Candidate[] }[] = [];
+  try {
+    await server.login();
+    const started = performance.now();
+    const { keyOf } = await loadConversations(server, set);
+    type Hit = { id: string; score: number; confidence: number };
+    for (const q of set.questions) {
+      const tier = async (mode: string) =>
+        ((await post(server, "/v1/search", {
+          query: q.question,
+          namespace: `conv-${q.chat}`,
+          mode,
+          limit: POOL,
+        })) as { results: Hit[] }).results.map((r) => ({
+          id: r.id,
+          score: r.score / (0.9 + 0.1 * r.confidence),
+        }));
+      const byId = new Map<string, Candidate>();
+      const get = (id: string) => byId.get(id) ?? byId.set(id, { key: keyOf.get(id) }).get(id)!;
+      const keyword = await tier("keyword");
+      const best = Math.max(0, ...keyword.map((h) => h.score));
+      for (const h of keyword) get(h.id).k = best > 0 ? h.score / best : 0;
+      for (const h of await tier("vector")) get(h.id).v = h.score;
+      pools.push({ answers: q.answers, candidates: [...byId.values()] });
+    }
+    console.log(
+      `${set.chats.length} chats, ${keyOf.size} turns, ${set.questions.length} questions, embedder ${
+        arg("embedder") ?? "default"
+      }; loaded and searched in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
   }
-  console.log(
-    `${set.chats.length} chats, ${keyOf.size} turns, ${set.questions.length} questions, embedder ${
-      arg("embedder") ?? "default"
-    }; loaded and searched in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-  );
-} finally {
-  await server.stop();
-  await rm(dir, { recursive: true, force: true });
+  return pools;
 }
 
 type Fusion = (c: Candidate[]) => number[];
@@ -91,19 +103,26 @@ function zscores(values: (number | undefined)[]): number[] {
   return values.map((v) => v === undefined ? (present.length ? min : 0) : (v - mean) / sd);
 }
 
-const zsum = (w: number): Fusion => (cs) => {
+const zsum = (w: number, floor: number): Fusion => (cs) => {
   const zk = zscores(cs.map((c) => c.k));
   const zv = zscores(cs.map((c) => c.v));
-  return cs.map((_, i) => w * zk[i]! + (1 - w) * zv[i]!);
+  return cs.map((c, i) =>
+    c.k === undefined && (c.v ?? 0) < floor ? -Infinity : w * zk[i]! + (1 - w) * zv[i]!
+  );
 };
 
+const WEIGHTS = [0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8];
 const rows: (string | number)[][] = [];
 rows.push(["keyword only", ...recall((cs) => cs.map((c) => c.k ?? -Infinity))]);
 rows.push(["vector only", ...recall((cs) => cs.map((c) => c.v ?? -Infinity))]);
-for (const w of [0.4, 0.5, 0.6, 0.7, 0.8]) {
-  for (const floor of [0, 0.2, 0.3, 0.4]) {
-    rows.push([`linear k ${w} / v ${1 - w}, floor ${floor}`, ...recall(linear(w, floor))]);
+for (const w of WEIGHTS) {
+  for (const floor of [0, 0.2, 0.3]) {
+    rows.push([`linear k ${w} / v ${(1 - w).toFixed(2)}, floor ${floor}`, ...recall(linear(w, floor))]);
   }
 }
-for (const w of [0.4, 0.5, 0.6, 0.7, 0.8]) rows.push([`z-scored sum, k ${w}`, ...recall(zsum(w))]);
+for (const w of WEIGHTS) {
+  for (const floor of [0, 0.2, 0.3]) {
+    rows.push([`z-scored sum, k ${w}, floor ${floor}`, ...recall(zsum(w, floor))]);
+  }
+}
 console.log(table(["fusion", "R@5", "R@10"], rows));
