@@ -9,10 +9,11 @@
  * Texts are run in batches of similar length (sorted, so little padding is computed), one run at a time:
  * the wasm backend is single-threaded and a session runs one call at a time.
  *
- * The session is loaded on the first embed, not at start: loading takes seconds, and a server whose
- * writes go to the vector backlog (vector_backlog.ts) need not wait for it to answer.
+ * The runtime is imported and the session loaded on the first embed, not at start: loading takes
+ * seconds, a server whose writes go to the vector backlog (vector_backlog.ts) need not wait for it, and
+ * a server on another embedder never evaluates onnxruntime at all.
  */
-import * as ort from "onnxruntime-web/wasm";
+import type * as Ort from "onnxruntime-web/wasm";
 import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
 import { miniLMAsset } from "./minilm_assets.ts";
 import { WordPieceTokenizer } from "./wordpiece.ts";
@@ -26,7 +27,8 @@ export const MAX_TOKENS = 256;
 const BATCH = 16;
 
 interface Loaded {
-  session: ort.InferenceSession;
+  ort: typeof Ort;
+  session: Ort.InferenceSession;
   tokenizer: WordPieceTokenizer;
 }
 
@@ -57,7 +59,7 @@ export class MiniLMEmbedder implements Embedder {
     const out = new Array<Float32Array>(texts.length);
     for (let start = 0; start < encoded.length; start += BATCH) {
       const batch = encoded.slice(start, start + BATCH);
-      const vectors = await this.#serial(() => run(loaded.session, batch.map((b) => b.ids)));
+      const vectors = await this.#serial(() => run(loaded, batch.map((b) => b.ids)));
       batch.forEach((b, j) => (out[b.i] = vectors[j]!));
     }
     return out;
@@ -71,7 +73,8 @@ export class MiniLMEmbedder implements Embedder {
 
   #load(): Promise<Loaded> {
     this.#loaded ??= (async () => {
-      const [wasm, model, vocab] = await Promise.all([
+      const [ort, wasm, model, vocab] = await Promise.all([
+        import("onnxruntime-web/wasm"),
         miniLMAsset("ort-wasm-simd-threaded.wasm"),
         miniLMAsset("minilm-l6-int8.onnx"),
         miniLMAsset("minilm-l6-vocab.txt"),
@@ -81,7 +84,7 @@ export class MiniLMEmbedder implements Embedder {
       ort.env.wasm.numThreads = 1;
       ort.env.wasm.wasmBinary = wasm;
       const session = await ort.InferenceSession.create(model, { executionProviders: ["wasm"] });
-      return { session, tokenizer: new WordPieceTokenizer(new TextDecoder().decode(vocab)) };
+      return { ort, session, tokenizer: new WordPieceTokenizer(new TextDecoder().decode(vocab)) };
     })();
     this.#loaded.catch(() => (this.#loaded = undefined));
     return this.#loaded;
@@ -89,7 +92,7 @@ export class MiniLMEmbedder implements Embedder {
 }
 
 /** One model run over texts of similar length, padded to the longest; mean-pooled, normalised vectors. */
-async function run(session: ort.InferenceSession, batch: number[][]): Promise<Float32Array[]> {
+async function run({ ort, session }: Loaded, batch: number[][]): Promise<Float32Array[]> {
   const rows = batch.length;
   const width = Math.max(...batch.map((ids) => ids.length));
   const ids = new BigInt64Array(rows * width);
@@ -101,7 +104,7 @@ async function run(session: ort.InferenceSession, batch: number[][]): Promise<Fl
     });
   });
   const dims = [rows, width];
-  let outputs: ort.InferenceSession.ReturnType;
+  let outputs: Ort.InferenceSession.ReturnType;
   try {
     outputs = await session.run({
       input_ids: new ort.Tensor("int64", ids, dims),
