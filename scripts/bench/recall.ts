@@ -8,6 +8,7 @@
  *   deno run -A scripts/bench/recall.ts --chats 4    # a smaller set, to try something quickly
  *   deno run -A scripts/bench/recall.ts --binary /tmp/memsvc-old   # another build
  *   deno run -A scripts/bench/recall.ts --peers      # also @modelcontextprotocol/server-memory
+ *   deno run -A scripts/bench/recall.ts --embedder builtin-minilm   # MEMSVC_EMBEDDER of the server
  *
  * bench:memsvc runs the same measurement as part of the suite.
  */
@@ -201,7 +202,12 @@ if (import.meta.main) {
   const set = conversationSet({ ...DEFAULT_SET, chats });
   const dir = await mkdtemp(join(tmpdir(), "memsvc-recall-"));
   const bin = process.argv.indexOf("--binary");
-  const server = await startServer({ dataDir: dir, binary: bin > 0 ? process.argv[bin + 1] : undefined });
+  const emb = process.argv.indexOf("--embedder");
+  const server = await startServer({
+    dataDir: dir,
+    binary: bin > 0 ? process.argv[bin + 1] : undefined,
+    embedder: emb > 0 ? process.argv[emb + 1] : undefined,
+  });
   try {
     await server.login();
     const t = performance.now();

@@ -1,5 +1,6 @@
 import { CRD_FILES } from "../../cmd/edgectl/crds.ts";
 import { CRD_FILES as GITSYNC_CRD_FILES } from "../../controller/gitsync/crds.ts";
+import { MINILM_ASSETS } from "./minilm.ts";
 import { WASM_ASSETS, WASM_OUT } from "./wasm.ts";
 
 /** The seven binaries, and the files each embeds besides its code. */
@@ -35,6 +36,12 @@ const VAULT_WEB = webFiles("vault");
 /** Swagger UI for the API docs pages (internal/openapi/docs_assets.ts). */
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
+/**
+ * memsvc's built-in neural embedder (server/memsvc/embeddings/minilm.ts): the model and vocabulary
+ * (fetched by scripts/lib/minilm.ts) and onnxruntime-web's single-threaded-capable SIMD wasm.
+ */
+const MINILM = [...MINILM_ASSETS, "node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm"];
+
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
 
@@ -43,7 +50,7 @@ const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${fil
 
 /** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
 export const ASSETS: Partial<Record<Tool, string[]>> = {
-  memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS],
+  memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS, ...MINILM],
   vault: [...PGLITE, ...API_DOCS, ...VAULT_WEB],
   edgectl: [...EDGEPROXY_CRDS, ...EDGECTL_WEB],
   "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS, ...CONSOLE],
@@ -62,7 +69,7 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 
 /** Further sources of one binary only: a dashboard edit rebuilds memsvc, not the other six. */
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
-  memsvc: ["web/admin", "scripts/lib/web_bundle.ts"],
+  memsvc: ["web/admin", "scripts/lib/web_bundle.ts", "scripts/lib/minilm.ts"],
   edgectl: ["crds/edgeproxy.io", "web/edgectl", "scripts/lib/web_bundle.ts"],
   vault: ["web/vault", "scripts/lib/web_bundle.ts"],
   "gitsync-manager": [

@@ -1,16 +1,27 @@
 /**
- * Which embedder memsvc uses. With no MEMSVC_EMBEDDINGS_URL, the built-in hashing embedder
- * (offline, deterministic); with one, an OpenAI-compatible endpoint.
+ * Which embedder memsvc uses: MEMSVC_EMBEDDER picks one of EMBEDDERS. Unset, it follows
+ * MEMSVC_EMBEDDINGS_URL: an OpenAI-compatible endpoint when one is set, else the built-in hashing
+ * embedder (offline, deterministic, the default). `builtin-minilm` is the in-process neural model.
  */
 import { z } from "zod";
 import { ConfigError } from "../../../internal/config/mod.ts";
 import { type Logger, silentLogger } from "../../../internal/log/mod.ts";
 import { BuiltinEmbedder } from "./builtin.ts";
 import type { Embedder } from "./embedder.ts";
+import { MiniLMEmbedder } from "./minilm.ts";
 import { OpenAIEmbedder } from "./openai.ts";
 
 /** The embedding variables, to merge into memsvc's environment schema (`memsvcEnv.extend(embeddingsEnv.shape)`). */
+/** MEMSVC_EMBEDDER's values. */
+export const EMBEDDERS = ["builtin-hash", "builtin-minilm", "openai"] as const;
+export type EmbedderName = (typeof EMBEDDERS)[number];
+
 export const embeddingsEnv = z.object({
+  /**
+   * builtin-hash (hashed n-grams, the default), builtin-minilm (all-MiniLM-L6-v2 int8, in process) or
+   * openai (MEMSVC_EMBEDDINGS_URL's service). Unset: openai when a URL is set, else builtin-hash.
+   */
+  MEMSVC_EMBEDDER: z.enum(EMBEDDERS, { message: `must be one of ${EMBEDDERS.join(", ")}` }).optional(),
   /**
    * API base of an OpenAI-compatible service, e.g. https://api.openai.com/v1 or
    * http://localhost:11434/v1; requests go to <base>/embeddings. Unset: the built-in embedder.
@@ -33,6 +44,16 @@ export type EmbeddingsSettings = z.output<typeof embeddingsEnv>;
  * be silently ignored (a model or key without a URL) are refused rather than guessed at.
  */
 export function embeddingsProblems(settings: EmbeddingsSettings): string[] {
+  const chosen = settings.MEMSVC_EMBEDDER;
+  if (chosen === "openai" && !settings.MEMSVC_EMBEDDINGS_URL) {
+    return ["MEMSVC_EMBEDDER=openai needs MEMSVC_EMBEDDINGS_URL (for example https://api.openai.com/v1)"];
+  }
+  if (chosen && chosen !== "openai" && settings.MEMSVC_EMBEDDINGS_URL) {
+    return [
+      `MEMSVC_EMBEDDINGS_URL has no effect with MEMSVC_EMBEDDER=${chosen} (unset the URL, or set ` +
+      "MEMSVC_EMBEDDER=openai to use it)",
+    ];
+  }
   if (settings.MEMSVC_EMBEDDINGS_URL) {
     return settings.MEMSVC_EMBEDDINGS_MODEL ? [] : [
       "MEMSVC_EMBEDDINGS_MODEL is required when MEMSVC_EMBEDDINGS_URL is set (for example text-embedding-3-small)",
@@ -51,6 +72,11 @@ export interface CreateEmbedderOptions {
   log?: Logger;
 }
 
+/** The embedder the settings choose (MEMSVC_EMBEDDER, else by MEMSVC_EMBEDDINGS_URL). */
+export function embedderName(settings: EmbeddingsSettings): EmbedderName {
+  return settings.MEMSVC_EMBEDDER ?? (settings.MEMSVC_EMBEDDINGS_URL ? "openai" : "builtin-hash");
+}
+
 /**
  * @example
  * const embedder = createEmbedder(loadEnv(embeddingsEnv)); // BuiltinEmbedder unless a URL is set
@@ -59,10 +85,11 @@ export interface CreateEmbedderOptions {
 export function createEmbedder(settings: EmbeddingsSettings, options: CreateEmbedderOptions = {}): Embedder {
   const problems = embeddingsProblems(settings);
   if (problems.length) throw new ConfigError(problems);
-  const url = settings.MEMSVC_EMBEDDINGS_URL;
-  if (!url) return new BuiltinEmbedder();
+  const name = embedderName(settings);
+  if (name === "builtin-hash") return new BuiltinEmbedder();
+  if (name === "builtin-minilm") return new MiniLMEmbedder();
   return new OpenAIEmbedder({
-    url,
+    url: settings.MEMSVC_EMBEDDINGS_URL!,
     model: settings.MEMSVC_EMBEDDINGS_MODEL!,
     apiKey: settings.MEMSVC_EMBEDDINGS_API_KEY,
     dimensions: settings.MEMSVC_EMBEDDINGS_DIMENSIONS,

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { z } from "zod";
 import { ConfigError, loadEnv } from "../../../internal/config/mod.ts";
 import { BuiltinEmbedder } from "./builtin.ts";
-import { createEmbedder, embeddingsEnv, embeddingsProblems } from "./config.ts";
+import { createEmbedder, embedderName, embeddingsEnv, embeddingsProblems } from "./config.ts";
+import { MiniLMEmbedder } from "./minilm.ts";
 import { OpenAIEmbedder } from "./openai.ts";
 
 test("no URL: the built-in embedder", () => {
@@ -53,6 +54,7 @@ test("model, key or dimensions without a URL are refused instead of silently ign
 });
 
 const UNSET = {
+  MEMSVC_EMBEDDER: undefined,
   MEMSVC_EMBEDDINGS_URL: undefined,
   MEMSVC_EMBEDDINGS_MODEL: undefined,
   MEMSVC_EMBEDDINGS_API_KEY: undefined,
@@ -74,6 +76,7 @@ test("embeddingsEnv parses the variables from the environment", () => {
       MEMSVC_EMBEDDINGS_DIMENSIONS: "768",
     }),
     {
+      MEMSVC_EMBEDDER: undefined,
       MEMSVC_EMBEDDINGS_URL: "http://localhost:11434/v1",
       MEMSVC_EMBEDDINGS_MODEL: "nomic-embed-text",
       MEMSVC_EMBEDDINGS_API_KEY: "secret-key-value",
@@ -120,4 +123,36 @@ test("embeddingsEnv merges into a larger schema", () => {
     MEMSVC_PORT: 7778,
     MEMSVC_EMBEDDINGS_MODEL: "m",
   });
+});
+
+test("MEMSVC_EMBEDDER picks the embedder; unset, the URL decides", () => {
+  assert.equal(embedderName({}), "builtin-hash");
+  assert.equal(embedderName({ MEMSVC_EMBEDDINGS_URL: "http://localhost:11434/v1" }), "openai");
+  assert.ok(createEmbedder({ MEMSVC_EMBEDDER: "builtin-hash" }) instanceof BuiltinEmbedder);
+  const minilm = createEmbedder(loadEnv(embeddingsEnv, { MEMSVC_EMBEDDER: "builtin-minilm" }));
+  assert.ok(minilm instanceof MiniLMEmbedder);
+  assert.equal(minilm.id, "builtin-minilm-l6-int8-v1:384");
+  assert.equal(minilm.dimensions, 384);
+  const openai = createEmbedder({
+    MEMSVC_EMBEDDER: "openai",
+    MEMSVC_EMBEDDINGS_URL: "http://localhost:11434/v1",
+    MEMSVC_EMBEDDINGS_MODEL: "nomic-embed-text",
+  });
+  assert.ok(openai instanceof OpenAIEmbedder);
+});
+
+test("a bad or contradictory MEMSVC_EMBEDDER is a config error naming the variable", () => {
+  assert.throws(
+    () => loadEnv(embeddingsEnv, { MEMSVC_EMBEDDER: "minilm" }),
+    (err: unknown) =>
+      err instanceof ConfigError &&
+      err.problems[0]!.startsWith("MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-minilm, openai"),
+  );
+  assert.deepEqual(embeddingsProblems({ MEMSVC_EMBEDDER: "openai" }), [
+    "MEMSVC_EMBEDDER=openai needs MEMSVC_EMBEDDINGS_URL (for example https://api.openai.com/v1)",
+  ]);
+  assert.throws(
+    () => createEmbedder({ MEMSVC_EMBEDDER: "builtin-minilm", MEMSVC_EMBEDDINGS_URL: "http://x.test/v1" }),
+    /MEMSVC_EMBEDDINGS_URL has no effect with MEMSVC_EMBEDDER=builtin-minilm/,
+  );
 });

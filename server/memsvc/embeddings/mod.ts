@@ -1,6 +1,6 @@
 /**
  * Text embeddings for memsvc's vector search: one `Embedder` interface, the offline built-in
- * hashing embedder (default) and an OpenAI-compatible client, chosen by `createEmbedder`.
+ * hashing embedder (default), the built-in MiniLM model and an OpenAI-compatible client, chosen by `createEmbedder`.
  *
  * @example
  * const embedder = createEmbedder(config); // config parsed with embeddingsEnv
@@ -19,9 +19,13 @@ export {
   tokens,
 } from "./builtin.ts";
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./openai.ts";
+export { MINILM_DIMENSIONS, MINILM_ID, MiniLMEmbedder } from "./minilm.ts";
 export {
   createEmbedder,
   type CreateEmbedderOptions,
+  type EmbedderName,
+  embedderName,
+  EMBEDDERS,
   embeddingsEnv,
   embeddingsProblems,
   type EmbeddingsSettings,

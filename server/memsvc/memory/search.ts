@@ -5,8 +5,9 @@
  *   words dropped from the query, "phrases" and -exclusions, session neighbours as context and a hit
  *   lending score to its neighbours), top-k by MaxScore. Scores are max-normalised per query.
  * - Vector tier: raw cosine (clamped to [0, 1], not normalised) over the scope's partitions.
- * - Fusion: KEYWORD_WEIGHT and VECTOR_WEIGHT, renormalised over the tiers that answered, times a
- *   small confidence prior. A candidate only the vector tier found is dropped below VECTOR_FLOOR.
+ * - Fusion: the embedder's blend of the two tiers (fusion.ts: a weighted sum of max-normalised BM25
+ *   and cosine, or of their z-scores), times a small confidence prior. A candidate only the vector tier
+ *   found is dropped below the embedder's floor.
  * - Near-identical results (same hash, or token Jaccard >= COLLAPSE_JACCARD) collapse to the best.
  * - Hit counts of returned entries are bumped in one statement, rows locked in id order so
  *   concurrent searches cannot deadlock.
@@ -18,22 +19,13 @@ import { tokens } from "../embeddings/mod.ts";
 import { lifespanDays } from "../maintenance/decay.ts";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
 import { ENTRY_COLUMNS, type MemoryEntry, toEntry } from "./entry.ts";
+import { fuse, fusionFor } from "./fusion.ts";
 import { KeywordIndex } from "./keyword_index.ts";
 import { LIMITS } from "./limits.ts";
 import type { MemoryDeps } from "./memory_service.ts";
 import type { SearchBody } from "./schemas.ts";
 import { partitionsOf, type ReadScope, readScope } from "./scope.ts";
 
-/**
- * Chosen on the conversational recall set (docs/benchmarks.md): with the BM25 tier, keyword 0.6 /
- * vector 0.4 of max-normalised BM25 and raw cosine (R@5 0.639 offline) beat 0.4 / 0.6 (0.586), and
- * matched a z-scored sum at its best (0.637) and 0.7 / 0.3 (0.643); reciprocal-rank fusion (0.498)
- * fell below keyword alone (0.623).
- */
-export const KEYWORD_WEIGHT = 0.6;
-export const VECTOR_WEIGHT = 0.4;
-/** Calibrated for the built-in hashing embedder: unrelated sentences score below it. */
-export const VECTOR_FLOOR = 0.2;
 export const COLLAPSE_JACCARD = 0.75;
 /** Candidates fetched per tier, as a multiple of the requested limit. */
 const OVERFETCH = 3;
@@ -108,11 +100,8 @@ export class SearchService {
       s.v = Math.max(0, Math.min(1, r.score));
       scores.set(r.id, s);
     }
-    const kw = keyword?.length ? KEYWORD_WEIGHT : 0;
-    const vw = vector?.length ? VECTOR_WEIGHT : 0;
-    const candidates = [...scores.entries()]
-      .filter(([, s]) => s.k !== undefined || (s.v ?? 0) >= VECTOR_FLOOR)
-      .map(([id, s]) => ({ id, fused: (kw * (s.k ?? 0) + vw * (s.v ?? 0)) / (kw + vw || 1) }));
+    const fusion = fusionFor(this.deps.embedder.id);
+    const candidates = fuse(scores, fusion, { keyword: !!keyword?.length, vector: !!vector?.length });
 
     const rows = candidates.length
       ? await this.deps.db.selectFrom("memory_entries").select(ENTRY_COLUMNS)
@@ -148,7 +137,7 @@ export class SearchService {
       results: kept.length,
       degraded,
       keywordHits: kept.filter((k) => scores.get(k.row.id)!.k !== undefined).length,
-      vectorHits: kept.filter((k) => (scores.get(k.row.id)!.v ?? 0) >= VECTOR_FLOOR).length,
+      vectorHits: kept.filter((k) => (scores.get(k.row.id)!.v ?? 0) >= fusion.floor).length,
     });
     const results: SearchResult[] = kept.map((k) => ({
       ...toEntry(k.row),

@@ -1,0 +1,80 @@
+/**
+ * How hybrid search blends its two tiers, per embedder: their score distributions differ, so each
+ * embedder gets the blend measured best for it on the conversational recall set (docs/benchmarks.md,
+ * scripts/bench/fusion_tune.ts).
+ *
+ * - `linear`: keyword × max-normalised BM25 + vector × raw cosine, renormalised over the tiers that
+ *   answered (a missing tier's score counts 0).
+ * - `zscore`: each tier's scores are z-scored over the candidates it returned (a candidate the tier did
+ *   not return counts as its worst), blended with the weights, then min-max scaled to [0, 1] so the
+ *   confidence prior and the response's `score` stay positive. Only when both tiers answered; a single
+ *   tier falls back to `linear`, which then orders by that tier alone.
+ *
+ * Either way a candidate only the vector tier found is dropped below `floor` (unrelated texts score
+ * below it).
+ */
+import { MINILM_ID } from "../embeddings/mod.ts";
+
+export interface Fusion {
+  kind: "linear" | "zscore";
+  keyword: number;
+  vector: number;
+  /** A candidate only the vector tier found is dropped below this cosine. */
+  floor: number;
+}
+
+/**
+ * With the BM25 tier, keyword 0.6 / vector 0.4 of max-normalised BM25 and raw cosine (R@5 0.639
+ * offline) beat 0.4 / 0.6 (0.586), and matched a z-scored sum at its best (0.637) and 0.7 / 0.3 (0.643);
+ * reciprocal-rank fusion (0.498) fell below keyword alone (0.623).
+ */
+export const HASH_FUSION: Fusion = { kind: "linear", keyword: 0.6, vector: 0.4, floor: 0.2 };
+
+/**
+ * For builtin-minilm, whose cosine alone beats BM25 on the set (R@5 0.747 against 0.590; 3 chats, 83
+ * questions): a z-scored sum with keyword 0.4 reaches 0.819 (R@10 0.880) and stays within 0.04 of that from
+ * 0.3 to 0.5; the linear blend peaks at keyword 0.2 (0.831) but falls to 0.711 at 0.4 and to 0.675 at the
+ * hashing embedder's 0.6, so small changes in either tier's scores move it much more.
+ */
+export const MINILM_FUSION: Fusion = { kind: "zscore", keyword: 0.4, vector: 0.6, floor: 0.2 };
+
+export function fusionFor(embedderId: string): Fusion {
+  return embedderId === MINILM_ID ? MINILM_FUSION : HASH_FUSION;
+}
+
+/** A candidate's tier scores: `k` max-normalised BM25, `v` cosine clamped to [0, 1]. */
+export interface TierScores {
+  k?: number;
+  v?: number;
+}
+
+export function fuse(
+  scores: ReadonlyMap<string, TierScores>,
+  fusion: Fusion,
+  answered: { keyword: boolean; vector: boolean },
+): { id: string; fused: number }[] {
+  const kept = [...scores.entries()].filter(([, s]) => s.k !== undefined || (s.v ?? 0) >= fusion.floor);
+  if (fusion.kind === "zscore" && answered.keyword && answered.vector) {
+    // Statistics over everything each tier returned, before the floor: the tier's own distribution.
+    const all = [...scores.values()];
+    const zk = zscorer(all.map((s) => s.k));
+    const zv = zscorer(all.map((s) => s.v));
+    const blended = kept.map(([id, s]) => ({ id, raw: fusion.keyword * zk(s.k) + fusion.vector * zv(s.v) }));
+    const min = Math.min(...blended.map((b) => b.raw));
+    const span = Math.max(...blended.map((b) => b.raw)) - min;
+    return blended.map((b) => ({ id: b.id, fused: span > 0 ? (b.raw - min) / span : 1 }));
+  }
+  const kw = answered.keyword ? fusion.keyword : 0;
+  const vw = answered.vector ? fusion.vector : 0;
+  return kept.map(([id, s]) => ({ id, fused: (kw * (s.k ?? 0) + vw * (s.v ?? 0)) / (kw + vw || 1) }));
+}
+
+/** z-score against the values present; an absent value scores as the lowest present one. */
+function zscorer(values: (number | undefined)[]): (v: number | undefined) => number {
+  const present = values.filter((v): v is number => v !== undefined);
+  if (present.length === 0) return () => 0;
+  const mean = present.reduce((s, v) => s + v, 0) / present.length;
+  const sd = Math.sqrt(present.reduce((s, v) => s + (v - mean) ** 2, 0) / present.length) || 1;
+  const lowest = (Math.min(...present) - mean) / sd;
+  return (v) => v === undefined ? lowest : (v - mean) / sd;
+}

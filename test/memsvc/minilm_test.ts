@@ -1,0 +1,79 @@
+/**
+ * Black-box: dist/memsvc with MEMSVC_EMBEDDER=builtin-minilm. The model, vocabulary and wasm runtime come
+ * from inside the binary (run from an empty directory, no network needed): remember, then a vector-only
+ * search that finds a paraphrase sharing no word with the query, with the MiniLM vectors reported by health.
+ * A bad MEMSVC_EMBEDDER value stops the start with a config error naming the variable.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
+import { Client } from "../harness/http_client.ts";
+import { memsvcEnv } from "../harness/memsvc.ts";
+
+const TOKEN = "minilm-test-token-0123456789abcdef0123";
+
+describe("memsvc with the built-in MiniLM embedder", () => {
+  let home: string;
+  let server: RunningBinary;
+  let api: Client;
+  const env = (embedder: string) =>
+    memsvcEnv(home, {
+      extra: { MEMSVC_AUTH_MODE: "bearer", MEMSVC_AUTH_TOKEN: TOKEN, MEMSVC_EMBEDDER: embedder },
+    });
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), "memsvc-minilm-"));
+  });
+  after(async () => {
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it("refuses an unknown MEMSVC_EMBEDDER, naming it", async () => {
+    const r = await runBinary("memsvc", ["serve"], { cwd: home, env: env("minilm") });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr + r.stdout, /MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-minilm, openai/);
+  });
+
+  it(
+    "remembers and finds a paraphrase by meaning, from the embedded model",
+    { timeout: 300_000 },
+    async () => {
+      // The first start runs initdb, slow on a loaded machine.
+      server = await startBinary("memsvc", ["serve"], {
+        cwd: home,
+        env: env("builtin-minilm"),
+        timeoutMs: 120_000,
+      });
+      api = new Client(server.url, { bearer: TOKEN });
+      const texts = [
+        "In July we spent two weeks in Lisbon by the sea.",
+        "The quarterly budget review moved to Thursday afternoon.",
+        "My sister adopted a grey kitten called Pebble.",
+      ];
+      const ids: string[] = [];
+      for (const content of texts) {
+        const r = await api.post("/v1/remember", { content, force: true });
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+        ids.push(r.body.id);
+      }
+      const r = await api.post("/v1/search", {
+        query: "where did I go on holiday?",
+        mode: "vector",
+        limit: 3,
+      });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.results[0]?.id, ids[0], JSON.stringify(r.body.results));
+      const pet = await api.post("/v1/search", { query: "a new pet cat", mode: "vector", limit: 1 });
+      assert.equal(pet.body.results[0]?.id, ids[2], JSON.stringify(pet.body.results));
+
+      const health = await api.get("/v1/admin/health/deep");
+      assert.equal(health.status, 200, JSON.stringify(health.body));
+      assert.equal(health.body.embedder?.id, "builtin-minilm-l6-int8-v1:384", JSON.stringify(health.body));
+      assert.equal(health.body.embedder?.ok, true);
+    },
+  );
+});
