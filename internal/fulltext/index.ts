@@ -14,6 +14,8 @@
  *   probed by binary search only while they could. Documents are numbered in insertion order, so
  *   every posting list is sorted; an update is a removal and an add.
  * - Removal leaves a tombstone; a list is compacted once half of it is dead.
+ * - `serialize` / `FullTextIndex.deserialize` save and load the whole index as one checksummed
+ *   frame of typed arrays (frame.ts), so a service can persist it instead of rebuilding it.
  * - Queries: words are ranked together (OR with BM25), stop words dropped unless nothing else is
  *   left; "a phrase" must appear as such in a phrase field; -word excludes documents holding it in
  *   any field but the expansion fields (see `FieldSpec.excludable`).
@@ -24,6 +26,7 @@
  * index.search("tuning", 10, (meta) => meta.owner === "u1"); // [{ id: "a", score: … }]
  */
 import { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
+import { decodeFrame, encodeFrame } from "./frame.ts";
 
 export interface FieldSpec {
   weight: number;
@@ -46,14 +49,15 @@ export interface ParsedQuery {
 }
 
 const K1 = 1.2;
+const SNAPSHOT_MAGIC = "fulltext-index-1\n";
 const B = 0.75;
 /** Per-field frequency is kept in a byte. */
 const MAX_TF = 255;
 
 class Postings {
-  docs = new Int32Array(4);
-  impacts = new Float32Array(4);
-  /** MAX fields bytes per posting: the term's frequency in each field. */
+  docs: Int32Array = new Int32Array(4);
+  impacts: Float32Array = new Float32Array(4);
+  /** `fieldCount` bytes per posting: the term's frequency in each field. */
   tfs: Uint8Array;
   length = 0;
   /** Live documents holding the term. */
@@ -62,6 +66,16 @@ class Postings {
   maxImpact = 0;
   constructor(readonly id: number, readonly fieldCount: number) {
     this.tfs = new Uint8Array(4 * fieldCount);
+  }
+  /** A list over arrays read from a snapshot (views: the first push copies them into its own). */
+  static of(id: number, fieldCount: number, docs: Int32Array, impacts: Float32Array, tfs: Uint8Array) {
+    const p = new Postings(id, fieldCount);
+    p.docs = docs;
+    p.impacts = impacts;
+    p.tfs = tfs;
+    p.length = p.df = docs.length;
+    for (let i = 0; i < impacts.length; i++) if (impacts[i]! > p.maxImpact) p.maxImpact = impacts[i]!;
+    return p;
   }
   push(doc: number, tf: ArrayLike<number>, impact: number) {
     if (this.length === this.docs.length) {
@@ -107,7 +121,7 @@ interface DocState<M> {
   /** Term ids of the document, for removal. */
   terms: Int32Array;
   /** Field lengths in terms. */
-  lengths: number[];
+  lengths: ArrayLike<number>;
   /** The phrase field as term ids (-1 for terms not in the dictionary). */
   sequence?: Int32Array;
 }
@@ -203,7 +217,7 @@ export class FullTextIndex<M = undefined> {
     const doc = this.#docs[n]!;
     this.#docs[n] = undefined;
     this.#numberOf.delete(id);
-    doc.lengths.forEach((l, f) => (this.#lengthSums[f]! -= l));
+    for (let f = 0; f < doc.lengths.length; f++) this.#lengthSums[f]! -= doc.lengths[f]!;
     for (const t of doc.terms) {
       const p = this.#postings[t]!;
       p.df--;
@@ -277,6 +291,143 @@ export class FullTextIndex<M = undefined> {
     return heap.sorted();
   }
 
+  /**
+   * The index as bytes (see frame.ts): dictionary, ids and metadata in a JSON header, postings and
+   * per-document term lists as typed arrays. Removed documents are left out and the rest renumbered
+   * in order, so a loaded index starts compacted. `encodeMeta` turns metadata into JSON values.
+   */
+  serialize(encodeMeta: (meta: M) => unknown): Uint8Array {
+    const width = this.#fields.length;
+    const renumber = new Int32Array(this.#docs.length).fill(-1);
+    const live: DocState<M>[] = [];
+    this.#docs.forEach((d, n) => {
+      if (d) renumber[n] = live.push(d) - 1;
+    });
+    let total = 0;
+    for (const p of this.#postings) total += p.df;
+    const postStart = new Uint32Array(this.#postings.length + 1);
+    const postDocs = new Int32Array(total);
+    const postImpacts = new Float32Array(total);
+    const postTfs = new Uint8Array(total * width);
+    let at = 0;
+    for (const p of this.#postings) {
+      postStart[p.id] = at;
+      for (let i = 0; i < p.length; i++) {
+        const n = renumber[p.docs[i]!]!;
+        if (n < 0) continue;
+        postDocs[at] = n;
+        postImpacts[at] = p.impacts[i]!;
+        postTfs.set(p.tfs.subarray(i * width, (i + 1) * width), at * width);
+        at++;
+      }
+    }
+    postStart[this.#postings.length] = at;
+    const termStart = new Uint32Array(live.length + 1);
+    const seqStart = new Uint32Array(live.length + 1);
+    const lengths = new Uint16Array(live.length * width);
+    live.forEach((d, n) => {
+      termStart[n + 1] = termStart[n]! + d.terms.length;
+      seqStart[n + 1] = seqStart[n]! + (d.sequence?.length ?? 0);
+      for (let f = 0; f < width; f++) lengths[n * width + f] = d.lengths[f]!;
+    });
+    const terms = new Int32Array(termStart[live.length]!);
+    const sequences = new Int32Array(seqStart[live.length]!);
+    live.forEach((d, n) => {
+      terms.set(d.terms, termStart[n]);
+      if (d.sequence) sequences.set(d.sequence, seqStart[n]);
+    });
+    const header = {
+      fields: this.#fields,
+      terms: [...this.#termIds.keys()],
+      ids: live.map((d) => d.id),
+      metas: live.map((d) => encodeMeta(d.meta)),
+      lengthSums: this.#lengthSums,
+      normAverages: this.#normAverages,
+    };
+    return encodeFrame(SNAPSHOT_MAGIC, header, [
+      postStart,
+      postDocs,
+      postImpacts,
+      postTfs,
+      termStart,
+      terms,
+      seqStart,
+      sequences,
+      lengths,
+    ]);
+  }
+
+  /**
+   * An index read back from `serialize`'s bytes. Throws when they are damaged (checksum), truncated,
+   * or were written with other fields or weights: the caller then builds the index anew. Postings and
+   * term lists stay views into `bytes`.
+   */
+  static deserialize<M>(
+    fields: Record<string, FieldSpec>,
+    bytes: Uint8Array,
+    decodeMeta: (value: unknown) => M,
+  ): FullTextIndex<M> {
+    const frame = decodeFrame(SNAPSHOT_MAGIC, bytes);
+    const header = frame.header as {
+      fields: [string, Required<FieldSpec>][];
+      terms: string[];
+      ids: string[];
+      metas: unknown[];
+      lengthSums: number[];
+      normAverages: number[];
+    };
+    const index = new FullTextIndex<M>(fields);
+    if (JSON.stringify(header.fields) !== JSON.stringify(index.#fields)) {
+      throw new Error("snapshot was written with other fields");
+    }
+    const width = index.#fields.length;
+    const postStart = frame.next(Uint32Array);
+    const postDocs = frame.next(Int32Array);
+    const postImpacts = frame.next(Float32Array);
+    const postTfs = frame.next(Uint8Array);
+    const termStart = frame.next(Uint32Array);
+    const terms = frame.next(Int32Array);
+    const seqStart = frame.next(Uint32Array);
+    const sequences = frame.next(Int32Array);
+    const lengths = frame.next(Uint16Array);
+    const docCount = header.ids.length;
+    if (
+      postStart.length !== header.terms.length + 1 || termStart.length !== docCount + 1 ||
+      seqStart.length !== docCount + 1 || lengths.length !== docCount * width ||
+      header.metas.length !== docCount || postStart[header.terms.length] !== postDocs.length ||
+      termStart[docCount] !== terms.length || seqStart[docCount] !== sequences.length
+    ) {
+      throw new Error("snapshot sections do not agree");
+    }
+    header.terms.forEach((term, t) => {
+      index.#termIds.set(term, t);
+      const from = postStart[t]!, to = postStart[t + 1]!;
+      index.#postings.push(
+        Postings.of(
+          t,
+          width,
+          postDocs.subarray(from, to),
+          postImpacts.subarray(from, to),
+          postTfs.subarray(from * width, to * width),
+        ),
+      );
+    });
+    for (let n = 0; n < docCount; n++) {
+      const id = header.ids[n]!;
+      index.#numberOf.set(id, n);
+      index.#docs.push({
+        id,
+        meta: decodeMeta(header.metas[n]),
+        terms: terms.subarray(termStart[n], termStart[n + 1]),
+        lengths: lengths.subarray(n * width, (n + 1) * width),
+        sequence: index.#phraseField < 0 ? undefined : sequences.subarray(seqStart[n], seqStart[n + 1]),
+      });
+    }
+    header.lengthSums.forEach((s, f) => (index.#lengthSums[f] = s));
+    index.#normAverages = header.normAverages;
+    return index;
+  }
+
   #termId(s: string): number {
     let t = this.#termIds.get(s);
     if (t === undefined) {
@@ -287,7 +438,7 @@ export class FullTextIndex<M = undefined> {
     return t;
   }
 
-  #impact(tf: ArrayLike<number>, lengths: number[]): number {
+  #impact(tf: ArrayLike<number>, lengths: ArrayLike<number>): number {
     let pseudo = 0;
     for (let f = 0; f < tf.length; f++) {
       if (!tf[f]) continue;
