@@ -205,6 +205,11 @@ export class FullTextIndex<M = undefined> {
     if (drifted) this.#renormalize();
   }
 
+  /** Every document's id and metadata, in insertion order. */
+  *entries(): IterableIterator<[string, M]> {
+    for (const d of this.#docs) if (d) yield [d.id, d.meta];
+  }
+
   /** Changes a document's metadata (scope, flags) without re-indexing its text. */
   setMeta(id: string, meta: M) {
     const n = this.#numberOf.get(id);

@@ -5,4 +5,5 @@
  * keyword_index.ts).
  */
 export { type FieldSpec, FullTextIndex, type Hit, type ParsedQuery, parseQuery } from "./index.ts";
+export { decodeFrame, encodeFrame, type Frame, type Section } from "./frame.ts";
 export { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
