@@ -118,12 +118,21 @@ function grow<T extends Int32Array | Float32Array | Uint8Array>(from: T, to: T):
 interface DocState<M> {
   id: string;
   meta: M;
-  /** Term ids of the document, for removal. */
+  /**
+   * Term ids of the document, for removal; field lengths in terms; the phrase field as term ids.
+   * Absent for documents a snapshot loaded: theirs stay in the snapshot's arrays (`Pool`).
+   */
+  own?: { terms: Int32Array; lengths: ArrayLike<number>; sequence?: Int32Array };
+}
+
+/** The per-document arrays of a loaded snapshot, for document numbers below `count`. */
+interface Pool {
+  count: number;
+  termStart: Uint32Array;
   terms: Int32Array;
-  /** Field lengths in terms. */
-  lengths: ArrayLike<number>;
-  /** The phrase field as term ids (-1 for terms not in the dictionary). */
-  sequence?: Int32Array;
+  seqStart: Uint32Array;
+  sequences: Int32Array;
+  lengths: Uint16Array;
 }
 
 export class FullTextIndex<M = undefined> {
@@ -139,6 +148,7 @@ export class FullTextIndex<M = undefined> {
   /** Sum of live documents' lengths per field, and the averages impacts were computed with. */
   readonly #lengthSums: number[];
   #normAverages: number[];
+  #pool: Pool | undefined;
 
   constructor(fields: Record<string, FieldSpec>) {
     this.#fields = Object.entries(fields).map(([name, f]) => [name, {
@@ -196,7 +206,7 @@ export class FullTextIndex<M = undefined> {
     const termArray = new Int32Array(terms.length);
     for (let i = 0; i < terms.length; i++) termArray[i] = terms[i]!;
     this.#numberOf.set(id, number);
-    this.#docs.push({ id, meta, terms: termArray, lengths, sequence });
+    this.#docs.push({ id, meta, own: { terms: termArray, lengths, sequence } });
     const drifted = this.#drifted();
     for (let i = 0; i < terms.length; i++) {
       const tf = tfs.slice(i * width, (i + 1) * width);
@@ -222,8 +232,9 @@ export class FullTextIndex<M = undefined> {
     const doc = this.#docs[n]!;
     this.#docs[n] = undefined;
     this.#numberOf.delete(id);
-    for (let f = 0; f < doc.lengths.length; f++) this.#lengthSums[f]! -= doc.lengths[f]!;
-    for (const t of doc.terms) {
+    const [lengths, at] = this.#lengthsOf(n, doc);
+    for (let f = 0; f < this.#fields.length; f++) this.#lengthSums[f]! -= lengths[at + f]!;
+    for (const t of this.#termsOf(n, doc)) {
       const p = this.#postings[t]!;
       p.df--;
       if (++p.dead * 2 > p.length) this.#compact(p);
@@ -288,7 +299,7 @@ export class FullTextIndex<M = undefined> {
       const state = this.#docs[doc];
       if (!state) continue; // removed; its postings go at the next compaction
       if (accept && !accept(state.meta, state.id)) continue;
-      if (phrases.length && !phrases.every((ph) => this.#hasPhrase(state, ph))) continue;
+      if (phrases.length && !phrases.every((ph) => this.#hasPhrase(doc, state, ph))) continue;
       if (excluded.some((p) => this.#holds(p, doc))) continue;
       heap.push(state.id, score);
       raise();
@@ -305,8 +316,11 @@ export class FullTextIndex<M = undefined> {
     const width = this.#fields.length;
     const renumber = new Int32Array(this.#docs.length).fill(-1);
     const live: DocState<M>[] = [];
+    const numbers: number[] = [];
     this.#docs.forEach((d, n) => {
-      if (d) renumber[n] = live.push(d) - 1;
+      if (!d) return;
+      renumber[n] = live.push(d) - 1;
+      numbers.push(n);
     });
     let total = 0;
     for (const p of this.#postings) total += p.df;
@@ -331,15 +345,18 @@ export class FullTextIndex<M = undefined> {
     const seqStart = new Uint32Array(live.length + 1);
     const lengths = new Uint16Array(live.length * width);
     live.forEach((d, n) => {
-      termStart[n + 1] = termStart[n]! + d.terms.length;
-      seqStart[n + 1] = seqStart[n]! + (d.sequence?.length ?? 0);
-      for (let f = 0; f < width; f++) lengths[n * width + f] = d.lengths[f]!;
+      const old = numbers[n]!;
+      termStart[n + 1] = termStart[n]! + this.#termsOf(old, d).length;
+      seqStart[n + 1] = seqStart[n]! + (this.#sequenceOf(old, d)?.length ?? 0);
+      const [l, at] = this.#lengthsOf(old, d);
+      for (let f = 0; f < width; f++) lengths[n * width + f] = l[at + f]!;
     });
     const terms = new Int32Array(termStart[live.length]!);
     const sequences = new Int32Array(seqStart[live.length]!);
     live.forEach((d, n) => {
-      terms.set(d.terms, termStart[n]);
-      if (d.sequence) sequences.set(d.sequence, seqStart[n]);
+      terms.set(this.#termsOf(numbers[n]!, d), termStart[n]);
+      const sequence = this.#sequenceOf(numbers[n]!, d);
+      if (sequence) sequences.set(sequence, seqStart[n]);
     });
     const header = {
       fields: this.#fields,
@@ -417,16 +434,12 @@ export class FullTextIndex<M = undefined> {
         ),
       );
     });
+    // No arrays per document: creating 300k views was most of a 100k-document load.
+    index.#pool = { count: docCount, termStart, terms, seqStart, sequences, lengths };
     for (let n = 0; n < docCount; n++) {
       const id = header.ids[n]!;
       index.#numberOf.set(id, n);
-      index.#docs.push({
-        id,
-        meta: decodeMeta(header.metas[n]),
-        terms: terms.subarray(termStart[n], termStart[n + 1]),
-        lengths: lengths.subarray(n * width, (n + 1) * width),
-        sequence: index.#phraseField < 0 ? undefined : sequences.subarray(seqStart[n], seqStart[n + 1]),
-      });
+      index.#docs.push({ id, meta: decodeMeta(header.metas[n]) });
     }
     header.lengthSums.forEach((s, f) => (index.#lengthSums[f] = s));
     index.#normAverages = header.normAverages;
@@ -443,12 +456,31 @@ export class FullTextIndex<M = undefined> {
     return t;
   }
 
-  #impact(tf: ArrayLike<number>, lengths: ArrayLike<number>): number {
+  #termsOf(n: number, doc: DocState<M>): Int32Array {
+    if (doc.own) return doc.own.terms;
+    const pool = this.#pool!;
+    return pool.terms.subarray(pool.termStart[n], pool.termStart[n + 1]);
+  }
+
+  #sequenceOf(n: number, doc: DocState<M>): Int32Array | undefined {
+    if (doc.own) return doc.own.sequence;
+    const pool = this.#pool!;
+    return this.#phraseField < 0
+      ? undefined
+      : pool.sequences.subarray(pool.seqStart[n], pool.seqStart[n + 1]);
+  }
+
+  /** The array holding the document's field lengths, and where they start in it. */
+  #lengthsOf(n: number, doc: DocState<M>): [ArrayLike<number>, number] {
+    return doc.own ? [doc.own.lengths, 0] : [this.#pool!.lengths, n * this.#fields.length];
+  }
+
+  #impact(tf: ArrayLike<number>, lengths: ArrayLike<number>, at = 0): number {
     let pseudo = 0;
     for (let f = 0; f < tf.length; f++) {
       if (!tf[f]) continue;
       const avg = this.#normAverages[f]! || 1;
-      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - B + B * lengths[f]! / avg);
+      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - B + B * lengths[at + f]! / avg);
     }
     return pseudo * (K1 + 1) / (pseudo + K1);
   }
@@ -471,7 +503,7 @@ export class FullTextIndex<M = undefined> {
         const doc = this.#docs[p.docs[i]!];
         if (!doc) continue;
         const tf = p.tfs.subarray(i * p.fieldCount, (i + 1) * p.fieldCount);
-        const impact = this.#impact(tf, doc.lengths);
+        const impact = this.#impact(tf, ...this.#lengthsOf(p.docs[i]!, doc));
         p.impacts[i] = impact;
         if (impact > p.maxImpact) p.maxImpact = impact;
       }
@@ -492,8 +524,8 @@ export class FullTextIndex<M = undefined> {
     p.dead = 0;
   }
 
-  #hasPhrase(doc: DocState<M>, phrase: number[]): boolean {
-    const seq = doc.sequence;
+  #hasPhrase(n: number, doc: DocState<M>, phrase: number[]): boolean {
+    const seq = this.#sequenceOf(n, doc);
     if (!seq || phrase.length === 0) return false;
     outer: for (let i = 0; i + phrase.length <= seq.length; i++) {
       for (let j = 0; j < phrase.length; j++) if (seq[i + j] !== phrase[j]) continue outer;
