@@ -116,6 +116,7 @@ export class KeywordIndex {
     // Caught up and between catch-ups: no batch half-applied, no re-indexing pending.
     await this.sync();
     while (this.#syncing) await this.#syncing;
+    if (this.#pending.size) await this.sync(); // evictions since: their neighbours' context
     const changes = this.#changes;
     const partitions = [...this.#indexes].map(([key, index]) => ({
       key,
