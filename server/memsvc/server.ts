@@ -15,7 +15,7 @@ import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
 import { IndexSnapshot, SNAPSHOT_FILE } from "./memory/index_snapshot.ts";
-import { KeywordIndex } from "./memory/keyword_index.ts";
+import { KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./memory/keyword_index.ts";
 import { KEYWORD_SNAPSHOT_FILE } from "./memory/keyword_snapshot.ts";
 import { join } from "node:path";
 import { ActivityRecorder } from "./metrics/activity.ts";
@@ -74,7 +74,14 @@ export async function startMemsvc(
       join(config.MEMSVC_DATA_DIR, KEYWORD_SNAPSHOT_FILE),
       store.instanceId,
       log,
-      { name: "keyword index", unit: "entries", settleMs: KEYWORD_SETTLE_MS },
+      {
+        name: "keyword index",
+        unit: "entries",
+        settleMs: KEYWORD_SETTLE_MS,
+        // Re-stamped well within the age a snapshot is still loaded at, so a restart after a quiet
+        // night loads it instead of rebuilding.
+        refreshMs: SNAPSHOT_MAX_AGE_MS / 2,
+      },
     );
     const maintenance = createMaintenance(
       store.database,

@@ -6,7 +6,8 @@
  *   warm-up that read many vectors and every few minutes while it changes.
  * - The keyword index (keyword-index.bin) is loaded in the background right after listening (a
  *   search meanwhile waits for it, not for a rebuild), and saved once changes settle (nothing new
- *   for SETTLE_MS), or every few minutes under steady writes.
+ *   for `settleMs`), every few minutes under steady writes, and every `refreshMs` regardless (an
+ *   old snapshot is not loaded: see keyword_index.ts).
  *
  * Both are saved at shutdown. A failure to load or save is logged and costs only time: the
  * database stays the source of truth. On PostgreSQL each process keeps its own file in its own data
@@ -45,6 +46,11 @@ export interface SnapshotOptions {
   unit: string;
   /** Also save once any change has settled this long (default: only every SAVE_EVERY_MS). */
   settleMs?: number;
+  /**
+   * Also save, changed or not, when the last save is older than this (checked with `settleMs`, and
+   * at stop): a snapshot that stops being loadable with age (keyword index) stays fresh.
+   */
+  refreshMs?: number;
 }
 
 export class IndexSnapshot {
@@ -101,7 +107,7 @@ export class IndexSnapshot {
       const unsaved = this.index.unsaved, now = Date.now();
       const due = unsaved >= MIN_CHANGES && now - this.#savedAt >= SAVE_EVERY_MS;
       const settled = settle !== undefined && unsaved > 0 && now - (this.index.changedAt ?? now) >= settle;
-      if (due || settled) void this.save();
+      if (due || settled || this.#stale()) void this.save();
     }, settle === undefined ? SAVE_EVERY_MS : SETTLE_CHECK_MS);
     this.#timer.unref?.();
   }
@@ -109,7 +115,12 @@ export class IndexSnapshot {
   async stop() {
     clearInterval(this.#timer);
     await this.#saving;
-    if (this.index.unsaved > 0) await this.save();
+    if (this.index.unsaved > 0 || this.#stale()) await this.save();
+  }
+
+  #stale(): boolean {
+    const refresh = this.options.refreshMs;
+    return refresh !== undefined && this.index.size > 0 && Date.now() - this.#savedAt >= refresh;
   }
 
   save(): Promise<void> {
