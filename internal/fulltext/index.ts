@@ -14,6 +14,8 @@
  *   probed by binary search only while they could. Documents are numbered in insertion order, so
  *   every posting list is sorted; an update is a removal and an add.
  * - Removal leaves a tombstone; a list is compacted once half of it is dead.
+ * - `serialize` / `FullTextIndex.deserialize` save and load the whole index as one checksummed
+ *   frame of typed arrays (frame.ts), so a service can persist it instead of rebuilding it.
  * - Queries: words are ranked together (OR with BM25), stop words dropped unless nothing else is
  *   left; "a phrase" must appear as such in a phrase field; -word excludes documents holding it in
  *   any field but the expansion fields (see `FieldSpec.excludable`).
@@ -27,6 +29,7 @@
  * index.search("tuning", 10, (meta) => meta.owner === "u1"); // [{ id: "a", score: … }]
  */
 import { QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
+import { decodeFrame, encodeFrame } from "./frame.ts";
 
 export interface FieldSpec {
   weight: number;
@@ -113,14 +116,15 @@ export interface ParsedQuery {
 }
 
 const K1 = 1.2;
+const SNAPSHOT_MAGIC = "fulltext-index-2\n";
 const B = 0.75;
 /** Per-field frequency is kept in a byte. */
 const MAX_TF = 255;
 
 class Postings {
-  docs = new Int32Array(4);
-  impacts = new Float32Array(4);
-  /** MAX fields bytes per posting: the term's frequency in each field. */
+  docs: Int32Array = new Int32Array(4);
+  impacts: Float32Array = new Float32Array(4);
+  /** `fieldCount` bytes per posting: the term's frequency in each field. */
   tfs: Uint8Array;
   length = 0;
   /** Live documents holding the term. */
@@ -129,6 +133,16 @@ class Postings {
   maxImpact = 0;
   constructor(readonly id: number, readonly fieldCount: number) {
     this.tfs = new Uint8Array(4 * fieldCount);
+  }
+  /** A list over arrays read from a snapshot (views: the first push copies them into its own). */
+  static of(id: number, fieldCount: number, docs: Int32Array, impacts: Float32Array, tfs: Uint8Array) {
+    const p = new Postings(id, fieldCount);
+    p.docs = docs;
+    p.impacts = impacts;
+    p.tfs = tfs;
+    p.length = p.df = docs.length;
+    for (let i = 0; i < impacts.length; i++) if (impacts[i]! > p.maxImpact) p.maxImpact = impacts[i]!;
+    return p;
   }
   push(doc: number, tf: ArrayLike<number>, impact: number) {
     if (this.length === this.docs.length) {
@@ -171,12 +185,22 @@ function grow<T extends Int32Array | Float32Array | Uint8Array>(from: T, to: T):
 interface DocState<M> {
   id: string;
   meta: M;
-  /** Term ids of the document, for removal. */
+  /**
+   * Term ids of the document, for removal; field lengths in terms; each phrase field as term ids.
+   * Absent for documents a snapshot loaded: theirs stay in the snapshot's arrays (`Pool`).
+   */
+  own?: { terms: Int32Array; lengths: ArrayLike<number>; sequences: (Int32Array | undefined)[] };
+}
+
+/** The per-document arrays of a loaded snapshot, for document numbers below `count`. */
+interface Pool {
+  count: number;
+  termStart: Uint32Array;
   terms: Int32Array;
-  /** Field lengths in terms. */
-  lengths: number[];
-  /** Each phrase field as term ids (undefined for other fields). */
-  sequences: (Int32Array | undefined)[];
+  /** Where each (document, field) phrase sequence starts in `sequences`: document n's field f is slot n × fields + f (empty for fields without phrases). */
+  seqStart: Uint32Array;
+  sequences: Int32Array;
+  lengths: Uint16Array;
 }
 
 export class FullTextIndex<M = undefined> {
@@ -201,6 +225,7 @@ export class FullTextIndex<M = undefined> {
   /** Sum of live documents' lengths per field, and the averages impacts were computed with. */
   readonly #lengthSums: number[];
   #normAverages: number[];
+  #pool: Pool | undefined;
 
   constructor(fields: Record<string, FieldSpec>, options: IndexOptions = {}) {
     this.#fields = Object.entries(fields).map(([name, f]) => [name, {
@@ -285,13 +310,18 @@ export class FullTextIndex<M = undefined> {
     const termArray = new Int32Array(terms.length);
     for (let i = 0; i < terms.length; i++) termArray[i] = terms[i]!;
     this.#numberOf.set(id, number);
-    this.#docs.push({ id, meta, terms: termArray, lengths, sequences });
+    this.#docs.push({ id, meta, own: { terms: termArray, lengths, sequences } });
     const drifted = this.#drifted();
     for (let i = 0; i < terms.length; i++) {
       const tf = tfs.slice(i * width, (i + 1) * width);
       this.#postings[terms[i]!]!.push(number, tf, drifted ? 0 : this.#impact(tf, lengths));
     }
     if (drifted) this.#renormalize();
+  }
+
+  /** Every document's id and metadata, in insertion order. */
+  *entries(): IterableIterator<[string, M]> {
+    for (const d of this.#docs) if (d) yield [d.id, d.meta];
   }
 
   /** Changes a document's metadata (scope, flags) without re-indexing its text. */
@@ -306,8 +336,9 @@ export class FullTextIndex<M = undefined> {
     const doc = this.#docs[n]!;
     this.#docs[n] = undefined;
     this.#numberOf.delete(id);
-    doc.lengths.forEach((l, f) => (this.#lengthSums[f]! -= l));
-    for (const t of doc.terms) {
+    const [lengths, at] = this.#lengthsOf(n, doc);
+    for (let f = 0; f < this.#fields.length; f++) this.#lengthSums[f]! -= lengths[at + f]!;
+    for (const t of this.#termsOf(n, doc)) {
       const p = this.#postings[t]!;
       p.df--;
       if (++p.dead * 2 > p.length) this.#compact(p);
@@ -372,7 +403,7 @@ export class FullTextIndex<M = undefined> {
       const state = this.#docs[doc];
       if (!state) continue; // removed; its postings go at the next compaction
       if (accept && !accept(state.meta, state.id)) continue;
-      if (phrases.length && !phrases.every((ph) => this.#hasPhrase(state, ph))) continue;
+      if (phrases.length && !phrases.every((ph) => this.#hasPhrase(doc, state, ph))) continue;
       if (excluded.some((p) => this.#holds(p, doc))) continue;
       heap.push(state.id, score);
       raise();
@@ -551,11 +582,167 @@ export class FullTextIndex<M = undefined> {
       }
       if (ok && group.phrase) {
         if (lazy) this.#unverified = true;
-        else if (!this.#hasSequence(state, group.positions.map((p) => p.ids))) ok = false;
+        else if (!this.#hasSequence(doc, state, group.positions.map((p) => p.ids))) ok = false;
       }
       if (ok) return got;
     }
     return undefined;
+  }
+
+  /**
+   * The index as bytes (see frame.ts): dictionary, ids and metadata in a JSON header, postings and
+   * per-document term lists as typed arrays. Removed documents are left out and the rest renumbered
+   * in order, so a loaded index starts compacted. `encodeMeta` turns metadata into JSON values.
+   */
+  serialize(encodeMeta: (meta: M) => unknown): Uint8Array {
+    const width = this.#fields.length;
+    const renumber = new Int32Array(this.#docs.length).fill(-1);
+    const live: DocState<M>[] = [];
+    const numbers: number[] = [];
+    this.#docs.forEach((d, n) => {
+      if (!d) return;
+      renumber[n] = live.push(d) - 1;
+      numbers.push(n);
+    });
+    let total = 0;
+    for (const p of this.#postings) total += p.df;
+    const postStart = new Uint32Array(this.#postings.length + 1);
+    const postDocs = new Int32Array(total);
+    const postImpacts = new Float32Array(total);
+    const postTfs = new Uint8Array(total * width);
+    let at = 0;
+    for (const p of this.#postings) {
+      postStart[p.id] = at;
+      for (let i = 0; i < p.length; i++) {
+        const n = renumber[p.docs[i]!]!;
+        if (n < 0) continue;
+        postDocs[at] = n;
+        postImpacts[at] = p.impacts[i]!;
+        postTfs.set(p.tfs.subarray(i * width, (i + 1) * width), at * width);
+        at++;
+      }
+    }
+    postStart[this.#postings.length] = at;
+    const termStart = new Uint32Array(live.length + 1);
+    const seqStart = new Uint32Array(live.length * width + 1);
+    const lengths = new Uint16Array(live.length * width);
+    live.forEach((d, n) => {
+      const old = numbers[n]!;
+      termStart[n + 1] = termStart[n]! + this.#termsOf(old, d).length;
+      const seqs = this.#sequencesOf(old, d);
+      const [l, at] = this.#lengthsOf(old, d);
+      for (let f = 0; f < width; f++) {
+        seqStart[n * width + f + 1] = seqStart[n * width + f]! + (seqs[f]?.length ?? 0);
+        lengths[n * width + f] = l[at + f]!;
+      }
+    });
+    const terms = new Int32Array(termStart[live.length]!);
+    const sequences = new Int32Array(seqStart[live.length * width]!);
+    live.forEach((d, n) => {
+      terms.set(this.#termsOf(numbers[n]!, d), termStart[n]);
+      this.#sequencesOf(numbers[n]!, d).forEach((seq, f) =>
+        seq && sequences.set(seq, seqStart[n * width + f])
+      );
+    });
+    const header = {
+      fields: this.#fields,
+      exactWords: this.#exactWords,
+      terms: [...this.#termIds.keys()],
+      ids: live.map((d) => d.id),
+      metas: live.map((d) => encodeMeta(d.meta)),
+      lengthSums: this.#lengthSums,
+      normAverages: this.#normAverages,
+    };
+    return encodeFrame(SNAPSHOT_MAGIC, header, [
+      postStart,
+      postDocs,
+      postImpacts,
+      postTfs,
+      termStart,
+      terms,
+      seqStart,
+      sequences,
+      lengths,
+    ]);
+  }
+
+  /**
+   * An index read back from `serialize`'s bytes. Throws when they are damaged (checksum), truncated,
+   * or were written with other fields or weights: the caller then builds the index anew. Postings and
+   * term lists stay views into `bytes`.
+   */
+  static deserialize<M>(
+    fields: Record<string, FieldSpec>,
+    bytes: Uint8Array,
+    decodeMeta: (value: unknown) => M,
+    options: IndexOptions = {},
+  ): FullTextIndex<M> {
+    const frame = decodeFrame(SNAPSHOT_MAGIC, bytes);
+    const header = frame.header as {
+      fields: [string, Required<FieldSpec>][];
+      exactWords: boolean;
+      terms: string[];
+      ids: string[];
+      metas: unknown[];
+      lengthSums: number[];
+      normAverages: number[];
+    };
+    const index = new FullTextIndex<M>(fields, options);
+    if (JSON.stringify(header.fields) !== JSON.stringify(index.#fields)) {
+      throw new Error("snapshot was written with other fields");
+    }
+    if (header.exactWords !== index.#exactWords) throw new Error("snapshot was written with other options");
+    const width = index.#fields.length;
+    const postStart = frame.next(Uint32Array);
+    const postDocs = frame.next(Int32Array);
+    const postImpacts = frame.next(Float32Array);
+    const postTfs = frame.next(Uint8Array);
+    const termStart = frame.next(Uint32Array);
+    const terms = frame.next(Int32Array);
+    const seqStart = frame.next(Uint32Array);
+    const sequences = frame.next(Int32Array);
+    const lengths = frame.next(Uint16Array);
+    const docCount = header.ids.length;
+    if (
+      postStart.length !== header.terms.length + 1 || termStart.length !== docCount + 1 ||
+      seqStart.length !== docCount * width + 1 || lengths.length !== docCount * width ||
+      header.metas.length !== docCount || postStart[header.terms.length] !== postDocs.length ||
+      termStart[docCount] !== terms.length || seqStart[docCount * width] !== sequences.length
+    ) {
+      throw new Error("snapshot sections do not agree");
+    }
+    header.terms.forEach((term, t) => {
+      index.#termIds.set(term, t);
+      if (index.#exactWords && term.startsWith("=")) index.#vocabulary.push(term.slice(1));
+      const from = postStart[t]!, to = postStart[t + 1]!;
+      index.#postings.push(
+        Postings.of(
+          t,
+          width,
+          postDocs.subarray(from, to),
+          postImpacts.subarray(from, to),
+          postTfs.subarray(from * width, to * width),
+        ),
+      );
+    });
+    // No arrays per document: creating 300k views was most of a 100k-document load.
+    index.#pool = { count: docCount, termStart, terms, seqStart, sequences, lengths };
+    for (let n = 0; n < docCount; n++) {
+      const id = header.ids[n]!;
+      index.#numberOf.set(id, n);
+      index.#docs.push({ id, meta: decodeMeta(header.metas[n]) });
+    }
+    // Exact words: the sorted vocabulary for prefixes, and each word's stem and exact term ids.
+    index.#vocabulary.sort();
+    for (const w of index.#vocabulary) {
+      const stemId = index.#termIds.get(stem(w)), exactId = index.#termIds.get(`=${w}`)!;
+      if (stemId === undefined) continue;
+      index.#stemOfExact.set(exactId, stemId);
+      index.#wordIds.set(w, [stemId, exactId]);
+    }
+    header.lengthSums.forEach((s, f) => (index.#lengthSums[f] = s));
+    index.#normAverages = header.normAverages;
+    return index;
   }
 
   /** The term's id, made when new; `word` is given for an exact-word term (for prefix lookups). */
@@ -570,12 +757,34 @@ export class FullTextIndex<M = undefined> {
     return t;
   }
 
-  #impact(tf: ArrayLike<number>, lengths: number[]): number {
+  #termsOf(n: number, doc: DocState<M>): Int32Array {
+    if (doc.own) return doc.own.terms;
+    const pool = this.#pool!;
+    return pool.terms.subarray(pool.termStart[n], pool.termStart[n + 1]);
+  }
+
+  /** Each field's phrase sequence (undefined for fields without phrases). */
+  #sequencesOf(n: number, doc: DocState<M>): (Int32Array | undefined)[] {
+    if (doc.own) return doc.own.sequences;
+    const pool = this.#pool!, width = this.#fields.length;
+    return this.#fields.map(([, f], k) =>
+      f.phrases
+        ? pool.sequences.subarray(pool.seqStart[n * width + k], pool.seqStart[n * width + k + 1])
+        : undefined
+    );
+  }
+
+  /** The array holding the document's field lengths, and where they start in it. */
+  #lengthsOf(n: number, doc: DocState<M>): [ArrayLike<number>, number] {
+    return doc.own ? [doc.own.lengths, 0] : [this.#pool!.lengths, n * this.#fields.length];
+  }
+
+  #impact(tf: ArrayLike<number>, lengths: ArrayLike<number>, at = 0): number {
     let pseudo = 0;
     for (let f = 0; f < tf.length; f++) {
       if (!tf[f]) continue;
       const avg = this.#normAverages[f]! || 1;
-      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - B + B * lengths[f]! / avg);
+      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - B + B * lengths[at + f]! / avg);
     }
     return pseudo * (K1 + 1) / (pseudo + K1);
   }
@@ -598,7 +807,7 @@ export class FullTextIndex<M = undefined> {
         const doc = this.#docs[p.docs[i]!];
         if (!doc) continue;
         const tf = p.tfs.subarray(i * p.fieldCount, (i + 1) * p.fieldCount);
-        const impact = this.#impact(tf, doc.lengths);
+        const impact = this.#impact(tf, ...this.#lengthsOf(p.docs[i]!, doc));
         p.impacts[i] = impact;
         if (impact > p.maxImpact) p.maxImpact = impact;
       }
@@ -619,17 +828,17 @@ export class FullTextIndex<M = undefined> {
     p.dead = 0;
   }
 
-  #hasPhrase(doc: DocState<M>, phrase: number[]): boolean {
-    return this.#hasSequence(doc, phrase.map((t) => [t]));
+  #hasPhrase(n: number, doc: DocState<M>, phrase: number[]): boolean {
+    return this.#hasSequence(n, doc, phrase.map((t) => [t]));
   }
 
   /** Whether a phrase field holds, at consecutive positions, one of the ids of each position. */
-  #hasSequence(doc: DocState<M>, positions: readonly (readonly number[])[]): boolean {
+  #hasSequence(number: number, doc: DocState<M>, positions: readonly (readonly number[])[]): boolean {
     const n = positions.length;
     if (n === 0) return false;
     const first = positions[0]!;
     const single = first.length === 1 ? first[0]! : -1;
-    for (const seq of doc.sequences) {
+    for (const seq of this.#sequencesOf(number, doc)) {
       if (!seq) continue;
       const end = seq.length - n;
       // A plain loop: TypedArray indexOf and Array includes per position measured several times slower.

@@ -228,3 +228,114 @@ describe("FullTextIndex.match", () => {
     assert.equal(all.total, 20);
   });
 });
+
+describe("FullTextIndex snapshots", () => {
+  const FIELDS = {
+    content: { weight: 1, phrases: true },
+    context: { weight: 0.5, excludable: false },
+    tags: { weight: 0.3 },
+  };
+  const build = () => {
+    const index = new FullTextIndex<{ owner: string }>(FIELDS);
+    let seed = 11;
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const vocab = Array.from({ length: 200 }, (_, i) => `w${i}x`);
+    for (let i = 0; i < 1500; i++) {
+      const text = Array.from(
+        { length: 2 + Math.floor(rand() * 15) },
+        () => vocab[Math.floor(rand() ** 2 * 200)],
+      )
+        .join(" ");
+      index.add(
+        `d${i}`,
+        { content: text, context: i % 2 ? "postgres backup" : undefined, tags: `t${i % 7}` },
+        {
+          owner: i % 3 ? "a" : "b",
+        },
+      );
+      if (i % 9 === 0 && i > 0) index.remove(`d${i - 4}`);
+    }
+    return index;
+  };
+  const encode = (m: { owner: string }) => m.owner;
+  const decode = (v: unknown) => ({ owner: v as string });
+  const queries = ["w1x w5x", "w3x -w2x", '"w0x w1x"', "postgres w7x", "t3 w10x", "w150x w199x w2x"];
+  const answers = (index: FullTextIndex<{ owner: string }>) =>
+    queries.map((q) =>
+      index.search(q, 20, (m) => m.owner === "a").map((h) => `${h.id}:${h.score.toFixed(6)}`)
+    );
+
+  it("round-trips: same answers, scores and metadata; adds and removes work after loading", () => {
+    const index = build();
+    const bytes = index.serialize(encode);
+    const loaded = FullTextIndex.deserialize(FIELDS, bytes, decode);
+    assert.equal(loaded.size, index.size);
+    assert.deepEqual(answers(loaded), answers(index));
+    assert.deepEqual(loaded.meta("d3"), { owner: "b" });
+    assert.ok(!loaded.has("d5") && !index.has("d5")); // removed before the snapshot
+    // Both change the same way afterwards (posting lists grow out of the loaded views).
+    for (const i of [index, loaded]) {
+      i.add("new", { content: "w1x w5x w5x fresh" }, { owner: "a" });
+      i.remove("d2");
+      i.add("d4", { content: "replaced w3x" }, { owner: "a" });
+    }
+    assert.deepEqual(answers(loaded), answers(index));
+    assert.equal(loaded.search("fresh", 5)[0]?.id, "new");
+    // A loaded index serialises again to the same answers.
+    assert.deepEqual(
+      answers(FullTextIndex.deserialize(FIELDS, loaded.serialize(encode), decode)),
+      answers(index),
+    );
+  });
+
+  it("refuses damaged, truncated or differently configured snapshots", () => {
+    const bytes = build().serialize(encode);
+    const flipped = bytes.slice();
+    flipped[flipped.length - 100]! ^= 1;
+    assert.throws(() => FullTextIndex.deserialize(FIELDS, flipped, decode), /checksum/);
+    assert.throws(() => FullTextIndex.deserialize(FIELDS, bytes.subarray(0, bytes.length - 64), decode));
+    assert.throws(() => FullTextIndex.deserialize(FIELDS, bytes.subarray(0, 10), decode), /not a/);
+    assert.throws(
+      () => FullTextIndex.deserialize({ ...FIELDS, tags: { weight: 0.4 } }, bytes, decode),
+      /other fields/,
+    );
+    // An unaligned copy of the bytes still loads (sections copied, not viewed).
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    assert.equal(FullTextIndex.deserialize(FIELDS, shifted.subarray(1), decode).size, build().size);
+  });
+
+  it("round-trips match(): exact-word prefixes and phrases in several fields answer the same after loading", () => {
+    const fields = {
+      title: { weight: 5, phrases: true, tier: 2 },
+      body: { weight: 1, phrases: true },
+      keys: { weight: 0, verbatim: true },
+    };
+    const built = new FullTextIndex<{ n: number }>(fields, { exactWords: true });
+    built.add("a", { title: "Connection pool sizing", body: "Running the migrations", keys: ["t:ops"] }, {
+      n: 1,
+    });
+    built.add("b", { title: "Jobs", body: "It runs nightly; pool connection", keys: [] }, { n: 2 });
+    built.add("gone", { title: "Connection pool", body: "" }, { n: 3 });
+    built.remove("gone");
+    const bytes = built.serialize((m) => m);
+    const loaded = FullTextIndex.deserialize(fields, bytes, (v) => v as { n: number }, { exactWords: true });
+    const queries = [
+      { clauses: [{ anyOf: [{ words: [[stem("connection")], [stem("pool")]], phrase: true }] }] },
+      { clauses: [{ anyOf: [{ words: [[stem("pool")], [stem("connection")]], phrase: true }] }] },
+      { clauses: [{ anyOf: [{ words: [[{ prefix: "runn" }]] }] }] },
+      { clauses: [{ anyOf: [{ words: [["t:ops"]] }], scored: false }] },
+    ];
+    for (const q of queries) assert.deepEqual(loaded.match(q, { limit: 10 }), built.match(q, { limit: 10 }));
+    assert.deepEqual(loaded.match(queries[0]!, { limit: 10 }).hits.map((h) => h.id), ["a"]);
+    assert.deepEqual(loaded.match(queries[2]!, { limit: 10 }).hits.map((h) => h.id), ["a"]);
+    // Words added after loading join the prefix vocabulary.
+    loaded.add("c", { title: "Runner", body: "" }, { n: 4 });
+    assert.deepEqual(
+      loaded.match({ clauses: [{ anyOf: [{ words: [[{ prefix: "runne" }]] }] }] }, { limit: 10 })
+        .hits.map((h) => h.id),
+      ["c"],
+    );
+    assert.throws(() => FullTextIndex.deserialize(fields, bytes, (v) => v), /other options/);
+  });
+});

@@ -18,4 +18,5 @@ export {
   type ParsedQuery,
   parseQuery,
 } from "./index.ts";
+export { decodeFrame, encodeFrame, type Frame, type Section } from "./frame.ts";
 export { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";

@@ -6,6 +6,7 @@
  *   deno task bench:memsvc --only=write,restart --writes=2000   # some phases, smaller write rows
  *   deno task bench:memsvc --binary=/tmp/memsvc-before          # another build (before/after)
  *   deno task bench:memsvc --only=recall --minilm-chats=4       # builtin-minilm on fewer chats
+ *   deno task bench:memsvc --only=restart --data=/tmp/data-100k  # restart rows on a copy of a kept data dir
  *
  * Phases (`--only`, comma-separated; default all): first-start, write, search, mcp, restart,
  * recall (the conversational set), postgres, peers. Rows of phases not run are left out of the table.
@@ -15,7 +16,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -45,6 +46,13 @@ for (const p of only ?? []) {
 }
 const runs = (phase: (typeof PHASES)[number]) => !only || only.includes(phase);
 const BINARY = flag("binary") ?? binaryPath("memsvc");
+/**
+ * --data=<dir>: a data directory that already holds the search scope at the largest size (kept from
+ * an earlier run's import); the restart phase runs on a copy of it instead of importing, so before
+ * and after builds are timed on the same rows. --keep-data=<dir> keeps such a copy after the import.
+ */
+const REUSE = flag("data");
+const KEEP = flag("keep-data");
 
 const SEARCH_SIZES: [number, number, number] = [scale(1_000), scale(10_000), scale(100_000)];
 const SIZES = { write: Number(flag("writes") ?? scale(10_000)), search: SEARCH_SIZES };
@@ -313,10 +321,17 @@ results.embedded = embedded;
  */
 async function restartAt100k(dataDir: string, loaded: number) {
   const big = SIZES.search[2]!;
-  log(`search: importing ${big - loaded} more entries with memsvc import`);
-  const file = join(work, "search.jsonl");
-  exportFile(file, take(big - loaded));
-  embedded.importMs = await memsvcImport(dataDir, file);
+  if (REUSE && loaded === 0) {
+    log(`search: ${big} entries from a copy of ${REUSE} (no import)`);
+    await rm(dataDir, { recursive: true, force: true });
+    cpSync(REUSE, dataDir, { recursive: true });
+  } else {
+    log(`search: importing ${big - loaded} more entries with memsvc import`);
+    const file = join(work, "search.jsonl");
+    exportFile(file, take(big - loaded));
+    embedded.importMs = await memsvcImport(dataDir, file);
+    if (KEEP) cpSync(dataDir, KEEP, { recursive: true });
+  }
   // The first start after an offline import has to read the imported vectors; a restart after that
   // is what a user's restart costs. Both are timed.
   const warmup = await startServer({ dataDir, binary: BINARY });
@@ -331,7 +346,8 @@ async function restartAt100k(dataDir: string, loaded: number) {
   log(`search at ${big}`);
   search[big] = await searchAllModes(full, "search");
   processFigures.peakRss100kMb = full.peakRssMb();
-  processFigures.snapshotLoadMs = snapshotLoadMs(full.output());
+  processFigures.snapshotLoadMs = loggedMs(full.output(), "vector index snapshot loaded");
+  processFigures.keywordSnapshotLoadMs = loggedMs(full.output(), "keyword index snapshot loaded");
   await full.stop();
   // The vector tier's own share of a restart's first search (the hybrid one also runs the keyword tier).
   const again = await startServer({ dataDir, binary: BINARY });
@@ -347,10 +363,10 @@ async function restartAt100k(dataDir: string, loaded: number) {
   await again.stop();
 }
 
-/** The server's "vector index snapshot loaded" time, if it logged one (builds before it did not). */
-function snapshotLoadMs(output: string): number | undefined {
+/** The `ms` of a server log line ("vector index snapshot loaded"), if it logged one (older builds did not). */
+function loggedMs(output: string, msg: string): number | undefined {
   for (const line of output.split("\n")) {
-    if (!line.includes('"vector index snapshot loaded"')) continue;
+    if (!line.includes(`"${msg}"`)) continue;
     try {
       return (JSON.parse(line) as { ms?: number }).ms;
     } catch {
@@ -562,8 +578,12 @@ function report(r: any): string {
       [`first search after a restart (ms)`, es[s3!].firstMs],
       [`first vector-mode search after a restart (ms)`, r.embedded.firstVectorSearchAfterRestartMs ?? "-"],
       [`vector index snapshot load at start (ms)`, p.snapshotLoadMs ?? "-"],
+      [`keyword index snapshot load after start (ms)`, p.keywordSnapshotLoadMs ?? "-"],
       [`peak RSS, fresh start + search at ${s3} (MB)`, p.peakRss100kMb],
-      [`memsvc import of the entries up to ${s3} (s)`, (r.embedded.importMs / 1000).toFixed(1)],
+      [
+        `memsvc import of the entries up to ${s3} (s)`,
+        r.embedded.importMs === undefined ? "-" : (r.embedded.importMs / 1000).toFixed(1),
+      ],
     );
   }
   if (p.rssAfterRecallMb !== undefined) {

@@ -15,12 +15,16 @@ import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
 import { IndexSnapshot, SNAPSHOT_FILE } from "./memory/index_snapshot.ts";
+import { KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./memory/keyword_index.ts";
+import { KEYWORD_SNAPSHOT_FILE } from "./memory/keyword_snapshot.ts";
 import { join } from "node:path";
 import { ActivityRecorder } from "./metrics/activity.ts";
 import { MemsvcMetrics } from "./metrics/registry.ts";
 import { TokenStore } from "./tokens/api_tokens.ts";
 
 const MINUTE = 60_000;
+/** The keyword index is saved once this long passed without a change (and at shutdown). */
+const KEYWORD_SETTLE_MS = 30_000;
 
 /** The implicit user of MEMSVC_AUTH_MODE=bearer and none; a real row so data can reference it. */
 const OPERATOR: Omit<Caller, "via"> = { userId: "operator", email: "operator@localhost", role: "admin" };
@@ -64,6 +68,21 @@ export async function startMemsvc(
       log,
     );
     const loaded = await snapshot.load();
+    const keywords = new KeywordIndex(store.database.db);
+    const keywordSnapshot = new IndexSnapshot(
+      keywords,
+      join(config.MEMSVC_DATA_DIR, KEYWORD_SNAPSHOT_FILE),
+      store.instanceId,
+      log,
+      {
+        name: "keyword index",
+        unit: "entries",
+        settleMs: KEYWORD_SETTLE_MS,
+        // Re-stamped well within the age a snapshot is still loaded at, so a restart after a quiet
+        // night loads it instead of rebuilding.
+        refreshMs: SNAPSHOT_MAX_AGE_MS / 2,
+      },
+    );
     const maintenance = createMaintenance(
       store.database,
       index,
@@ -82,6 +101,7 @@ export async function startMemsvc(
       sessions,
       embedder,
       index,
+      keywords,
       vectors,
       maintenance,
       metrics,
@@ -90,6 +110,7 @@ export async function startMemsvc(
     sessions.start();
     maintenance.start();
     let warming = Promise.resolve();
+    let warmingKeywords = Promise.resolve();
     const server = serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
@@ -98,6 +119,8 @@ export async function startMemsvc(
       onClose: async () => {
         index.stop();
         await warming;
+        await warmingKeywords;
+        await keywordSnapshot.stop();
         await vectors.stop();
         await snapshot.stop();
         await maintenance.stop();
@@ -108,6 +131,7 @@ export async function startMemsvc(
       handleSignals: options.handleSignals,
       beforeDrain: () => sessions.closeAll(),
     });
+    warmingKeywords = warmKeywords(keywords, keywordSnapshot, log);
     warming = warmIndex(index, log).then(async () => {
       snapshot.start();
       if (loaded) await snapshot.reconcile();
@@ -127,13 +151,14 @@ interface Parts {
   sessions: SessionRegistry;
   embedder: Embedder;
   index: VectorIndex;
+  keywords: KeywordIndex;
   vectors: VectorBacklog;
   maintenance: Maintenance;
   metrics: MemsvcMetrics;
 }
 
 async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, parts: Parts) {
-  const { tokens, activity, sessions, embedder, index, vectors, maintenance, metrics } = parts;
+  const { tokens, activity, sessions, embedder, index, keywords, vectors, maintenance, metrics } = parts;
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
   const projects = projectLookup(db);
@@ -141,6 +166,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     db,
     embedder,
     index,
+    keywordIndex: keywords,
     vectors,
     projects,
     activity,
@@ -229,4 +255,21 @@ async function warmIndex(index: VectorIndex, log: Logger): Promise<void> {
   } catch (err) {
     log.warn("vector index warm-up failed; the first search reads the vectors instead", { err });
   }
+}
+
+/**
+ * Loads the keyword index's snapshot (or, without one, builds the index from the database) right
+ * after listening, then catches up: a search meanwhile waits for this, and the first search after a
+ * restart finds the index ready. Saving starts once it is.
+ */
+async function warmKeywords(keywords: KeywordIndex, snapshot: IndexSnapshot, log: Logger): Promise<void> {
+  const started = performance.now();
+  try {
+    await snapshot.load();
+    await keywords.sync();
+    log.info("keyword index ready", { entries: keywords.size, ms: Math.round(performance.now() - started) });
+  } catch (err) {
+    log.warn("keyword index warm-up failed; the first search reads the entries instead", { err });
+  }
+  snapshot.start();
 }

@@ -10,6 +10,15 @@
  * lends part of its score to its neighbours, so a turn that answers without repeating the question's
  * words ("Wandering Heron, after my grandmother's village.") is found through the turn before it.
  *
+ * Memory: the index keeps no text. Re-indexing a neighbour (its context changed) reads its row
+ * again; an entry's own text is known only as a hash, to tell a flag change from an edit.
+ *
+ * Persistence (`save`, `load`; keyword_snapshot.ts frames the file): the partitions' indexes as
+ * typed arrays, stamped with the database's instance id, the high-water mark and gaps they cover.
+ * A loaded index catches up like a running one, so a crash after writes loses nothing: they are
+ * past the mark. A snapshot older than the deletion log's retention is not loaded (deletes it no
+ * longer lists would be missed), nor one ahead of the database (a restore).
+ *
  * Catch-up reads rows past the highest sequence value seen. A transaction can commit a lower value
  * after a higher one was read, so values missing below the highest (gaps) are re-read for GAP_MS;
  * gaps that never fill are values of rows updated again, deleted, or of rolled-back writes.
@@ -18,6 +27,7 @@ import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import { FullTextIndex, type Hit, type ParsedQuery } from "../../../internal/fulltext/mod.ts";
 import type { JsonValue, MemsvcDatabase } from "../store/db.ts";
+import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
 import { partitionKey } from "./scope.ts";
 
 /** Field weights: the entry's own words, its neighbours' words, its metadata and source type. */
@@ -35,6 +45,13 @@ const GAP_MS = 3_000;
 /** Gaps further than this below the highest value seen are not waited for. */
 const GAP_WINDOW = 1_000;
 const YIELD_MS = 5;
+/** Rows read per query when re-indexing neighbours outside the batch at hand. */
+const TEXT_BATCH = 500;
+/**
+ * A snapshot older than this is not loaded: the deletion log keeps a day (maintenance/decay.ts),
+ * and deletes it no longer lists would be missed.
+ */
+export const SNAPSHOT_MAX_AGE_MS = 12 * 60 * 60_000;
 
 interface Meta {
   partition: string;
@@ -43,12 +60,16 @@ interface Meta {
   session: string | null;
   capture: number;
   change: number;
+  /** Hash of the indexed text (content and tags): an unchanged hash means only flags moved. */
+  hash: number;
 }
 
 interface Text {
   content: string;
   tags: string;
 }
+
+const FIELD_SPECS = FIELDS as Record<string, { weight: number }>;
 
 export class KeywordIndex {
   /**
@@ -57,12 +78,17 @@ export class KeywordIndex {
    */
   readonly #indexes = new Map<string, FullTextIndex<Meta>>();
   readonly #meta = new Map<string, Meta>();
-  readonly #text = new Map<string, Text>();
   /** Ids of each conversation in capture order. */
-  readonly #sessions = new Map<string, { id: string; capture: number }[]>();
+  readonly #sessions = new Map<string, Conversation>();
   #seen = 0;
   readonly #gaps = new Map<number, number>();
   #syncing: Promise<void> | undefined;
+  /** A snapshot being loaded: catch-up waits for it rather than reading every row. */
+  #loading: Promise<unknown> | undefined;
+  /** Entries whose context changed outside a catch-up (evictions), re-indexed by the next one. */
+  readonly #pending = new Set<string>();
+  #changes = 0;
+  #changedAt = 0;
 
   constructor(private readonly db: Kysely<MemsvcDatabase>) {}
 
@@ -70,9 +96,95 @@ export class KeywordIndex {
     return this.#meta.size;
   }
 
+  /** Entries changed since the last save (or load). */
+  get unsaved(): number {
+    return this.#changes;
+  }
+
+  /** When the index last changed (ms since the epoch). */
+  get changedAt(): number {
+    return this.#changedAt;
+  }
+
   /** Catches up with the database. Concurrent callers share one read. */
   sync(): Promise<void> {
     return this.#syncing ??= this.#catchUp().finally(() => (this.#syncing = undefined));
+  }
+
+  /** Writes every partition's index to `file` (atomically), stamped with what it covers. */
+  async save(file: string, instance: string): Promise<void> {
+    // Caught up and between catch-ups: no batch half-applied, no re-indexing pending.
+    await this.sync();
+    while (this.#syncing) await this.#syncing;
+    if (this.#pending.size) await this.sync(); // evictions since: their neighbours' context
+    const changes = this.#changes;
+    const partitions = [...this.#indexes].map(([key, index]) => ({
+      key,
+      bytes: index.serialize((
+        m,
+      ) => [m.cold ? 1 : 0, m.capture, m.change, m.hash, sessionName(key, m.session)]),
+    }));
+    await writeKeywordSnapshot(file, {
+      instance,
+      seen: this.#seen,
+      gaps: [...this.#gaps.keys()],
+      savedAt: Date.now(),
+      partitions,
+    });
+    this.#changes -= changes;
+  }
+
+  /**
+   * Loads a snapshot taken on this database, before the first catch-up; false (and nothing loaded)
+   * when there is none, it is damaged, another database's, too old, or ahead of the database.
+   */
+  load(file: string, instance: string): Promise<boolean> {
+    const loading = this.#load(file, instance);
+    this.#loading = loading.catch(() => false);
+    return loading;
+  }
+
+  async #load(file: string, instance: string): Promise<boolean> {
+    if (this.#seen > 0 || this.#syncing) return false;
+    const snapshot = await readKeywordSnapshot(file);
+    if (!snapshot || snapshot.instance !== instance) return false;
+    if (!(Date.now() - snapshot.savedAt < SNAPSHOT_MAX_AGE_MS)) return false;
+    const { rows } = await sql<{ last: string }>`select last_value::text as last from memory_change_seq`
+      .execute(this.db);
+    if (Number(rows[0]?.last ?? 0) < snapshot.seen) return false;
+    const indexes = new Map<string, FullTextIndex<Meta>>();
+    const sessions = new Map<string, Conversation>();
+    for (const p of snapshot.partitions) {
+      const decode = (value: unknown): Meta => {
+        const [cold, capture, change, hash, name] = value as [number, number, number, number, string | null];
+        let session: string | null = null;
+        if (name !== null) {
+          const key = `${p.key}|${name}`;
+          let conversation = sessions.get(key);
+          if (!conversation) sessions.set(key, conversation = new Conversation(key));
+          session = conversation.key;
+        }
+        return { partition: p.key, cold: cold === 1, session, capture, change, hash };
+      };
+      indexes.set(p.key, FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode));
+    }
+    if (this.#seen > 0) return false; // a catch-up ran meanwhile
+    for (const [key, index] of indexes) {
+      this.#indexes.set(key, index);
+      for (const [id, meta] of index.entries()) {
+        this.#meta.set(id, meta);
+        if (meta.session) sessions.get(meta.session)!.append(id, meta.capture);
+      }
+    }
+    for (const [key, conversation] of sessions) {
+      conversation.sort();
+      this.#sessions.set(key, conversation);
+    }
+    this.#seen = snapshot.seen;
+    const now = Date.now();
+    for (const g of snapshot.gaps) this.#gaps.set(g, now);
+    this.#changes = 0;
+    return true;
   }
 
   /**
@@ -100,25 +212,28 @@ export class KeywordIndex {
   /** Ids of up to `radius` turns before and after the entry in its conversation, nearest first. */
   neighbours(id: string, radius: number): string[] {
     const meta = this.#meta.get(id);
-    const turns = meta?.session ? this.#sessions.get(meta.session) : undefined;
-    if (!turns) return [];
-    const at = position(turns, meta!.capture);
+    const conversation = meta?.session ? this.#sessions.get(meta.session) : undefined;
+    if (!conversation) return [];
+    const { ids } = conversation;
+    const at = conversation.position(meta!.capture);
     const out: string[] = [];
     for (let d = 1; d <= radius; d++) {
-      if (turns[at - d]) out.push(turns[at - d]!.id);
-      if (turns[at + d]) out.push(turns[at + d]!.id);
+      if (at - d >= 0) out.push(ids[at - d]!);
+      if (at + d < ids.length) out.push(ids[at + d]!);
     }
     return out;
   }
 
-  /** Drops entries a caller found gone (the deletion log catches them too, on the next sync). */
+  /**
+   * Drops entries a caller found gone (the deletion log catches them too, on the next sync); their
+   * neighbours' context is re-indexed by the next sync.
+   */
   evict(ids: Iterable<string>) {
-    const dirty = new Set<string>();
-    for (const id of ids) this.#remove(id, dirty);
-    this.#reindex(dirty);
+    for (const id of ids) this.#remove(id, this.#pending);
   }
 
   async #catchUp(): Promise<void> {
+    await this.#loading;
     for (;;) {
       const now = Date.now();
       for (const [seq, at] of this.#gaps) {
@@ -156,7 +271,9 @@ export class KeywordIndex {
         fullRows ? Number(rows.at(-1)!.change_seq) : Infinity,
         fullDeletions ? Number(deletions.at(-1)!.seq) : Infinity,
       );
-      const dirty = new Set<string>();
+      const dirty = new Set(this.#pending);
+      this.#pending.clear();
+      const texts = new Map<string, Text>();
       const seqs: number[] = [];
       for (const d of deletions) {
         const seq = Number(d.seq);
@@ -168,10 +285,14 @@ export class KeywordIndex {
         const seq = Number(row.change_seq);
         if (seq > limit) break;
         seqs.push(seq);
-        this.#put(row, dirty);
+        this.#put(row, dirty, texts);
       }
-      this.#reindex(dirty);
+      await this.#reindex(dirty, texts);
       this.#advance(seqs, now);
+      if (seqs.length) {
+        this.#changes += seqs.length;
+        this.#changedAt = Date.now();
+      }
       if (!fullRows && !fullDeletions) return;
       await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
     }
@@ -191,32 +312,31 @@ export class KeywordIndex {
     }
   }
 
-  #put(row: EntryRow, dirty: Set<string>) {
+  #put(row: EntryRow, dirty: Set<string>, texts: Map<string, Text>) {
     const change = Number(row.change_seq);
     const old = this.#meta.get(row.id);
     if (old && old.change >= change) return;
     const partition = partitionKey(row);
-    const session = row.session_id === null ? null : `${partition}|${row.user_id}|${row.session_id}`;
-    const meta: Meta = { partition, cold: row.cold, session, capture: Number(row.capture_seq), change };
-    const text = { content: row.content, tags: [row.source_type ?? "", ...strings(row.metadata)].join(" ") };
-    const prev = this.#text.get(row.id);
-    if (
-      old && prev && prev.content === text.content && prev.tags === text.tags && old.session === session &&
-      old.partition === partition
-    ) {
+    const key = row.session_id === null ? null : `${partition}|${row.user_id}|${row.session_id}`;
+    // One string per conversation, not one per entry.
+    const session = key === null ? null : this.#sessions.get(key)?.key ?? key;
+    const text = textOf(row);
+    const hash = hashText(text);
+    const meta: Meta = { partition, cold: row.cold, session, capture: Number(row.capture_seq), change, hash };
+    if (old && old.hash === hash && old.session === session && old.partition === partition) {
       // Only flags moved: no text to re-index.
       this.#meta.set(row.id, meta);
       this.#indexes.get(partition)?.setMeta(row.id, meta);
       return;
     }
     if (old) this.#remove(row.id, dirty);
-    this.#text.set(row.id, text);
+    texts.set(row.id, text);
     this.#meta.set(row.id, meta);
     dirty.add(row.id);
     if (session) {
-      let turns = this.#sessions.get(session);
-      if (!turns) this.#sessions.set(session, turns = []);
-      turns.splice(position(turns, meta.capture), 0, { id: row.id, capture: meta.capture });
+      let conversation = this.#sessions.get(session);
+      if (!conversation) this.#sessions.set(session, conversation = new Conversation(session));
+      conversation.insert(row.id, meta.capture);
       for (const n of this.neighbours(row.id, EXPANSION_RADIUS)) dirty.add(n);
     }
   }
@@ -226,31 +346,95 @@ export class KeywordIndex {
     if (!meta) return;
     if (meta.session) {
       for (const n of this.neighbours(id, EXPANSION_RADIUS)) dirty.add(n);
-      const turns = this.#sessions.get(meta.session)!;
-      turns.splice(position(turns, meta.capture), 1);
-      if (turns.length === 0) this.#sessions.delete(meta.session);
+      const conversation = this.#sessions.get(meta.session)!;
+      conversation.delete(meta.capture);
+      if (conversation.ids.length === 0) this.#sessions.delete(meta.session);
     }
     const index = this.#indexes.get(meta.partition);
     index?.remove(id);
     if (index?.size === 0) this.#indexes.delete(meta.partition);
     this.#meta.delete(id);
-    this.#text.delete(id);
     dirty.delete(id);
   }
 
-  /** Indexes entries again with their neighbours' text as context. */
-  #reindex(dirty: Set<string>) {
+  /**
+   * Indexes entries again with their neighbours' text as context. Text not in `texts` (rows of the
+   * batch at hand) is read from the database: the index keeps none.
+   */
+  async #reindex(dirty: Set<string>, texts: Map<string, Text>) {
+    const wanted = new Set<string>();
+    for (const id of dirty) {
+      if (!this.#meta.has(id)) continue;
+      if (!texts.has(id)) wanted.add(id);
+      for (const n of this.neighbours(id, EXPANSION_RADIUS)) if (!texts.has(n)) wanted.add(n);
+    }
+    const missing = [...wanted];
+    for (let i = 0; i < missing.length; i += TEXT_BATCH) {
+      const rows = await this.db.selectFrom("memory_entries").select([
+        "id",
+        "content",
+        "metadata",
+        "source_type",
+      ])
+        .where("id", "in", missing.slice(i, i + TEXT_BATCH)).execute();
+      for (const row of rows) texts.set(row.id, textOf(row));
+    }
     for (const id of dirty) {
       const meta = this.#meta.get(id);
-      const text = this.#text.get(id);
+      const text = texts.get(id);
+      // Gone meanwhile (its deletion is applied by a catch-up), or deleted from the database.
       if (!meta || !text) continue;
       const context = meta.session
-        ? this.neighbours(id, EXPANSION_RADIUS).map((n) => this.#text.get(n)?.content ?? "").join(" ")
+        ? this.neighbours(id, EXPANSION_RADIUS).map((n) => texts.get(n)?.content ?? "").join(" ")
         : undefined;
       let index = this.#indexes.get(meta.partition);
       if (!index) this.#indexes.set(meta.partition, index = new FullTextIndex<Meta>(FIELDS));
       index.add(id, { content: text.content, context, tags: text.tags }, meta);
     }
+  }
+}
+
+/** One conversation's entry ids in capture order (parallel arrays: no object per turn). */
+class Conversation {
+  readonly ids: string[] = [];
+  readonly #captures: number[] = [];
+  constructor(readonly key: string) {}
+
+  /** Where a turn with this capture position is, or goes (binary search). */
+  position(capture: number): number {
+    const captures = this.#captures;
+    let lo = 0, hi = captures.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (captures[mid]! < capture) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(id: string, capture: number) {
+    const at = this.position(capture);
+    this.ids.splice(at, 0, id);
+    this.#captures.splice(at, 0, capture);
+  }
+
+  delete(capture: number) {
+    const at = this.position(capture);
+    this.ids.splice(at, 1);
+    this.#captures.splice(at, 1);
+  }
+
+  /** For bulk loading: append in any order, then sort once. */
+  append(id: string, capture: number) {
+    this.ids.push(id);
+    this.#captures.push(capture);
+  }
+
+  sort() {
+    const order = this.ids.map((_, i) => i).sort((a, b) => this.#captures[a]! - this.#captures[b]!);
+    const ids = order.map((i) => this.ids[i]!), captures = order.map((i) => this.#captures[i]!);
+    ids.forEach((id, i) => (this.ids[i] = id));
+    captures.forEach((c, i) => (this.#captures[i] = c));
   }
 }
 
@@ -268,15 +452,30 @@ interface EntryRow {
   change_seq: string;
 }
 
-/** Where a turn with this capture position is, or goes, in a conversation (binary search). */
-function position(turns: { capture: number }[], capture: number): number {
-  let lo = 0, hi = turns.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (turns[mid]!.capture < capture) lo = mid + 1;
-    else hi = mid;
+/** What an entry is indexed with: its content, and its source type and metadata values as tags. */
+function textOf(row: { content: string; metadata: JsonValue; source_type: string | null }): Text {
+  return { content: row.content, tags: [row.source_type ?? "", ...strings(row.metadata)].join(" ") };
+}
+
+/**
+ * Two 32-bit FNV-1a variants over content and tags, as one 53-bit number: tells an edit from a flag
+ * change without keeping the text.
+ */
+function hashText(text: Text): number {
+  let a = 0x811c9dc5, b = 0x9e3779b9;
+  for (const part of [text.content, "\u0000", text.tags]) {
+    for (let i = 0; i < part.length; i++) {
+      const c = part.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
   }
-  return lo;
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
+
+/** A conversation key without its partition prefix (the snapshot stores it per partition). */
+function sessionName(partition: string, session: string | null): string | null {
+  return session === null ? null : session.slice(partition.length + 1);
 }
 
 /** The string values of a metadata object (tags, titles, names), keys left out. */

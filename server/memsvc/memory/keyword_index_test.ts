@@ -1,24 +1,33 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "kysely";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { contentHash, newEntryId } from "./entry.ts";
-import { KeywordIndex } from "./keyword_index.ts";
+import { KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./keyword_index.ts";
+import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
 
 describe("KeywordIndex on the database", () => {
   let store: TestStore;
   const ADA = "u:ada|default";
   const PROJECT = "p_kw|default";
 
+  let dir: string;
   before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "memsvc-keywords-"));
     store = await openTestStore();
     await insertUser(store.db, { id: "ada" });
     await insertUser(store.db, { id: "bob" });
     await store.db.insertInto("projects").values({ id: "p_kw", name: "kw", name_key: "kw", owner_id: "ada" })
       .execute();
   });
-  after(() => store.close());
+  after(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   /** Writes as another process would: straight into the table. */
   async function write(content: string, extra: { session_id?: string; user_id?: string } = {}) {
@@ -105,5 +114,135 @@ describe("KeywordIndex on the database", () => {
       change_seq: rows[0]!.n,
     }).execute();
     assert.deepEqual((await find(index, "kestrels")).sort(), [early, late].sort());
+  });
+
+  describe("snapshots", () => {
+    const INSTANCE = "test-instance";
+    const queries = ["osprey nest", "osprey", "harbour crane", "what did I say about the lighthouse keeper?"];
+    const answers = async (index: KeywordIndex) => {
+      const out: string[][] = [];
+      for (const q of queries) out.push(await find(index, q, [ADA, PROJECT, "u:bob|default"], 10));
+      return out;
+    };
+    const fresh = async (file: string) => {
+      const index = new KeywordIndex(store.db);
+      return { index, loaded: await index.load(file, INSTANCE) };
+    };
+
+    it("round-trips sessions, scopes and deletes, and catches up with writes made after the save", async () => {
+      await store.db.insertInto("projects").values({
+        id: "p_kw",
+        name: "kw",
+        name_key: "kw",
+        owner_id: "ada",
+      })
+        .onConflict((oc) => oc.column("id").doNothing()).execute();
+      await write("An osprey built a nest on the harbour crane.", { session_id: "birds" });
+      const keeper = await write("The lighthouse keeper logs every osprey sighting.", {
+        session_id: "birds",
+      });
+      const quiet = await write("She answered: forty-two this spring.", { session_id: "birds" });
+      const bobs = await write("Bob saw an osprey nest too.", { user_id: "bob" });
+      const gone = await write("A harbour crane was dismantled.");
+      const project = newEntryId();
+      await store.db.insertInto("memory_entries").values({
+        id: project,
+        user_id: "ada",
+        project_id: "p_kw",
+        namespace: "default",
+        content: "Project note: the osprey camera streams the nest.",
+        content_hash: await contentHash("Project note: the osprey camera streams the nest."),
+      }).execute();
+      const index = new KeywordIndex(store.db);
+      const before = await answers(index);
+      assert.ok(before[3]!.includes(quiet), "a session neighbour is found through its context");
+      const file = join(dir, "round-trip.bin");
+      await index.save(file, INSTANCE);
+      assert.equal(index.unsaved, 0);
+
+      const { index: loaded, loaded: ok } = await fresh(file);
+      assert.ok(ok);
+      assert.equal(loaded.size, index.size);
+      assert.deepEqual(await answers(loaded), before);
+      assert.deepEqual(loaded.neighbours(keeper, 1).sort(), index.neighbours(keeper, 1).sort());
+
+      // Written after the save, as if the process had crashed before saving again: a start that loads
+      // the old snapshot sees every change through catch-up.
+      await store.db.deleteFrom("memory_entries").where("id", "=", gone).execute();
+      await store.db.updateTable("memory_entries").set({ content: "Bob saw a heron instead." })
+        .where("id", "=", bobs).execute();
+      const added = await write("The osprey chicks fledged in July.", { session_id: "birds" });
+      await store.db.updateTable("memory_entries").set({ cold: true }).where("id", "=", project).execute();
+      const { index: restarted, loaded: again } = await fresh(file);
+      assert.ok(again);
+      const after = await answers(restarted);
+      // The same as the saved index that kept running; the same hits as a rebuild from the rows (whose
+      // order may differ: impacts are computed against the average lengths of when a row was added).
+      assert.deepEqual(after, await answers(index));
+      const rebuilt = await answers(new KeywordIndex(store.db));
+      assert.deepEqual(after.map((ids) => ids.sort()), rebuilt.map((ids) => ids.sort()));
+      assert.ok(!after.flat().includes(gone) && !after.flat().includes(project));
+      assert.ok(!after[1]!.includes(bobs) && after[1]!.includes(added), JSON.stringify(after[1]));
+      assert.deepEqual(restarted.neighbours(added, 1), [quiet]);
+    });
+
+    it("keeps the gaps it had not seen filled, so an out-of-order commit after the save is found", async () => {
+      const index = new KeywordIndex(store.db);
+      await index.sync();
+      const { rows } = await sql<{ n: string }>`select nextval('memory_change_seq') as n`.execute(store.db);
+      const late = await write("Late write about a cormorant.");
+      assert.deepEqual(await find(index, "cormorant"), [late]);
+      const file = join(dir, "gaps.bin");
+      await index.save(file, INSTANCE);
+      const early = newEntryId();
+      await store.db.insertInto("memory_entries").values({
+        id: early,
+        user_id: "ada",
+        project_id: null,
+        namespace: "default",
+        content: "Early write about a cormorant, committed after the save.",
+        content_hash: await contentHash("Early write about a cormorant, committed after the save."),
+        change_seq: rows[0]!.n,
+      }).execute();
+      const { index: loaded, loaded: ok } = await fresh(file);
+      assert.ok(ok);
+      assert.deepEqual((await find(loaded, "cormorant")).sort(), [early, late].sort());
+    });
+
+    it("falls back to a rebuild on a missing, damaged, truncated, foreign, old or future snapshot", async () => {
+      await write("A pelican stole the fisherman's lunch.");
+      const index = new KeywordIndex(store.db);
+      const expected = await find(index, "pelican lunch");
+      const file = join(dir, "fallback.bin");
+      await index.save(file, INSTANCE);
+      const good = await readFile(file);
+      const snapshot = (await readKeywordSnapshot(file))!;
+
+      const refused = async (what: string, prepare: () => Promise<void>, instance = INSTANCE) => {
+        await prepare();
+        const other = new KeywordIndex(store.db);
+        assert.equal(await other.load(file, instance), false, what);
+        assert.deepEqual(await find(other, "pelican lunch"), expected, `${what}: rebuilt`);
+        await writeFile(file, good);
+      };
+      await refused("missing", () => rm(file));
+      await refused("damaged", async () => {
+        const bad = Uint8Array.from(good);
+        bad[bad.length - 200]! ^= 0x40;
+        await writeFile(file, bad);
+      });
+      await refused("truncated", () => writeFile(file, good.subarray(0, good.length >> 1)));
+      await refused("another database's", async () => {}, "other-instance");
+      await refused(
+        "older than the deletion log",
+        () => writeKeywordSnapshot(file, { ...snapshot, savedAt: Date.now() - SNAPSHOT_MAX_AGE_MS - 1 }),
+      );
+      await refused(
+        "ahead of the database (a restore)",
+        () => writeKeywordSnapshot(file, { ...snapshot, seen: snapshot.seen + 1_000_000 }),
+      );
+      const { loaded } = await fresh(file);
+      assert.ok(loaded, "the untouched file loads");
+    });
   });
 });

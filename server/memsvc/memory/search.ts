@@ -53,13 +53,15 @@ export interface SearchDeps extends MemoryDeps {
   decayDays: number;
   /** For tests: make a tier fail on purpose. */
   failTier?: "keyword" | "vector";
+  /** The keyword index, when its owner persists it (server.ts); else one of its own. */
+  keywordIndex?: KeywordIndex;
 }
 
 export class SearchService {
   readonly keywordIndex: KeywordIndex;
 
   constructor(private readonly deps: SearchDeps) {
-    this.keywordIndex = new KeywordIndex(deps.db);
+    this.keywordIndex = deps.keywordIndex ?? new KeywordIndex(deps.db);
   }
 
   async search(caller: Caller, body: SearchBody): Promise<SearchResponse> {
