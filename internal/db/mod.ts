@@ -14,3 +14,4 @@ export { tryAdvisoryLock, withAdvisoryLock } from "./advisory_lock.ts";
 export { Mutex } from "./mutex.ts";
 export { initDataDir, INITDB_COMMAND } from "./initdb_child.ts";
 export { GroupCommit, type GroupCommitOptions } from "./group_commit.ts";
+export { ChangeCursor } from "./change_cursor.ts";

@@ -19,12 +19,12 @@
  * past the mark. A snapshot older than the deletion log's retention is not loaded (deletes it no
  * longer lists would be missed), nor one ahead of the database (a restore).
  *
- * Catch-up reads rows past the highest sequence value seen. A transaction can commit a lower value
- * after a higher one was read, so values missing below the highest (gaps) are re-read for GAP_MS;
- * gaps that never fill are values of rows updated again, deleted, or of rolled-back writes.
+ * Catch-up reads rows past the highest sequence value seen, and values committed late below it
+ * (internal/db's ChangeCursor).
  */
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
+import { ChangeCursor } from "../../../internal/db/change_cursor.ts";
 import { FullTextIndex, type Hit, type ParsedQuery } from "../../../internal/fulltext/mod.ts";
 import type { JsonValue, MemsvcDatabase } from "../store/db.ts";
 import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
@@ -41,9 +41,6 @@ export const EXPANSION_RADIUS = 2;
 /** Share of a hit's score its session neighbours receive. */
 export const NEIGHBOUR_LEND = 0.3;
 const BATCH = 2_000;
-const GAP_MS = 3_000;
-/** Gaps further than this below the highest value seen are not waited for. */
-const GAP_WINDOW = 1_000;
 const YIELD_MS = 5;
 /** Rows read per query when re-indexing neighbours outside the batch at hand. */
 const TEXT_BATCH = 500;
@@ -80,8 +77,7 @@ export class KeywordIndex {
   readonly #meta = new Map<string, Meta>();
   /** Ids of each conversation in capture order. */
   readonly #sessions = new Map<string, Conversation>();
-  #seen = 0;
-  readonly #gaps = new Map<number, number>();
+  readonly #cursor = new ChangeCursor();
   #syncing: Promise<void> | undefined;
   /** A snapshot being loaded: catch-up waits for it rather than reading every row. */
   #loading: Promise<unknown> | undefined;
@@ -126,8 +122,8 @@ export class KeywordIndex {
     }));
     await writeKeywordSnapshot(file, {
       instance,
-      seen: this.#seen,
-      gaps: [...this.#gaps.keys()],
+      seen: this.#cursor.seen,
+      gaps: this.#cursor.pending(Date.now()),
       savedAt: Date.now(),
       partitions,
     });
@@ -145,7 +141,7 @@ export class KeywordIndex {
   }
 
   async #load(file: string, instance: string): Promise<boolean> {
-    if (this.#seen > 0 || this.#syncing) return false;
+    if (this.#cursor.seen > 0 || this.#syncing) return false;
     const snapshot = await readKeywordSnapshot(file);
     if (!snapshot || snapshot.instance !== instance) return false;
     if (!(Date.now() - snapshot.savedAt < SNAPSHOT_MAX_AGE_MS)) return false;
@@ -168,7 +164,7 @@ export class KeywordIndex {
       };
       indexes.set(p.key, FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode));
     }
-    if (this.#seen > 0) return false; // a catch-up ran meanwhile
+    if (this.#cursor.seen > 0) return false; // a catch-up ran meanwhile
     for (const [key, index] of indexes) {
       this.#indexes.set(key, index);
       for (const [id, meta] of index.entries()) {
@@ -180,9 +176,7 @@ export class KeywordIndex {
       conversation.sort();
       this.#sessions.set(key, conversation);
     }
-    this.#seen = snapshot.seen;
-    const now = Date.now();
-    for (const g of snapshot.gaps) this.#gaps.set(g, now);
+    this.#cursor.restore(snapshot.seen, snapshot.gaps, Date.now());
     this.#changes = 0;
     return true;
   }
@@ -236,12 +230,9 @@ export class KeywordIndex {
     await this.#loading;
     for (;;) {
       const now = Date.now();
-      for (const [seq, at] of this.#gaps) {
-        if (now - at > GAP_MS || seq < this.#seen - GAP_WINDOW) this.#gaps.delete(seq);
-      }
       // Past the high-water mark, plus exactly the missing values: not every row since the oldest gap.
-      const seen = sql<string>`${String(this.#seen)}::bigint`;
-      const gaps = [...this.#gaps.keys()].map((g) => sql<string>`${String(g)}::bigint`);
+      const seen = sql<string>`${String(this.#cursor.seen)}::bigint`;
+      const gaps = this.#cursor.pending(now).map((g) => sql<string>`${String(g)}::bigint`);
       const [rows, deletions] = await Promise.all([
         this.db.selectFrom("memory_entries")
           .select([
@@ -288,27 +279,13 @@ export class KeywordIndex {
         this.#put(row, dirty, texts);
       }
       await this.#reindex(dirty, texts);
-      this.#advance(seqs, now);
+      this.#cursor.advance(seqs, now);
       if (seqs.length) {
         this.#changes += seqs.length;
         this.#changedAt = Date.now();
       }
       if (!fullRows && !fullDeletions) return;
       await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
-    }
-  }
-
-  /** Moves the high-water mark over the values read; values skipped below it become gaps. */
-  #advance(seqs: number[], now: number) {
-    seqs.sort((a, b) => a - b);
-    for (const s of seqs) {
-      this.#gaps.delete(s);
-      if (s <= this.#seen) continue;
-      // The first load has nothing to wait for: any gap before it is history.
-      if (this.#seen > 0) {
-        for (let g = Math.max(this.#seen + 1, s - GAP_WINDOW); g < s; g++) this.#gaps.set(g, now);
-      }
-      this.#seen = s;
     }
   }
 

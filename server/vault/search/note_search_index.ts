@@ -6,10 +6,9 @@
  * the source, the index is rebuilt. Only owners someone searched are held in memory.
  *
  * Catch-up reads one ordered stream of (user, path, value) past the highest value seen, and the
- * full rows of the owners held. A transaction can commit a lower value after a higher one was read,
- * so values missing below the highest (gaps) are read again for GAP_MS, as memsvc's keyword index
- * does; gaps that never fill are values of rows updated again, deleted, or rolled back. A document
- * carries the value it was indexed at: a deletion logged before it does not remove it.
+ * full rows of the owners held; values committed late below the highest are read again
+ * (internal/db's ChangeCursor, as memsvc's keyword index does). A document carries the value it
+ * was indexed at: a deletion logged before it does not remove it.
  *
  * @example
  * const index = noteSearchIndex(db);
@@ -17,6 +16,7 @@
  * owners.get("alice")!.match(query, { limit: 20 });
  */
 import { sql } from "kysely";
+import { ChangeCursor } from "../../../internal/db/change_cursor.ts";
 import { FullTextIndex } from "../../../internal/fulltext/mod.ts";
 import { folderKeys } from "./note_index.ts";
 import type { SearchDb } from "./schema.ts";
@@ -29,9 +29,6 @@ const FIELDS = {
   keys: { weight: 0, verbatim: true },
 };
 const BATCH = 2_000;
-const GAP_MS = 3_000;
-/** Gaps further than this below the highest value seen are not waited for. */
-const GAP_WINDOW = 1_000;
 /** Deletions are kept this long; an index that did not catch up for half of it starts over. */
 const KEEP_DELETIONS_MS = 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -73,8 +70,7 @@ export function noteSearchIndex(db: SearchDb): NoteSearchIndex {
 
 export class NoteSearchIndex {
   readonly #owners = new Map<string, OwnerIndex>();
-  #seen = 0;
-  readonly #gaps = new Map<number, number>();
+  readonly #cursor = new ChangeCursor();
   #queue: Promise<void> = Promise.resolve();
   #lastSync = 0;
   #lastPrune = 0;
@@ -142,22 +138,19 @@ export class NoteSearchIndex {
       await this.db.deleteFrom("note_deletions")
         .where("deleted_at", "<", new Date(started - KEEP_DELETIONS_MS)).execute();
     }
-    if (this.#seen > 0 && this.#gaps.size === 0) {
+    if (this.#cursor.seen > 0 && !this.#cursor.hasGaps) {
       // Nothing handed out past the highest value seen: nothing to read (one cheap statement instead of two scans).
       const { rows: [last] } = await sql<{ last_value: string }>`select last_value from note_change_seq`
         .execute(this.db);
-      if (last && Number(last.last_value) <= this.#seen) {
+      if (last && Number(last.last_value) <= this.#cursor.seen) {
         this.#lastSync = started;
         return;
       }
     }
     for (;;) {
       const now = Date.now();
-      for (const [seq, at] of this.#gaps) {
-        if (now - at > GAP_MS || seq < this.#seen - GAP_WINDOW) this.#gaps.delete(seq);
-      }
-      const seen = String(this.#seen);
-      const gaps = [...this.#gaps.keys()].map(String);
+      const seen = String(this.#cursor.seen);
+      const gaps = this.#cursor.pending(now).map(String);
       const again = (column: string) =>
         gaps.length ? sql`or ${sql.ref(column)} = any(${gaps}::bigint[])` : sql``;
       const { rows: changes } = await sql<{ kind: "n" | "d"; user_id: string; path: string; seq: string }>`
@@ -194,25 +187,11 @@ export class NoteSearchIndex {
           if (row) put(index, row);
         }
       }
-      this.#advance(changes.map((c) => Number(c.seq)), now);
+      this.#cursor.advance(changes.map((c) => Number(c.seq)), now);
       if (changes.length < BATCH) break;
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     this.#lastSync = started;
-  }
-
-  /** Moves the high-water mark over the values read; values skipped below it become gaps. */
-  #advance(seqs: number[], now: number) {
-    seqs.sort((a, b) => a - b);
-    for (const s of seqs) {
-      this.#gaps.delete(s);
-      if (s <= this.#seen) continue;
-      // The first read has nothing to wait for: any gap before it is history.
-      if (this.#seen > 0) {
-        for (let g = Math.max(this.#seen + 1, s - GAP_WINDOW); g < s; g++) this.#gaps.set(g, now);
-      }
-      this.#seen = s;
-    }
   }
 }
 
