@@ -43,7 +43,6 @@ import { Switcher } from "./switcher.tsx";
 import { TrashDialog } from "./trash.tsx";
 import type { Tab } from "./tabs.ts";
 import {
-  closeActivePane,
   closeEverywhere,
   closePane,
   EMPTY_LAYOUT,
@@ -331,13 +330,12 @@ function Notes({ me }: { me: Me }) {
   const plugins = usePluginHost();
   const shownLayout = withPluginPanels(layout, plugins.panels);
   useEffect(() => pluginHost.onEditorOption((name, v) => name === "lineNumbers" && setLineNumbers(v)), []);
-  pluginHost.closePane = () => void closeActivePane();
   useEffect(() => {
     pluginHost.setNote(
       current ? { path: current.path, ...(current.owner ? { owner: current.owner } : {}) } : null,
     );
   }, [current?.path, current?.owner]);
-  useEffect(() => () => (pluginHost.setNote(null), pluginHost.closePane = () => {}), []);
+  useEffect(() => () => pluginHost.setNote(null), []);
 
   const panels = {
     files: (

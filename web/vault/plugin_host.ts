@@ -8,6 +8,7 @@
  * plugins go on. The app renders plugin data (titles, texts, icons) as text only.
  */
 import { CLIENT_ID } from "./api.ts";
+import { closeActivePane } from "./panes.ts";
 
 export type SettingValue = string | number | boolean | null;
 export interface SettingDecl {
@@ -114,7 +115,6 @@ export class PluginHost {
   /** Bumped when a renderer comes or goes (rendered fences are drawn again). */
   rendererGeneration = 0;
   note: NoteBridge | undefined;
-  closePane: () => void = () => {};
 
   #plugins = new Map<string, Loaded>();
   #listeners = new Set<() => void>();
@@ -319,7 +319,7 @@ export class PluginHost {
         },
       },
       ui: {
-        closePane: () => host.closePane(),
+        closePane: () => void closeActivePane(),
         registerTopbarAction(a: { id: string; title: string; icon?: string; run: () => unknown }) {
           if (typeof a?.run !== "function") throw new TypeError("registerTopbarAction needs run()");
           const item: TopbarAction = {
