@@ -238,10 +238,12 @@ export function NoteEditor(p: NoteEditorProps) {
   }, [p.tab.path, p.tab.owner, live, p.lineNumbers]);
 
   // A change made elsewhere: take it when nothing is unsaved here; otherwise the save will conflict.
-  // Editing together, the server writes the shared text back itself: its event is the save plugins hear of.
+  // Editing together, the server writes the shared text back itself: its event is the save plugins hear
+  // of (read only when a plugin is loaded to hear it).
   useEffect(() => {
     if (!p.remoteChange) return;
     if (live) {
+      if (!pluginHost.active) return;
       api<Note>(`/api/notes${q({ path: p.tab.path, owner: p.tab.owner })}`).then(
         (note) => pluginHost.noteSaved(p.tab.path, p.tab.owner, note.version),
         () => {},

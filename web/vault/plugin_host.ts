@@ -117,6 +117,11 @@ export class PluginHost {
   note: NoteBridge | undefined;
 
   #plugins = new Map<string, Loaded>();
+
+  /** Whether any plugin is loaded (work done only for plugins can be skipped otherwise). */
+  get active(): boolean {
+    return this.#plugins.size > 0;
+  }
   #listeners = new Set<() => void>();
   #optionListeners = new Set<(name: "lineNumbers", value: boolean) => void>();
   #user: { id: string; name: string } | undefined;
