@@ -230,7 +230,6 @@ async function readRepository(flags: RenderFlags, io: Io): Promise<Tree> {
       url: remote.url,
       revision: flags.revision,
       cacheRoot,
-      cacheKey: "render",
     });
     return await checkout(fetched);
   } finally {

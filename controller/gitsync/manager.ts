@@ -190,7 +190,6 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       url: r.spec.git.url,
       credentials: await readGitCredentials(o.client, r),
       cacheRoot: o.cacheRoot,
-      cacheKey: `${ns}/${name}`,
     };
     return await trees.get(fetch, commit, r.spec.git.revision ?? "main");
   };

@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { CommitTrees } from "../../controller/gitsync/source/git/commit_trees.ts";
-import { checkout, fetchGit, GitSourceError } from "../../controller/gitsync/source/git/git_source.ts";
+import {
+  cacheDir,
+  checkout,
+  fetchGit,
+  GitSourceError,
+} from "../../controller/gitsync/source/git/git_source.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 
 const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : undefined);
@@ -60,6 +65,32 @@ describe("Git source over HTTP", () => {
     assert.ok(first.bytes > 50_000, `first fetch ${first.bytes} bytes`);
     assert.ok(second.bytes < first.bytes / 5, `second fetch ${second.bytes} bytes, first ${first.bytes}`);
     assert.equal(text((await checkout(second)).get("deploy/web.yaml")), "kind: ConfigMap\ndata: {a: b}\n");
+  });
+
+  it("fetches of one URL, revision and credentials share a clone; other credentials never do", async () => {
+    const shared = await mkdtemp(join(tmpdir(), "gitsync-shared-"));
+    try {
+      const source = { url: repo.url, revision: "main", cacheRoot: shared, credentials: creds };
+      // Ten Repositories in ten namespaces reconciling at once: one pays for the pack.
+      const fetched = await Promise.all(Array.from({ length: 10 }, () => fetchGit(source)));
+      assert.equal(new Set(fetched.map((f) => f.commit)).size, 1);
+      assert.equal(new Set(fetched.map((f) => f.gitdir)).size, 1);
+      const bytes = fetched.map((f) => f.bytes).sort((a, b) => b - a);
+      assert.ok(bytes[0]! > 50_000, `first fetch ${bytes[0]} bytes`);
+      assert.ok(bytes[1]! < bytes[0]! / 5, `later fetches ${bytes.slice(1)} bytes, first ${bytes[0]}`);
+      assert.equal(
+        text((await checkout(fetched[3]!)).get("deploy/web.yaml"))?.startsWith("kind: ConfigMap"),
+        true,
+      );
+      assert.notEqual(
+        cacheDir({ ...source, credentials: { ...creds, password: "other" } }),
+        fetched[0]!.gitdir,
+      );
+      assert.notEqual(cacheDir({ ...source, revision: "v1.0.0" }), fetched[0]!.gitdir);
+      assert.notEqual(cacheDir({ ...source, cacheKey: "team/web#image-update" }), fetched[0]!.gitdir);
+    } finally {
+      await rm(shared, { recursive: true, force: true });
+    }
   });
 
   it("commit trees come from the bare cache without the network once fetched, and are shared", async () => {

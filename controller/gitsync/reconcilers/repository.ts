@@ -257,7 +257,6 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
         revision: repo.spec.git.revision ?? "main",
         credentials: await readGitCredentials(o.client, repo),
         cacheRoot: o.cacheRoot,
-        cacheKey: key,
       });
     } catch (err) {
       const reason = err instanceof CredentialsRefused ||

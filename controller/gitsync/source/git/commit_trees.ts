@@ -24,7 +24,7 @@ export class CommitTrees {
 
   /** The tree of `commit`; fetched (with `source`'s URL, credentials and cache) only when the cache lacks it. */
   get(source: Omit<FetchGitOptions, "revision">, commit: string, revision: string): Promise<CommitTree> {
-    const gitdir = cacheDir(source);
+    const gitdir = cacheDir({ ...source, revision });
     // A commit's content is its SHA's: Repositories on one URL share the tree. Each still fetched the
     // commit with its own credentials before asking for it (the commit comes from its own status).
     const key = `${source.url}@${commit}`;

@@ -1,13 +1,18 @@
 /**
  * Git sources over https and http (seed sections 2, 5.3, 5.8, 8; notes section 9): one bare clone
- * per Repository and credentials under the source cache, fetched shallow (depth 1, one branch, no
+ * per URL, revision and credentials under the source cache, fetched shallow (depth 1, one branch, no
  * tags) and then incrementally (a later fetch sends what the cache has and receives only what is
  * new), and a checkout of one commit as an in-memory tree for the renderers, refused when a symlink
  * resolves outside the checkout. Credentials come from the caller (a labelled Secret, read uncached)
  * and never reach messages. ssh:// and git:// are separate transports.
  *
+ * Repositories that follow the same URL and revision with the same credentials share one clone: the
+ * objects are the server's for anyone holding those credentials, and ten namespaces of one
+ * repository then fetch and index its pack once, not ten times (the 1,000-Application benchmark).
+ * A clone with different credentials is never shared. Fetches and checkouts of one clone take turns.
+ *
  * @example
- * const fetched = await fetchGit({ url, revision: "main", cacheRoot, cacheKey: "team/web", credentials });
+ * const fetched = await fetchGit({ url, revision: "main", cacheRoot, credentials });
  * const tree = await checkout(fetched);            // Map of path -> bytes
  */
 import { createHash } from "node:crypto";
@@ -23,6 +28,7 @@ import { cappedHttp, type CappedHttpOptions } from "./capped_http.ts";
 import { parseRemoteUrl, type RemoteUrl } from "./remote_url.ts";
 import { HostKeyRefused, openSsh, SshAuthFailed } from "./ssh_transport.ts";
 import { redact } from "../../redact.ts";
+import { Mutex } from "../../../../internal/db/mutex.ts";
 
 export interface GitCredentials {
   username?: string;
@@ -43,8 +49,11 @@ export interface FetchGitOptions {
   credentials?: GitCredentials;
   /** The source cache root (default /tmp/gitsync-source-cache in the manager). */
   cacheRoot: string;
-  /** namespace/name of the Repository: part of the cache identity. */
-  cacheKey: string;
+  /**
+   * A private clone's name, for callers that write objects of their own (image write-back); without
+   * one, the clone is shared by every fetch of the same URL, revision and credentials.
+   */
+  cacheKey?: string;
   /** Most bytes one fetch response may carry. */
   maxPackBytes?: number;
 }
@@ -65,13 +74,31 @@ export class GitSourceError extends Error {
 
 const SHA = /^[0-9a-f]{40}$/;
 
-/** The bare clone's folder: one per Repository, URL and credentials (never shared across Secrets). */
-export function cacheDir(o: Pick<FetchGitOptions, "cacheRoot" | "cacheKey" | "url" | "credentials">): string {
+/** The bare clone's folder: one per URL, revision, credentials and private name (if any). */
+export function cacheDir(
+  o: Pick<FetchGitOptions, "cacheRoot" | "cacheKey" | "url" | "revision" | "credentials">,
+): string {
   const id = createHash("sha256")
-    .update(o.cacheKey).update("\0").update(o.url).update("\0")
+    .update(o.cacheKey ?? "").update("\0").update(o.url).update("\0").update(o.revision).update("\0")
     .update(JSON.stringify(o.credentials ?? {}))
     .digest("hex").slice(0, 32);
   return join(o.cacheRoot, "git", id);
+}
+
+const clones = new Map<string, { mutex: Mutex; users: number }>();
+
+/** Runs `f` while holding the clone at `gitdir`: a fetch never writes under a concurrent fetch or read. */
+export async function withClone<T>(gitdir: string, f: () => Promise<T>): Promise<T> {
+  let clone = clones.get(gitdir);
+  if (!clone) clones.set(gitdir, clone = { mutex: new Mutex(), users: 0 });
+  clone.users++;
+  const release = await clone.mutex.lock();
+  try {
+    return await f();
+  } finally {
+    release();
+    if (--clone.users === 0) clones.delete(gitdir);
+  }
 }
 
 /**
@@ -99,7 +126,11 @@ function transport(remote: RemoteUrl, credentials: GitCredentials | undefined, l
   return { http: uploadPackClient({ open, ...limits }), url: `http://${u.hostname}:${port}/${remote.path}` };
 }
 
-export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
+export function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
+  return withClone(cacheDir(o), () => fetchInto(cacheDir(o), o));
+}
+
+async function fetchInto(gitdir: string, o: FetchGitOptions): Promise<FetchedCommit> {
   const remote = parseRemoteUrl(o.url);
   if (remote.transport === "ssh" && !o.credentials?.knownHosts) {
     throw new GitSourceError(
@@ -109,7 +140,6 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
       "AuthenticationFailure",
     );
   }
-  const gitdir = cacheDir(o);
   await mkdir(gitdir, { recursive: true });
   await markUsed(gitdir);
   if (!fs.existsSync(join(gitdir, "HEAD"))) {
@@ -159,6 +189,19 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
       });
       return { commit: o.revision, gitdir, bytes };
     }
+    // A poll that finds the branch where the clone has it costs one ref advertisement, not a fetch.
+    if (remote.transport === "https" || remote.transport === "http") {
+      const advertised = await git.listServerRefs({
+        http,
+        url,
+        headers,
+        ...auth,
+        protocolVersion: 1,
+        prefix: `refs/heads/${o.revision}`,
+      });
+      const head = advertised.find((r) => r.ref === `refs/heads/${o.revision}`)?.oid;
+      if (head && await hasCommit(gitdir, head)) return { commit: head, gitdir, bytes };
+    }
     // The first fetch is shallow; later ones deepen relative to what the cache has, so the server
     // answers with the new commits only (a plain depth-1 fetch would send the whole tree again).
     const cached = fs.existsSync(join(gitdir, "shallow"));
@@ -195,6 +238,10 @@ export async function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
   }
 }
 
+async function hasCommit(gitdir: string, oid: string): Promise<boolean> {
+  return await git.readCommit({ fs, gitdir, oid }).then(() => true, () => false);
+}
+
 export interface CheckoutLimits {
   /** Most files; default 20,000. */
   maxFiles?: number;
@@ -210,10 +257,11 @@ export class CheckoutRefused extends Error {
  * The files of a commit as path -> bytes (paths relative to the root, `/`-separated), symlinks
  * followed inside the tree. A symlink whose target leaves the checkout refuses the whole commit.
  */
-export async function checkout(
-  f: FetchedCommit,
-  limits: CheckoutLimits = {},
-): Promise<Map<string, Uint8Array>> {
+export function checkout(f: FetchedCommit, limits: CheckoutLimits = {}): Promise<Map<string, Uint8Array>> {
+  return withClone(f.gitdir, () => readCommitFiles(f, limits));
+}
+
+async function readCommitFiles(f: FetchedCommit, limits: CheckoutLimits): Promise<Map<string, Uint8Array>> {
   const maxFiles = limits.maxFiles ?? 20_000;
   const maxBytes = limits.maxBytes ?? 256 * 1024 * 1024;
   await markUsed(f.gitdir);
