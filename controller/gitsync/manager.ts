@@ -122,6 +122,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     path: `/apis/${API_VERSION}/revisions`,
     onError: onError("Revision"),
     transform: withoutFieldBookkeeping,
+    indexBy: (r) => `${r.metadata?.namespace}/${r.spec.applicationRef.name}`,
   });
   const repoQ = new WorkQueue<string>();
   const appQ = new WorkQueue<string>();
@@ -313,8 +314,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
               getApplication: (k) => apps.get(k),
               getRepository: (k) => repos.get(k),
               checkSink: async (ns, sink) => void await readSink(o.client, ns, sink),
-              listRevisions: (ns, app) =>
-                revs.list().filter((r) => r.metadata?.namespace === ns && r.spec.applicationRef.name === app),
+              listRevisions: (ns, app) => revs.byIndex(`${ns}/${app}`),
               getRevision: (k) => revs.get(k),
               ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
               events,

@@ -38,6 +38,11 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
    * resourceVersion.
    */
   transform?: (o: KubeObject) => T;
+  /**
+   * A secondary index (client-go's indexer): objects are found by this value with `byIndex`, without
+   * a scan of the cache (e.g. the Revisions of one Application among thousands).
+   */
+  indexBy?: (o: T) => string | undefined;
 }
 
 const METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
@@ -75,6 +80,7 @@ const BACKOFF_MAX_MS = 30_000;
 
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly store = new Map<string, T>();
+  private readonly index = new Map<string, Set<string>>();
   private readonly handlers: ((e: InformerEvent<T>) => void)[] = [];
   private resourceVersion = "";
   private markSynced!: () => void;
@@ -95,6 +101,32 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   list(): T[] {
     return [...this.store.values()];
+  }
+
+  /** The cached objects whose `indexBy` value is `value`. */
+  byIndex(value: string): T[] {
+    return [...this.index.get(value) ?? []].map((key) => this.store.get(key)!);
+  }
+
+  private put(key: string, object: T): void {
+    this.remove(key);
+    this.store.set(key, object);
+    const value = this.options.indexBy?.(object);
+    if (value === undefined) return;
+    let keys = this.index.get(value);
+    if (!keys) this.index.set(value, keys = new Set());
+    keys.add(key);
+  }
+
+  private remove(key: string): void {
+    const old = this.store.get(key);
+    if (!old) return;
+    this.store.delete(key);
+    const value = this.options.indexBy?.(old);
+    if (value === undefined) return;
+    const keys = this.index.get(value);
+    keys?.delete(key);
+    if (keys?.size === 0) this.index.delete(value);
   }
 
   /** Lists and watches until `signal` aborts. */
@@ -148,13 +180,13 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.lists++;
     for (const [key, old] of this.store) {
       if (!fresh.has(key)) {
-        this.store.delete(key);
+        this.remove(key);
         this.emit({ type: "delete", object: old });
       }
     }
     for (const [key, object] of fresh) {
       const old = this.store.get(key);
-      this.store.set(key, object);
+      this.put(key, object);
       if (!old) this.emit({ type: "add", object });
       else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) {
         this.emit({ type: "update", object, old });
@@ -200,10 +232,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     const key = objectKey(object);
     const old = this.store.get(key);
     if (event.type === "DELETED") {
-      this.store.delete(key);
+      this.remove(key);
       this.emit({ type: "delete", object: old ?? object });
     } else {
-      this.store.set(key, object);
+      this.put(key, object);
       this.emit(old ? { type: "update", object, old } : { type: "add", object });
     }
     return true;

@@ -5,7 +5,9 @@ import { startFakeApiServer } from "./_fake_api_server.ts";
 import { KubeClient } from "./client.ts";
 import { Informer, type InformerEvent, withoutFieldBookkeeping } from "./informer.ts";
 
-const cm = (name: string, rv: string) => ({ metadata: { name, namespace: "ns", resourceVersion: rv } });
+const cm = (name: string, rv: string, app = "one") => ({
+  metadata: { name, namespace: "ns", resourceVersion: rv, labels: { app } },
+});
 
 test("a watch answered with 410 Gone makes the informer list again and report what changed", async () => {
   let lists = 0;
@@ -13,7 +15,7 @@ test("a watch answered with 410 Gone makes the informer list again and report wh
     if (!req.url.includes("watch=true")) {
       lists++;
       // The second list: a was deleted and b changed while the watch was gone.
-      const items = lists === 1 ? [cm("a", "1"), cm("b", "2")] : [cm("b", "7"), cm("c", "8")];
+      const items = lists === 1 ? [cm("a", "1"), cm("b", "2")] : [cm("b", "7", "two"), cm("c", "8")];
       return {
         body: { kind: "ConfigMapList", metadata: { resourceVersion: lists === 1 ? "2" : "8" }, items },
       };
@@ -36,12 +38,17 @@ test("a watch answered with 410 Gone makes the informer list again and report wh
     return { contentType: "application/json", body: "" };
   });
   const client = new KubeClient(fake.config());
-  const informer = new Informer(client, { path: "/api/v1/namespaces/ns/configmaps" });
+  const informer = new Informer(client, {
+    path: "/api/v1/namespaces/ns/configmaps",
+    indexBy: (o) => o.metadata?.labels?.app,
+  });
   const events: string[] = [];
   informer.onEvent((e: InformerEvent) => events.push(`${e.type} ${e.object.metadata?.name}`));
   const stop = new AbortController();
   const running = informer.run(stop.signal);
   await informer.synced;
+  const byApp = (app: string) => informer.byIndex(app).map((o) => o.metadata?.name).sort();
+  assert.deepEqual(byApp("one"), ["a", "b"]);
   while (informer.lists < 2) await new Promise((r) => setTimeout(r, 10));
   stop.abort();
   await running;
@@ -49,6 +56,10 @@ test("a watch answered with 410 Gone makes the informer list again and report wh
   await fake.close();
   assert.deepEqual(events, ["add a", "add b", "delete a", "update b", "add c"]);
   assert.deepEqual(informer.list().map((o) => o.metadata?.name).sort(), ["b", "c"]);
+  // The index follows deletes and changed values.
+  assert.deepEqual(byApp("one"), ["c"]);
+  assert.deepEqual(byApp("two"), ["b"]);
+  assert.deepEqual(byApp("three"), []);
 });
 
 test("withoutFieldBookkeeping drops managedFields and kubectl's last-applied annotation, nothing else", () => {
