@@ -6,7 +6,8 @@
  * Starts a throwaway kube-apiserver (test/harness/k8s.ts) and a Git server with one repository holding
  * `apps/app-N/` folders of 10 ConfigMaps each; 10 namespaces, each with a Repository on that URL and a
  * service account allowed to manage ConfigMaps; N Applications syncing automatically. Then starts the
- * manager and watches until every Application reports Ready True. Prints a table and writes JSON to
+ * manager, as deploy/gitsync/install.yaml's service account with a token, and watches until every
+ * Application reports Ready True. Prints a table and writes JSON to
  * .cache/bench/gitsync.json.
  *
  * Beside time and memory it prints what explains them (the API server and etcd share the cores, so
@@ -16,6 +17,7 @@
  *
  *   deno task bench:gitsync                    # 1,000 Applications of 10 objects
  *   deno task bench:gitsync --apps 100 --concurrent 8
+ *   BENCH_PROFILE_DIR=/tmp/prof deno task bench:gitsync   # also CPU profiles of the manager and API server
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import {
@@ -36,6 +38,7 @@ import { formatTable } from "../../internal/cli/mod.ts";
 import { Informer, installCrds, KubeClient, type KubeObject, objectKey } from "../../internal/k8s/mod.ts";
 import { startGitHttpServer } from "../../test/harness/git_server.ts";
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
+import { installControllerRbac } from "../../test/gitsync/install_fixture.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const MANAGER = join(ROOT, "dist", "gitsync-manager");
@@ -51,6 +54,9 @@ const { values: args } = parseArgs({
   },
 });
 const APPS = Number(args.apps);
+// BENCH_PROFILE_DIR=dir: the manager's CPU profile (Bun, markdown) and the API server's (pprof) go there.
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 60);
 if (!Number.isInteger(APPS) || APPS < 1) {
   throw new Error(`--apps must be a positive integer, not ${args.apps}`);
 }
@@ -180,6 +186,10 @@ async function main() {
         },
       }));
 
+    // The manager runs as deploy/gitsync/install.yaml's service account, with a token as in a cluster
+    // (not the harness's admin certificate: the API server verifies a client certificate's chain on
+    // every request, about a tenth of its CPU here, while a token's review is cached).
+    const kubeconfig = await installControllerRbac(admin, k8s, join(work, "manager.kubeconfig"));
     const servers = { "kube-apiserver": childPid("kube-apiserver"), etcd: childPid("etcd") };
     const serverCpuBefore = Object.fromEntries(
       Object.entries(servers).map(([name, pid]) => [name, pid ? cpuSecondsOf(pid) : 0]),
@@ -191,7 +201,7 @@ async function main() {
     manager = spawn(MANAGER, [
       "run",
       "--kubeconfig",
-      k8s.kubeconfigPath,
+      kubeconfig,
       "--health-probe-bind-address",
       "0",
       "--cache-dir",
@@ -202,7 +212,27 @@ async function main() {
       ...(process.env.BENCH_DRIFT_WATCH !== undefined
         ? ["--drift-watch-kinds", process.env.BENCH_DRIFT_WATCH]
         : []),
-    ], { env: { ...process.env, ENABLE_WEBHOOKS: "false" }, stdio: ["ignore", "ignore", "pipe"] });
+    ], {
+      env: {
+        ...process.env,
+        ENABLE_WEBHOOKS: "false",
+        ...(PROFILE_DIR ? { BUN_OPTIONS: `--cpu-prof-md --cpu-prof-dir=${PROFILE_DIR}` } : {}),
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    // The API server's CPU profile over the run's first PROFILE_SECONDS (Go pprof; `go tool pprof -top`).
+    const certs = dirname(k8s.caFile);
+    const apiProfile = PROFILE_DIR
+      ? new Promise((resolve) =>
+        spawn("curl", [
+          "-sS",
+          ...["--cacert", k8s.caFile, "--cert", join(certs, "admin.crt"), "--key", join(certs, "admin.key")],
+          "-o",
+          join(PROFILE_DIR, "kube-apiserver.pprof"),
+          `${k8s.server}/debug/pprof/profile?seconds=${PROFILE_SECONDS}`,
+        ], { stdio: "inherit" }).on("exit", resolve)
+      )
+      : undefined;
     manager.stderr!.on("data", (d) => (output = (output + d).slice(-20_000)));
     const peakMb = () =>
       Math.round(
@@ -260,6 +290,7 @@ async function main() {
     }
     watchStop.abort();
     await watching;
+    await apiProfile;
     const seconds = (allHealthyAt - started) / 1000;
     const peak = peakMb();
     const cpu = cpuSecondsOf(manager.pid!);

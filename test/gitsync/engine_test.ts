@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -23,11 +23,12 @@ import type { Application } from "../../controller/gitsync/reconcilers/applicati
 import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { freePort } from "../../internal/http/free_port.ts";
-import { applyObject, installCrds, KubeClient, listEvents, parseManifests } from "../../internal/k8s/mod.ts";
-import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
+import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
+import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
-import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
+import { createNamespace, serviceAccountToken, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import { installControllerRbac } from "./install_fixture.ts";
 import { startRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
@@ -187,17 +188,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
       body: { apiVersion: API_VERSION, kind: "Application", metadata: { name }, spec },
     });
 
-  /** A service account's token (TokenRequest). */
-  const tokenOf = async (namespace: string, name: string) =>
-    (await admin.request<{ status: { token: string } }>({
-      method: "POST",
-      path: `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
-      body: {
-        apiVersion: "authentication.k8s.io/v1",
-        kind: "TokenRequest",
-        spec: { expirationSeconds: 3600 },
-      },
-    })).status.token;
+  const tokenOf = (namespace: string, name: string) => serviceAccountToken(admin, namespace, name);
 
   /** GET https://127.0.0.1:<metrics port>/metrics, trusting the test certificate. */
   const scrape = (port: number, token?: string) =>
@@ -218,29 +209,6 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     });
 
   const leads = (m: RunningBinary) => m.records().some((r) => r.msg === "leading");
-
-  /**
-   * Applies deploy/gitsync/install.yaml's namespace, service account and RBAC (not the Deployment and
-   * webhook: the manager runs here as a process), and returns a kubeconfig with a token of that account.
-   */
-  async function installController(dir: string): Promise<string> {
-    const text = await readFile(join(ROOT, "deploy/gitsync/install.yaml"), "utf8");
-    const rbac = new Set([
-      "Namespace",
-      "ServiceAccount",
-      "ClusterRole",
-      "ClusterRoleBinding",
-      "Role",
-      "RoleBinding",
-    ]);
-    for (const m of parseManifests(text, "install.yaml")) {
-      if (rbac.has(m.object.kind!)) {
-        await applyObject(admin, m.object, { serverSide: true, fieldManager: "test" });
-      }
-    }
-    const token = await tokenOf("gitsync-system", "gitsync-manager");
-    return await writeTokenKubeconfig(join(dir, "controller.kubeconfig"), k8s, token);
-  }
 
   before(async () => {
     [k8s, git] = await Promise.all([
@@ -266,7 +234,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
     ])).close();
     repo = await git.createRepo("shop", files());
 
-    controllerKubeconfig = await installController(cacheRoot);
+    controllerKubeconfig = await installControllerRbac(admin, k8s, join(cacheRoot, "controller.kubeconfig"));
     bobKubeconfig = await k8s.userKubeconfig("bob");
     await admin.request({
       method: "POST",

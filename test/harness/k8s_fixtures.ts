@@ -74,3 +74,17 @@ export async function writeTokenKubeconfig(
   );
   return path;
 }
+
+/** A token of service account `namespace/name` (TokenRequest), valid for an hour. */
+export async function serviceAccountToken(
+  admin: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<string> {
+  const r = await admin.request<{ status: { token: string } }>({
+    method: "POST",
+    path: `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
+    body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 3600 } },
+  });
+  return r.status.token;
+}
