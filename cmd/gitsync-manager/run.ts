@@ -14,7 +14,7 @@ import {
   TIME_ENCODINGS,
   type TimeEncoding,
 } from "../../internal/log/mod.ts";
-import { exitOnStopSignals } from "../../internal/platform/mod.ts";
+import { exitOnStopSignals, purgeFreedMemoryPromptly } from "../../internal/platform/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { DEFAULT_DRIFT_WATCH_KINDS, parseWatchKind } from "../../controller/gitsync/drift_watch.ts";
 import { parseBindAddress, startManager } from "../../controller/gitsync/manager.ts";
@@ -124,6 +124,7 @@ export function registerRun(program: Command) {
         ),
     )
     .action(async (flags, cmd) => {
+      purgeFreedMemoryPromptly();
       // Validate everything before connecting anywhere.
       const bind = (flag: string, value: string) => {
         try {
