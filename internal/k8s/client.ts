@@ -1,6 +1,8 @@
 /**
  * A small Kubernetes API client on node:https (fetch cannot send client certificates portably; node:https
- * with ca/cert/key and a keep-alive Agent works both in Bun-compiled binaries and under Deno).
+ * with ca/cert/key and a keep-alive Agent works both in Bun-compiled binaries and under Deno). In Bun
+ * (the compiled binaries), plain requests go through Bun's own fetch with its `tls` option instead, which
+ * costs the process less CPU per request; streams and watches stay on node:https.
  *
  *   const client = KubeClient.fromKubeconfig({ path: flags.kubeconfig, context: flags.context });
  *   const ns = await client.request<{ items: unknown[] }>({ path: "/api/v1/namespaces" });
@@ -74,9 +76,14 @@ interface Credentials {
   key?: string;
 }
 
+/** In Bun, plain requests use its fetch (see the module's comment). */
+const bunFetch = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+
 /** Human text for the Node error codes a failed connection carries. */
-function connectionCause(err: NodeJS.ErrnoException): string {
+function connectionCause(err: NodeJS.ErrnoException, host?: string): string {
   switch (err.code) {
+    case "ERR_TLS_CERT_ALTNAME_INVALID": // Bun's fetch; Node's message names the host itself
+      return `tls: failed to verify certificate: the certificate is not valid for ${host}`;
     case "ECONNREFUSED":
       return "connection refused";
     case "ENOTFOUND":
@@ -134,6 +141,7 @@ export class KubeClient {
   private readonly exec?: ExecCredentialProvider;
   private staticCreds?: Credentials;
   private agents = new Map<string, http.Agent>();
+  private tls = new Map<string, object>();
   /** False for impersonating clients: they use their parent's connections and leave closing to it. */
   private ownsAgents = true;
   private readonly impersonators = new Map<string, KubeClient>();
@@ -194,6 +202,7 @@ export class KubeClient {
     if (!client) {
       client = new KubeClient(this.config, { ...this.options, impersonate: who });
       client.agents = this.agents;
+      client.tls = this.tls;
       client.ownsAgents = false;
       this.impersonators.set(key, client);
     }
@@ -223,6 +232,7 @@ export class KubeClient {
     for (let attempt = 1;; attempt++) {
       const res = await this.withAuthRetry(
         async (creds) => {
+          if (bunFetch) return await this.fetchOnce(req, creds);
           const msg = await this.send(req, creds);
           const body = await readBody(msg);
           return { status: msg.statusCode ?? 0, headers: msg.headers, body };
@@ -395,8 +405,8 @@ export class KubeClient {
     }
   }
 
-  private sendOnce(req: KubeRequest, creds: Credentials): Promise<http.IncomingMessage> {
-    const method = req.method ?? "GET";
+  /** The request's body and headers, for either transport. */
+  private prepare(req: KubeRequest, creds: Credentials) {
     let payload: string | Uint8Array | undefined;
     let contentType = req.contentType;
     if (req.body !== undefined) {
@@ -404,19 +414,77 @@ export class KubeClient {
       else payload = JSON.stringify(req.body);
       contentType ??= "application/json";
     }
-    const headers: http.OutgoingHttpHeaders = {
+    const headers: Record<string, string | string[]> = {
       Accept: req.accept ?? "application/json",
       "User-Agent": this.userAgent,
     };
     const who = this.options.impersonate;
     if (who) {
       headers["Impersonate-User"] = who.user;
+      // One header line per group: the API server does not split a comma-separated value.
       if (who.groups?.length) headers["Impersonate-Group"] = who.groups;
     }
     if (contentType) headers["Content-Type"] = contentType;
-    if (payload !== undefined) headers["Content-Length"] = Buffer.byteLength(payload);
     if (creds.authorization) headers.Authorization = creds.authorization;
     const basePath = this.url.pathname.replace(/\/+$/, "");
+    return { payload, headers, path: `${basePath}${req.path}${encodeQuery(req.query)}` };
+  }
+
+  /** Bun's TLS options for fetch, one object per credentials (Bun keeps one TLS context per object). */
+  private tlsFor(creds: Credentials): object {
+    const id = `${creds.cert ?? ""}\0${creds.key ?? ""}`;
+    let tls = this.tls.get(id);
+    if (!tls) {
+      const c = this.config.cluster;
+      tls = {
+        ...(this.ca ? { ca: this.ca } : {}),
+        ...(creds.cert ? { cert: creds.cert, key: creds.key } : {}),
+        rejectUnauthorized: !c.insecureSkipTlsVerify,
+        ...(c.tlsServerName ? { serverName: c.tlsServerName } : {}),
+      };
+      this.tls.set(id, tls);
+    }
+    return tls;
+  }
+
+  /** One request through Bun's fetch (see the module's comment); errors as sendOnce reports them. */
+  private async fetchOnce(req: KubeRequest, creds: Credentials): Promise<KubeResponse> {
+    const { payload, headers, path } = this.prepare(req, creds);
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signal = req.signal && timeout ? AbortSignal.any([req.signal, timeout]) : req.signal ?? timeout;
+    try {
+      const res = await fetch(`${this.url.origin}${path}`, {
+        method: req.method ?? "GET",
+        headers: Object.values(headers).some(Array.isArray)
+          ? Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => [k, one]))
+          : headers as Record<string, string>,
+        ...(payload !== undefined ? { body: payload } : {}),
+        ...(signal ? { signal } : {}),
+        redirect: "manual",
+        tls: this.tlsFor(creds),
+      } as RequestInit);
+      const body = await res.text();
+      const out: http.IncomingHttpHeaders = {};
+      res.headers.forEach((value, name) => (out[name] = value));
+      return { status: res.status, headers: out, body };
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      if (e.name === "TimeoutError") {
+        const timedOut = new Error(`request timed out after ${timeoutMs / 1000} s`) as NodeJS.ErrnoException;
+        timedOut.code = "KUBE_TIMEOUT";
+        throw new KubeConnectionError(this.server, connectionCause(timedOut), { cause: timedOut });
+      }
+      const host = this.config.cluster.tlsServerName ?? this.url.hostname;
+      throw new KubeConnectionError(this.server, connectionCause(e, host), { cause: e });
+    }
+  }
+
+  private sendOnce(req: KubeRequest, creds: Credentials): Promise<http.IncomingMessage> {
+    const method = req.method ?? "GET";
+    const { payload, headers: prepared, path } = this.prepare(req, creds);
+    const headers: http.OutgoingHttpHeaders = { ...prepared };
+    if (payload !== undefined) headers["Content-Length"] = Buffer.byteLength(payload);
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const mod = this.url.protocol === "https:" ? https : http;
     const agent = this.agent(creds);
@@ -426,7 +494,7 @@ export class KubeClient {
         hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
         port: this.url.port || (this.url.protocol === "https:" ? 443 : 80),
         method,
-        path: `${basePath}${req.path}${encodeQuery(req.query)}`,
+        path,
         headers,
         agent,
         ...(this.config.cluster.tlsServerName ? { servername: this.config.cluster.tlsServerName } : {}),
