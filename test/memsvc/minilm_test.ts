@@ -1,17 +1,22 @@
 /**
- * Black-box: dist/memsvc with MEMSVC_EMBEDDER=builtin-minilm. The model, vocabulary and wasm runtime come
- * from inside the binary (run from an empty directory, no network needed): remember, then a vector-only
- * search that finds a paraphrase sharing no word with the query, with the MiniLM vectors reported by health.
+ * Black-box: dist/memsvc with MEMSVC_EMBEDDER=builtin-minilm. The model, vocabulary and runtimes come
+ * from inside the binary (run from an empty directory, no network needed): the model loads in the
+ * background at start (natively where the build has onnxruntime's library for the platform, its files
+ * written under $HOME/.cache/memsvc), then remember and a vector-only search that finds a paraphrase
+ * sharing no word with the query, with the MiniLM vectors reported by health.
  * A bad MEMSVC_EMBEDDER value stops the start with a config error naming the variable.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
 import { memsvcEnv } from "../harness/memsvc.ts";
+import { hostPlatform, NATIVE_PLATFORMS } from "../../server/memsvc/embeddings/minilm_assets.ts";
+import { nativeDir } from "../../server/memsvc/embeddings/minilm_runtime.ts";
 
 const TOKEN = "minilm-test-token-0123456789abcdef0123";
 
@@ -49,6 +54,21 @@ describe("memsvc with the built-in MiniLM embedder", () => {
         timeoutMs: 120_000,
       });
       api = new Client(server.url, { bearer: TOKEN });
+      // Loaded at start, not awaited by it: the record comes after "listening" or soon after.
+      const deadline = Date.now() + 120_000;
+      let loaded;
+      while (
+        !(loaded = server.records().find((r) => r.msg === "builtin-minilm loaded")) && Date.now() < deadline
+      ) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(loaded, server.output());
+      const native = NATIVE_PLATFORMS[hostPlatform()];
+      assert.equal(loaded.runtime, native ? "native" : "wasm", JSON.stringify(loaded));
+      if (native) {
+        const dir = nativeDir(join(home, ".cache"));
+        assert.ok(existsSync(join(dir, native.library)), `${dir}/${native.library}`);
+      }
       const texts = [
         "In July we spent two weeks in Lisbon by the sea.",
         "The quarterly budget review moved to Thursday afternoon.",

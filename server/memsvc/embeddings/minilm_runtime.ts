@@ -1,0 +1,147 @@
+/**
+ * The two runtimes the built-in MiniLM runs on, behind one `run`:
+ *
+ * - native: onnxruntime-node's library and binding for this platform (linux-x64, linux-arm64,
+ *   darwin-arm64), embedded compressed by the build. At first use they are written to
+ *   ${XDG_CACHE_HOME:-~/.cache}/memsvc/onnxruntime-<version>-<platform>/ (checked against their pinned
+ *   sha256 every start, rewritten when they differ) and loaded with process.dlopen. Its integer GEMMs use
+ *   AVX2: a 10-token query costs a quarter of what wasm does, and batches three times less.
+ * - wasm: onnxruntime-web's single-threaded SIMD build, in process. The fallback where no native
+ *   runtime was built in or it cannot be loaded (e.g. a cache directory on a noexec mount).
+ *
+ * Both are single-threaded: the binary's other work (HTTP, the database) keeps the second core.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
+import type * as Ort from "onnxruntime-web/wasm";
+import {
+  hostPlatform,
+  MINILM_FILES,
+  miniLMAsset,
+  miniLMFile,
+  NATIVE_PLATFORMS,
+  ORT_NATIVE_VERSION,
+} from "./minilm_assets.ts";
+
+export interface ModelRuntime {
+  readonly name: "native" | "wasm";
+  /** last_hidden_state for int64 input_ids / attention_mask / token_type_ids of shape [rows, width]. */
+  run(
+    ids: BigInt64Array,
+    mask: BigInt64Array,
+    types: BigInt64Array,
+    rows: number,
+    width: number,
+  ): Promise<Float32Array>;
+}
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** Where the native files are written: a directory per version and platform under the user's cache. */
+export function nativeDir(cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache")): string {
+  return join(cache, "memsvc", `onnxruntime-${ORT_NATIVE_VERSION}-${hostPlatform()}`);
+}
+
+/** Writes `bytes` to `path` unless it already holds them (tmp file + rename: a reader never sees half). */
+function place(path: string, bytes: Uint8Array, want: string) {
+  if (sha256(bytes) !== want) throw new Error(`${path}: embedded file does not match its pinned sha256`);
+  try {
+    if (sha256(readFileSync(path)) === want) return;
+  } catch { /* absent: write it */ }
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes, { mode: 0o755 });
+  renameSync(tmp, path);
+}
+
+/** The binding's session, as onnxruntime-node's own backend uses it. */
+interface NativeSession {
+  loadModel(buffer: ArrayBufferLike, byteOffset: number, byteLength: number, options: object): void;
+  run(
+    feeds: Record<string, Ort.Tensor>,
+    fetches: Record<string, null>,
+    options: object,
+  ): Record<string, Ort.Tensor>;
+}
+
+/**
+ * Writes this platform's native files to `dir` (each checked against its pin, rewritten when it
+ * differs); the binding's path, or undefined when this build has no native runtime for the platform.
+ */
+export async function placeNative(dir = nativeDir()): Promise<string | undefined> {
+  const platform = hostPlatform();
+  const pinned = NATIVE_PLATFORMS[platform];
+  if (!pinned) return undefined;
+  const [library, binding] = await Promise.all([
+    miniLMFile(MINILM_FILES.nativeLibrary(platform)),
+    miniLMFile(MINILM_FILES.nativeBinding(platform)),
+  ]);
+  if (!library || !binding) return undefined;
+  mkdirSync(dir, { recursive: true });
+  // The binding finds the library next to itself (its RUNPATH is $ORIGIN).
+  place(join(dir, pinned.library), library, pinned.librarySha256);
+  place(join(dir, "onnxruntime_binding.node"), binding, pinned.bindingSha256);
+  return join(dir, "onnxruntime_binding.node");
+}
+
+/** The native runtime, or undefined when this build has none for this platform. */
+export async function loadNative(model: Uint8Array, ort: typeof Ort): Promise<ModelRuntime | undefined> {
+  const path = await placeNative();
+  if (!path) return undefined;
+  const module = { exports: {} as Record<string, unknown> };
+  process.dlopen(module, path);
+  const api = module.exports as {
+    initOrtOnce(logLevel: number, tensor: typeof Ort.Tensor, isMainThread: boolean): void;
+    InferenceSession: new () => NativeSession;
+  };
+  api.initOrtOnce(3, /* errors only */ ort.Tensor, isMainThread);
+  const session = new api.InferenceSession();
+  session.loadModel(model.buffer, model.byteOffset, model.byteLength, {
+    executionProviders: ["cpu"],
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: "all",
+  });
+  return {
+    name: "native",
+    run(ids, mask, types, rows, width) {
+      const dims = [rows, width];
+      // Synchronous: a batch holds the event loop for its run (tens of ms; minilm.ts keeps batches small).
+      const out = session.run(
+        {
+          input_ids: new ort.Tensor("int64", ids, dims),
+          attention_mask: new ort.Tensor("int64", mask, dims),
+          token_type_ids: new ort.Tensor("int64", types, dims),
+        },
+        { last_hidden_state: null },
+        {},
+      );
+      return Promise.resolve(out.last_hidden_state!.data as Float32Array);
+    },
+  };
+}
+
+export async function loadWasm(model: Uint8Array, ort: typeof Ort): Promise<ModelRuntime> {
+  // One thread: no workers (which a compiled binary could not start from a wasm glue file). The wasm
+  // is handed over, never fetched.
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmBinary = await miniLMAsset(MINILM_FILES.wasm);
+  const session = await ort.InferenceSession.create(model, { executionProviders: ["wasm"] });
+  return {
+    name: "wasm",
+    async run(ids, mask, types, rows, width) {
+      const dims = [rows, width];
+      const outputs = await session.run({
+        input_ids: new ort.Tensor("int64", ids, dims),
+        attention_mask: new ort.Tensor("int64", mask, dims),
+        token_type_ids: new ort.Tensor("int64", types, dims),
+      });
+      const hidden = outputs.last_hidden_state!;
+      const data = (hidden.data as Float32Array).slice();
+      hidden.dispose();
+      return data;
+    },
+  };
+}
