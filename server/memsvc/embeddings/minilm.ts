@@ -112,7 +112,11 @@ export class MiniLMEmbedder implements Embedder {
         }
       }
       runtime ??= await loadWasm(graph, ort);
-      return { runtime, tokenizer: new WordPieceTokenizer(new TextDecoder().decode(vocab)) };
+      const tokenizer = new WordPieceTokenizer(new TextDecoder().decode(vocab));
+      // Loading left ~90 MB of garbage (the compressed and decompressed model, the rewritten graph):
+      // collected now, once, Bun's heap gives it back (measured: 331 → 264 MB RSS in process).
+      (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true);
+      return { runtime, tokenizer };
     })();
     this.#loaded.catch(() => (this.#loaded = undefined));
     return this.#loaded;

@@ -12,7 +12,7 @@
  * Both are single-threaded: the binary's other work (HTTP, the database) keeps the second core.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { isMainThread } from "node:worker_threads";
@@ -45,15 +45,38 @@ export function nativeDir(cache = process.env.XDG_CACHE_HOME || join(homedir(), 
   return join(cache, "memsvc", `onnxruntime-${ORT_NATIVE_VERSION}-${hostPlatform()}`);
 }
 
-/** Writes `bytes` to `path` unless it already holds them (tmp file + rename: a reader never sees half). */
-function place(path: string, bytes: Uint8Array, want: string) {
-  if (sha256(bytes) !== want) throw new Error(`${path}: embedded file does not match its pinned sha256`);
+/** The sha256 of the file at `path`, read in chunks (no 46 MB buffer); undefined when absent. */
+function fileSha256(path: string): string | undefined {
+  let fd;
   try {
-    if (sha256(readFileSync(path)) === want) return;
-  } catch { /* absent: write it */ }
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const hash = createHash("sha256");
+    const chunk = new Uint8Array(1 << 20);
+    for (let n; (n = readSync(fd, chunk)) > 0;) hash.update(chunk.subarray(0, n));
+    return hash.digest("hex");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Makes `path` hold the file whose sha256 is `want`, decompressing the embedded copy only when it does
+ * not (tmp file + rename: a reader never sees half). The common case, a file already in place, reads it
+ * once to check it and allocates nothing big: decompressed buffers would stay in the heap's RSS.
+ */
+async function place(path: string, want: string, bytes: () => Promise<Uint8Array | undefined>) {
+  if (fileSha256(path) === want) return true;
+  const data = await bytes();
+  if (!data) return false;
+  if (sha256(data) !== want) throw new Error(`${path}: embedded file does not match its pinned sha256`);
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, bytes, { mode: 0o755 });
+  writeFileSync(tmp, data, { mode: 0o755 });
   renameSync(tmp, path);
+  return true;
 }
 
 /** The binding's session, as onnxruntime-node's own backend uses it. */
@@ -74,15 +97,18 @@ export async function placeNative(dir = nativeDir()): Promise<string | undefined
   const platform = hostPlatform();
   const pinned = NATIVE_PLATFORMS[platform];
   if (!pinned) return undefined;
-  const [library, binding] = await Promise.all([
-    miniLMFile(MINILM_FILES.nativeLibrary(platform)),
-    miniLMFile(MINILM_FILES.nativeBinding(platform)),
-  ]);
-  if (!library || !binding) return undefined;
   mkdirSync(dir, { recursive: true });
   // The binding finds the library next to itself (its RUNPATH is $ORIGIN).
-  place(join(dir, pinned.library), library, pinned.librarySha256);
-  place(join(dir, "onnxruntime_binding.node"), binding, pinned.bindingSha256);
+  const placed = await place(
+    join(dir, pinned.library),
+    pinned.librarySha256,
+    () => miniLMFile(MINILM_FILES.nativeLibrary(platform)),
+  ) && await place(
+    join(dir, "onnxruntime_binding.node"),
+    pinned.bindingSha256,
+    () => miniLMFile(MINILM_FILES.nativeBinding(platform)),
+  );
+  if (!placed) return undefined;
   return join(dir, "onnxruntime_binding.node");
 }
 
