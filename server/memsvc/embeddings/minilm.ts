@@ -11,7 +11,8 @@
  * model's last hidden states over its tokens, L2-normalised: sentence-transformers' pooling for this model.
  * Texts are run in batches of similar length (sorted, so little padding is computed), one run at a time:
  * a session runs one call at a time, and a run holds the event loop. A query waits at most for the one
- * batch in flight: a long embed call queues its batches one by one, not all at once.
+ * batch in flight: a long embed call queues its batches one by one, not all at once, and each run starts
+ * from setImmediate (minilm_runtime.ts), so a search's request is read between two batches.
  *
  * The model loads on the first embed or on load(), which the server calls at start without awaiting it:
  * loading takes seconds, and a server whose writes go to the vector backlog (vector_backlog.ts) need not

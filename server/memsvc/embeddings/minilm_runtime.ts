@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { setImmediate } from "node:timers";
 import { isMainThread } from "node:worker_threads";
 import type * as Ort from "onnxruntime-web/wasm";
 import {
@@ -112,17 +113,32 @@ export async function placeNative(dir = nativeDir()): Promise<string | undefined
   return join(dir, "onnxruntime_binding.node");
 }
 
+interface NativeBinding {
+  initOrtOnce(logLevel: number, tensor: typeof Ort.Tensor, isMainThread: boolean): void;
+  InferenceSession: new () => NativeSession;
+}
+
+/** The binding, loaded once per process (a second dlopen of it is refused, or worse); undefined: none here. */
+let binding: Promise<NativeBinding | undefined> | undefined;
+
+function nativeBinding(ort: typeof Ort): Promise<NativeBinding | undefined> {
+  binding ??= (async () => {
+    const path = await placeNative();
+    if (!path) return undefined;
+    const module = { exports: {} as Record<string, unknown> };
+    process.dlopen(module, path);
+    const api = module.exports as unknown as NativeBinding;
+    api.initOrtOnce(3, /* errors only */ ort.Tensor, isMainThread);
+    return api;
+  })();
+  binding.catch(() => (binding = undefined));
+  return binding;
+}
+
 /** The native runtime, or undefined when this build has none for this platform. */
 export async function loadNative(model: Uint8Array, ort: typeof Ort): Promise<ModelRuntime | undefined> {
-  const path = await placeNative();
-  if (!path) return undefined;
-  const module = { exports: {} as Record<string, unknown> };
-  process.dlopen(module, path);
-  const api = module.exports as {
-    initOrtOnce(logLevel: number, tensor: typeof Ort.Tensor, isMainThread: boolean): void;
-    InferenceSession: new () => NativeSession;
-  };
-  api.initOrtOnce(3, /* errors only */ ort.Tensor, isMainThread);
+  const api = await nativeBinding(ort);
+  if (!api) return undefined;
   const session = new api.InferenceSession();
   session.loadModel(model.buffer, model.byteOffset, model.byteLength, {
     executionProviders: ["cpu"],
@@ -134,17 +150,27 @@ export async function loadNative(model: Uint8Array, ort: typeof Ort): Promise<Mo
     name: "native",
     run(ids, mask, types, rows, width) {
       const dims = [rows, width];
-      // Synchronous: a batch holds the event loop for its run (tens of ms; minilm.ts keeps batches small).
-      const out = session.run(
-        {
-          input_ids: new ort.Tensor("int64", ids, dims),
-          attention_mask: new ort.Tensor("int64", mask, dims),
-          token_type_ids: new ort.Tensor("int64", types, dims),
-        },
-        { last_hidden_state: null },
-        {},
+      // The binding runs synchronously, holding the event loop for the batch (tens of ms). It starts from
+      // setImmediate, as onnxruntime-node's own backend does: between two batches of a long embed call,
+      // pending I/O (a search's request) runs and its query is queued ahead of the next batch.
+      return new Promise((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            const out = session.run(
+              {
+                input_ids: new ort.Tensor("int64", ids, dims),
+                attention_mask: new ort.Tensor("int64", mask, dims),
+                token_type_ids: new ort.Tensor("int64", types, dims),
+              },
+              { last_hidden_state: null },
+              {},
+            );
+            resolve(out.last_hidden_state!.data as Float32Array);
+          } catch (err) {
+            reject(err);
+          }
+        })
       );
-      return Promise.resolve(out.last_hidden_state!.data as Float32Array);
     },
   };
 }
@@ -159,6 +185,8 @@ export async function loadWasm(model: Uint8Array, ort: typeof Ort): Promise<Mode
     name: "wasm",
     async run(ids, mask, types, rows, width) {
       const dims = [rows, width];
+      // As the native run: let pending I/O in before a run (onnxruntime-web's run holds the event loop too).
+      await new Promise((resolve) => setImmediate(resolve));
       const outputs = await session.run({
         input_ids: new ort.Tensor("int64", ids, dims),
         attention_mask: new ort.Tensor("int64", mask, dims),
