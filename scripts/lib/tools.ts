@@ -37,10 +37,11 @@ const VAULT_WEB = webFiles("vault");
 const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_modules/swagger-ui-dist/${f}`);
 
 /**
- * memsvc's built-in neural embedder (server/memsvc/embeddings/minilm.ts): the model and vocabulary
- * (fetched by scripts/lib/minilm.ts) and onnxruntime-web's single-threaded-capable SIMD wasm.
+ * memsvc's built-in neural embedder (server/memsvc/embeddings/minilm.ts): the model, its vocabulary and
+ * the runtimes (onnxruntime-web's wasm, onnxruntime-node's native library for this platform), all
+ * prepared in .cache/minilm by scripts/lib/minilm.ts.
  */
-const MINILM = [...MINILM_ASSETS, "node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm"];
+const MINILM = MINILM_ASSETS;
 
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);

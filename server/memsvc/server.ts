@@ -6,7 +6,7 @@ import { bootstrapAdmin, type Caller, createRateLimiter } from "../../internal/a
 import { createMemsvcAuth } from "./auth/memsvc_auth.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
-import { createEmbedder, type Embedder } from "./embeddings/mod.ts";
+import { createEmbedder, type Embedder, MiniLMEmbedder } from "./embeddings/mod.ts";
 import { createMaintenance, type Maintenance, reportTo } from "./maintenance/mod.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
@@ -179,6 +179,20 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
   const memory = new MemoryService(memoryDeps);
   const search = new SearchService(memoryDeps);
   log.info("embedder ready", { embedder: embedder.id });
+  if (embedder instanceof MiniLMEmbedder) {
+    // Seconds of loading, started now and not awaited: /health and writes (whose vectors the backlog
+    // makes later) do not wait for it; the first search that needs it does.
+    const started = performance.now();
+    embedder.load().then(
+      (runtime) =>
+        log.info("builtin-minilm loaded", {
+          runtime,
+          ms: Math.round(performance.now() - started),
+          ...(embedder.nativeError ? { native_error: embedder.nativeError.message } : {}),
+        }),
+      (err) => log.error("builtin-minilm failed to load", { err: (err as Error).message }),
+    );
+  }
   let auth;
   if (mode === "user") {
     auth = createMemsvcAuth({

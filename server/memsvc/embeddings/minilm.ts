@@ -1,21 +1,28 @@
 /**
  * The built-in neural embedder (`MEMSVC_EMBEDDER=builtin-minilm`): all-MiniLM-L6-v2 with int8 weights,
- * run in process by onnxruntime-web's single-threaded WebAssembly backend (the same code in Deno, Bun and
- * the compiled binary, on Linux and macOS alike: no native library to ship). Its files are embedded in the
- * binary (minilm_assets.ts); nothing is downloaded at run time.
+ * run in process by onnxruntime: natively where the build embedded onnxruntime-node's library for the
+ * platform, else by onnxruntime-web's single-threaded WebAssembly (minilm_runtime.ts). Its files are
+ * embedded in the binary (minilm_assets.ts); nothing is downloaded at run time.
+ *
+ * The model's graph is rewritten at load so its embedding tables stay int8 in memory (minilm_graph.ts);
+ * the vectors are the same to the bit.
  *
  * A text is WordPiece-tokenised (wordpiece.ts), cut to MAX_TOKENS, and its vector is the mean of the
  * model's last hidden states over its tokens, L2-normalised: sentence-transformers' pooling for this model.
  * Texts are run in batches of similar length (sorted, so little padding is computed), one run at a time:
- * the wasm backend is single-threaded and a session runs one call at a time.
+ * a session runs one call at a time, and a run holds the event loop. A query waits at most for the one
+ * batch in flight: a long embed call queues its batches one by one, not all at once, and each run starts
+ * from setImmediate (minilm_runtime.ts), so a search's request is read between two batches.
  *
- * The runtime is imported and the session loaded on the first embed, not at start: loading takes
- * seconds, a server whose writes go to the vector backlog (vector_backlog.ts) need not wait for it, and
- * a server on another embedder never evaluates onnxruntime at all.
+ * The model loads on the first embed or on load(), which the server calls at start without awaiting it:
+ * loading takes seconds, and a server whose writes go to the vector backlog (vector_backlog.ts) need not
+ * wait for it; a server on another embedder never evaluates onnxruntime at all.
  */
 import type * as Ort from "onnxruntime-web/wasm";
 import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
-import { miniLMAsset } from "./minilm_assets.ts";
+import { MINILM_FILES, miniLMAsset } from "./minilm_assets.ts";
+import { int8Gathers } from "./minilm_graph.ts";
+import { loadNative, loadWasm, type ModelRuntime } from "./minilm_runtime.ts";
 import { WordPieceTokenizer } from "./wordpiece.ts";
 
 export const MINILM_DIMENSIONS = 384;
@@ -23,25 +30,39 @@ export const MINILM_DIMENSIONS = 384;
 export const MINILM_ID = `builtin-minilm-l6-int8-v1:${MINILM_DIMENSIONS}`;
 /** sentence-transformers' max_seq_length for this model; longer texts are cut. */
 export const MAX_TOKENS = 256;
-/** Texts per model run: large enough to amortise a run, small enough to keep a query's wait short. */
-const BATCH = 16;
+/**
+ * Texts per model run: large enough to amortise a run, small enough that a run (which holds the event
+ * loop, and which a query waits behind) stays short: 8 turns of ~40 tokens are ~100 ms natively.
+ */
+const BATCH = 8;
 
 interface Loaded {
-  ort: typeof Ort;
-  session: Ort.InferenceSession;
+  runtime: ModelRuntime;
   tokenizer: WordPieceTokenizer;
+}
+
+export interface MiniLMOptions {
+  /** Which runtime to use; unset: native where built in and loadable, else wasm. */
+  runtime?: "native" | "wasm";
 }
 
 export class MiniLMEmbedder implements Embedder {
   readonly id = MINILM_ID;
   readonly dimensions = MINILM_DIMENSIONS;
+  readonly #options: MiniLMOptions;
   #loaded: Promise<Loaded> | undefined;
   /** The tail of the run queue: each run starts after the one before settles. */
   #tail: Promise<unknown> = Promise.resolve();
+  /** Why the native runtime was not used, when it was wanted and failed. */
+  nativeError: Error | undefined;
 
-  /** Loads the model now rather than on the first embed (a no-op once loaded). */
-  load(): Promise<void> {
-    return this.#load().then(() => undefined);
+  constructor(options: MiniLMOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Loads the model now rather than on the first embed (a no-op once loaded); resolves to the runtime's name. */
+  load(): Promise<"native" | "wasm"> {
+    return this.#load().then((l) => l.runtime.name);
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
@@ -59,7 +80,7 @@ export class MiniLMEmbedder implements Embedder {
     const out = new Array<Float32Array>(texts.length);
     for (let start = 0; start < encoded.length; start += BATCH) {
       const batch = encoded.slice(start, start + BATCH);
-      const vectors = await this.#serial(() => run(loaded, batch.map((b) => b.ids)));
+      const vectors = await this.#serial(() => run(loaded.runtime, batch.map((b) => b.ids)));
       batch.forEach((b, j) => (out[b.i] = vectors[j]!));
     }
     return out;
@@ -73,18 +94,30 @@ export class MiniLMEmbedder implements Embedder {
 
   #load(): Promise<Loaded> {
     this.#loaded ??= (async () => {
-      const [ort, wasm, model, vocab] = await Promise.all([
-        import("onnxruntime-web/wasm"),
-        miniLMAsset("ort-wasm-simd-threaded.wasm"),
-        miniLMAsset("minilm-l6-int8.onnx"),
-        miniLMAsset("minilm-l6-vocab.txt"),
+      const [ort, model, vocab] = await Promise.all([
+        import("onnxruntime-web/wasm") as Promise<typeof Ort>,
+        miniLMAsset(MINILM_FILES.model),
+        miniLMAsset(MINILM_FILES.vocab),
       ]);
-      // One thread: no workers (which a compiled binary could not start from a wasm glue file), and
-      // the binary's other work keeps the second core. The wasm is handed over, never fetched.
-      ort.env.wasm.numThreads = 1;
-      ort.env.wasm.wasmBinary = wasm;
-      const session = await ort.InferenceSession.create(model, { executionProviders: ["wasm"] });
-      return { ort, session, tokenizer: new WordPieceTokenizer(new TextDecoder().decode(vocab)) };
+      const graph = int8Gathers(model).model;
+      let runtime: ModelRuntime | undefined;
+      if (this.#options.runtime !== "wasm") {
+        try {
+          runtime = await loadNative(graph, ort);
+        } catch (err) {
+          if (this.#options.runtime === "native") throw err;
+          this.nativeError = err as Error;
+        }
+        if (!runtime && this.#options.runtime === "native") {
+          throw new Error("no native runtime in this build");
+        }
+      }
+      runtime ??= await loadWasm(graph, ort);
+      const tokenizer = new WordPieceTokenizer(new TextDecoder().decode(vocab));
+      // Loading left ~90 MB of garbage (the compressed and decompressed model, the rewritten graph):
+      // collected now, once, Bun's heap gives it back (measured: 331 → 264 MB RSS in process).
+      (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true);
+      return { runtime, tokenizer };
     })();
     this.#loaded.catch(() => (this.#loaded = undefined));
     return this.#loaded;
@@ -92,7 +125,7 @@ export class MiniLMEmbedder implements Embedder {
 }
 
 /** One model run over texts of similar length, padded to the longest; mean-pooled, normalised vectors. */
-async function run({ ort, session }: Loaded, batch: number[][]): Promise<Float32Array[]> {
+async function run(runtime: ModelRuntime, batch: number[][]): Promise<Float32Array[]> {
   const rows = batch.length;
   const width = Math.max(...batch.map((ids) => ids.length));
   const ids = new BigInt64Array(rows * width);
@@ -103,21 +136,14 @@ async function run({ ort, session }: Loaded, batch: number[][]): Promise<Float32
       mask[r * width + c] = 1n;
     });
   });
-  const dims = [rows, width];
-  let outputs: Ort.InferenceSession.ReturnType;
+  let data: Float32Array;
   try {
-    outputs = await session.run({
-      input_ids: new ort.Tensor("int64", ids, dims),
-      attention_mask: new ort.Tensor("int64", mask, dims),
-      token_type_ids: new ort.Tensor("int64", new BigInt64Array(rows * width), dims),
-    });
+    data = await runtime.run(ids, mask, new BigInt64Array(rows * width), rows, width);
   } catch (err) {
     throw new EmbedderError(`builtin-minilm: model run failed: ${(err as Error).message}`, { cause: err });
   }
-  const hidden = outputs.last_hidden_state!;
-  const data = hidden.data as Float32Array;
   const d = MINILM_DIMENSIONS;
-  const vectors = batch.map((tokens, r) => {
+  return batch.map((tokens, r) => {
     const sum = new Float64Array(d);
     for (let c = 0; c < tokens.length; c++) {
       const at = (r * width + c) * d;
@@ -128,6 +154,4 @@ async function run({ ort, session }: Loaded, batch: number[][]): Promise<Float32
     normalize(v);
     return v;
   });
-  hidden.dispose();
-  return vectors;
 }

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { cosine } from "./embedder.ts";
 import { MINILM_DIMENSIONS, MiniLMEmbedder } from "./minilm.ts";
+import { hostPlatform, NATIVE_PLATFORMS } from "./minilm_assets.ts";
 
 /** Vectors of onnxruntime's CPU provider in Python, each text alone (test/fixtures/memsvc_minilm_reference.py). */
 const REFERENCE = JSON.parse(
@@ -63,3 +64,21 @@ test("meaning, not spelling: each query is nearest its paraphrase, not an unrela
     assert.ok(cosine(q!, p!) > cosine(q!, o!) + 0.1, `${query}: ${cosine(q!, p!)} vs ${cosine(q!, o!)}`);
   }
 });
+
+for (const runtime of ["native", "wasm"] as const) {
+  test(`${runtime}: a query waits for the batch in flight, not behind a long embed call`, {
+    timeout: 120_000,
+    skip: runtime === "native" && !NATIVE_PLATFORMS[hostPlatform()] ? "no native runtime here" : false,
+  }, async () => {
+    const e = new MiniLMEmbedder({ runtime });
+    assert.equal(await e.load(), runtime);
+    const texts = REFERENCE.cases.map((c) => c.text);
+    const turns = Array.from({ length: 48 }, (_, i) => `turn ${i}: ${texts[i % texts.length]}`);
+    const order: string[] = [];
+    const bulk = e.embed(turns).then(() => order.push("bulk"));
+    await new Promise((r) => setTimeout(r, 0)); // the bulk call's first batch is running or queued
+    const query = e.embed(["where did I go on holiday?"]).then(() => order.push("query"));
+    await Promise.all([bulk, query]);
+    assert.deepEqual(order, ["query", "bulk"]);
+  });
+}
