@@ -21,18 +21,21 @@ import { sql } from "kysely";
 import type { Caller } from "../../../internal/auth/mod.ts";
 import { tokens } from "../embeddings/mod.ts";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
-import { parseDateWords } from "./date_words.ts";
+import { type DateWindow, parseDateWords } from "./date_words.ts";
 import { type ChangeMarks, readChangeMarks } from "./change_marks.ts";
-import { ENTRY_COLUMNS, type MemoryEntry, toEntry } from "./entry.ts";
+import { ENTRY_COLUMNS, type EntryRow, type MemoryEntry, toEntry } from "./entry.ts";
 import { fuse, fusionFor } from "./fusion.ts";
 import { bumpHits, HitCounts } from "./hit_counts.ts";
 import { KeywordIndex } from "./keyword_index.ts";
+import { withinReach } from "./packed_vectors.ts";
 import { LIMITS } from "./limits.ts";
 import type { MemoryDeps } from "./memory_service.ts";
 import type { SearchBody } from "./schemas.ts";
 import { partitionsOf, type ReadScope, readScope } from "./scope.ts";
 
 export const COLLAPSE_JACCARD = 0.75;
+/** An entry row as search reads it. */
+type Row = Omit<EntryRow, "capture_seq" | "change_seq">;
 /** Candidates fetched per tier, as a multiple of the requested limit. */
 const OVERFETCH = 3;
 /**
@@ -131,36 +134,7 @@ export class SearchService {
     const fusion = fusionFor(this.deps.embedder.id);
     const candidates = fuse(scores, fusion, { keyword: !!keyword?.length, vector: !!vector?.length });
 
-    const rows = candidates.length
-      ? await this.deps.db.selectFrom("memory_entries").select(ENTRY_COLUMNS)
-        .where("id", "in", candidates.map((c) => c.id)).execute()
-      : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    // Candidates whose entry is gone (deleted by another process) leave the in-process indexes too.
-    const gone = candidates.filter((c) => !byId.has(c.id)).map((c) => c.id);
-    this.deps.index.evict(gone);
-    this.keywordIndex.evict(gone);
-
-    const ranked = candidates.flatMap((c) => {
-      const row = byId.get(c.id);
-      if (!row) return [];
-      const outside = window && !(row.created_at >= window.from && row.created_at < window.to);
-      return [{ row, score: c.fused * (0.9 + 0.1 * row.confidence) / (outside ? DATE_BOOST : 1) }];
-    }).sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
-
-    const kept: { row: (typeof ranked)[number]["row"]; score: number; words: Set<string> }[] = [];
-    for (const r of ranked) {
-      if (kept.length >= limit) break;
-      const words = new Set(tokens(r.row.content));
-      if (
-        kept.some((k) =>
-          k.row.content_hash === r.row.content_hash || jaccard(k.words, words) >= COLLAPSE_JACCARD
-        )
-      ) {
-        continue;
-      }
-      kept.push({ ...r, words });
-    }
+    const kept = await this.#top(candidates, limit, window);
     // Hits of cold entries are written now (one may be promoted back); the others are batched.
     const cold = kept.filter((k) => k.row.cold);
     if (cold.length) {
@@ -186,6 +160,51 @@ export class SearchService {
     }));
     if (body.context) await this.#addContext(results, body.context);
     return degraded ? { results, degraded: true } : { results };
+  }
+
+  /**
+   * The `limit` best candidates after the confidence prior, the date window and collapsing near
+   * duplicates, reading entry rows only as far down the fused order as can still matter: the prior
+   * scales a fused score by 0.9 to 1 and the window divides it by at most DATE_BOOST, so once the
+   * lowest kept score beats the best fused score not yet read, no candidate below can enter. Usually
+   * one read of about `limit` rows, where reading every candidate took three times as many.
+   */
+  async #top(candidates: { id: string; fused: number }[], limit: number, window: DateWindow | undefined) {
+    const order = [...candidates].sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
+    const ranked: { row: Row; score: number }[] = [];
+    let kept: { row: Row; score: number; words: Set<string> }[] = [];
+    const words = new Map<string, Set<string>>();
+    let read = 0;
+    while (read < order.length) {
+      const batch = order.slice(read, read += Math.max(limit + (limit >> 1), 1));
+      const rows = await this.deps.db.selectFrom("memory_entries").select(ENTRY_COLUMNS)
+        .where("id", "in", batch.map((c) => c.id)).execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // Candidates whose entry is gone (deleted by another process) leave the in-process indexes too.
+      const gone = batch.filter((c) => !byId.has(c.id)).map((c) => c.id);
+      this.deps.index.evict(gone);
+      this.keywordIndex.evict(gone);
+      for (const c of batch) {
+        const row = byId.get(c.id);
+        if (!row) continue;
+        const outside = window && !(row.created_at >= window.from && row.created_at < window.to);
+        ranked.push({ row, score: c.fused * (0.9 + 0.1 * row.confidence) / (outside ? DATE_BOOST : 1) });
+      }
+      ranked.sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
+      kept = [];
+      for (const r of ranked) {
+        if (kept.length >= limit) break;
+        let w = words.get(r.row.id);
+        if (!w) words.set(r.row.id, w = new Set(tokens(r.row.content)));
+        const same = (k: (typeof kept)[number]) =>
+          k.row.content_hash === r.row.content_hash || jaccard(k.words, w) >= COLLAPSE_JACCARD;
+        if (!kept.some(same)) kept.push({ ...r, words: w });
+      }
+      // The best score a candidate not yet read can reach is its fused score.
+      const next = order[read];
+      if (kept.length >= limit && (!next || kept.at(-1)!.score > next.fused)) break;
+    }
+    return kept;
   }
 
   /** BM25 over the in-process index; cold (decayed) entries are out (the vector tier still sees them). */
@@ -240,8 +259,9 @@ export class SearchService {
     const [[vector]] = await Promise.all([this.deps.embedder.embed([query]), this.deps.index.sync(mark)]);
     // The index's int8 cosines pick the candidates (with room for quantisation error at the edge);
     // the exact cosines of those few, from their stored vectors, rank them.
+    // Only those that can still be among the exact top n are read back (withinReach).
     const approximate = this.deps.index.nearest(vector!, partitionsOf(scope), n * 2);
-    return (await this.deps.index.rescore(vector!, approximate)).slice(0, n);
+    return (await this.deps.index.rescore(vector!, withinReach(approximate, n))).slice(0, n);
   }
 }
 
