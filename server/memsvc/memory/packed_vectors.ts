@@ -143,18 +143,19 @@ export class PackedVectors {
       const n = this.#count[row]!;
       const indexStart = this.#indexStart[row]!;
       let sum = 0;
-      let reach = dense;
       if (indexStart === DENSE) {
         for (let j = 0; j < n; j++) sum += query[j]! * values[start + j]!;
       } else {
-        reach = 0;
-        for (let j = 0; j < n; j++) {
-          const d = indices[indexStart + j]!;
-          sum += query[d]! * values[start + j]!;
-          reach += magnitude[d]!;
-        }
+        for (let j = 0; j < n; j++) sum += query[indices[indexStart + j]!]! * values[start + j]!;
       }
       const scale = this.#scale[row]!;
+      if (!top.admits(sum * scale)) continue;
+      // The error bound only for rows that enter the top: most rows never do.
+      let reach = dense;
+      if (indexStart !== DENSE) {
+        reach = 0;
+        for (let j = 0; j < n; j++) reach += magnitude[indices[indexStart + j]!]!;
+      }
       top.offer(id, sum * scale, reach * scale / 2);
     }
   }
@@ -245,6 +246,11 @@ function grow<T extends Typed>(array: T, needed: number): T {
 export class TopK {
   readonly items: Neighbor[] = [];
   constructor(readonly k: number) {}
+
+  /** Whether `offer` would keep an item with this score. */
+  admits(score: number): boolean {
+    return this.k > 0 && (this.items.length < this.k || score > this.items[this.k - 1]!.score);
+  }
 
   offer(id: string, score: number, error?: number) {
     const { items, k } = this;
