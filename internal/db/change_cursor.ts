@@ -46,6 +46,18 @@ export class ChangeCursor {
     }
   }
 
+  /**
+   * Moves the mark up to a value the sequence has handed out (read from the sequence itself) when no
+   * row past the mark was found: the values passed over, that one included, become gaps, so a write
+   * that took one of them and commits late is still read. Lets a reader compare the sequence with
+   * `seen` to know there is nothing new, even after numbers taken by writes that left no row.
+   */
+  reach(value: number, now: number) {
+    if (value <= this.seen) return;
+    for (let g = Math.max(this.seen + 1, value - this.gapWindow); g <= value; g++) this.#gaps.set(g, now);
+    this.seen = value;
+  }
+
   /** Takes up where a saved cursor (`seen`, and the gaps it was waiting for) left off. */
   restore(seen: number, gaps: Iterable<number>, now: number) {
     this.seen = seen;

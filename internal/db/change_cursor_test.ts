@@ -29,3 +29,16 @@ test("gaps far below the mark are not waited for; restore takes up a saved curso
   assert.equal(saved.seen, 200);
   assert.deepEqual(saved.pending(5).sort(), cursor.pending(5).sort());
 });
+
+test("reach moves the mark to a value the sequence handed out, keeping the values passed over as gaps", () => {
+  const cursor = new ChangeCursor(100, 50);
+  cursor.advance([4], 0);
+  cursor.reach(7, 10);
+  assert.equal(cursor.seen, 7);
+  assert.deepEqual(cursor.pending(10).sort(), [5, 6, 7], "a late commit of any of them is still read");
+  cursor.advance([6], 20);
+  assert.deepEqual(cursor.pending(20).sort(), [5, 7]);
+  cursor.reach(3, 30);
+  assert.equal(cursor.seen, 7, "never back");
+  assert.deepEqual(cursor.pending(200), [], "and the gaps age out like any other");
+});

@@ -11,6 +11,7 @@ import { createMaintenance, type Maintenance, reportTo } from "./maintenance/mod
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
+import { HitCounts } from "./memory/hit_counts.ts";
 import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
@@ -95,7 +96,9 @@ export async function startMemsvc(
       log,
       reportTo(metrics),
     );
+    const hits = new HitCounts({ db: store.database.db, decayDays: config.MEMSVC_DECAY_DAYS, log, metrics });
     const app = await buildApp(config, log, store, {
+      hits,
       tokens,
       activity,
       sessions,
@@ -122,6 +125,7 @@ export async function startMemsvc(
         await warmingKeywords;
         await keywordSnapshot.stop();
         await vectors.stop();
+        await hits.stop();
         await snapshot.stop();
         await maintenance.stop();
         await activity.stop();
@@ -146,6 +150,7 @@ export async function startMemsvc(
 
 /** The long-lived parts the app's routes use; startMemsvc owns their lifecycle. */
 interface Parts {
+  hits: HitCounts;
   tokens: TokenStore;
   activity: ActivityRecorder;
   sessions: SessionRegistry;
@@ -158,7 +163,8 @@ interface Parts {
 }
 
 async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, parts: Parts) {
-  const { tokens, activity, sessions, embedder, index, keywords, vectors, maintenance, metrics } = parts;
+  const { hits, tokens, activity, sessions, embedder, index, keywords, vectors, maintenance, metrics } =
+    parts;
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
   const projects = projectLookup(db);
@@ -167,6 +173,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     embedder,
     index,
     keywordIndex: keywords,
+    hits,
     vectors,
     projects,
     activity,

@@ -81,6 +81,8 @@ export class KeywordIndex {
   #syncing: Promise<void> | undefined;
   /** A snapshot being loaded: catch-up waits for it rather than reading every row. */
   #loading: Promise<unknown> | undefined;
+  /** A snapshot was loaded (or not) and no catch-up has run since: the next sync must read. */
+  #loadPending = false;
   /** Entries whose context changed outside a catch-up (evictions), re-indexed by the next one. */
   readonly #pending = new Set<string>();
   #changes = 0;
@@ -102,9 +104,20 @@ export class KeywordIndex {
     return this.#changedAt;
   }
 
-  /** Catches up with the database. Concurrent callers share one read. */
-  sync(): Promise<void> {
-    return this.#syncing ??= this.#catchUp().finally(() => (this.#syncing = undefined));
+  /**
+   * Catches up with the database. Concurrent callers share one read. `mark` (change_marks.ts: the
+   * last value memory_change_seq handed out, read by the caller before this call) skips the read
+   * when the index has seen it and waits for no gap; a read that finds nothing past `seen` moves
+   * `seen` up to it (numbers taken by writes that left no row, such as a deduplicated remember).
+   */
+  sync(mark?: number): Promise<void> {
+    if (mark !== undefined && this.#caughtUp(mark)) return Promise.resolve();
+    return this.#syncing ??= this.#catchUp(mark).finally(() => (this.#syncing = undefined));
+  }
+
+  #caughtUp(mark: number): boolean {
+    return !this.#syncing && !this.#loadPending && this.#pending.size === 0 && this.#cursor.seen >= mark &&
+      this.#cursor.pending(Date.now()).length === 0;
   }
 
   /** Writes every partition's index to `file` (atomically), stamped with what it covers. */
@@ -135,6 +148,7 @@ export class KeywordIndex {
    * when there is none, it is damaged, another database's, too old, or ahead of the database.
    */
   load(file: string, instance: string): Promise<boolean> {
+    this.#loadPending = true;
     const loading = this.#load(file, instance);
     this.#loading = loading.catch(() => false);
     return loading;
@@ -226,8 +240,9 @@ export class KeywordIndex {
     for (const id of ids) this.#remove(id, this.#pending);
   }
 
-  async #catchUp(): Promise<void> {
+  async #catchUp(mark?: number): Promise<void> {
     await this.#loading;
+    this.#loadPending = false;
     for (;;) {
       const now = Date.now();
       // Past the high-water mark, plus exactly the missing values: not every row since the oldest gap.
@@ -284,7 +299,12 @@ export class KeywordIndex {
         this.#changes += seqs.length;
         this.#changedAt = Date.now();
       }
-      if (!fullRows && !fullDeletions) return;
+      if (!fullRows && !fullDeletions) {
+        // Everything up to `mark` was committed or is a gap now: numbers taken by writes that left no
+        // row would otherwise make every later search read again.
+        if (mark !== undefined) this.#cursor.reach(mark, now);
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
     }
   }

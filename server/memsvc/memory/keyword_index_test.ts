@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import { readChangeMarks } from "./change_marks.ts";
 import { contentHash, newEntryId } from "./entry.ts";
 import { KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./keyword_index.ts";
 import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
@@ -47,6 +48,42 @@ describe("KeywordIndex on the database", () => {
     await index.sync();
     return index.search(parseQuery(query), new Set(partitions), k).map((h) => h.id);
   };
+
+  it("sync(mark) reads only when the change sequence moved past what the index has seen", async () => {
+    const index = new KeywordIndex(store.db);
+    await write("The lighthouse keeper logs the fog horn tests on Fridays.");
+    const before = await readChangeMarks(store.db);
+    await index.sync(before.entries);
+    const late = await write("The fog horn at the lighthouse was replaced with an electric one.");
+    await index.sync(before.entries);
+    const search = () => index.search(parseQuery("fog horn"), new Set([ADA]), 5).map((h) => h.id);
+    assert.ok(!search().includes(late), "an old mark skips the read");
+    const after = await readChangeMarks(store.db);
+    assert.ok(after.entries > before.entries);
+    await index.sync(after.entries);
+    assert.ok(search().includes(late), "a newer mark reads the write");
+
+    // A deduplicated insert takes a number and leaves no row: the index reads once, finds nothing,
+    // and reaches the mark; once the values passed over age out as gaps, that mark reads no more.
+    await store.db.insertInto("memory_entries").values({
+      id: newEntryId(),
+      user_id: "ada",
+      project_id: null,
+      namespace: "default",
+      content: "The fog horn at the lighthouse was replaced with an electric one.",
+      content_hash: await contentHash("The fog horn at the lighthouse was replaced with an electric one."),
+    }).onConflict((oc) => oc.doNothing()).execute();
+    const deduplicated = await readChangeMarks(store.db);
+    assert.ok(deduplicated.entries > after.entries, "the sequence moved");
+    await index.sync(deduplicated.entries);
+    await new Promise((r) => setTimeout(r, 3_100));
+    await index.sync(deduplicated.entries); // the gaps age out
+    const unseen = await write("Lighthouse fog horn drills moved to Mondays.");
+    await index.sync(deduplicated.entries);
+    assert.ok(!search().includes(unseen), "the reached mark skips the read");
+    await index.sync((await readChangeMarks(store.db)).entries);
+    assert.ok(search().includes(unseen));
+  });
 
   it("finds a turn through its session neighbours, and rebuilds the same from the database", async () => {
     const index = new KeywordIndex(store.db);

@@ -23,6 +23,7 @@ import {
   readScope,
   writeScope,
 } from "./scope.ts";
+import type { HitCounts } from "./hit_counts.ts";
 import type { VectorBacklog } from "./vector_backlog.ts";
 import type { VectorIndex } from "./vector_index.ts";
 import { rejectionReason } from "./worthiness_gate.ts";
@@ -42,6 +43,8 @@ export interface MemoryDeps {
   vectors: VectorBacklog;
   /** Remember batches in flight at once (group commit): 1 on PGlite, a few on PostgreSQL. */
   writeConcurrency?: number;
+  /** Search hits not yet written (hit_counts.ts): reads of an entry add them to its hit_count. */
+  hits?: HitCounts;
 }
 
 const UNIQUE_VIOLATION = "23505";
@@ -190,7 +193,14 @@ export class MemoryService {
   }
 
   async get(caller: Caller, id: string): Promise<MemoryEntry> {
-    return toEntry(await accessibleEntry(this.deps.db, this.deps.projects, caller, id));
+    return this.#entry(await accessibleEntry(this.deps.db, this.deps.projects, caller, id));
+  }
+
+  /** An entry as returned, with the search hits counted and not yet written. */
+  #entry(row: Parameters<typeof toEntry>[0]): MemoryEntry {
+    const entry = toEntry(row);
+    const pending = this.deps.hits?.pending(entry.id) ?? 0;
+    return pending ? { ...entry, hit_count: entry.hit_count + pending } : entry;
   }
 
   /**
@@ -231,7 +241,7 @@ export class MemoryService {
     }
     this.deps.activity.record(caller.userId, caller.tokenHash, "update");
     this.deps.metrics.count("updates");
-    return toEntry(row);
+    return this.#entry(row);
   }
 
   async forget(caller: Caller, id: string): Promise<{ deleted: true }> {
@@ -265,7 +275,7 @@ export class MemoryService {
     const last = page.at(-1);
     this.deps.activity.record(caller.userId, caller.tokenHash, "recent");
     return {
-      entries: page.map(toEntry),
+      entries: page.map((r) => this.#entry(r)),
       nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
     };
   }
@@ -337,7 +347,7 @@ export class MemoryService {
     return {
       root: root.id,
       depth: query.depth,
-      nodes: rows.map((r) => ({ ...toEntry(r), depth: depthOf.get(r.id)! }))
+      nodes: rows.map((r) => ({ ...this.#entry(r), depth: depthOf.get(r.id)! }))
         .sort((a, b) => a.depth - b.depth || a.id.localeCompare(b.id)),
       edges: [...edges.values()].filter((e) => depthOf.has(e.from) && depthOf.has(e.to)),
     };

@@ -15,6 +15,12 @@ const DENSE = 0xffffffff;
 export interface Neighbor {
   id: string;
   score: number;
+  /**
+   * For an approximate score (`scan`): how far the exact cosine can be from it at most. Rounding to
+   * int8 moves each stored component by at most half its row's scale, so the score moves by at most
+   * that times the sum of |query| over the row's stored dimensions.
+   */
+  error?: number;
 }
 
 /** The arrays of a packed partition, as a snapshot stores them (rows without holes). */
@@ -127,6 +133,9 @@ export class PackedVectors {
     }
     const values = this.#values;
     const indices = this.#indices;
+    const magnitude = new Float32Array(query.length);
+    let dense = 0;
+    for (let j = 0; j < query.length; j++) dense += magnitude[j] = Math.abs(query[j]!);
     for (let row = 0; row < this.#rows; row++) {
       const id = this.#ids[row];
       if (id === undefined || id === exclude) continue;
@@ -139,7 +148,15 @@ export class PackedVectors {
       } else {
         for (let j = 0; j < n; j++) sum += query[indices[indexStart + j]!]! * values[start + j]!;
       }
-      top.offer(id, sum * this.#scale[row]!);
+      const scale = this.#scale[row]!;
+      if (!top.admits(sum * scale)) continue;
+      // The error bound only for rows that enter the top: most rows never do.
+      let reach = dense;
+      if (indexStart !== DENSE) {
+        reach = 0;
+        for (let j = 0; j < n; j++) reach += magnitude[indices[indexStart + j]!]!;
+      }
+      top.offer(id, sum * scale, reach * scale / 2);
     }
   }
 
@@ -230,14 +247,31 @@ export class TopK {
   readonly items: Neighbor[] = [];
   constructor(readonly k: number) {}
 
-  offer(id: string, score: number) {
+  /** Whether `offer` would keep an item with this score. */
+  admits(score: number): boolean {
+    return this.k > 0 && (this.items.length < this.k || score > this.items[this.k - 1]!.score);
+  }
+
+  offer(id: string, score: number, error?: number) {
     const { items, k } = this;
     if (k <= 0) return;
     if (items.length === k && score <= items[k - 1]!.score) return;
     if (items.length === k) items.pop();
     let i = items.length;
-    items.push({ id, score });
+    const item = error === undefined ? { id, score } : { id, score, error };
+    items.push(item);
     for (; i > 0 && items[i - 1]!.score < score; i--) items[i] = items[i - 1]!;
-    items[i] = { id, score };
+    items[i] = item;
   }
+}
+
+/**
+ * The approximate candidates (`scan`, best first, each with its `error`) that can still be among the
+ * exact top `n`: one whose highest possible cosine is below the n-th best lowest possible one cannot.
+ * Rescoring only these reads fewer stored vectors and ranks the same as rescoring them all.
+ */
+export function withinReach(candidates: readonly Neighbor[], n: number): Neighbor[] {
+  if (candidates.length <= n) return [...candidates];
+  const floor = candidates.map((c) => c.score - (c.error ?? 0)).sort((a, b) => b - a)[n - 1]!;
+  return candidates.filter((c) => c.score + (c.error ?? 0) >= floor);
 }

@@ -13,25 +13,29 @@
  * - Graph edges do not lend score: a top hit lending 0.1 / 0.2 / 0.3 of its score along memory_edges
  *   lowered hybrid recall@5 on the conversational set (4 chats: 0.622 to 0.613 / 0.595 / 0.577).
  * - Near-identical results (same hash, or token Jaccard >= COLLAPSE_JACCARD) collapse to the best.
- * - Hit counts of returned entries are bumped in one statement, rows locked in id order so
- *   concurrent searches cannot deadlock.
+ * - Hit counts of returned entries are counted in process and written in batches a second later
+ *   (hit_counts.ts), off the request path; a cold entry's hit is written at once (it may promote it).
  * - A tier that fails is logged and skipped; the answer then carries `degraded: true`.
  */
 import { sql } from "kysely";
 import type { Caller } from "../../../internal/auth/mod.ts";
 import { tokens } from "../embeddings/mod.ts";
-import { lifespanDays } from "../maintenance/decay.ts";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
-import { parseDateWords } from "./date_words.ts";
-import { ENTRY_COLUMNS, type MemoryEntry, toEntry } from "./entry.ts";
+import { type DateWindow, parseDateWords } from "./date_words.ts";
+import { type ChangeMarks, readChangeMarks } from "./change_marks.ts";
+import { ENTRY_COLUMNS, type EntryRow, type MemoryEntry, toEntry } from "./entry.ts";
 import { fuse, fusionFor } from "./fusion.ts";
+import { bumpHits, HitCounts } from "./hit_counts.ts";
 import { KeywordIndex } from "./keyword_index.ts";
+import { withinReach } from "./packed_vectors.ts";
 import { LIMITS } from "./limits.ts";
 import type { MemoryDeps } from "./memory_service.ts";
 import type { SearchBody } from "./schemas.ts";
 import { partitionsOf, type ReadScope, readScope } from "./scope.ts";
 
 export const COLLAPSE_JACCARD = 0.75;
+/** An entry row as search reads it. */
+type Row = Omit<EntryRow, "capture_seq" | "change_seq">;
 /** Candidates fetched per tier, as a multiple of the requested limit. */
 const OVERFETCH = 3;
 /**
@@ -71,9 +75,12 @@ export interface SearchDeps extends MemoryDeps {
 
 export class SearchService {
   readonly keywordIndex: KeywordIndex;
+  /** Hit counts of results, written in batches (hit_counts.ts). */
+  readonly hits: HitCounts;
 
   constructor(private readonly deps: SearchDeps) {
     this.keywordIndex = deps.keywordIndex ?? new KeywordIndex(deps.db);
+    this.hits = deps.hits ?? new HitCounts(deps);
   }
 
   async search(caller: Caller, body: SearchBody): Promise<SearchResponse> {
@@ -105,9 +112,15 @@ export class SearchService {
         return undefined;
       }
     };
+    // One small query tells whether either index has anything to catch up on. Vectors of earlier
+    // remembers still queued are stored after it: then the vector index reads regardless.
+    const queued = this.deps.vectors.pending > 0;
+    const marks = await readChangeMarks(this.deps.db);
     const [keyword, vector] = await Promise.all([
-      mode === "vector" ? undefined : tier("keyword", () => this.#keyword(scope, query, fetch)),
-      mode === "keyword" ? undefined : tier("vector", () => this.#vector(scope, query, fetch)),
+      mode === "vector" ? undefined : tier("keyword", () => this.#keyword(scope, query, fetch, marks)),
+      mode === "keyword"
+        ? undefined
+        : tier("vector", () => this.#vector(scope, query, fetch, queued ? undefined : marks.vectors)),
     ]);
 
     const scores = new Map<string, { k?: number; v?: number }>();
@@ -121,37 +134,18 @@ export class SearchService {
     const fusion = fusionFor(this.deps.embedder.id);
     const candidates = fuse(scores, fusion, { keyword: !!keyword?.length, vector: !!vector?.length });
 
-    const rows = candidates.length
-      ? await this.deps.db.selectFrom("memory_entries").select(ENTRY_COLUMNS)
-        .where("id", "in", candidates.map((c) => c.id)).execute()
-      : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    // Candidates whose entry is gone (deleted by another process) leave the in-process indexes too.
-    const gone = candidates.filter((c) => !byId.has(c.id)).map((c) => c.id);
-    this.deps.index.evict(gone);
-    this.keywordIndex.evict(gone);
-
-    const ranked = candidates.flatMap((c) => {
-      const row = byId.get(c.id);
-      if (!row) return [];
-      const outside = window && !(row.created_at >= window.from && row.created_at < window.to);
-      return [{ row, score: c.fused * (0.9 + 0.1 * row.confidence) / (outside ? DATE_BOOST : 1) }];
-    }).sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
-
-    const kept: { row: (typeof ranked)[number]["row"]; score: number; words: Set<string> }[] = [];
-    for (const r of ranked) {
-      if (kept.length >= limit) break;
-      const words = new Set(tokens(r.row.content));
-      if (
-        kept.some((k) =>
-          k.row.content_hash === r.row.content_hash || jaccard(k.words, words) >= COLLAPSE_JACCARD
-        )
-      ) {
-        continue;
-      }
-      kept.push({ ...r, words });
+    const kept = await this.#top(candidates, limit, window);
+    // Hits of cold entries are written now (one may be promoted back); the others are batched.
+    const cold = kept.filter((k) => k.row.cold);
+    if (cold.length) {
+      const promoted = await bumpHits(
+        this.deps.db,
+        this.deps.decayDays,
+        new Map(cold.map((k) => [k.row.id, 1])),
+      );
+      if (promoted) this.deps.metrics.count("promotions", promoted);
     }
-    await this.#bumpHits(kept.map((k) => k.row.id));
+    this.hits.add(kept.filter((k) => !k.row.cold).map((k) => k.row.id));
     this.deps.activity.record(caller.userId, caller.tokenHash, "search");
     this.deps.metrics.recordSearch({
       results: kept.length,
@@ -161,16 +155,61 @@ export class SearchService {
     });
     const results: SearchResult[] = kept.map((k) => ({
       ...toEntry(k.row),
-      hit_count: k.row.hit_count + 1,
+      hit_count: k.row.hit_count + (k.row.cold ? 1 : this.hits.pending(k.row.id)),
       score: round(k.score),
     }));
     if (body.context) await this.#addContext(results, body.context);
     return degraded ? { results, degraded: true } : { results };
   }
 
+  /**
+   * The `limit` best candidates after the confidence prior, the date window and collapsing near
+   * duplicates, reading entry rows only as far down the fused order as can still matter: the prior
+   * scales a fused score by 0.9 to 1 and the window divides it by at most DATE_BOOST, so once the
+   * lowest kept score beats the best fused score not yet read, no candidate below can enter. Usually
+   * one read of about `limit` rows, where reading every candidate took three times as many.
+   */
+  async #top(candidates: { id: string; fused: number }[], limit: number, window: DateWindow | undefined) {
+    const order = [...candidates].sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
+    const ranked: { row: Row; score: number }[] = [];
+    let kept: { row: Row; score: number; words: Set<string> }[] = [];
+    const words = new Map<string, Set<string>>();
+    let read = 0;
+    while (read < order.length) {
+      const batch = order.slice(read, read += Math.max(limit + (limit >> 1), 1));
+      const rows = await this.deps.db.selectFrom("memory_entries").select(ENTRY_COLUMNS)
+        .where("id", "in", batch.map((c) => c.id)).execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // Candidates whose entry is gone (deleted by another process) leave the in-process indexes too.
+      const gone = batch.filter((c) => !byId.has(c.id)).map((c) => c.id);
+      this.deps.index.evict(gone);
+      this.keywordIndex.evict(gone);
+      for (const c of batch) {
+        const row = byId.get(c.id);
+        if (!row) continue;
+        const outside = window && !(row.created_at >= window.from && row.created_at < window.to);
+        ranked.push({ row, score: c.fused * (0.9 + 0.1 * row.confidence) / (outside ? DATE_BOOST : 1) });
+      }
+      ranked.sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
+      kept = [];
+      for (const r of ranked) {
+        if (kept.length >= limit) break;
+        let w = words.get(r.row.id);
+        if (!w) words.set(r.row.id, w = new Set(tokens(r.row.content)));
+        const same = (k: (typeof kept)[number]) =>
+          k.row.content_hash === r.row.content_hash || jaccard(k.words, w) >= COLLAPSE_JACCARD;
+        if (!kept.some(same)) kept.push({ ...r, words: w });
+      }
+      // The best score a candidate not yet read can reach is its fused score.
+      const next = order[read];
+      if (kept.length >= limit && (!next || kept.at(-1)!.score > next.fused)) break;
+    }
+    return kept;
+  }
+
   /** BM25 over the in-process index; cold (decayed) entries are out (the vector tier still sees them). */
-  async #keyword(scope: ReadScope, query: string, n: number) {
-    await this.keywordIndex.sync();
+  async #keyword(scope: ReadScope, query: string, n: number, marks: ChangeMarks) {
+    await this.keywordIndex.sync(marks.entries);
     return this.keywordIndex.search(parseQuery(query), new Set(partitionsOf(scope)), n)
       .map((h) => ({ id: h.id, rank: h.score }));
   }
@@ -214,40 +253,15 @@ export class SearchService {
     }
   }
 
-  async #vector(scope: ReadScope, query: string, n: number) {
+  async #vector(scope: ReadScope, query: string, n: number, mark: bigint | undefined) {
     // Earlier remembers' vectors are stored after their commit: a search sees every acknowledged write.
     await this.deps.vectors.settled();
-    const [[vector]] = await Promise.all([this.deps.embedder.embed([query]), this.deps.index.sync()]);
+    const [[vector]] = await Promise.all([this.deps.embedder.embed([query]), this.deps.index.sync(mark)]);
     // The index's int8 cosines pick the candidates (with room for quantisation error at the edge);
     // the exact cosines of those few, from their stored vectors, rank them.
+    // Only those that can still be among the exact top n are read back (withinReach).
     const approximate = this.deps.index.nearest(vector!, partitionsOf(scope), n * 2);
-    return (await this.deps.index.rescore(vector!, approximate)).slice(0, n);
-  }
-
-  /**
-   * One statement; rows locked in id order first, so two searches bumping the same rows cannot
-   * deadlock. A cold entry is promoted back when its lifespan with this hit exceeds its idle time
-   * (the rule of maintenance/decay.ts, evaluated on the values before this hit).
-   */
-  async #bumpHits(ids: string[]) {
-    if (ids.length === 0) return;
-    const sorted = [...ids].sort();
-    const promote = sql<boolean>`cold and ${
-      lifespanDays(this.deps.decayDays, sql`hit_count + 1`)
-    } * interval '1 day' > now() - coalesce(last_accessed_at, updated_at)`;
-    // The subquery locks the rows in id order and evaluates promotion on their values before
-    // this hit; RETURNING tells which rows were promoted.
-    const { rows } = await sql<{ promoted: boolean }>`
-      update memory_entries m
-         set hit_count = m.hit_count + 1,
-             last_accessed_at = now(),
-             cold = m.cold and not x.promoted
-        from (select id, ${promote} as promoted from memory_entries
-               where id in (${sql.join(sorted)}) order by id for update) x
-       where m.id = x.id
-      returning x.promoted`.execute(this.deps.db);
-    const promoted = rows.filter((r) => r.promoted).length;
-    if (promoted) this.deps.metrics.count("promotions", promoted);
+    return (await this.deps.index.rescore(vector!, withinReach(approximate, n))).slice(0, n);
   }
 }
 

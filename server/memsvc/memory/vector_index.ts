@@ -55,8 +55,13 @@ export class VectorIndex {
     this.#stopped = true;
   }
 
-  /** Reads vectors written since the last sync (by any process). Concurrent callers share one read. */
-  sync(): Promise<void> {
+  /**
+   * Reads vectors written since the last sync (by any process). Concurrent callers share one read.
+   * `mark` (change_marks.ts: the last value memory_vectors_seq handed out, read by the caller first)
+   * skips the read when the index has seen it.
+   */
+  sync(mark?: bigint): Promise<void> {
+    if (mark !== undefined && !this.#syncing && this.#seenSeq >= mark) return Promise.resolve();
     return this.#syncing ??= this.#readNew().finally(() => (this.#syncing = undefined));
   }
 

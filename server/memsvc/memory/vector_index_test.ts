@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
-import { PackedVectors, TopK } from "./packed_vectors.ts";
+import { PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 const TEXTS = [
@@ -40,9 +40,10 @@ test("packed int8 vectors score within 0.01 of the exact cosine, sparse and dens
   stored.forEach((v, i) => sparse.put(`s${i}`, v));
   const top = new TopK(stored.length);
   sparse.scan(query!, top);
-  for (const { id, score } of top.items) {
+  for (const { id, score, error } of top.items) {
     const exact = cosine(query!, stored[Number(id.slice(1))]!);
     assert.ok(Math.abs(score - exact) < 0.01, `${id}: ${score} vs ${exact}`);
+    assert.ok(Math.abs(score - exact) <= error! + 1e-6, `${id}: within its error bound ${error}`);
   }
   assert.equal(top.items[0]!.id, "s0", "the billing fact ranks first");
 
@@ -54,14 +55,53 @@ test("packed int8 vectors score within 0.01 of the exact cosine, sparse and dens
   const k = new TopK(10);
   packed.scan(q, k);
   const exact = exactTop(q, denseStored, 10);
-  for (const { id, score } of k.items) {
-    assert.ok(Math.abs(score - cosine(q, denseStored[Number(id.slice(1))]!)) < 0.01);
+  for (const { id, score, error } of k.items) {
+    const off = Math.abs(score - cosine(q, denseStored[Number(id.slice(1))]!));
+    assert.ok(off < 0.01 && off <= error! + 1e-6);
   }
   // Quantisation may swap near ties at the edge, not reorder the list.
   const found = new Set(k.items.map((n) => Number(n.id.slice(1))));
   assert.ok(exact.slice(0, 5).every((i) => found.has(i)), "the exact top 5 are among the packed top 10");
   const back = packed.vectorOf("d7")!;
   assert.ok(cosine(back, denseStored[7]!) > 0.999);
+});
+
+test("rescoring only the candidates within reach ranks the same top n as rescoring them all", async () => {
+  const embedder = new BuiltinEmbedder();
+  const words = "billing search deploy cluster retries webhook postgres cache queue tabs spaces freeze".split(
+    " ",
+  );
+  const texts = Array.from(
+    { length: 2_000 },
+    (_, i) =>
+      `${words[i % 12]} ${words[(i * 7) % 12]} ${words[(i * 5 + 3) % 12]} note ${i % 37} for team ${i % 11}`,
+  );
+  const stored = await embedder.embed(texts);
+  const packed = new PackedVectors(embedder.dimensions);
+  stored.forEach((v, i) => packed.put(`t${i}`, v));
+  let read = 0, all = 0;
+  for (
+    const [q] of await Promise.all(
+      ["billing webhook retries", "deploy cluster freeze", "postgres cache"].map((t) => embedder.embed([t])),
+    )
+  ) {
+    const n = 30;
+    const top = new TopK(n * 2);
+    packed.scan(q!, top);
+    const exact = (list: { id: string }[]) =>
+      list.map((c) => ({ id: c.id, score: cosine(q!, stored[Number(c.id.slice(1))]!) }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, n);
+    const pruned = withinReach(top.items, n);
+    assert.deepEqual(exact(pruned), exact(top.items));
+    // And the same as brute force over every stored vector.
+    assert.deepEqual(
+      exact(pruned).map((c) => c.id),
+      exact(texts.map((_, i) => ({ id: `t${i}` }))).map((c) => c.id),
+    );
+    read += pruned.length;
+    all += top.items.length;
+  }
+  assert.ok(read < all, `fewer vectors read back (${read} of ${all})`);
 });
 
 test("replacing and deleting vectors keeps one live row per id, through compaction", () => {

@@ -1,0 +1,134 @@
+/**
+ * Hit counts of search results, written off the request path: a search counts its results here and
+ * one UPDATE, `delayMs` later, adds every entry's count and stamps its last access, so searches do
+ * not each pay a write on the database's single connection (PGlite) or a row lock (PostgreSQL).
+ * Reads of an entry in this process add what is counted and not yet written (`pending`), so a
+ * caller sees its hits at once; another replica sees them after the flush.
+ *
+ * Durability: hit counts are statistics. A flush that fails keeps its counts for the next one;
+ * `stop` (at shutdown) writes what is left; a crash loses at most `delayMs` of hits.
+ *
+ * Cold entries are not deferred: search bumps those itself, because a hit can promote one back
+ * (maintenance/decay.ts) and the caller's next read must show it.
+ *
+ * @example
+ * const hits = new HitCounts({ db, decayDays: 7, log, metrics });
+ * hits.add(["m_1", "m_2"]);
+ * hits.pending("m_1"); // 1 until the flush lands
+ * await hits.stop();
+ */
+import { type Kysely, sql } from "kysely";
+import type { Logger } from "../../../internal/log/mod.ts";
+import { lifespanDays } from "../maintenance/decay.ts";
+import type { MemsvcMetrics } from "../metrics/registry.ts";
+import type { MemsvcDatabase } from "../store/db.ts";
+
+/** How long hits gather before one write: short enough that other replicas see them soon. */
+export const HIT_FLUSH_MS = 1_000;
+
+export interface HitCountsDeps {
+  db: Kysely<MemsvcDatabase>;
+  /** MEMSVC_DECAY_DAYS: a cold entry is promoted back when its lifespan with the hits exceeds its idle time. */
+  decayDays: number;
+  log: Logger;
+  metrics: MemsvcMetrics;
+}
+
+export class HitCounts {
+  /** Counted and not yet written. */
+  #counted = new Map<string, number>();
+  /** Being written by the flush in progress (still `pending` until it commits). */
+  #writing = new Map<string, number>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #flushing: Promise<void> | undefined;
+
+  constructor(private readonly deps: HitCountsDeps, readonly delayMs = HIT_FLUSH_MS) {}
+
+  /** Counts one hit for each id; the write follows within `delayMs`. */
+  add(ids: readonly string[]) {
+    if (ids.length === 0) return;
+    for (const id of ids) this.#counted.set(id, (this.#counted.get(id) ?? 0) + 1);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, this.delayMs);
+    // A pending flush must not keep a process alive that has nothing else to do; stop() writes it.
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Hits of the entry counted here and not yet in its stored hit_count. */
+  pending(id: string): number {
+    return (this.#counted.get(id) ?? 0) + (this.#writing.get(id) ?? 0);
+  }
+
+  /** Writes what is counted now (after a flush in progress). */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#counted.size === 0) return;
+    this.#writing = this.#counted;
+    this.#counted = new Map();
+    this.#flushing = this.#write(this.#writing).finally(() => (this.#flushing = undefined));
+    await this.#flushing;
+  }
+
+  /** Cancels the timer and writes what is left. */
+  async stop(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+
+  async #write(counts: Map<string, number>) {
+    try {
+      const promoted = await bumpHits(this.deps.db, this.deps.decayDays, counts);
+      if (promoted) this.deps.metrics.count("promotions", promoted);
+    } catch (err) {
+      // Kept for the next flush: counted again on top of what arrived meanwhile.
+      for (const [id, n] of counts) this.#counted.set(id, (this.#counted.get(id) ?? 0) + n);
+      this.deps.log.warn("writing hit counts failed; retrying with the next flush", {
+        entries: counts.size,
+        err,
+      });
+      this.#timer ??= setTimeout(() => {
+        this.#timer = undefined;
+        void this.flush();
+      }, this.delayMs);
+    } finally {
+      this.#writing = new Map();
+    }
+  }
+}
+
+/**
+ * Adds each entry's count to its hit_count in one statement and returns how many were promoted.
+ * Rows are locked in id order first, so two writers bumping the same rows cannot deadlock. A cold
+ * entry is promoted back when its lifespan with these hits exceeds its idle time (the rule of
+ * maintenance/decay.ts, evaluated on the values before the hits).
+ */
+export async function bumpHits(
+  db: Kysely<MemsvcDatabase>,
+  decayDays: number,
+  counts: ReadonlyMap<string, number>,
+): Promise<number> {
+  if (counts.size === 0) return 0;
+  const sorted = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const promote = sql<boolean>`e.cold and ${
+    lifespanDays(decayDays, sql`e.hit_count + h.n`)
+  } * interval '1 day' > now() - coalesce(e.last_accessed_at, e.updated_at)`;
+  // The subquery locks the rows in id order and evaluates promotion on their values before these
+  // hits; RETURNING tells which rows were promoted.
+  const { rows } = await sql<{ promoted: boolean }>`
+    update memory_entries m
+       set hit_count = m.hit_count + x.n,
+           last_accessed_at = now(),
+           cold = m.cold and not x.promoted
+      from (select e.id, h.n, ${promote} as promoted
+              from memory_entries e
+              join (values ${
+    sql.join(sorted.map(([id, n]) => sql`(${id}, ${n}::int)`))
+  }) h(id, n) on h.id = e.id
+             order by e.id for update of e) x
+     where m.id = x.id
+    returning x.promoted`.execute(db);
+  return rows.filter((r) => r.promoted).length;
+}

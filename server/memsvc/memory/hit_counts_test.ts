@@ -1,0 +1,77 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { sql } from "kysely";
+import { silentLogger } from "../../../internal/log/mod.ts";
+import { MemsvcMetrics } from "../metrics/registry.ts";
+import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import { contentHash, newEntryId } from "./entry.ts";
+import { HitCounts } from "./hit_counts.ts";
+
+describe("HitCounts on the database", () => {
+  let store: TestStore;
+  before(async () => {
+    store = await openTestStore();
+    await insertUser(store.db, { id: "ada" });
+  });
+  after(async () => await store.close());
+
+  async function write(content: string) {
+    const id = newEntryId();
+    await store.db.insertInto("memory_entries").values({
+      id,
+      user_id: "ada",
+      project_id: null,
+      namespace: "default",
+      content,
+      content_hash: await contentHash(content),
+    }).execute();
+    return id;
+  }
+  const stored = async (id: string) =>
+    await store.db.selectFrom("memory_entries").select(["hit_count", "last_accessed_at", "cold"])
+      .where("id", "=", id).executeTakeFirstOrThrow();
+
+  it("counts hits in process and writes them in one batch after the delay", async () => {
+    const hits = new HitCounts({
+      db: store.db,
+      decayDays: 7,
+      log: silentLogger,
+      metrics: new MemsvcMetrics(),
+    }, 50);
+    const a = await write("The staging cluster runs three control-plane nodes.");
+    const b = await write("Backups of the staging cluster go to the cold bucket.");
+    hits.add([a, b]);
+    hits.add([a]);
+    assert.equal(hits.pending(a), 2);
+    assert.equal(hits.pending(b), 1);
+    assert.equal((await stored(a)).hit_count, 0, "nothing written on the request path");
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await stored(a)).hit_count, 2);
+    assert.equal((await stored(b)).hit_count, 1);
+    assert.ok((await stored(a)).last_accessed_at, "last access stamped");
+    assert.equal(hits.pending(a), 0, "written counts are no longer pending");
+    hits.add([b]);
+    await hits.stop();
+    assert.equal((await stored(b)).hit_count, 2, "stop writes what is left");
+  });
+
+  it("a batch promotes a cold entry by the decay rule, counting all its hits", async () => {
+    const metrics = new MemsvcMetrics();
+    const hits = new HitCounts({ db: store.db, decayDays: 7, log: silentLogger, metrics }, 10_000);
+    const id = await write("The legacy FTP mirror was retired in favour of object storage.");
+    // 20 days idle: lifespan 7 × (1 + log2(1 + 1)) = 14 days with one hit, 7 × (1 + log2(3 + 1)) = 21 with three.
+    await sql`update memory_entries set cold = true, updated_at = now() - interval '20 days' where id = ${id}`
+      .execute(store.db);
+    const one = await write("The FTP mirror's DNS name now points at the object storage bucket.");
+    await sql`update memory_entries set cold = true, updated_at = now() - interval '20 days' where id = ${one}`
+      .execute(store.db);
+    hits.add([id, one]);
+    hits.add([id]);
+    hits.add([id]);
+    await hits.flush();
+    const row = await stored(id);
+    assert.equal(row.hit_count, 3);
+    assert.equal(row.cold, false, "three hits promote");
+    assert.equal((await stored(one)).cold, true, "one hit does not");
+  });
+});
