@@ -216,7 +216,12 @@ async function main() {
       env: {
         ...process.env,
         ENABLE_WEBHOOKS: "false",
-        ...(PROFILE_DIR ? { BUN_OPTIONS: `--cpu-prof-md --heap-prof-md --cpu-prof-dir=${PROFILE_DIR} --heap-prof-dir=${PROFILE_DIR}` } : {}),
+        ...(PROFILE_DIR
+          ? {
+            BUN_OPTIONS:
+              `--cpu-prof-md --heap-prof-md --cpu-prof-dir=${PROFILE_DIR} --heap-prof-dir=${PROFILE_DIR}`,
+          }
+          : {}),
       },
       stdio: ["ignore", "ignore", "pipe"],
     });
