@@ -21,6 +21,9 @@ import { join } from "node:path";
 import { ActivityRecorder } from "./metrics/activity.ts";
 import { MemsvcMetrics } from "./metrics/registry.ts";
 import { TokenStore } from "./tokens/api_tokens.ts";
+import { createTokenCache } from "./auth/token_cache.ts";
+import { listenForCacheChanges } from "./store/cache_notices.ts";
+import { NotifiedCache } from "./store/notified_cache.ts";
 
 const MINUTE = 60_000;
 /** The keyword index is saved once this long passed without a change (and at shutdown). */
@@ -54,7 +57,10 @@ export async function startMemsvc(
     instanceId: store.instanceId,
   });
   try {
-    const tokens = new TokenStore(store.database.db, { log });
+    // The request path's copies of token owners and active projects, kept current by change notices.
+    const caches = { tokens: createTokenCache(), activeProjects: new NotifiedCache<string | null>() };
+    const stopCacheNotices = await listenForCacheChanges(store.database, caches, log);
+    const tokens = new TokenStore(store.database.db, { log, cache: caches.tokens });
     const activity = new ActivityRecorder(store.database.db, log);
     const metrics = new MemsvcMetrics();
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
@@ -97,6 +103,7 @@ export async function startMemsvc(
     );
     const app = await buildApp(config, log, store, {
       tokens,
+      activeProjects: caches.activeProjects,
       activity,
       sessions,
       embedder,
@@ -126,6 +133,7 @@ export async function startMemsvc(
         await maintenance.stop();
         await activity.stop();
         await tokens.drain();
+        await stopCacheNotices?.();
         await store.database.close();
       },
       handleSignals: options.handleSignals,
@@ -147,6 +155,7 @@ export async function startMemsvc(
 /** The long-lived parts the app's routes use; startMemsvc owns their lifecycle. */
 interface Parts {
   tokens: TokenStore;
+  activeProjects: NotifiedCache<string | null>;
   activity: ActivityRecorder;
   sessions: SessionRegistry;
   embedder: Embedder;
@@ -161,7 +170,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
   const { tokens, activity, sessions, embedder, index, keywords, vectors, maintenance, metrics } = parts;
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
-  const projects = projectLookup(db);
+  const projects = projectLookup(db, parts.activeProjects);
   const memoryDeps = {
     db,
     embedder,
