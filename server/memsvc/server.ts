@@ -100,6 +100,7 @@ export async function startMemsvc(
       },
       log,
       reportTo(metrics),
+      () => vectors.settled(),
     );
     const app = await buildApp(config, log, store, {
       tokens,
