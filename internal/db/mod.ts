@@ -15,3 +15,4 @@ export { Mutex } from "./mutex.ts";
 export { initDataDir, INITDB_COMMAND } from "./initdb_child.ts";
 export { GroupCommit, type GroupCommitOptions } from "./group_commit.ts";
 export { ChangeCursor } from "./change_cursor.ts";
+export { announce, type Listen, type NoticeHandlers } from "./notices.ts";

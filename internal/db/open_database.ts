@@ -13,6 +13,7 @@ import type { Logger } from "../log/logger.ts";
 import { createPGlite } from "./create_pglite.ts";
 import { lockDataDir } from "./data_dir_lock.ts";
 import { initdbInChild } from "./initdb_child.ts";
+import { type Listen, listenLocally } from "./notices.ts";
 import { PGliteDialect } from "./pglite_dialect.ts";
 
 export interface OpenDatabaseOptions {
@@ -36,6 +37,8 @@ export interface OpenDatabaseOptions {
 export interface Database<DB> {
   db: Kysely<DB>;
   backend: "pglite" | "postgres";
+  /** LISTEN for notices (notices.ts); also hears `announce` on this handle. */
+  listen?: Listen;
   /** Closes the connections (and on PGlite releases the data directory). Safe to call twice. */
   close(): Promise<void>;
 }
@@ -71,7 +74,17 @@ async function openPostgres<DB>(url: string, max: number, log?: Logger): Promise
     });
   }
   log?.debug("database opened", { backend: "postgres", url: redactUrl(url), maxConnections: max });
-  return { db, backend: "postgres", close: once(() => db.destroy()) };
+  // postgres.js listens on a connection of its own, listens again after losing it (calling onlisten
+  // each time) and closes it with the pool.
+  const listen: Listen = async (channel, handlers) => {
+    const unlocal = listenLocally(db, channel, handlers);
+    const { unlisten } = await client.listen(channel, (p) => handlers.notice(p), () => handlers.listening());
+    return async () => {
+      unlocal();
+      await unlisten();
+    };
+  };
+  return { db, backend: "postgres", listen, close: once(() => db.destroy()) };
 }
 
 async function openPGlite<DB>(
@@ -90,6 +103,7 @@ async function openPGlite<DB>(
     }
   };
   let db: Kysely<DB> | undefined;
+  let pglite: Awaited<ReturnType<typeof createPGlite>> | undefined;
   try {
     // PG_VERSION is what PGlite itself checks to tell an initialised directory from a new one.
     if (initdb === "child" && !existsSync(join(dataDir, "PG_VERSION"))) {
@@ -97,16 +111,28 @@ async function openPGlite<DB>(
       await initdbInChild(dataDir);
       log?.info("embedded database created", { dataDir, ms: Math.round(performance.now() - started) });
     }
-    db = new Kysely<DB>({
-      dialect: new PGliteDialect(await createPGlite(dataDir, undefined, { sharedBuffers })),
-    });
+    pglite = await createPGlite(dataDir, undefined, { sharedBuffers });
+    db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
     await probe(db);
   } catch (err) {
     await close(db);
     throw err;
   }
   log?.debug("database opened", { backend: "pglite", dataDir });
-  return { db, backend: "pglite", close: once(() => close(db)) };
+  const session = pglite;
+  const kysely = db;
+  // PGlite delivers a NOTIFY to its listeners as the statement that sent it returns; nothing is ever
+  // missed. LISTEN runs beside the driver's mutex: call it at start, before queries run concurrently.
+  const listen: Listen = async (channel, handlers) => {
+    const unlocal = listenLocally(kysely, channel, handlers);
+    const unlisten = await session.listen(channel, (p) => handlers.notice(p));
+    handlers.listening();
+    return async () => {
+      unlocal();
+      if (!session.closed) await unlisten();
+    };
+  };
+  return { db, backend: "pglite", listen, close: once(() => close(db)) };
 }
 
 /**

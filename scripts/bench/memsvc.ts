@@ -175,17 +175,33 @@ async function memsvcRecall(server: BenchServer) {
   return out;
 }
 
+/** CPU time (user + system) the process has used, in ms, from /proc (Linux; undefined elsewhere). */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
+  } catch {
+    return undefined;
+  }
+}
+
 async function writePath(server: BenchServer, backend: string) {
-  const out: Record<string, LoadResult> = {};
+  const out: Record<string, LoadResult & { serverCpuMsPerWrite?: number }> = {};
   for (const c of CONCURRENCY) {
     log(`${backend}: ${SIZES.write} remembers at concurrency ${c}`);
     const items = take(SIZES.write);
+    // The server's CPU per remember: a loaded machine distorts wall time far more than CPU time.
+    const cpuBefore = cpuMs(server.pid);
     out[`c${c}`] = await runLoad(
       items.length,
       c,
       (i) => remember(server, items[i]!, `write-c${c}`),
       progress("remembered"),
     );
+    const cpuAfter = cpuMs(server.pid);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) {
+      out[`c${c}`]!.serverCpuMsPerWrite = Math.round(((cpuAfter - cpuBefore) / items.length) * 100) / 100;
+    }
   }
   return out;
 }
@@ -496,7 +512,13 @@ console.log(`\nresults: ${outFile}`);
 
 // deno-lint-ignore no-explicit-any
 function report(r: any): string {
-  const w = (x: LoadResult) => [x.throughput, x.latency.p50, x.latency.p95, x.latency.p99];
+  const w = (x: LoadResult & { serverCpuMsPerWrite?: number }) => [
+    x.throughput,
+    x.latency.p50,
+    x.latency.p95,
+    x.latency.p99,
+    x.serverCpuMsPerWrite ?? "-",
+  ];
   const l = (x: LatencySummary) => [x.p50, x.p95, x.p99];
   const sm = r.peers.serverMemory;
   const m0 = r.peers.mem0;
@@ -526,7 +548,7 @@ function report(r: any): string {
   if (writeRows.length) {
     section(
       "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s)",
-      table(["", "writes/s", "p50", "p95", "p99"], writeRows),
+      table(["", "writes/s", "p50", "p95", "p99", "server CPU/write"], writeRows),
     );
   }
   const searchRows = [

@@ -22,6 +22,9 @@ import { join } from "node:path";
 import { ActivityRecorder } from "./metrics/activity.ts";
 import { MemsvcMetrics } from "./metrics/registry.ts";
 import { TokenStore } from "./tokens/api_tokens.ts";
+import { createTokenCache } from "./auth/token_cache.ts";
+import { listenForCacheChanges } from "./store/cache_notices.ts";
+import { NotifiedCache } from "./store/notified_cache.ts";
 
 const MINUTE = 60_000;
 /** The keyword index is saved once this long passed without a change (and at shutdown). */
@@ -55,7 +58,10 @@ export async function startMemsvc(
     instanceId: store.instanceId,
   });
   try {
-    const tokens = new TokenStore(store.database.db, { log });
+    // The request path's copies of token owners and active projects, kept current by change notices.
+    const caches = { tokens: createTokenCache(), activeProjects: new NotifiedCache<string | null>() };
+    const stopCacheNotices = await listenForCacheChanges(store.database, caches, log);
+    const tokens = new TokenStore(store.database.db, { log, cache: caches.tokens });
     const activity = new ActivityRecorder(store.database.db, log);
     const metrics = new MemsvcMetrics();
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
@@ -95,11 +101,13 @@ export async function startMemsvc(
       },
       log,
       reportTo(metrics),
+      () => vectors.settled(),
     );
     const hits = new HitCounts({ db: store.database.db, decayDays: config.MEMSVC_DECAY_DAYS, log, metrics });
     const app = await buildApp(config, log, store, {
       hits,
       tokens,
+      activeProjects: caches.activeProjects,
       activity,
       sessions,
       embedder,
@@ -130,6 +138,7 @@ export async function startMemsvc(
         await maintenance.stop();
         await activity.stop();
         await tokens.drain();
+        await stopCacheNotices?.();
         await store.database.close();
       },
       handleSignals: options.handleSignals,
@@ -152,6 +161,7 @@ export async function startMemsvc(
 interface Parts {
   hits: HitCounts;
   tokens: TokenStore;
+  activeProjects: NotifiedCache<string | null>;
   activity: ActivityRecorder;
   sessions: SessionRegistry;
   embedder: Embedder;
@@ -167,7 +177,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     parts;
   const mode = config.MEMSVC_AUTH_MODE;
   const db = store.database.db;
-  const projects = projectLookup(db);
+  const projects = projectLookup(db, parts.activeProjects);
   const memoryDeps = {
     db,
     embedder,

@@ -246,14 +246,15 @@ describe("memsvc export, import, backup, restore and migrate", () => {
     assert.deepEqual(b.rows, a.rows);
     // A consistent snapshot: no vector without its entry (a backup that read the tables at different
     // moments would hold vectors of entries written after it read memory_entries). An entry may lack
-    // its vector: remember commits the entry before embedding it, and the one writer has at most one
-    // write in flight.
+    // its vector: remember commits the entry before embedding it, and entries wait up to 50 ms for
+    // their vector batch (vector_backlog.ts): at most the ones queued (fewer than a batch, 128) plus
+    // a batch being stored.
     const rowsOf = (table: string) =>
       a.rows.map((line) => JSON.parse(line)).filter((r) => r.table === table).map((r) => r.row);
     const entryIds = new Set(rowsOf("memory_entries").map((r) => r.id));
     for (const v of rowsOf("memory_vectors")) assert.ok(entryIds.has(v.entry_id), `vector of ${v.entry_id}`);
     const missing = a.counts.memory_entries! - a.counts.memory_vectors!;
-    assert.ok(missing === 0 || missing === 1, `${missing} entries without a vector`);
+    assert.ok(missing >= 0 && missing <= 2 * 128, `${missing} entries without a vector`);
   });
 
   it("migrate --to PostgreSQL: a server on the target answers searches as before", async () => {

@@ -53,6 +53,8 @@ export function createMaintenance(
   settings: MaintenanceSettings,
   log: Logger,
   onRun?: (name: string, outcome: RunOutcome<object>) => void,
+  /** Resolves once the vectors of writes answered so far are stored (VectorBacklog.settled). */
+  vectorsSettled: () => Promise<void> = () => Promise.resolve(),
 ): Maintenance {
   const { db } = database;
   const runDecayNow = (effectiveDays?: number) => runDecay(db, settings.decayDays, effectiveDays);
@@ -60,7 +62,11 @@ export function createMaintenance(
   const dream = new Loop(
     "dream cycle",
     database,
-    () => runDreamCycle(db, index, settings.dreamBatch),
+    // Near-duplicates are found by their vectors: wait for those of earlier writes (built after commit).
+    async () => {
+      await vectorsSettled();
+      return await runDreamCycle(db, index, settings.dreamBatch);
+    },
     log,
     onRun,
   );

@@ -130,17 +130,29 @@ export class MemoryService {
    */
   async #insertBatch(rows: NewEntry[]): Promise<{ id: string; deduplicated: boolean }[]> {
     const { db } = this.deps;
-    const inserted = new Set(
-      (await db.insertInto("memory_entries")
-        // clock_timestamp: rows of one batch keep their arrival order in created_at (now() is per statement).
-        .values(
-          rows.map((r) => ({ ...r, created_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })),
-        )
-        // The dedupe index decides between identical writes, concurrent or in one batch: one row is created.
-        .onConflict((oc) => oc.doNothing())
-        .returning("id")
-        .execute()).map((r) => r.id),
-    );
+    const column = <K extends keyof NewEntry>(k: K) => rows.map((r) => r[k] ?? null);
+    // Columns as arrays (unnest), so a batch is a few parameters rather than eleven per row: PGlite
+    // describes and serialises each parameter in JavaScript. `with ordinality` keeps arrival order.
+    const { rows: stored } = await sql<{ id: string }>`
+      insert into memory_entries (id, user_id, project_id, namespace, content, content_hash, metadata,
+        source_type, captured_from, confidence, session_id, created_at, updated_at)
+      select n.id, n.user_id, n.project_id, n.namespace, n.content, n.content_hash, n.metadata::jsonb,
+          n.source_type, n.captured_from, n.confidence, n.session_id,
+          -- clock_timestamp: rows of one batch keep their arrival order in created_at (now() is per statement).
+          clock_timestamp(), clock_timestamp()
+        from unnest(${column("id")}::text[], ${column("user_id")}::text[], ${column("project_id")}::text[],
+          ${column("namespace")}::text[], ${column("content")}::text[], ${column("content_hash")}::text[],
+          ${rows.map((r) => JSON.stringify(r.metadata ?? {}))}::text[], ${column("source_type")}::text[],
+          ${column("captured_from")}::text[], ${column("confidence")}::real[], ${
+      column("session_id")
+    }::text[])
+          with ordinality as n(id, user_id, project_id, namespace, content, content_hash, metadata,
+            source_type, captured_from, confidence, session_id, ord)
+        order by n.ord
+      -- The dedupe index decides between identical writes, concurrent or in one batch: one row is created.
+      on conflict do nothing
+      returning id`.execute(db);
+    const inserted = new Set(stored.map((r) => r.id));
     const results: { id: string; deduplicated: boolean }[] = [];
     for (const r of rows) {
       if (inserted.has(r.id)) {
@@ -150,9 +162,8 @@ export class MemoryService {
       // The row it collided with is committed: ON CONFLICT waited for its transaction if it was open.
       const existing = await db.selectFrom("memory_entries").select("id")
         .where("user_id", "=", r.user_id)
-        .where((eb) =>
-          r.project_id === null ? eb("project_id", "is", null) : eb("project_id", "=", r.project_id)
-        )
+        // The dedupe index's own expression, so the lookup is one probe of it.
+        .where(sql`coalesce(project_id, '')`, "=", r.project_id ?? "")
         .where("namespace", "=", r.namespace)
         .where("content_hash", "=", r.content_hash)
         .executeTakeFirstOrThrow();

@@ -4,7 +4,9 @@
  * from that row, so they can be built afterwards without risking an acknowledged write:
  *
  * - New entries are queued here and embedded in batches (one embedder call, one statement for the
- *   vectors and edges of many entries).
+ *   vectors and edges of many entries). A batch starts once BATCH entries wait, GATHER_MS after the
+ *   first one came, or at once when a reader waits (`settled`): under a stream of writes each batch's
+ *   fixed costs (the index catch-up, the statement) are shared by many entries instead of a few.
  * - After a crash, the entries that never got a vector are found again at the next start
  *   (`recover`: entries with no row in memory_vectors) and embedded then.
  * - Readers that must see every earlier write's vector (the vector tier, the neighbour walk, the
@@ -14,6 +16,7 @@
  * A vector is stored only while the entry still holds the content it was computed from (an update in
  * between writes its own vector) and edges only between entries that still exist.
  */
+import { Buffer } from "node:buffer";
 import { type Kysely, sql } from "kysely";
 import type { Logger } from "../../../internal/log/mod.ts";
 import { cosine, type Embedder, toBytes } from "../embeddings/mod.ts";
@@ -24,6 +27,8 @@ import type { VectorIndex } from "./vector_index.ts";
 
 /** Entries per embedder call and per statement. */
 const BATCH = 128;
+/** Longest a queued entry waits for company before its batch starts (unless a reader waits). */
+const GATHER_MS = 50;
 /** Rows per page of the start-up scan for entries without a vector. */
 const RECOVER_PAGE = 1_000;
 
@@ -48,6 +53,7 @@ export class VectorBacklog {
   #done = 0;
   readonly #waiters: { until: number; resolve(): void }[] = [];
   #draining: Promise<void> | undefined;
+  #gathering: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
   constructor(private readonly deps: VectorBacklogDeps) {}
@@ -61,7 +67,22 @@ export class VectorBacklog {
     if (items.length === 0) return;
     this.#queue.push(...items);
     this.#queued += items.length;
-    this.#draining ??= this.#drain().finally(() => (this.#draining = undefined));
+    this.#schedule();
+  }
+
+  #schedule() {
+    if (this.#draining || this.#stopped || this.#queue.length === 0) return;
+    if (this.#queue.length >= BATCH || this.#waiters.length > 0) this.#startDrain();
+    else this.#gathering ??= setTimeout(() => this.#startDrain(), GATHER_MS);
+  }
+
+  #startDrain() {
+    clearTimeout(this.#gathering);
+    this.#gathering = undefined;
+    this.#draining ??= this.#drain().finally(() => {
+      this.#draining = undefined;
+      this.#schedule();
+    });
   }
 
   /**
@@ -71,7 +92,9 @@ export class VectorBacklog {
   async settled(): Promise<void> {
     if (this.#done >= this.#queued) return;
     const until = this.#queued;
-    await new Promise<void>((resolve) => this.#waiters.push({ until, resolve }));
+    const done = new Promise<void>((resolve) => this.#waiters.push({ until, resolve }));
+    if (!this.#draining) this.#startDrain();
+    await done;
   }
 
   /** Queues every entry that has no vector (left by a crash, or by an embedder that was down). */
@@ -84,6 +107,8 @@ export class VectorBacklog {
   /** Stops after the batch in progress; what is left is found again by the next start's scan. */
   async stop() {
     this.#stopped = true;
+    clearTimeout(this.#gathering);
+    this.#gathering = undefined;
     await this.#draining;
   }
 
@@ -133,6 +158,8 @@ export class VectorBacklog {
         });
       }
       this.#finish(batch.length);
+      // A partial batch waits for company again, unless a reader is waiting.
+      if (this.#queue.length < BATCH && this.#waiters.length === 0) break;
     }
   }
 
@@ -150,11 +177,18 @@ export class VectorBacklog {
   async #store(batch: PendingVector[]) {
     const { db, embedder, index } = this.deps;
     const [vectors] = await Promise.all([embedder.embed(batch.map((b) => b.content)), index.sync()]);
-    const values: ReturnType<typeof sql>[] = [];
-    const edges: ReturnType<typeof sql>[] = [];
+    // Columns as arrays (unnest): a handful of parameters per statement instead of three per row.
+    const ids: string[] = [];
+    const hashes: string[] = [];
+    const encoded: string[] = [];
+    const edges = { from: [] as string[], to: [] as string[], weight: [] as number[] };
     batch.forEach((item, i) => {
       const vector = vectors[i]!;
-      values.push(sql`(${item.id}::text, ${item.contentHash}::text, ${toBytes(vector)}::bytea)`);
+      ids.push(item.id);
+      hashes.push(item.contentHash);
+      // As base64 text: PGlite serialises a bytea parameter several times slower than decode() parses this.
+      const bytes = toBytes(vector);
+      encoded.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"));
       // Nearest among the indexed entries and the earlier ones of this batch, as if stored one by one.
       const near = index.nearest(vector, [item.partition], LIMITS.coOccurNeighbors, item.id);
       for (let j = 0; j < i; j++) {
@@ -163,7 +197,9 @@ export class VectorBacklog {
       }
       near.sort((a, b) => b.score - a.score);
       for (const n of near.slice(0, LIMITS.coOccurNeighbors)) {
-        edges.push(sql`(${item.id}::text, ${n.id}::text, ${n.score}::real)`);
+        edges.from.push(item.id);
+        edges.to.push(n.id);
+        edges.weight.push(n.score);
       }
     });
     // One statement (one commit): the edges' insert reads the vectors' CTE so it runs after it. Vectors
@@ -171,13 +207,13 @@ export class VectorBacklog {
     // one got its own vector from the update); edges only between entries that exist.
     const storeVectors = sql`
       insert into memory_vectors (entry_id, model, vector)
-      select e.id, ${embedder.id}, n.vector
-        from (values ${sql.join(values)}) as n(id, content_hash, vector)
+      select e.id, ${embedder.id}, decode(n.vector, 'base64')
+        from unnest(${ids}::text[], ${hashes}::text[], ${encoded}::text[]) as n(id, content_hash, vector)
         join memory_entries e on e.id = n.id and e.content_hash = n.content_hash
       on conflict (entry_id) do update
         set model = excluded.model, vector = excluded.vector, seq = nextval('memory_vectors_seq')
       returning entry_id`;
-    if (edges.length === 0) {
+    if (edges.from.length === 0) {
       await storeVectors.execute(db);
       return;
     }
@@ -185,7 +221,7 @@ export class VectorBacklog {
       with stored as (${storeVectors})
       insert into memory_edges (from_id, to_id, relation, weight)
       select a.id, b.id, 'co_occurs', n.weight
-        from (values ${sql.join(edges)}) as n(from_id, to_id, weight)
+        from unnest(${edges.from}::text[], ${edges.to}::text[], ${edges.weight}::real[]) as n(from_id, to_id, weight)
         join stored s on s.entry_id = n.from_id
         join memory_entries a on a.id = n.from_id
         join memory_entries b on b.id = n.to_id

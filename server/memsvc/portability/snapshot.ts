@@ -157,6 +157,8 @@ export async function restoreSnapshot(
       );
     }
     await sql`truncate table ${sql.join(TABLES.map((t) => sql.table(t)))} cascade`.execute(trx);
+    // TRUNCATE fires no row triggers: tell servers on this database to drop every cached copy (at commit).
+    await sql`select pg_notify('memsvc_cache', '*')`.execute(trx);
     const columns = new Map<string, Column[]>();
     for (const table of TABLES) columns.set(table, await columnsOf(trx, table));
     const counts: Record<string, number> = Object.fromEntries(TABLES.map((t) => [t, 0]));

@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Caller } from "../../../internal/auth/mod.ts";
+import { announceCacheChange } from "../store/cache_notices.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { findProjectView, type ProjectView, projectView } from "./projects.ts";
 import { reachableBy, resolveProject } from "./resolve_project.ts";
@@ -45,6 +46,7 @@ export async function setActiveProject(
     .values({ user_id: caller.userId, project_id: project.id })
     .onConflict((oc) => oc.column("user_id").doUpdateSet({ project_id: project.id, set_at: sql`now()` }))
     .execute();
+  announceCacheChange(db, `a:${caller.userId}`);
   return await projectView(db, caller.userId, project.id);
 }
 
@@ -55,5 +57,6 @@ export async function clearActiveProject(
 ): Promise<string | undefined> {
   const row = await db.deleteFrom("user_active_project").where("user_id", "=", userId).returning("project_id")
     .executeTakeFirst();
+  announceCacheChange(db, `a:${userId}`);
   return row?.project_id;
 }

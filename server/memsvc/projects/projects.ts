@@ -7,6 +7,7 @@
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
 import type { Caller } from "../../../internal/auth/mod.ts";
+import { announceCacheChange } from "../store/cache_notices.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { generateProjectId } from "./project_id.ts";
 import { parseProjectName } from "./project_name.ts";
@@ -105,6 +106,7 @@ export async function deleteProject(db: Db, caller: ProjectCaller, ref: string):
     .where("owner_id", "=", caller.userId)
     .executeTakeFirst();
   if (result.numDeletedRows === 0n) throw new HTTPException(404, { message: NO_SUCH_PROJECT });
+  announceCacheChange(db, "a*");
   return project;
 }
 
@@ -133,6 +135,7 @@ export async function shareProject(
     .returning("added_at")
     .executeTakeFirst();
   if (!added) throw new HTTPException(409, { message: "already a member of this project" });
+  announceCacheChange(db, `a:${user.id}`);
   return {
     project,
     member: { userId: user.id, email: user.email, role: "member", addedAt: added.added_at.toISOString() },
@@ -166,7 +169,10 @@ export async function unshareProject(
     .selectFrom("removed")
     .select("user_id")
     .executeTakeFirst();
-  if (removed) return { project, userId: removed.user_id };
+  if (removed) {
+    announceCacheChange(db, `a:${removed.user_id}`);
+    return { project, userId: removed.user_id };
+  }
 
   const owner = await db.selectFrom("user").select("email").where("id", "=", project.ownerId)
     .executeTakeFirst();

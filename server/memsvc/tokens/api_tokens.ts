@@ -8,6 +8,8 @@ import type { Kysely } from "kysely";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import { type Logger, silentLogger } from "../../../internal/log/mod.ts";
 import type { Role } from "../../../internal/auth/mod.ts";
+import type { TokenCache, TokenOwnerRow } from "../auth/token_cache.ts";
+import { announceCacheChange } from "../store/cache_notices.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 
 export const TOKEN_PREFIX = "nm_";
@@ -58,6 +60,8 @@ export interface TokenStoreOptions {
   log?: Logger;
   /** Clock in epoch milliseconds, for ban expiry and debouncing. Default Date.now. */
   now?: () => number;
+  /** Owners of recently used tokens (auth/token_cache.ts); default none: every resolve reads. */
+  cache?: TokenCache;
 }
 
 export class TokenStore {
@@ -66,6 +70,7 @@ export class TokenStore {
   readonly #maxPerUser: number;
   readonly #log: Logger;
   readonly #now: () => number;
+  readonly #cache: TokenCache | undefined;
   /** tokenHash -> when its last_used_at was last written, oldest first. */
   readonly #lastWritten = new Map<string, number>();
   readonly #pendingWrites = new Set<Promise<void>>();
@@ -76,6 +81,7 @@ export class TokenStore {
     this.#maxPerUser = options.maxTokensPerUser ?? 100;
     this.#log = options.log ?? silentLogger;
     this.#now = options.now ?? Date.now;
+    this.#cache = options.cache;
   }
 
   /** Mints a token for the user; 400 (ValidationError) for a bad label or when the user is at the limit. */
@@ -130,6 +136,7 @@ export class TokenStore {
       .where("token_hash", "=", tokenHash)
       .where("user_id", "=", userId)
       .executeTakeFirst();
+    if (result.numDeletedRows > 0n) announceCacheChange(this.#db, `t:${tokenHash}`);
     return result.numDeletedRows > 0n;
   }
 
@@ -140,7 +147,7 @@ export class TokenStore {
   async rotate(tokenHash: string): Promise<IssuedToken | undefined> {
     const token = generateToken();
     const newHash = await hashToken(token);
-    return await this.#db.transaction().execute(async (trx) => {
+    const issued = await this.#db.transaction().execute(async (trx) => {
       const old = await trx.deleteFrom("user_tokens").where("token_hash", "=", tokenHash)
         .returning(["user_id", "label"])
         .executeTakeFirst();
@@ -153,6 +160,8 @@ export class TokenStore {
         .execute();
       return { tokenHash: newHash, label: old.label, token };
     });
+    if (issued) announceCacheChange(this.#db, `t:${tokenHash}`);
+    return issued;
   }
 
   /** Deletes the token whose plaintext is given, whoever owns it; undefined when unknown. */
@@ -161,6 +170,7 @@ export class TokenStore {
     const row = await this.#db.deleteFrom("user_tokens").where("token_hash", "=", tokenHash)
       .returning("user_id")
       .executeTakeFirst();
+    if (row) announceCacheChange(this.#db, `t:${tokenHash}`);
     return row && { userId: row.user_id, tokenHash };
   }
 
@@ -170,16 +180,31 @@ export class TokenStore {
    */
   async resolve(plaintext: string): Promise<TokenOwner | undefined> {
     const tokenHash = await hashToken(plaintext);
+    const owner = this.#cache?.get(tokenHash) ?? await this.#readOwner(tokenHash);
+    if (!owner) return undefined;
+    const now = this.#now();
+    if (owner.banned && (owner.banExpires === null || owner.banExpires > now)) return undefined;
+    this.#recordUse(tokenHash, now);
+    return { userId: owner.userId, email: owner.email, role: owner.role, tokenHash };
+  }
+
+  async #readOwner(tokenHash: string): Promise<TokenOwnerRow | undefined> {
+    const ticket = this.#cache?.ticket() ?? 0;
     const row = await this.#db.selectFrom("user_tokens")
       .innerJoin("user", "user.id", "user_tokens.user_id")
       .select(["user.id", "user.email", "user.role", "user.banned", "user.banExpires"])
       .where("user_tokens.token_hash", "=", tokenHash)
       .executeTakeFirst();
     if (!row) return undefined;
-    const now = this.#now();
-    if (row.banned && (row.banExpires === null || row.banExpires.getTime() > now)) return undefined;
-    this.#recordUse(tokenHash, now);
-    return { userId: row.id, email: row.email, role: row.role === "admin" ? "admin" : "user", tokenHash };
+    const owner: TokenOwnerRow = {
+      userId: row.id,
+      email: row.email,
+      role: row.role === "admin" ? "admin" : "user",
+      banned: !!row.banned,
+      banExpires: row.banExpires?.getTime() ?? null,
+    };
+    this.#cache?.set(tokenHash, owner, owner.userId, ticket);
+    return owner;
   }
 
   /** Resolves when every last-used write started so far has finished; call before closing the database. */

@@ -8,6 +8,7 @@ import { identity } from "./0002_identity.ts";
 import { memory } from "./0003_memory.ts";
 import { decay } from "./0004_decay.ts";
 import { sessions } from "./0005_sessions.ts";
+import { cacheNotices } from "./0006_cache_notices.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_engine_state": engineState,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003_memory": memory,
   "0004_decay": decay,
   "0005_sessions": sessions,
+  "0006_cache_notices": cacheNotices,
 };
