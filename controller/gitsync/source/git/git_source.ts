@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { markUsed } from "../cache_prune.ts";
 import { followLinks } from "../tree.ts";
 import git from "isomorphic-git";
+import { readOnlyCloneFs } from "./clone_fs.ts";
 import { openGitDaemon } from "./git_protocol.ts";
 import { uploadPackClient } from "./upload_pack_stream.ts";
 import { cappedHttp, type CappedHttpOptions } from "./capped_http.ts";
@@ -270,9 +271,10 @@ async function readCommitFiles(f: FetchedCommit, limits: CheckoutLimits): Promis
   let total = 0;
   // isomorphic-git re-reads pack indexes on every call without a shared cache object.
   const cache = {};
-  const { commit } = await git.readCommit({ fs, gitdir: f.gitdir, oid: f.commit, cache });
+  const cloneFs = readOnlyCloneFs(f.gitdir);
+  const { commit } = await git.readCommit({ fs: cloneFs, gitdir: f.gitdir, oid: f.commit, cache });
   const walk = async (treeOid: string, prefix: string) => {
-    const { tree } = await git.readTree({ fs, gitdir: f.gitdir, oid: treeOid, cache });
+    const { tree } = await git.readTree({ fs: cloneFs, gitdir: f.gitdir, oid: treeOid, cache });
     for (const entry of tree) {
       const path = prefix ? `${prefix}/${entry.path}` : entry.path;
       if (entry.type === "tree") {
@@ -280,7 +282,7 @@ async function readCommitFiles(f: FetchedCommit, limits: CheckoutLimits): Promis
         continue;
       }
       if (entry.type !== "blob") continue; // submodules are not followed
-      const { blob } = await git.readBlob({ fs, gitdir: f.gitdir, oid: entry.oid, cache });
+      const { blob } = await git.readBlob({ fs: cloneFs, gitdir: f.gitdir, oid: entry.oid, cache });
       total += blob.length;
       if (files.size + links.size >= maxFiles || total > maxBytes) {
         throw new CheckoutRefused(
