@@ -82,8 +82,10 @@ const bunFetch = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
 /** Human text for the Node error codes a failed connection carries. */
 function connectionCause(err: NodeJS.ErrnoException, host?: string): string {
   switch (err.code) {
-    case "ERR_TLS_CERT_ALTNAME_INVALID": // Bun's fetch; Node's message names the host itself
-      return `tls: failed to verify certificate: the certificate is not valid for ${host}`;
+    case "ERR_TLS_CERT_ALTNAME_INVALID": // Node's message names the host; Bun's fetch's does not
+      return host && !err.message.includes(host)
+        ? `tls: failed to verify certificate: the certificate is not valid for ${host}`
+        : err.message;
     case "ECONNREFUSED":
       return "connection refused";
     case "ENOTFOUND":
