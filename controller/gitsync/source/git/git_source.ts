@@ -89,7 +89,7 @@ export function cacheDir(
 const clones = new Map<string, { mutex: Mutex; users: number }>();
 
 /** Runs `f` while holding the clone at `gitdir`: a fetch never writes under a concurrent fetch or read. */
-export async function withClone<T>(gitdir: string, f: () => Promise<T>): Promise<T> {
+async function withClone<T>(gitdir: string, f: () => Promise<T>): Promise<T> {
   let clone = clones.get(gitdir);
   if (!clone) clones.set(gitdir, clone = { mutex: new Mutex(), users: 0 });
   clone.users++;
@@ -128,7 +128,8 @@ function transport(remote: RemoteUrl, credentials: GitCredentials | undefined, l
 }
 
 export function fetchGit(o: FetchGitOptions): Promise<FetchedCommit> {
-  return withClone(cacheDir(o), () => fetchInto(cacheDir(o), o));
+  const gitdir = cacheDir(o);
+  return withClone(gitdir, () => fetchInto(gitdir, o));
 }
 
 async function fetchInto(gitdir: string, o: FetchGitOptions): Promise<FetchedCommit> {
