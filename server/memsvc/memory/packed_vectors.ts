@@ -42,6 +42,23 @@ export interface PackedArrays {
 }
 
 /**
+ * A packed partition as it is held (rows without holes): per row its scale, its dense values' offset
+ * in `values` or SPARSE, and its component count; `used[list]` postings of each list (block * dim +
+ * dimension), concatenated in list order in `postRows` (row offsets in the block) and `postValues`.
+ * What a snapshot stores, so a start loads it without rebuilding anything.
+ */
+export interface PackedLayout {
+  ids: string[];
+  scale: Float32Array<ArrayBuffer>;
+  start: Uint32Array<ArrayBuffer>;
+  count: Uint32Array<ArrayBuffer>;
+  values: Int8Array<ArrayBuffer>;
+  used: Uint32Array<ArrayBuffer>;
+  postRows: Uint16Array<ArrayBuffer>;
+  postValues: Int8Array<ArrayBuffer>;
+}
+
+/**
  * Sparse rows are kept dimension by dimension (for each dimension, the rows that use it, in row
  * order, and their int8 values), dense rows row by row. A query touches only the dimensions it uses:
  * a built-in query uses about 50 of 512, so a scan reads about a tenth of the components a row-major
@@ -297,6 +314,62 @@ export class PackedVectors {
       }
     }
     return out;
+  }
+
+  /** The partition as held, for a snapshot (dead rows are compacted away first). */
+  layout(): PackedLayout {
+    if (this.#rows !== this.#rowOf.size) this.#restore(this.arrays());
+    const rows = this.#rows, lists = this.#postRows.length;
+    let total = 0;
+    for (let list = 0; list < lists; list++) total += this.#used[list]!;
+    const postRows = new Uint16Array(total), postValues = new Int8Array(total);
+    let at = 0;
+    for (let list = 0; list < lists; list++) {
+      const n = this.#used[list]!;
+      postRows.set(this.#postRows[list]!.subarray(0, n), at);
+      postValues.set(this.#postValues[list]!.subarray(0, n), at);
+      at += n;
+    }
+    return {
+      ids: this.#ids.slice(0, rows) as string[],
+      scale: this.#scale.slice(0, rows),
+      start: this.#start.slice(0, rows),
+      count: this.#count.slice(0, rows),
+      values: this.#values.slice(0, this.#valuesUsed),
+      used: this.#used.slice(0, lists),
+      postRows,
+      postValues,
+    };
+  }
+
+  /** A partition from its layout; the postings are views of the layout's arrays (no copy). */
+  static fromLayout(dim: number, layout: PackedLayout): PackedVectors {
+    const rows = layout.ids.length;
+    const lists = Math.ceil(rows / BLOCK) * dim;
+    if (
+      layout.scale.length !== rows || layout.start.length !== rows || layout.count.length !== rows ||
+      layout.used.length !== lists || layout.postRows.length !== layout.postValues.length
+    ) throw new Error("packed layout: array lengths do not match");
+    const packed = new PackedVectors(dim);
+    packed.#ids = [...layout.ids];
+    layout.ids.forEach((id, row) => packed.#rowOf.set(id, row));
+    packed.#rows = rows;
+    packed.#scale = layout.scale;
+    packed.#start = layout.start;
+    packed.#count = layout.count;
+    packed.#values = layout.values;
+    packed.#valuesUsed = layout.values.length;
+    packed.#used = layout.used;
+    let at = 0;
+    for (let list = 0; list < lists; list++) {
+      const n = layout.used[list]!;
+      packed.#postRows.push(layout.postRows.subarray(at, at + n));
+      packed.#postValues.push(layout.postValues.subarray(at, at + n));
+      at += n;
+    }
+    if (at !== layout.postRows.length) throw new Error("packed layout: postings do not match their counts");
+    for (let row = 0; row < rows; row++) if (layout.start[row] === SPARSE) packed.#sparseRows++;
+    return packed;
   }
 
   static from(dim: number, arrays: PackedArrays): PackedVectors {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
-import { PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
+import { type PackedArrays, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 const TEXTS = [
@@ -126,6 +126,32 @@ test("TopK keeps the k best, best first", () => {
   assert.deepEqual(top.items.map((n) => n.id), ["n5", "n1", "n3"]);
 });
 
+/** A version 1 snapshot as the previous release wrote it: header, then each row-by-row array's bytes. */
+function snapshotV1(arrays: PackedArrays, dim: number): Uint8Array {
+  const names = ["scale", "start", "indexStart", "count", "values", "indices"] as const;
+  const header = new TextEncoder().encode(JSON.stringify({
+    instance: "i-1",
+    model: "m",
+    seenSeq: "42",
+    partitions: [{
+      key: "u|p|default",
+      dim,
+      ids: arrays.ids,
+      lengths: Object.fromEntries(names.map((n) => [n, arrays[n].length])),
+    }],
+  }));
+  const size = new Uint8Array(4);
+  new DataView(size.buffer).setUint32(0, header.length, true);
+  const parts = [new TextEncoder().encode("memsvc-vectors-1\n"), size, header];
+  for (const n of names) {
+    parts.push(new Uint8Array(arrays[n].buffer, arrays[n].byteOffset, arrays[n].byteLength));
+  }
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, at), at += p.length;
+  return out;
+}
+
 test("a snapshot round-trips packed partitions; a damaged or missing file reads as none", async () => {
   const dir = await mkdtemp(join(tmpdir(), "memsvc-snapshot-"));
   try {
@@ -139,16 +165,38 @@ test("a snapshot round-trips packed partitions; a damaged or missing file reads 
       instance: "i-1",
       model: embedder.id,
       seenSeq: "42",
-      partitions: [{ key: "u|p|default", dim: embedder.dimensions, arrays: packed.arrays() }],
+      partitions: [{ key: "u|p|default", dim: embedder.dimensions, layout: packed.layout() }],
     });
     const read = await readSnapshot(file);
     assert.ok(read);
     assert.deepEqual([read.instance, read.model, read.seenSeq], ["i-1", embedder.id, "42"]);
-    const loaded = PackedVectors.from(read.partitions[0]!.dim, read.partitions[0]!.arrays);
+    const loaded = PackedVectors.fromLayout(read.partitions[0]!.dim, read.partitions[0]!.layout!);
     assert.deepEqual([...loaded.ids()].sort(), ["e0", "e1", "e3", "e4"]);
     for (const id of loaded.ids()) assert.deepEqual(loaded.vectorOf(id), packed.vectorOf(id));
+    // A loaded partition scores as the saved one, and takes new vectors and deletes.
+    const [query] = await embedder.embed(["billing database"]);
+    const scores = (p: PackedVectors) => {
+      const top = new TopK(10);
+      p.scan(query!, top);
+      return top.items;
+    };
+    assert.deepEqual(scores(loaded), scores(packed));
+    loaded.put("e9", vectors[2]!);
+    loaded.delete("e0");
+    packed.put("e9", vectors[2]!);
+    packed.delete("e0");
+    assert.deepEqual(scores(loaded), scores(packed));
+
+    // A version 1 file (row by row) still loads.
+    await writeFile(file, snapshotV1(packed.arrays(), embedder.dimensions));
+    const old = await readSnapshot(file);
+    assert.ok(old?.partitions[0]?.arrays);
+    const fromOld = PackedVectors.from(old.partitions[0].dim, old.partitions[0].arrays);
+    assert.deepEqual(scores(fromOld), scores(packed));
 
     await writeFile(file, "memsvc-vectors-1\n\u0001");
+    assert.equal(await readSnapshot(file), undefined);
+    await writeFile(file, "memsvc-vectors-2\n\u0001");
     assert.equal(await readSnapshot(file), undefined);
     assert.equal(await readSnapshot(join(dir, "absent.bin")), undefined);
   } finally {
@@ -221,6 +269,9 @@ test("the dimension-major scan scores exactly as a row-by-row int8 dot product, 
   const copy = PackedVectors.from(dim, packed.arrays());
   assert.equal(copy.size, stored.size);
   check(copy, "restored");
+  const held = PackedVectors.fromLayout(dim, packed.layout());
+  assert.equal(held.size, stored.size);
+  check(held, "from its layout");
   for (const id of ["r3", "r66000", "r2001", "r9973"]) {
     assert.deepEqual(copy.vectorOf(id), packed.vectorOf(id));
     const v = stored.get(id)!;
