@@ -2,7 +2,7 @@
  * One partition's vectors in a few flat typed arrays instead of one JavaScript object per vector:
  * each vector is quantised to int8 with its own scale (max |x| / 127), and vectors that are mostly
  * zeros (the built-in embedder's use about 30–200 of 512 dimensions) keep only their non-zero
- * components, filed by dimension (below). About 0.6 KB per built-in vector and 1 byte a dimension for
+ * components, filed by dimension (below). About 0.4 KB per built-in vector and 1 byte a dimension for
  * dense ones, against 0.9–2 KB as float objects; a scan is a few tight loops over typed arrays.
  *
  * Scores are approximate (the quantisation error of a cosine is about 0.002): callers that need the
