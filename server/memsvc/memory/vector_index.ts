@@ -20,7 +20,7 @@ import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { type Neighbor, PackedVectors, TopK } from "./packed_vectors.ts";
 import { partitionKey } from "./scope.ts";
-import { readSnapshot, type Snapshot, writeSnapshot } from "./vector_snapshot.ts";
+import { type ReadSnapshot, readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 export type { Neighbor };
 
@@ -168,7 +168,7 @@ export class VectorIndex {
       partitions: [...this.#byPartition].map(([key, packed]) => ({
         key,
         dim: packed.dim,
-        arrays: packed.arrays(),
+        layout: packed.layout(),
       })),
     });
     this.#changes -= changes;
@@ -180,18 +180,22 @@ export class VectorIndex {
    * `sync` reads everything.
    */
   async load(file: string, instance: string): Promise<boolean> {
-    const snapshot: Snapshot | undefined = await readSnapshot(file);
+    const snapshot: ReadSnapshot | undefined = await readSnapshot(file);
     if (!snapshot || snapshot.instance !== instance || snapshot.model !== this.embedder.id) return false;
     const { rows } = await sql<{ max: string | null }>`select max(seq)::text as max from memory_vectors`
       .execute(this.db);
     const seenSeq = BigInt(snapshot.seenSeq);
     if (BigInt(rows[0]?.max ?? "0") < seenSeq) return false;
+    // Built before anything is replaced: a layout that does not fit leaves the index as it was.
+    const partitions = snapshot.partitions.map((p) => ({
+      key: p.key,
+      packed: p.layout ? PackedVectors.fromLayout(p.dim, p.layout) : PackedVectors.from(p.dim, p.arrays!),
+    }));
     this.#byPartition.clear();
     this.#partitionOf.clear();
-    for (const p of snapshot.partitions) {
-      const packed = PackedVectors.from(p.dim, p.arrays);
-      this.#byPartition.set(p.key, packed);
-      for (const id of p.arrays.ids) this.#partitionOf.set(id, p.key);
+    for (const { key, packed } of partitions) {
+      this.#byPartition.set(key, packed);
+      for (const id of packed.ids()) this.#partitionOf.set(id, key);
     }
     this.#seenSeq = seenSeq;
     this.#changes = 0;

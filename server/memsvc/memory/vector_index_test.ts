@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
-import { PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
+import { type PackedArrays, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 const TEXTS = [
@@ -126,6 +126,32 @@ test("TopK keeps the k best, best first", () => {
   assert.deepEqual(top.items.map((n) => n.id), ["n5", "n1", "n3"]);
 });
 
+/** A version 1 snapshot as the previous release wrote it: header, then each row-by-row array's bytes. */
+function snapshotV1(arrays: PackedArrays, dim: number): Uint8Array {
+  const names = ["scale", "start", "indexStart", "count", "values", "indices"] as const;
+  const header = new TextEncoder().encode(JSON.stringify({
+    instance: "i-1",
+    model: "m",
+    seenSeq: "42",
+    partitions: [{
+      key: "u|p|default",
+      dim,
+      ids: arrays.ids,
+      lengths: Object.fromEntries(names.map((n) => [n, arrays[n].length])),
+    }],
+  }));
+  const size = new Uint8Array(4);
+  new DataView(size.buffer).setUint32(0, header.length, true);
+  const parts = [new TextEncoder().encode("memsvc-vectors-1\n"), size, header];
+  for (const n of names) {
+    parts.push(new Uint8Array(arrays[n].buffer, arrays[n].byteOffset, arrays[n].byteLength));
+  }
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, at), at += p.length;
+  return out;
+}
+
 test("a snapshot round-trips packed partitions; a damaged or missing file reads as none", async () => {
   const dir = await mkdtemp(join(tmpdir(), "memsvc-snapshot-"));
   try {
@@ -139,19 +165,116 @@ test("a snapshot round-trips packed partitions; a damaged or missing file reads 
       instance: "i-1",
       model: embedder.id,
       seenSeq: "42",
-      partitions: [{ key: "u|p|default", dim: embedder.dimensions, arrays: packed.arrays() }],
+      partitions: [{ key: "u|p|default", dim: embedder.dimensions, layout: packed.layout() }],
     });
     const read = await readSnapshot(file);
     assert.ok(read);
     assert.deepEqual([read.instance, read.model, read.seenSeq], ["i-1", embedder.id, "42"]);
-    const loaded = PackedVectors.from(read.partitions[0]!.dim, read.partitions[0]!.arrays);
+    const loaded = PackedVectors.fromLayout(read.partitions[0]!.dim, read.partitions[0]!.layout!);
     assert.deepEqual([...loaded.ids()].sort(), ["e0", "e1", "e3", "e4"]);
     for (const id of loaded.ids()) assert.deepEqual(loaded.vectorOf(id), packed.vectorOf(id));
+    // A loaded partition scores as the saved one, and takes new vectors and deletes.
+    const [query] = await embedder.embed(["billing database"]);
+    const scores = (p: PackedVectors) => {
+      const top = new TopK(10);
+      p.scan(query!, top);
+      return top.items;
+    };
+    assert.deepEqual(scores(loaded), scores(packed));
+    loaded.put("e9", vectors[2]!);
+    loaded.delete("e0");
+    packed.put("e9", vectors[2]!);
+    packed.delete("e0");
+    assert.deepEqual(scores(loaded), scores(packed));
+
+    // A version 1 file (row by row) still loads.
+    await writeFile(file, snapshotV1(packed.arrays(), embedder.dimensions));
+    const old = await readSnapshot(file);
+    assert.ok(old?.partitions[0]?.arrays);
+    const fromOld = PackedVectors.from(old.partitions[0].dim, old.partitions[0].arrays);
+    assert.deepEqual(scores(fromOld), scores(packed));
 
     await writeFile(file, "memsvc-vectors-1\n\u0001");
+    assert.equal(await readSnapshot(file), undefined);
+    await writeFile(file, "memsvc-vectors-2\n\u0001");
     assert.equal(await readSnapshot(file), undefined);
     assert.equal(await readSnapshot(join(dir, "absent.bin")), undefined);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A row's int8 score and error bound as a row-major scan computes them: components in dimension
+ * order, quantised with the scale in double precision, scored with it as stored (float32).
+ */
+function int8Score(query: Float32Array, v: Float32Array): { score: number; error: number } {
+  let max = 0, nonZero = 0;
+  for (const x of v) max = Math.max(max, Math.abs(x)), nonZero += x === 0 ? 0 : 1;
+  const scale = max > 0 ? max / 127 : 1;
+  const dense = nonZero * 2 > v.length;
+  let sum = 0, reach = 0;
+  for (let d = 0; d < v.length; d++) {
+    if (v[d] === 0 && !dense) continue;
+    sum += query[d]! * Math.round(v[d]! / scale);
+    reach += Math.abs(query[d]!);
+  }
+  return { score: sum * Math.fround(scale), error: reach * Math.fround(scale) / 2 };
+}
+
+test("the dimension-major scan scores exactly as a row-by-row int8 dot product, across row blocks", () => {
+  const dim = 64;
+  let x = 7;
+  const random = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  // Sparse rows with edge values (the row's max, tiny values that round to 0, negatives, empty rows),
+  // past one block of 65,536 rows, some dense rows, and deleted and replaced rows.
+  const stored = new Map<string, Float32Array>();
+  const packed = new PackedVectors(dim);
+  for (let i = 0; i < 70_000; i++) {
+    const v = new Float32Array(dim);
+    const dense = i % 9_973 === 0;
+    for (let d = 0; d < dim; d++) {
+      if (!dense && random() > 0.2) continue;
+      const r = random();
+      v[d] = r < 0.05 ? 1e-6 : r < 0.1 ? -1 : (r - 0.5) * 2;
+    }
+    if (i % 1_000 === 1) v.fill(0);
+    const id = `r${i % 69_000}`;
+    stored.set(id, v);
+    packed.put(id, v);
+  }
+  for (let i = 0; i < 500; i++) {
+    stored.delete(`r${i * 7}`);
+    packed.delete(`r${i * 7}`);
+  }
+  const check = (p: PackedVectors, label: string) => {
+    for (let t = 0; t < 3; t++) {
+      const query = new Float32Array(dim);
+      for (let d = 0; d < dim; d++) if (random() < 0.3) query[d] = random() - 0.5;
+      normalize(query);
+      const top = new TopK(50);
+      p.scan(query, top, "r12");
+      const want = [...stored].filter(([id]) => id !== "r12").map(([id, v]) => ({
+        id,
+        ...int8Score(query, v),
+      }))
+        .sort((a, b) => b.score - a.score).slice(0, 50);
+      assert.deepEqual(top.items.map((n) => n.score), want.map((w) => w.score), `${label}: scores`);
+      for (const n of top.items) {
+        assert.deepEqual(n, { id: n.id, ...int8Score(query, stored.get(n.id)!) }, `${label}: ${n.id}`);
+      }
+    }
+  };
+  check(packed, "built");
+  const copy = PackedVectors.from(dim, packed.arrays());
+  assert.equal(copy.size, stored.size);
+  check(copy, "restored");
+  const held = PackedVectors.fromLayout(dim, packed.layout());
+  assert.equal(held.size, stored.size);
+  check(held, "from its layout");
+  for (const id of ["r3", "r66000", "r2001", "r9973"]) {
+    assert.deepEqual(copy.vectorOf(id), packed.vectorOf(id));
+    const v = stored.get(id)!;
+    assert.ok(packed.vectorOf(id)!.every((c, d) => Math.abs(c - v[d]!) <= 1 / 127 + 1e-6), id);
   }
 });
