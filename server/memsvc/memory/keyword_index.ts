@@ -31,11 +31,14 @@ import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts
 import { partitionKey } from "./scope.ts";
 
 /** Field weights: the entry's own words, its neighbours' words, its metadata and source type. */
-const FIELDS = {
+export const KEYWORD_FIELDS = {
   content: { weight: 1, phrases: true },
   context: { weight: 0.5, excludable: false },
   tags: { weight: 0.3 },
 };
+/** BM25 parameters of the partitions' indexes. */
+export const KEYWORD_OPTIONS: { k1?: number; b?: number } = {};
+const FIELDS = KEYWORD_FIELDS;
 /** Turns on each side whose text is indexed with an entry. */
 export const EXPANSION_RADIUS = 2;
 /** Share of a hit's score its session neighbours receive. */
@@ -176,7 +179,7 @@ export class KeywordIndex {
         }
         return { partition: p.key, cold: cold === 1, session, capture, change, hash };
       };
-      indexes.set(p.key, FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode));
+      indexes.set(p.key, FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode, KEYWORD_OPTIONS));
     }
     if (this.#cursor.seen > 0) return false; // a catch-up ran meanwhile
     for (const [key, index] of indexes) {
@@ -385,7 +388,7 @@ export class KeywordIndex {
         ? this.neighbours(id, EXPANSION_RADIUS).map((n) => texts.get(n)?.content ?? "").join(" ")
         : undefined;
       let index = this.#indexes.get(meta.partition);
-      if (!index) this.#indexes.set(meta.partition, index = new FullTextIndex<Meta>(FIELDS));
+      if (!index) this.#indexes.set(meta.partition, index = new FullTextIndex<Meta>(FIELDS, KEYWORD_OPTIONS));
       index.add(id, { content: text.content, context, tags: text.tags }, meta);
     }
   }
