@@ -8,15 +8,17 @@
  *   deno run -A scripts/bench/recall_offline.ts --seed 7 --chats 8          # tune on another seed
  *   deno run -A scripts/bench/recall_offline.ts --seed 7 --chats 8 --sweep  # one parameter at a time
  *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-static   # its vectors and fusion
+ *   deno run -A scripts/bench/recall_offline.ts --no-expansion             # without query expansion
  *
  * Tune on another seed and keep the default set (seed 25) as the held-out check. The harness gave the
  * server's figures to the third decimal on the default set's first 4 chats (hybrid R@5 0.622, R@10 0.721).
  */
-import { FullTextIndex, parseQuery } from "../../internal/fulltext/mod.ts";
+import { FullTextIndex, type ParsedQuery, parseQuery } from "../../internal/fulltext/mod.ts";
 import { cosine, embedText, tokens } from "../../server/memsvc/embeddings/mod.ts";
 import { embedStatic, loadStaticModel } from "../../server/memsvc/embeddings/static_minilm.ts";
 import { parseDateWords } from "../../server/memsvc/memory/date_words.ts";
 import { fuse, type Fusion, HASH_FUSION, STATIC_FUSION } from "../../server/memsvc/memory/fusion.ts";
+import { expandQuery, loadNeighbours } from "../../server/memsvc/memory/query_expansion.ts";
 import { COLLAPSE_JACCARD } from "../../server/memsvc/memory/search.ts";
 import {
   EXPANSION_RADIUS,
@@ -34,6 +36,8 @@ export interface Params {
   radius: number;
   lend: number;
   fusion: Fusion;
+  /** Rewrites the keyword tier's parsed query (the server: query_expansion.ts's table, when built). */
+  expand?: (q: ParsedQuery) => ParsedQuery;
   /** The vector tier's embedder (default: the built-in hashing one). */
   embed?: (text: string) => Float32Array;
 }
@@ -111,7 +115,8 @@ export function evaluate(set: ConversationSet, p: Params, prepared = prepare(set
     const text = /\w/.test(dated.rest) ? dated.rest : q.question;
     const at = new Map(chat.keys.map((k, i) => [k, i]));
     // Keyword tier (KeywordIndex.search).
-    const hits = index.search(parseQuery(text), FETCH * 2);
+    const parsed = parseQuery(text);
+    const hits = index.search(p.expand ? p.expand(parsed) : parsed, FETCH * 2);
     const scores = new Map(hits.map((h) => [h.id, h.score]));
     const lent = new Map<string, number>();
     for (const h of hits) {
@@ -196,11 +201,15 @@ if (import.meta.main) {
     seed: Number(arg("seed") ?? DEFAULT_SET.seed),
   });
   const t = performance.now();
-  let params = CURRENT;
+  const neighbours = await loadNeighbours();
+  let params: Params = {
+    ...CURRENT,
+    expand: process.argv.includes("--no-expansion") ? undefined : (q) => expandQuery(q, neighbours),
+  };
   if (arg("embedder") === "builtin-static") {
     const model = await loadStaticModel();
     params = {
-      ...CURRENT,
+      ...params,
       embed: (text) => embedStatic(model.table, model.tokenizer, text),
       fusion: STATIC_FUSION,
     };

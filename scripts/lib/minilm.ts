@@ -29,7 +29,7 @@ import {
   NATIVE_PLATFORMS,
   ORT_NATIVE_VERSION,
 } from "../../server/memsvc/embeddings/minilm_assets.ts";
-import { ensureStaticTable } from "./minilm_static.ts";
+import { ensureStaticTable, ensureWordNeighbours } from "./minilm_static.ts";
 import { tgzMembers } from "./tar.ts";
 import { zipMember } from "./zip.ts";
 
@@ -41,13 +41,14 @@ export const MINILM_OUT = ".cache/minilm";
 export const MINILM_MODEL = "minilm-l6-int8.onnx";
 export const MINILM_VOCAB = "minilm-l6-vocab.txt";
 /**
- * What the binary embeds: the gzipped model, the vocabulary, builtin-static's token table, the wasm
- * runtime and the native one.
+ * What the binary embeds: the gzipped model, the vocabulary, builtin-static's token table, the keyword
+ * tier's word neighbours, the wasm runtime and the native one.
  */
 export const MINILM_ASSETS = [
   MINILM_FILES.model,
   MINILM_FILES.vocab,
   MINILM_FILES.staticTable,
+  MINILM_FILES.wordNeighbours,
   MINILM_FILES.wasm,
   ...(NATIVE_PLATFORMS[hostPlatform()]
     ? [MINILM_FILES.nativeLibrary(hostPlatform()), MINILM_FILES.nativeBinding(hostPlatform())]
@@ -249,6 +250,7 @@ export async function ensureMiniLM(log: (line: string) => void = (l) => console.
   }
   await ensureCompressed(out, verified(model, MODEL_SHA256, MINILM_MODEL), log);
   await ensureStaticTable(out, log);
+  await ensureWordNeighbours(out, log);
 }
 
 if (import.meta.main) await ensureMiniLM((l) => console.log(l));

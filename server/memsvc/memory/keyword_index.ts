@@ -28,6 +28,7 @@ import { ChangeCursor } from "../../../internal/db/change_cursor.ts";
 import { FullTextIndex, type Hit, type ParsedQuery } from "../../../internal/fulltext/mod.ts";
 import type { JsonValue, MemsvcDatabase } from "../store/db.ts";
 import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
+import { expandQuery, loadNeighbours, type Neighbours } from "./query_expansion.ts";
 import { partitionKey } from "./scope.ts";
 
 /** Field weights: the entry's own words, its neighbours' words, its metadata and source type. */
@@ -90,8 +91,16 @@ export class KeywordIndex {
   readonly #pending = new Set<string>();
   #changes = 0;
   #changedAt = 0;
+  /** Query expansion's table (query_expansion.ts): undefined until read, null when there is none. */
+  #neighbours: Neighbours | null | undefined;
 
-  constructor(private readonly db: Kysely<MemsvcDatabase>) {}
+  /**
+   * `expansion: false` leaves queries as they are (tests of exact matching); by default a query's stems
+   * bring in their word neighbours (query_expansion.ts).
+   */
+  constructor(private readonly db: Kysely<MemsvcDatabase>, options: { expansion?: boolean } = {}) {
+    if (options.expansion === false) this.#neighbours = null;
+  }
 
   get size(): number {
     return this.#meta.size;
@@ -114,6 +123,12 @@ export class KeywordIndex {
    * `seen` up to it (numbers taken by writes that left no row, such as a deduplicated remember).
    */
   sync(mark?: number): Promise<void> {
+    if (this.#neighbours === undefined) {
+      return loadNeighbours().then((n) => {
+        this.#neighbours = n;
+        return this.sync(mark);
+      });
+    }
     if (mark !== undefined && this.#caughtUp(mark)) return Promise.resolve();
     return this.#syncing ??= this.#catchUp(mark).finally(() => (this.#syncing = undefined));
   }
@@ -200,9 +215,11 @@ export class KeywordIndex {
 
   /**
    * The k best entries for the query among the partitions (cold entries excluded), with session
-   * neighbours lifted by the hits next to them.
+   * neighbours lifted by the hits next to them. The query's stems bring in their word neighbours
+   * (query_expansion.ts) once a sync has read the table.
    */
-  search(query: ParsedQuery, partitions: ReadonlySet<string>, k: number): Hit[] {
+  search(parsed: ParsedQuery, partitions: ReadonlySet<string>, k: number): Hit[] {
+    const query = expandQuery(parsed, this.#neighbours ?? null);
     const accept = (m: Meta) => !m.cold && partitions.has(m.partition);
     const hits = [...partitions].flatMap((p) => this.#indexes.get(p)?.search(query, k * 2, accept) ?? [])
       .sort((a, b) => b.score - a.score).slice(0, k * 2);
