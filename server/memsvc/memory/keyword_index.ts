@@ -93,13 +93,22 @@ export class KeywordIndex {
   #changedAt = 0;
   /** Query expansion's table (query_expansion.ts): undefined until read, null when there is none. */
   #neighbours: Neighbours | null | undefined;
+  #neighboursLoading: Promise<unknown> | undefined;
 
   /**
    * `expansion: false` leaves queries as they are (tests of exact matching); by default a query's stems
    * bring in their word neighbours (query_expansion.ts).
    */
   constructor(private readonly db: Kysely<MemsvcDatabase>, options: { expansion?: boolean } = {}) {
-    if (options.expansion === false) this.#neighbours = null;
+    if (options.expansion === false) {
+      this.#neighbours = null;
+      return;
+    }
+    // Read from the start (250 ms), off the first search's path unless it comes at once.
+    this.#neighboursLoading = loadNeighbours().then(
+      (n) => (this.#neighbours = n),
+      () => (this.#neighbours = null),
+    );
   }
 
   get size(): number {
@@ -123,12 +132,7 @@ export class KeywordIndex {
    * `seen` up to it (numbers taken by writes that left no row, such as a deduplicated remember).
    */
   sync(mark?: number): Promise<void> {
-    if (this.#neighbours === undefined) {
-      return loadNeighbours().then((n) => {
-        this.#neighbours = n;
-        return this.sync(mark);
-      });
-    }
+    if (this.#neighbours === undefined) return this.#neighboursLoading!.then(() => this.sync(mark));
     if (mark !== undefined && this.#caughtUp(mark)) return Promise.resolve();
     return this.#syncing ??= this.#catchUp(mark).finally(() => (this.#syncing = undefined));
   }
