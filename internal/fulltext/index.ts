@@ -56,6 +56,10 @@ export interface IndexOptions {
    * ({ prefix: "runn" } finds "running" and not "runs"). About doubles the postings.
    */
   exactWords?: boolean;
+  /** BM25 term-frequency saturation (default 1.2). */
+  k1?: number;
+  /** BM25 length normalisation, 0 (none) to 1 (full; default 0.75). */
+  b?: number;
 }
 
 /** A term of match(): an index term (a stem, "=word", a verbatim key) or the exact words with a prefix. */
@@ -206,6 +210,8 @@ interface Pool {
 export class FullTextIndex<M = undefined> {
   readonly #fields: [string, Required<FieldSpec>][];
   readonly #exactWords: boolean;
+  readonly #k1: number;
+  readonly #b: number;
   /** Exact words ("=word" terms without the "="), sorted, and those added since the last sort. */
   #vocabulary: string[] = [];
   #newWords: string[] = [];
@@ -236,6 +242,8 @@ export class FullTextIndex<M = undefined> {
       verbatim: f.verbatim ?? false,
     }]);
     this.#exactWords = options.exactWords ?? false;
+    this.#k1 = options.k1 ?? K1;
+    this.#b = options.b ?? B;
     this.#lengthSums = this.#fields.map(() => 0);
     this.#normAverages = this.#fields.map(() => 0);
   }
@@ -647,6 +655,7 @@ export class FullTextIndex<M = undefined> {
     const header = {
       fields: this.#fields,
       exactWords: this.#exactWords,
+      bm25: [this.#k1, this.#b],
       terms: [...this.#termIds.keys()],
       ids: live.map((d) => d.id),
       metas: live.map((d) => encodeMeta(d.meta)),
@@ -681,6 +690,8 @@ export class FullTextIndex<M = undefined> {
     const header = frame.header as {
       fields: [string, Required<FieldSpec>][];
       exactWords: boolean;
+      /** k1 and b; snapshots before these were options were written with the defaults. */
+      bm25?: [number, number];
       terms: string[];
       ids: string[];
       metas: unknown[];
@@ -691,7 +702,10 @@ export class FullTextIndex<M = undefined> {
     if (JSON.stringify(header.fields) !== JSON.stringify(index.#fields)) {
       throw new Error("snapshot was written with other fields");
     }
-    if (header.exactWords !== index.#exactWords) throw new Error("snapshot was written with other options");
+    const [k1, b] = header.bm25 ?? [K1, B];
+    if (header.exactWords !== index.#exactWords || k1 !== index.#k1 || b !== index.#b) {
+      throw new Error("snapshot was written with other options");
+    }
     const width = index.#fields.length;
     const postStart = frame.next(Uint32Array);
     const postDocs = frame.next(Int32Array);
@@ -784,9 +798,9 @@ export class FullTextIndex<M = undefined> {
     for (let f = 0; f < tf.length; f++) {
       if (!tf[f]) continue;
       const avg = this.#normAverages[f]! || 1;
-      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - B + B * lengths[at + f]! / avg);
+      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - this.#b + this.#b * lengths[at + f]! / avg);
     }
-    return pseudo * (K1 + 1) / (pseudo + K1);
+    return pseudo * (this.#k1 + 1) / (pseudo + this.#k1);
   }
 
   #drifted(): boolean {

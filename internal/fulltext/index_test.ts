@@ -63,6 +63,27 @@ describe("FullTextIndex", () => {
     assert.ok(Math.abs(x!.score - idf * tf * 2.2 / (tf + 1.2)) < 1e-6, String(x!.score));
   });
 
+  it("takes k1 and b as options, and refuses a snapshot written with others", () => {
+    const index = new FullTextIndex({ content: { weight: 1 } }, { k1: 0.5, b: 0.25 });
+    index.add("x", { content: "alpha alpha beta" }, undefined);
+    index.add("y", { content: "beta" }, undefined);
+    // Average length 2; "x" holds alpha twice in 3 words.
+    const [x] = index.search("alpha", 1);
+    const idf = Math.log(1 + (2 - 1 + 0.5) / (1 + 0.5));
+    const tf = 2 / (1 - 0.25 + 0.25 * 3 / 2);
+    assert.ok(Math.abs(x!.score - idf * tf * 1.5 / (tf + 0.5)) < 1e-6, String(x!.score));
+    const bytes = index.serialize(() => null);
+    assert.equal(
+      FullTextIndex.deserialize({ content: { weight: 1 } }, bytes, () => undefined, { k1: 0.5, b: 0.25 })
+        .search("alpha", 1)[0]?.score,
+      x!.score,
+    );
+    assert.throws(
+      () => FullTextIndex.deserialize({ content: { weight: 1 } }, bytes, () => undefined),
+      /other options/,
+    );
+  });
+
   it("keeps phrases and exclusions; exclusion ignores expansion context", () => {
     const index = corpus();
     assert.deepEqual(ids(index.search('"postgres backup"', 10)), ["twice", "short", "long"]);

@@ -28,7 +28,7 @@ import { memories, queries } from "./data.ts";
 import { BENCH_USER, type BenchServer, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
-import { BuiltinEmbedder, MiniLMEmbedder } from "../../server/memsvc/embeddings/mod.ts";
+import { BuiltinEmbedder, MiniLMEmbedder, StaticEmbedder } from "../../server/memsvc/embeddings/mod.ts";
 import { embedderTable, measureEmbedder } from "./embedders.ts";
 import { measureRecall, recallTable, serverMemoryRecall } from "./recall.ts";
 import { type LatencySummary, type LoadResult, runLoad, summarize } from "./stats.ts";
@@ -426,9 +426,24 @@ if (runs("recall")) {
   } finally {
     await rm(minilmDir, { recursive: true, force: true });
   }
+  // builtin-static (MiniLM's token table) embeds as fast as the hashing embedder: the whole set.
+  log(`conversational recall: builtin-static, ${chats} chats`);
+  const staticDir = await mkdtemp(join(tmpdir(), "memsvc-bench-recall-static-"));
+  try {
+    const server = await startServer({ dataDir: staticDir, binary: BINARY, embedder: "builtin-static" });
+    await server.login();
+    results.conversationalRecallStatic = await measureRecall(
+      server,
+      conversationSet({ ...DEFAULT_SET, chats }),
+    );
+    await server.stop();
+  } finally {
+    await rm(staticDir, { recursive: true, force: true });
+  }
   log("built-in embedders in process");
   results.embedders = [
     await measureEmbedder(new BuiltinEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
+    await measureEmbedder(new StaticEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
     await measureEmbedder(new MiniLMEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
   ];
 }
@@ -636,6 +651,13 @@ function report(r: any): string {
     const c = r.conversationalRecallMinilm;
     section(
       `Conversational recall with MEMSVC_EMBEDDER=builtin-minilm (${c.turns} turns, ${c.questions} questions)`,
+      recallTable(c),
+    );
+  }
+  if (r.conversationalRecallStatic) {
+    const c = r.conversationalRecallStatic;
+    section(
+      `Conversational recall with MEMSVC_EMBEDDER=builtin-static (${c.turns} turns, ${c.questions} questions)`,
       recallTable(c),
     );
   }

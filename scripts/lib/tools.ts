@@ -70,7 +70,7 @@ export const SOURCES = ["cmd", "internal", "server", "controller", "package.json
 
 /** Further sources of one binary only: a dashboard edit rebuilds memsvc, not the other six. */
 export const TOOL_SOURCES: Partial<Record<Tool, string[]>> = {
-  memsvc: ["web/admin", "scripts/lib/web_bundle.ts", "scripts/lib/minilm.ts"],
+  memsvc: ["web/admin", "scripts/lib/web_bundle.ts", "scripts/lib/minilm.ts", "scripts/lib/minilm_static.ts"],
   edgectl: ["crds/edgeproxy.io", "web/edgectl", "scripts/lib/web_bundle.ts"],
   vault: ["web/vault", "scripts/lib/web_bundle.ts"],
   "gitsync-manager": [

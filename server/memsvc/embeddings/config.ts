@@ -1,7 +1,8 @@
 /**
  * Which embedder memsvc uses: MEMSVC_EMBEDDER picks one of EMBEDDERS. Unset, it follows
  * MEMSVC_EMBEDDINGS_URL: an OpenAI-compatible endpoint when one is set, else the built-in hashing
- * embedder (offline, deterministic, the default). `builtin-minilm` is the in-process neural model.
+ * embedder (offline, deterministic, the default). `builtin-minilm` is the in-process neural model,
+ * `builtin-static` its token vectors distilled into a table (static_minilm.ts).
  */
 import { z } from "zod";
 import { ConfigError } from "../../../internal/config/mod.ts";
@@ -10,16 +11,18 @@ import { BuiltinEmbedder } from "./builtin.ts";
 import type { Embedder } from "./embedder.ts";
 import { MiniLMEmbedder } from "./minilm.ts";
 import { OpenAIEmbedder } from "./openai.ts";
+import { StaticEmbedder } from "./static_minilm.ts";
 
 /** The embedding variables, to merge into memsvc's environment schema (`memsvcEnv.extend(embeddingsEnv.shape)`). */
 /** MEMSVC_EMBEDDER's values. */
-export const EMBEDDERS = ["builtin-hash", "builtin-minilm", "openai"] as const;
+export const EMBEDDERS = ["builtin-hash", "builtin-static", "builtin-minilm", "openai"] as const;
 export type EmbedderName = (typeof EMBEDDERS)[number];
 
 export const embeddingsEnv = z.object({
   /**
-   * builtin-hash (hashed n-grams, the default), builtin-minilm (all-MiniLM-L6-v2 int8, in process) or
-   * openai (MEMSVC_EMBEDDINGS_URL's service). Unset: openai when a URL is set, else builtin-hash.
+   * builtin-hash (hashed n-grams, the default), builtin-static (MiniLM's token vectors, averaged),
+   * builtin-minilm (all-MiniLM-L6-v2 int8, in process) or openai (MEMSVC_EMBEDDINGS_URL's service).
+   * Unset: openai when a URL is set, else builtin-hash.
    */
   MEMSVC_EMBEDDER: z.enum(EMBEDDERS, { message: `must be one of ${EMBEDDERS.join(", ")}` }).optional(),
   /**
@@ -87,6 +90,7 @@ export function createEmbedder(settings: EmbeddingsSettings, options: CreateEmbe
   if (problems.length) throw new ConfigError(problems);
   const name = embedderName(settings);
   if (name === "builtin-hash") return new BuiltinEmbedder();
+  if (name === "builtin-static") return new StaticEmbedder();
   if (name === "builtin-minilm") return new MiniLMEmbedder();
   return new OpenAIEmbedder({
     url: settings.MEMSVC_EMBEDDINGS_URL!,

@@ -6,6 +6,7 @@ import { BuiltinEmbedder } from "./builtin.ts";
 import { createEmbedder, embedderName, embeddingsEnv, embeddingsProblems } from "./config.ts";
 import { MiniLMEmbedder } from "./minilm.ts";
 import { OpenAIEmbedder } from "./openai.ts";
+import { StaticEmbedder } from "./static_minilm.ts";
 
 test("no URL: the built-in embedder", () => {
   const embedder = createEmbedder({});
@@ -133,6 +134,9 @@ test("MEMSVC_EMBEDDER picks the embedder; unset, the URL decides", () => {
   assert.ok(minilm instanceof MiniLMEmbedder);
   assert.equal(minilm.id, "builtin-minilm-l6-int8-v1:384");
   assert.equal(minilm.dimensions, 384);
+  const staticEmbedder = createEmbedder(loadEnv(embeddingsEnv, { MEMSVC_EMBEDDER: "builtin-static" }));
+  assert.ok(staticEmbedder instanceof StaticEmbedder);
+  assert.equal(staticEmbedder.id, "builtin-static-minilm-l6-v1:384");
   const openai = createEmbedder({
     MEMSVC_EMBEDDER: "openai",
     MEMSVC_EMBEDDINGS_URL: "http://localhost:11434/v1",
@@ -146,7 +150,9 @@ test("a bad or contradictory MEMSVC_EMBEDDER is a config error naming the variab
     () => loadEnv(embeddingsEnv, { MEMSVC_EMBEDDER: "minilm" }),
     (err: unknown) =>
       err instanceof ConfigError &&
-      err.problems[0]!.startsWith("MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-minilm, openai"),
+      err.problems[0]!.startsWith(
+        "MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-static, builtin-minilm, openai",
+      ),
   );
   assert.deepEqual(embeddingsProblems({ MEMSVC_EMBEDDER: "openai" }), [
     "MEMSVC_EMBEDDER=openai needs MEMSVC_EMBEDDINGS_URL (for example https://api.openai.com/v1)",

@@ -135,8 +135,15 @@ function nativeBinding(ort: typeof Ort): Promise<NativeBinding | undefined> {
   return binding;
 }
 
-/** The native runtime, or undefined when this build has none for this platform. */
-export async function loadNative(model: Uint8Array, ort: typeof Ort): Promise<ModelRuntime | undefined> {
+/**
+ * The native runtime, or undefined when this build has none for this platform. `options` override the
+ * session's (scripts/bench/minilm_cost.ts measures the memory ones).
+ */
+export async function loadNative(
+  model: Uint8Array,
+  ort: typeof Ort,
+  options: Record<string, unknown> = {},
+): Promise<ModelRuntime | undefined> {
   const api = await nativeBinding(ort);
   if (!api) return undefined;
   const session = new api.InferenceSession();
@@ -145,6 +152,7 @@ export async function loadNative(model: Uint8Array, ort: typeof Ort): Promise<Mo
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     graphOptimizationLevel: "all",
+    ...options,
   });
   return {
     name: "native",

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BUILTIN_ID, MINILM_ID } from "../embeddings/mod.ts";
-import { fuse, type Fusion, fusionFor, HASH_FUSION, MINILM_FUSION, type TierScores } from "./fusion.ts";
+import { BUILTIN_ID, MINILM_ID, STATIC_ID } from "../embeddings/mod.ts";
+import {
+  fuse,
+  type Fusion,
+  fusionFor,
+  HASH_FUSION,
+  MINILM_FUSION,
+  STATIC_FUSION,
+  type TierScores,
+} from "./fusion.ts";
 
 const both = { keyword: true, vector: true };
 const order = (r: { id: string; fused: number }[]) =>
@@ -10,6 +18,7 @@ const order = (r: { id: string; fused: number }[]) =>
 test("each embedder gets its own blend", () => {
   assert.equal(fusionFor(BUILTIN_ID), HASH_FUSION);
   assert.equal(fusionFor(MINILM_ID), MINILM_FUSION);
+  assert.equal(fusionFor(STATIC_ID), STATIC_FUSION);
   assert.equal(fusionFor("openai:text-embedding-3-small:1536"), HASH_FUSION);
 });
 

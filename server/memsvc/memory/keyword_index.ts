@@ -28,14 +28,18 @@ import { ChangeCursor } from "../../../internal/db/change_cursor.ts";
 import { FullTextIndex, type Hit, type ParsedQuery } from "../../../internal/fulltext/mod.ts";
 import type { JsonValue, MemsvcDatabase } from "../store/db.ts";
 import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
+import { expandQuery, loadNeighbours, type Neighbours } from "./query_expansion.ts";
 import { partitionKey } from "./scope.ts";
 
 /** Field weights: the entry's own words, its neighbours' words, its metadata and source type. */
-const FIELDS = {
+export const KEYWORD_FIELDS = {
   content: { weight: 1, phrases: true },
   context: { weight: 0.5, excludable: false },
   tags: { weight: 0.3 },
 };
+/** BM25 parameters of the partitions' indexes. */
+export const KEYWORD_OPTIONS: { k1?: number; b?: number } = {};
+const FIELDS = KEYWORD_FIELDS;
 /** Turns on each side whose text is indexed with an entry. */
 export const EXPANSION_RADIUS = 2;
 /** Share of a hit's score its session neighbours receive. */
@@ -87,8 +91,25 @@ export class KeywordIndex {
   readonly #pending = new Set<string>();
   #changes = 0;
   #changedAt = 0;
+  /** Query expansion's table (query_expansion.ts): undefined until read, null when there is none. */
+  #neighbours: Neighbours | null | undefined;
+  #neighboursLoading: Promise<unknown> | undefined;
 
-  constructor(private readonly db: Kysely<MemsvcDatabase>) {}
+  /**
+   * `expansion: false` leaves queries as they are (tests of exact matching); by default a query's stems
+   * bring in their word neighbours (query_expansion.ts).
+   */
+  constructor(private readonly db: Kysely<MemsvcDatabase>, options: { expansion?: boolean } = {}) {
+    if (options.expansion === false) {
+      this.#neighbours = null;
+      return;
+    }
+    // Read from the start (250 ms), off the first search's path unless it comes at once.
+    this.#neighboursLoading = loadNeighbours().then(
+      (n) => (this.#neighbours = n),
+      () => (this.#neighbours = null),
+    );
+  }
 
   get size(): number {
     return this.#meta.size;
@@ -111,6 +132,7 @@ export class KeywordIndex {
    * `seen` up to it (numbers taken by writes that left no row, such as a deduplicated remember).
    */
   sync(mark?: number): Promise<void> {
+    if (this.#neighbours === undefined) return this.#neighboursLoading!.then(() => this.sync(mark));
     if (mark !== undefined && this.#caughtUp(mark)) return Promise.resolve();
     return this.#syncing ??= this.#catchUp(mark).finally(() => (this.#syncing = undefined));
   }
@@ -176,7 +198,7 @@ export class KeywordIndex {
         }
         return { partition: p.key, cold: cold === 1, session, capture, change, hash };
       };
-      indexes.set(p.key, FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode));
+      indexes.set(p.key, FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode, KEYWORD_OPTIONS));
     }
     if (this.#cursor.seen > 0) return false; // a catch-up ran meanwhile
     for (const [key, index] of indexes) {
@@ -197,9 +219,11 @@ export class KeywordIndex {
 
   /**
    * The k best entries for the query among the partitions (cold entries excluded), with session
-   * neighbours lifted by the hits next to them.
+   * neighbours lifted by the hits next to them. The query's stems bring in their word neighbours
+   * (query_expansion.ts) once a sync has read the table.
    */
-  search(query: ParsedQuery, partitions: ReadonlySet<string>, k: number): Hit[] {
+  search(parsed: ParsedQuery, partitions: ReadonlySet<string>, k: number): Hit[] {
+    const query = expandQuery(parsed, this.#neighbours ?? null);
     const accept = (m: Meta) => !m.cold && partitions.has(m.partition);
     const hits = [...partitions].flatMap((p) => this.#indexes.get(p)?.search(query, k * 2, accept) ?? [])
       .sort((a, b) => b.score - a.score).slice(0, k * 2);
@@ -385,7 +409,7 @@ export class KeywordIndex {
         ? this.neighbours(id, EXPANSION_RADIUS).map((n) => texts.get(n)?.content ?? "").join(" ")
         : undefined;
       let index = this.#indexes.get(meta.partition);
-      if (!index) this.#indexes.set(meta.partition, index = new FullTextIndex<Meta>(FIELDS));
+      if (!index) this.#indexes.set(meta.partition, index = new FullTextIndex<Meta>(FIELDS, KEYWORD_OPTIONS));
       index.add(id, { content: text.content, context, tags: text.tags }, meta);
     }
   }

@@ -11,6 +11,9 @@ import { contentHash, newEntryId } from "./entry.ts";
 import { KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./keyword_index.ts";
 import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
 
+/** Exact matching: these tests follow words in and out of the index (query expansion has its own). */
+const EXACT = { expansion: false };
+
 describe("KeywordIndex on the database", () => {
   let store: TestStore;
   const ADA = "u:ada|default";
@@ -50,7 +53,7 @@ describe("KeywordIndex on the database", () => {
   };
 
   it("sync(mark) reads only when the change sequence moved past what the index has seen", async () => {
-    const index = new KeywordIndex(store.db);
+    const index = new KeywordIndex(store.db, EXACT);
     await write("The lighthouse keeper logs the fog horn tests on Fridays.");
     const before = await readChangeMarks(store.db);
     await index.sync(before.entries);
@@ -86,7 +89,7 @@ describe("KeywordIndex on the database", () => {
   });
 
   it("finds a turn through its session neighbours, and rebuilds the same from the database", async () => {
-    const index = new KeywordIndex(store.db);
+    const index = new KeywordIndex(store.db, EXACT);
     await write("The marina raised the mooring fees for sailboats again.");
     const ask = await write("I finally settled on a name for the sailboat.", { session_id: "s1" });
     await write("Exciting! What did you go with?", { session_id: "s1" });
@@ -100,12 +103,12 @@ describe("KeywordIndex on the database", () => {
     assert.ok(found.includes(answer), JSON.stringify(found));
     assert.deepEqual(index.neighbours(answer, 2).length, 2);
     // A new process (a restart after a crash) rebuilds the same answer from the rows alone.
-    const fresh = new KeywordIndex(store.db);
+    const fresh = new KeywordIndex(store.db, EXACT);
     assert.deepEqual(await find(fresh, "What name did I give my sailboat?"), found);
   });
 
   it("follows deletes, scope moves, cold flags and other users' rows", async () => {
-    const index = new KeywordIndex(store.db);
+    const index = new KeywordIndex(store.db, EXACT);
     const a = await write("Backups of the billing database run at 02:00 UTC.");
     const b = await write("The billing database lives on db-prod-3.");
     const bobs = await write("Bob's billing database notes.", { user_id: "bob" });
@@ -134,7 +137,7 @@ describe("KeywordIndex on the database", () => {
   });
 
   it("sees a write committed out of order below values it has already read", async () => {
-    const index = new KeywordIndex(store.db);
+    const index = new KeywordIndex(store.db, EXACT);
     await find(index, "anything");
     // Take a sequence value, let a later write commit first, then commit the earlier one.
     const { rows } = await sql<{ n: string }>`select nextval('memory_change_seq') as n`.execute(store.db);
@@ -162,7 +165,7 @@ describe("KeywordIndex on the database", () => {
       return out;
     };
     const fresh = async (file: string) => {
-      const index = new KeywordIndex(store.db);
+      const index = new KeywordIndex(store.db, EXACT);
       return { index, loaded: await index.load(file, INSTANCE) };
     };
 
@@ -190,7 +193,7 @@ describe("KeywordIndex on the database", () => {
         content: "Project note: the osprey camera streams the nest.",
         content_hash: await contentHash("Project note: the osprey camera streams the nest."),
       }).execute();
-      const index = new KeywordIndex(store.db);
+      const index = new KeywordIndex(store.db, EXACT);
       const before = await answers(index);
       assert.ok(before[3]!.includes(quiet), "a session neighbour is found through its context");
       const file = join(dir, "round-trip.bin");
@@ -216,7 +219,7 @@ describe("KeywordIndex on the database", () => {
       // The same as the saved index that kept running; the same hits as a rebuild from the rows (whose
       // order may differ: impacts are computed against the average lengths of when a row was added).
       assert.deepEqual(after, await answers(index));
-      const rebuilt = await answers(new KeywordIndex(store.db));
+      const rebuilt = await answers(new KeywordIndex(store.db, EXACT));
       assert.deepEqual(after.map((ids) => ids.sort()), rebuilt.map((ids) => ids.sort()));
       assert.ok(!after.flat().includes(gone) && !after.flat().includes(project));
       assert.ok(!after[1]!.includes(bobs) && after[1]!.includes(added), JSON.stringify(after[1]));
@@ -224,7 +227,7 @@ describe("KeywordIndex on the database", () => {
     });
 
     it("keeps the gaps it had not seen filled, so an out-of-order commit after the save is found", async () => {
-      const index = new KeywordIndex(store.db);
+      const index = new KeywordIndex(store.db, EXACT);
       await index.sync();
       const { rows } = await sql<{ n: string }>`select nextval('memory_change_seq') as n`.execute(store.db);
       const late = await write("Late write about a cormorant.");
@@ -248,7 +251,7 @@ describe("KeywordIndex on the database", () => {
 
     it("falls back to a rebuild on a missing, damaged, truncated, foreign, old or future snapshot", async () => {
       await write("A pelican stole the fisherman's lunch.");
-      const index = new KeywordIndex(store.db);
+      const index = new KeywordIndex(store.db, EXACT);
       const expected = await find(index, "pelican lunch");
       const file = join(dir, "fallback.bin");
       await index.save(file, INSTANCE);
@@ -257,7 +260,7 @@ describe("KeywordIndex on the database", () => {
 
       const refused = async (what: string, prepare: () => Promise<void>, instance = INSTANCE) => {
         await prepare();
-        const other = new KeywordIndex(store.db);
+        const other = new KeywordIndex(store.db, EXACT);
         assert.equal(await other.load(file, instance), false, what);
         assert.deepEqual(await find(other, "pelican lunch"), expected, `${what}: rebuilt`);
         await writeFile(file, good);

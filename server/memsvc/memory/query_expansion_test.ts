@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { FullTextIndex, parseQuery } from "../../../internal/fulltext/mod.ts";
+import { stem } from "../../../internal/fulltext/analyzer.ts";
+import { expandQuery, EXPANSION_WEIGHT, loadNeighbours, type Neighbours } from "./query_expansion.ts";
+
+const NEIGHBOURS: Neighbours = new Map([
+  [stem("dog"), [[stem("puppy"), 0.7], [stem("pet"), 0.6]]],
+  [stem("called"), [[stem("named"), 0.4], [stem("dog"), 0.3]]],
+]);
+
+test("a query's stems bring in their neighbours, weighted below the query's own", () => {
+  const q = expandQuery(parseQuery("What is my new dog called?"), NEIGHBOURS);
+  assert.equal(q.terms.get(stem("dog")), 1, "a neighbour that is a query stem keeps its own weight");
+  assert.equal(q.terms.get(stem("puppy")), EXPANSION_WEIGHT * 0.7);
+  assert.equal(q.terms.get(stem("named")), EXPANSION_WEIGHT * 0.4);
+  assert.equal(expandQuery(parseQuery("dog"), null).terms.size, 1);
+  // Phrases and exclusions are left alone.
+  const p = expandQuery(parseQuery('"dog walker" -cat'), NEIGHBOURS);
+  assert.deepEqual(p.phrases, [[stem("dog"), stem("walker")]]);
+  assert.deepEqual(p.excluded, [stem("cat")]);
+});
+
+test("an answer in other words is found, and ranks below one in the question's words", () => {
+  const index = new FullTextIndex({ content: { weight: 1 } });
+  index.add("answer", { content: "We adopted a beagle puppy and named her Pepper." }, undefined);
+  index.add("literal", { content: "The dog next door is called Rex." }, undefined);
+  index.add("other", { content: "The marina raised the mooring fees again." }, undefined);
+  const query = parseQuery("What is my new dog called?");
+  assert.deepEqual(index.search(query, 10).map((h) => h.id), ["literal"]);
+  assert.deepEqual(index.search(expandQuery(query, NEIGHBOURS), 10).map((h) => h.id), ["literal", "answer"]);
+});
+
+test("the built table relates everyday words (from .cache/minilm or the binary)", async () => {
+  const neighbours = await loadNeighbours();
+  assert.ok(neighbours, "no word-neighbour table: run `deno run -A scripts/lib/minilm.ts`");
+  assert.ok(neighbours.size > 10_000, `${neighbours.size} stems`); // 13,995 stems of 21,571 words
+  const of = (w: string) => (neighbours.get(stem(w)) ?? []).map(([s]) => s);
+  assert.ok(of("dog").includes(stem("puppy")) || of("dog").includes(stem("pet")), of("dog").join(" "));
+  for (const list of neighbours.values()) {
+    assert.ok(list.length <= 5);
+    for (let i = 1; i < list.length; i++) assert.ok(list[i - 1]![1] >= list[i]![1]);
+  }
+});
