@@ -28,7 +28,7 @@ import type { VectorIndex } from "./vector_index.ts";
 /** Entries per embedder call and per statement. */
 const BATCH = 128;
 /** Longest a queued entry waits for company before its batch starts (unless a reader waits). */
-const GATHER_MS = 50;
+const GATHER_MS = 200;
 /** Rows per page of the start-up scan for entries without a vector. */
 const RECOVER_PAGE = 1_000;
 
