@@ -47,6 +47,8 @@ export function serverEnv(options: ServerOptions): Record<string, string> {
     ...(options.databaseUrl ? { MEMSVC_DATABASE_URL: options.databaseUrl } : {}),
     ...(options.dataDir ? { MEMSVC_DATA_DIR: options.dataDir } : {}),
     ...(options.embedder ? { MEMSVC_EMBEDDER: options.embedder } : {}),
+    // Passed on so the server can be profiled under the benchmark's load (BUN_OPTIONS="--cpu-prof-md ...").
+    ...(process.env.BUN_OPTIONS ? { BUN_OPTIONS: process.env.BUN_OPTIONS } : {}),
   };
 }
 

@@ -28,7 +28,7 @@ import type { VectorIndex } from "./vector_index.ts";
 /** Entries per embedder call and per statement. */
 const BATCH = 128;
 /** Longest a queued entry waits for company before its batch starts (unless a reader waits). */
-const GATHER_MS = 50;
+const GATHER_MS = 200;
 /** Rows per page of the start-up scan for entries without a vector. */
 const RECOVER_PAGE = 1_000;
 
@@ -182,6 +182,11 @@ export class VectorBacklog {
     const hashes: string[] = [];
     const encoded: string[] = [];
     const edges = { from: [] as string[], to: [] as string[], weight: [] as number[] };
+    // Nearest among the indexed entries: one pass over each partition for the whole batch.
+    const nearest = index.nearestMany(
+      batch.map((item, i) => ({ vector: vectors[i]!, partition: item.partition, exclude: item.id })),
+      LIMITS.coOccurNeighbors,
+    );
     batch.forEach((item, i) => {
       const vector = vectors[i]!;
       ids.push(item.id);
@@ -189,8 +194,8 @@ export class VectorBacklog {
       // As base64 text: PGlite serialises a bytea parameter several times slower than decode() parses this.
       const bytes = toBytes(vector);
       encoded.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"));
-      // Nearest among the indexed entries and the earlier ones of this batch, as if stored one by one.
-      const near = index.nearest(vector, [item.partition], LIMITS.coOccurNeighbors, item.id);
+      // And among the earlier ones of this batch, as if stored one by one.
+      const near = nearest[i]!;
       for (let j = 0; j < i; j++) {
         if (batch[j]!.partition !== item.partition || batch[j]!.id === item.id) continue;
         near.push({ id: batch[j]!.id, score: cosine(vector, vectors[j]!) });
@@ -212,19 +217,25 @@ export class VectorBacklog {
         join memory_entries e on e.id = n.id and e.content_hash = n.content_hash
       on conflict (entry_id) do update
         set model = excluded.model, vector = excluded.vector, seq = nextval('memory_vectors_seq')
-      returning entry_id`;
-    if (edges.from.length === 0) {
-      await storeVectors.execute(db);
-      return;
-    }
-    await sql`
-      with stored as (${storeVectors})
-      insert into memory_edges (from_id, to_id, relation, weight)
-      select a.id, b.id, 'co_occurs', n.weight
-        from unnest(${edges.from}::text[], ${edges.to}::text[], ${edges.weight}::real[]) as n(from_id, to_id, weight)
-        join stored s on s.entry_id = n.from_id
-        join memory_entries a on a.id = n.from_id
-        join memory_entries b on b.id = n.to_id
-      on conflict do nothing`.execute(db);
+      returning entry_id, seq::text`;
+    // `stored` joined memory_entries, so an edge's source exists; its target is checked here.
+    const { rows: stored } = edges.from.length === 0
+      ? await sql<{ entry_id: string; seq: string }>`${storeVectors}`.execute(db)
+      : await sql<{ entry_id: string; seq: string }>`
+      with stored as (${storeVectors}),
+        linked as (
+          insert into memory_edges (from_id, to_id, relation, weight)
+          select s.entry_id, b.id, 'co_occurs', n.weight
+            from unnest(${edges.from}::text[], ${edges.to}::text[], ${edges.weight}::real[]) as n(from_id, to_id, weight)
+            join stored s on s.entry_id = n.from_id
+            join memory_entries b on b.id = n.to_id
+          on conflict do nothing)
+      select entry_id, seq from stored`.execute(db);
+    // Committed: the index takes these vectors as they are instead of reading them back.
+    const byId = new Map(batch.map((item, i) => [item.id, i]));
+    index.hold(stored.map((r) => {
+      const i = byId.get(r.entry_id)!;
+      return { id: r.entry_id, partition: batch[i]!.partition, vector: vectors[i]!, seq: BigInt(r.seq) };
+    }));
   }
 }

@@ -2,7 +2,8 @@
  * The vector tier's in-process index. Vectors live in memory_vectors (the source of truth, shared
  * by every process on the database); this cache holds them by partition, packed as int8
  * (packed_vectors.ts), and catches up before each use by reading only rows whose `seq` is past what
- * it has seen, so writes from other processes appear too. Deleted entries are not tracked here:
+ * it has seen, so writes from other processes appear too; the vectors this process's backlog stores
+ * are handed over after their commit (`hold`) instead of being read back. Deleted entries are not tracked here:
  * callers confirm candidates against memory_entries and drop the ones that are gone (forget() also
  * evicts locally).
  *
@@ -34,6 +35,8 @@ export class VectorIndex {
   readonly #byPartition = new Map<string, PackedVectors>();
   readonly #partitionOf = new Map<string, string>();
   #seenSeq = 0n;
+  /** Seqs of vectors put in by `hold` past `#seenSeq`: the next read skips them, then moves past them. */
+  readonly #held = new Set<bigint>();
   #syncing: Promise<void> | undefined;
   #stopped = false;
   /** Vectors read or evicted since the last snapshot. */
@@ -67,16 +70,22 @@ export class VectorIndex {
 
   async #readNew(): Promise<void> {
     for (;;) {
+      const held = [...this.#held];
       // The batch of vectors first, then its entries by primary key: joining first let the planner
       // hash-join every entry for each batch (about a second per batch at 100k entries).
-      const batch = this.db.selectFrom("memory_vectors")
+      let batch = this.db.selectFrom("memory_vectors")
         .select(["entry_id", "vector", "seq"])
         .where("model", "=", this.embedder.id)
-        .where("seq", ">", sql<string>`${this.#seenSeq.toString()}::bigint`)
-        .orderBy("seq")
-        .limit(BATCH)
-        .as("v");
-      const rows = await this.db.selectFrom(batch)
+        .where("seq", ">", sql<string>`${this.#seenSeq.toString()}::bigint`);
+      if (held.length) {
+        batch = batch.where(sql<boolean>`seq <> all(${held.map(String)}::bigint[])`);
+      }
+      const rows = await this.db.selectFrom(
+        batch
+          .orderBy("seq")
+          .limit(BATCH)
+          .as("v"),
+      )
         .innerJoin("memory_entries", "memory_entries.id", "v.entry_id")
         .select(["v.entry_id", "v.vector", "v.seq", "memory_entries.user_id", "memory_entries.project_id"])
         .select("memory_entries.namespace")
@@ -88,6 +97,13 @@ export class VectorIndex {
         if (seq > this.#seenSeq) this.#seenSeq = seq;
       }
       this.#changes += rows.length;
+      if (rows.length < BATCH) {
+        // Caught up: the held vectors were committed before they were handed over, so no read needs them.
+        for (const seq of held) {
+          if (seq > this.#seenSeq) this.#seenSeq = seq;
+          this.#held.delete(seq);
+        }
+      }
       if (rows.length < BATCH || this.#stopped) return;
       // PGlite answers without real I/O, so a loop of reads would never let the event loop serve
       // requests (health checks included) until all vectors are in. A request needs a few turns of
@@ -103,6 +119,26 @@ export class VectorIndex {
     if (!bucket) this.#byPartition.set(partition, bucket = new PackedVectors(vector.length));
     bucket.put(id, vector);
     this.#partitionOf.set(id, partition);
+  }
+
+  /**
+   * Vectors this process has just stored and committed (the backlog's batch), put in without reading
+   * them back (PGlite parses a bytea column at about 0.3 ms per vector). One at or below what the
+   * index has read is skipped: that read saw it, or a newer vector of the same entry. When the seqs
+   * follow on from what was read the index moves past them at once; otherwise (another writer's seqs
+   * in between, or gaps) the next read skips them and then moves past them.
+   */
+  hold(rows: { id: string; partition: string; vector: Float32Array; seq: bigint }[]) {
+    const fresh = rows.filter((r) => r.seq > this.#seenSeq).sort((a, b) => (a.seq < b.seq ? -1 : 1));
+    for (const r of fresh) this.#put(r.id, r.partition, r.vector);
+    this.#changes += fresh.length;
+    const follows = !this.#syncing && this.#held.size === 0 &&
+      fresh.every((r, i) => r.seq === this.#seenSeq + BigInt(i + 1));
+    if (follows) {
+      if (fresh.length) this.#seenSeq = fresh.at(-1)!.seq;
+    } else {
+      for (const r of fresh) this.#held.add(r.seq);
+    }
   }
 
   /** Forgets entries (deleted here, or found gone by a caller). */
@@ -121,6 +157,18 @@ export class VectorIndex {
     const top = new TopK(k);
     for (const partition of partitions) this.#byPartition.get(partition)?.scan(query, top, exclude);
     return top.items;
+  }
+
+  /**
+   * `nearest` for many queries at once (a batch of new entries looking for their neighbours). A scan
+   * reads only the postings of its query's dimensions (packed_vectors.ts), so a partition is scanned
+   * per query: a pass shared by the batch read the rows once, but every stored component of them.
+   */
+  nearestMany(
+    queries: { vector: Float32Array; partition: string; exclude?: string }[],
+    k: number,
+  ): Neighbor[][] {
+    return queries.map((q) => this.nearest(q.vector, [q.partition], k, q.exclude));
   }
 
   /**
@@ -198,6 +246,7 @@ export class VectorIndex {
       for (const id of packed.ids()) this.#partitionOf.set(id, key);
     }
     this.#seenSeq = seenSeq;
+    this.#held.clear();
     this.#changes = 0;
     return true;
   }
