@@ -119,11 +119,19 @@ async function loadHttp(server: BenchServer, items: string[], namespace: string,
   );
 }
 
-async function searchLatency(server: BenchServer, namespace: string, mode: Mode): Promise<LatencySummary> {
+async function searchLatency(
+  server: BenchServer,
+  namespace: string,
+  mode: Mode,
+): Promise<LatencySummary & { serverCpuMs?: number }> {
+  // The server's CPU per search, as for writes: a loaded machine distorts wall time far more.
+  const cpuBefore = cpuMs(server.pid);
   const r = await runLoad(QUERIES, 1, async (i) => {
     await post(server, "/v1/search", { query: searchQueries[i]!, namespace, mode, limit: 10 });
   });
-  return r.latency;
+  const cpuAfter = cpuMs(server.pid);
+  if (cpuBefore === undefined || cpuAfter === undefined) return r.latency;
+  return { ...r.latency, serverCpuMs: Math.round(((cpuAfter - cpuBefore) / QUERIES) * 100) / 100 };
 }
 
 /**
@@ -552,7 +560,7 @@ function report(r: any): string {
     );
   }
   const searchRows = [
-    ...searched.flatMap((n) => MODES.map((m) => [`${n} ${m}`, ...l(es[n][m])])),
+    ...searched.flatMap((n) => MODES.map((m) => [`${n} ${m}`, ...l(es[n][m]), es[n][m].serverCpuMs ?? ""])),
     ...(sm
       ? [
         [`server-memory ${s1} search_nodes`, ...l(sm.search[s1])],
@@ -569,7 +577,7 @@ function report(r: any): string {
   if (searchRows.length) {
     section(
       "Search: POST /v1/search, limit 10, one scope, concurrency 1 (ms)",
-      table(["", "p50", "p95", "p99"], searchRows),
+      table(["", "p50", "p95", "p99", "server CPU/search"], searchRows),
     );
   }
   if (r.mcp) {
