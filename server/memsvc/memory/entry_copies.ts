@@ -4,9 +4,10 @@
  * largest statement at 1,000 entries: about 2 ms of CPU on PGlite's one thread).
  *
  * A copy is kept only while no statement that may write has run since it was read
- * (internal/db/write_count.ts): any write at all (a remember, an update, a delete, hit counts, decay,
- * a user removed) drops every copy, so a copy is always the row the database holds. On PostgreSQL
- * (no write count: other servers write) every row is read.
+ * (internal/db/write_count.ts): any write at all (a remember, an update, a delete, decay, a user
+ * removed) drops every copy, so a copy is always the row the database holds. The one exception is
+ * this process's own hit count writes, which return the columns they set and are applied to the
+ * copies (`patched`). On PostgreSQL (no write count: other servers write) every row is read.
  *
  * @example
  * const copies = new EntryCopies(db);
@@ -19,6 +20,9 @@ import { ENTRY_COLUMNS, type EntryRow } from "./entry.ts";
 
 /** An entry row as search reads it. */
 export type EntryCopy = Omit<EntryRow, "capture_seq" | "change_seq">;
+
+/** The columns a hit count write changes (hit_counts.ts). */
+export type HitColumns = Pick<EntryCopy, "id" | "hit_count" | "last_accessed_at" | "cold">;
 
 /** Rows kept at most (each about its content's size). */
 export const MAX_ENTRY_COPIES = 2_048;
@@ -60,6 +64,31 @@ export class EntryCopies {
       for (const row of read) this.#keep(row);
     }
     return rows.concat(read);
+  }
+
+  /**
+   * Runs `write`, one statement that changes only the hit columns of the rows it returns
+   * (hit_counts.ts), and applies those to the copies instead of dropping them: when it was the only
+   * statement that may write since the copies were read, they stay what the database holds.
+   */
+  async patched<R extends HitColumns>(write: () => Promise<R[]>): Promise<R[]> {
+    const before = writeCount(this.db);
+    const rows = await write();
+    if (before !== undefined && writeCount(this.db) === before + 1 && this.#at === before) {
+      for (const r of rows) {
+        const copy = this.#copies.get(r.id);
+        if (copy) {
+          this.#copies.set(r.id, {
+            ...copy,
+            hit_count: r.hit_count,
+            last_accessed_at: r.last_accessed_at,
+            cold: r.cold,
+          });
+        }
+      }
+      this.#at = before + 1;
+    }
+    return rows;
   }
 
   #keep(row: EntryCopy) {

@@ -53,6 +53,36 @@ describe("EntryCopies on the embedded database", () => {
     assert.deepEqual((await copies.read([a, b])).map((r) => r.id), [b]);
   });
 
+  it("keeps copies right through this process's own hit count writes", async () => {
+    const copies = new EntryCopies(store.db);
+    const a = await entry("The release train leaves every second Tuesday.");
+    const b = await entry("Hotfixes skip the release train.");
+    await copies.read([a, b]);
+    await bumpHits(store.db, 7, new Map([[a, 2]]), copies);
+    const before = copies.counts.copied;
+    const rows = byId(await copies.read([a, b]));
+    assert.equal(copies.counts.copied, before + 2, "both still copies");
+    assert.equal(rows.get(a)!.hit_count, 2, "with the hits written");
+    assert.ok(rows.get(a)!.last_accessed_at);
+    const stored = await store.db.selectFrom("memory_entries").select(["hit_count", "last_accessed_at"])
+      .where("id", "=", a).executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [rows.get(a)!.hit_count, rows.get(a)!.last_accessed_at],
+      [stored.hit_count, stored.last_accessed_at],
+    );
+
+    // Another write beside the hit count write: nothing is patched, everything read again.
+    await Promise.all([
+      bumpHits(store.db, 7, new Map([[b, 1]]), copies),
+      sql`update memory_entries set confidence = 0.5 where id = ${a}`.execute(store.db),
+    ]);
+    const read = copies.counts.read;
+    const after = byId(await copies.read([a, b]));
+    assert.equal(copies.counts.read, read + 2, "read again");
+    assert.equal(after.get(a)!.confidence, 0.5);
+    assert.equal(after.get(b)!.hit_count, 1);
+  });
+
   it("keeps nothing on a handle without a write count (as on PostgreSQL)", async () => {
     const a = await entry("The on-call rota changes on Mondays.");
     await store.db.transaction().execute(async (trx) => {

@@ -25,6 +25,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import { lifespanDays } from "../maintenance/decay.ts";
 import type { MemsvcMetrics } from "../metrics/registry.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
+import type { EntryCopies, HitColumns } from "./entry_copies.ts";
 
 /** How long hits gather before one write: short enough that other replicas see them soon. */
 export const HIT_FLUSH_MS = 1_000;
@@ -51,6 +52,8 @@ export class HitCounts {
   #writing = new Map<string, number>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<void> | undefined;
+  /** Copies of entry rows that a flush keeps right instead of dropping (search sets it). */
+  copies: EntryCopies | undefined;
 
   constructor(private readonly deps: HitCountsDeps, readonly delayMs = HIT_FLUSH_MS) {}
 
@@ -94,7 +97,7 @@ export class HitCounts {
     try {
       for (; done < all.length; done += HIT_BATCH) {
         const batch = new Map(all.slice(done, done + HIT_BATCH));
-        const promoted = await bumpHits(this.deps.db, this.deps.decayDays, batch);
+        const promoted = await bumpHits(this.deps.db, this.deps.decayDays, batch, this.copies);
         // Written: no longer pending, or a read now would count them twice.
         for (const id of batch.keys()) counts.delete(id);
         if (promoted) this.deps.metrics.count("promotions", promoted);
@@ -126,15 +129,27 @@ export async function bumpHits(
   db: Kysely<MemsvcDatabase>,
   decayDays: number,
   counts: ReadonlyMap<string, number>,
+  copies?: EntryCopies,
 ): Promise<number> {
   if (counts.size === 0) return 0;
+  const write = () => bumpHitsReturning(db, decayDays, counts);
+  const rows = copies ? await copies.patched(write) : await write();
+  return rows.filter((r) => r.promoted).length;
+}
+
+/** bumpHits, returning each row's new hit columns (for copies of the rows: entry_copies.ts). */
+async function bumpHitsReturning(
+  db: Kysely<MemsvcDatabase>,
+  decayDays: number,
+  counts: ReadonlyMap<string, number>,
+): Promise<(HitColumns & { promoted: boolean })[]> {
   const sorted = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const promote = sql<boolean>`e.cold and ${
     lifespanDays(decayDays, sql`e.hit_count + h.n`)
   } * interval '1 day' > now() - coalesce(e.last_accessed_at, e.updated_at)`;
   // The subquery locks the rows in id order and evaluates promotion on their values before these
   // hits; RETURNING tells which rows were promoted.
-  const { rows } = await sql<{ promoted: boolean }>`
+  const { rows } = await sql<HitColumns & { promoted: boolean }>`
     update memory_entries m
        set hit_count = m.hit_count + x.n,
            last_accessed_at = now(),
@@ -146,6 +161,6 @@ export async function bumpHits(
   }) h(id, n) on h.id = e.id
              order by e.id for update of e) x
      where m.id = x.id
-    returning x.promoted`.execute(db);
-  return rows.filter((r) => r.promoted).length;
+    returning m.id, m.hit_count, m.last_accessed_at, m.cold, x.promoted`.execute(db);
+  return rows;
 }

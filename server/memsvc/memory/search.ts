@@ -90,6 +90,7 @@ export class SearchService {
     this.hits = deps.hits ?? new HitCounts(deps);
     this.vectorCopies = new VectorCopies(deps.db, deps.embedder.id);
     this.entryCopies = new EntryCopies(deps.db);
+    this.hits.copies ??= this.entryCopies;
     this.#marks = new ChangeMarksWatch(deps.db);
   }
 
@@ -153,6 +154,7 @@ export class SearchService {
         this.deps.db,
         this.deps.decayDays,
         new Map(cold.map((k) => [k.row.id, 1])),
+        this.entryCopies,
       );
       if (promoted) this.deps.metrics.count("promotions", promoted);
     }
