@@ -15,6 +15,7 @@ import { lockDataDir } from "./data_dir_lock.ts";
 import { initdbInChild } from "./initdb_child.ts";
 import { type Listen, listenLocally } from "./notices.ts";
 import { PGliteDialect } from "./pglite_dialect.ts";
+import { countWritesOf } from "./write_count.ts";
 
 export interface OpenDatabaseOptions {
   /** postgres:// or postgresql:// selects a PostgreSQL server; unset or empty selects PGlite. */
@@ -112,7 +113,9 @@ async function openPGlite<DB>(
       log?.info("embedded database created", { dataDir, ms: Math.round(performance.now() - started) });
     }
     pglite = await createPGlite(dataDir, undefined, { sharedBuffers });
-    db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+    const dialect = new PGliteDialect(pglite);
+    db = new Kysely<DB>({ dialect });
+    countWritesOf(db, () => dialect.writes.count);
     await probe(db);
   } catch (err) {
     await close(db);

@@ -24,9 +24,12 @@ import {
   type TransactionSettings,
 } from "kysely";
 import { Mutex } from "./mutex.ts";
+import { mayWrite } from "./write_count.ts";
 
 export class PGliteDialect implements Dialect {
   readonly #pglite: PGlite;
+  /** Statements run that may have changed data (write_count.ts). */
+  readonly writes = { count: 0 };
 
   constructor(pglite: PGlite) {
     this.#pglite = pglite;
@@ -37,7 +40,7 @@ export class PGliteDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PGliteDriver(this.#pglite);
+    return new PGliteDriver(this.#pglite, this.writes);
   }
 
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
@@ -55,9 +58,9 @@ class PGliteDriver implements Driver {
   readonly #mutex = new Mutex();
   #release?: () => void;
 
-  constructor(pglite: PGlite) {
+  constructor(pglite: PGlite, writes: { count: number }) {
     this.#pglite = pglite;
-    this.#connection = new PGliteConnection(pglite);
+    this.#connection = new PGliteConnection(pglite, writes);
   }
 
   async init(): Promise<void> {
@@ -119,12 +122,16 @@ class PGliteDriver implements Driver {
 
 class PGliteConnection implements DatabaseConnection {
   readonly #pglite: PGlite;
+  readonly #writes: { count: number };
 
-  constructor(pglite: PGlite) {
+  constructor(pglite: PGlite, writes: { count: number }) {
     this.#pglite = pglite;
+    this.#writes = writes;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    // Counted before it runs: a copy read after this statement started is judged against it.
+    if (mayWrite(query.sql)) this.#writes.count++;
     const result = await this.#pglite.query<R>(query.sql, [...query.parameters]);
     const changed = ["INSERT", "UPDATE", "DELETE", "MERGE"].includes(result.command ?? "");
     return {

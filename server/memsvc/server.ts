@@ -11,7 +11,7 @@ import { createMaintenance, type Maintenance, reportTo } from "./maintenance/mod
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
-import { HitCounts } from "./memory/hit_counts.ts";
+import { HIT_FLUSH_EMBEDDED_MS, HIT_FLUSH_MS, HitCounts } from "./memory/hit_counts.ts";
 import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
@@ -103,7 +103,10 @@ export async function startMemsvc(
       reportTo(metrics),
       () => vectors.settled(),
     );
-    const hits = new HitCounts({ db: store.database.db, decayDays: config.MEMSVC_DECAY_DAYS, log, metrics });
+    const hits = new HitCounts(
+      { db: store.database.db, decayDays: config.MEMSVC_DECAY_DAYS, log, metrics },
+      store.database.backend === "pglite" ? HIT_FLUSH_EMBEDDED_MS : HIT_FLUSH_MS,
+    );
     const app = await buildApp(config, log, store, {
       hits,
       tokens,

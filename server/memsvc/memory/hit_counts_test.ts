@@ -5,7 +5,7 @@ import { silentLogger } from "../../../internal/log/mod.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { contentHash, newEntryId } from "./entry.ts";
-import { HitCounts } from "./hit_counts.ts";
+import { HIT_BATCH, HitCounts } from "./hit_counts.ts";
 
 describe("HitCounts on the database", () => {
   let store: TestStore;
@@ -53,6 +53,33 @@ describe("HitCounts on the database", () => {
     hits.add([b]);
     await hits.stop();
     assert.equal((await stored(b)).hit_count, 2, "stop writes what is left");
+  });
+
+  it("writes a large flush in batches, each no longer pending once written", async () => {
+    const hits = new HitCounts({
+      db: store.db,
+      decayDays: 7,
+      log: silentLogger,
+      metrics: new MemsvcMetrics(),
+    }, 10_000);
+    const ids: string[] = [];
+    for (let i = 0; i < HIT_BATCH * 2 + 3; i++) {
+      ids.push(await write(`Runbook step ${i} of the failover drill.`));
+    }
+    hits.add(ids);
+    hits.add(ids.slice(0, 5));
+    const flushing = hits.flush();
+    // Between batches a reader sees each entry's hits once: stored, or pending, never both.
+    let seenBetween = 0;
+    while (hits.pending(ids.at(-1)!) > 0) {
+      const row = await stored(ids[0]!);
+      assert.equal(row.hit_count + hits.pending(ids[0]!), 2);
+      seenBetween++;
+    }
+    await flushing;
+    assert.ok(seenBetween > 0, "reads ran between the batches");
+    for (const [i, id] of ids.entries()) assert.equal((await stored(id)).hit_count, i < 5 ? 2 : 1);
+    assert.equal(hits.pending(ids[0]!), 0);
   });
 
   it("a batch promotes a cold entry by the decay rule, counting all its hits", async () => {

@@ -22,8 +22,9 @@ import type { Caller } from "../../../internal/auth/mod.ts";
 import { tokens } from "../embeddings/mod.ts";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
 import { type DateWindow, parseDateWords } from "./date_words.ts";
-import { type ChangeMarks, readChangeMarks } from "./change_marks.ts";
-import { ENTRY_COLUMNS, type EntryRow, type MemoryEntry, toEntry } from "./entry.ts";
+import { type ChangeMarks, ChangeMarksWatch } from "./change_marks.ts";
+import { type EntryRow, type MemoryEntry, toEntry } from "./entry.ts";
+import { EntryCopies } from "./entry_copies.ts";
 import { fuse, fusionFor } from "./fusion.ts";
 import { bumpHits, HitCounts } from "./hit_counts.ts";
 import { KeywordIndex } from "./keyword_index.ts";
@@ -32,6 +33,7 @@ import { LIMITS } from "./limits.ts";
 import type { MemoryDeps } from "./memory_service.ts";
 import type { SearchBody } from "./schemas.ts";
 import { partitionsOf, type ReadScope, readScope } from "./scope.ts";
+import { VectorCopies } from "./vector_copies.ts";
 
 export const COLLAPSE_JACCARD = 0.75;
 /** An entry row as search reads it. */
@@ -77,10 +79,19 @@ export class SearchService {
   readonly keywordIndex: KeywordIndex;
   /** Hit counts of results, written in batches (hit_counts.ts). */
   readonly hits: HitCounts;
+  /** Stored vectors of recent candidates (embedded database only: vector_copies.ts). */
+  readonly vectorCopies: VectorCopies;
+  /** Entry rows of recent candidates (embedded database only: entry_copies.ts). */
+  readonly entryCopies: EntryCopies;
+  readonly #marks: ChangeMarksWatch;
 
   constructor(private readonly deps: SearchDeps) {
     this.keywordIndex = deps.keywordIndex ?? new KeywordIndex(deps.db);
     this.hits = deps.hits ?? new HitCounts(deps);
+    this.vectorCopies = new VectorCopies(deps.db, deps.embedder.id);
+    this.entryCopies = new EntryCopies(deps.db);
+    this.hits.copies ??= this.entryCopies;
+    this.#marks = new ChangeMarksWatch(deps.db);
   }
 
   async search(caller: Caller, body: SearchBody): Promise<SearchResponse> {
@@ -112,15 +123,16 @@ export class SearchService {
         return undefined;
       }
     };
-    // One small query tells whether either index has anything to catch up on. Vectors of earlier
-    // remembers still queued are stored after it: then the vector index reads regardless.
+    // One small query tells whether either index has anything to catch up on (none on the embedded
+    // database when nothing was written since the last). Vectors of earlier remembers still queued
+    // are stored after it: then the vector index reads regardless.
     const queued = this.deps.vectors.pending > 0;
-    const marks = await readChangeMarks(this.deps.db);
+    const marks = await this.#marks.read();
     const [keyword, vector] = await Promise.all([
       mode === "vector" ? undefined : tier("keyword", () => this.#keyword(scope, query, fetch, marks)),
       mode === "keyword"
         ? undefined
-        : tier("vector", () => this.#vector(scope, query, fetch, queued ? undefined : marks.vectors)),
+        : tier("vector", () => this.#vector(scope, query, fetch, queued ? undefined : marks)),
     ]);
 
     const scores = new Map<string, { k?: number; v?: number }>();
@@ -142,6 +154,7 @@ export class SearchService {
         this.deps.db,
         this.deps.decayDays,
         new Map(cold.map((k) => [k.row.id, 1])),
+        this.entryCopies,
       );
       if (promoted) this.deps.metrics.count("promotions", promoted);
     }
@@ -177,8 +190,7 @@ export class SearchService {
     let read = 0;
     while (read < order.length) {
       const batch = order.slice(read, read += Math.max(limit + (limit >> 1), 1));
-      const rows = await this.deps.db.selectFrom("memory_entries").select(ENTRY_COLUMNS)
-        .where("id", "in", batch.map((c) => c.id)).execute();
+      const rows = await this.entryCopies.read(batch.map((c) => c.id));
       const byId = new Map(rows.map((r) => [r.id, r]));
       // Candidates whose entry is gone (deleted by another process) leave the in-process indexes too.
       const gone = batch.filter((c) => !byId.has(c.id)).map((c) => c.id);
@@ -253,15 +265,19 @@ export class SearchService {
     }
   }
 
-  async #vector(scope: ReadScope, query: string, n: number, mark: bigint | undefined) {
+  async #vector(scope: ReadScope, query: string, n: number, marks: ChangeMarks | undefined) {
     // Earlier remembers' vectors are stored after their commit: a search sees every acknowledged write.
     await this.deps.vectors.settled();
-    const [[vector]] = await Promise.all([this.deps.embedder.embed([query]), this.deps.index.sync(mark)]);
+    const [[vector]] = await Promise.all([
+      this.deps.embedder.embed([query]),
+      this.deps.index.sync(marks?.vectors),
+    ]);
     // The index's int8 cosines pick the candidates (with room for quantisation error at the edge);
     // the exact cosines of those few, from their stored vectors, rank them.
-    // Only those that can still be among the exact top n are read back (withinReach).
+    // Only those that can still be among the exact top n are read back (withinReach), and only
+    // those not copied in process since the marks last moved (vector_copies.ts).
     const approximate = this.deps.index.nearest(vector!, partitionsOf(scope), n * 2);
-    return (await this.deps.index.rescore(vector!, withinReach(approximate, n))).slice(0, n);
+    return (await this.vectorCopies.rescore(vector!, withinReach(approximate, n), marks)).slice(0, n);
   }
 }
 
