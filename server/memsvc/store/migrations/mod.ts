@@ -9,6 +9,7 @@ import { memory } from "./0003_memory.ts";
 import { decay } from "./0004_decay.ts";
 import { sessions } from "./0005_sessions.ts";
 import { cacheNotices } from "./0006_cache_notices.ts";
+import { hotHits } from "./0007_hot_hits.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_engine_state": engineState,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004_decay": decay,
   "0005_sessions": sessions,
   "0006_cache_notices": cacheNotices,
+  "0007_hot_hits": hotHits,
 };
