@@ -3,7 +3,8 @@
  * pinned MiniLM model in .cache/minilm: the model's mean-pooled output for `[CLS] token [SEP]`, for each of
  * the 30,522 vocabulary tokens, less the mean over whole-word tokens, as int8 rows with a scale each.
  * About a minute on the native runtime (three on wasm), once: the result is kept gzipped in .cache/minilm
- * and is rebuilt only when the model or this derivation changes (DERIVATION is part of the file's check).
+ * and is rebuilt only when the model or this derivation changes (DERIVATION is part of the file's check);
+ * a copy is kept outside the clone (derived_cache.ts), so a fresh clone copies it.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -23,6 +24,7 @@ import {
   writeStaticTable,
 } from "../../server/memsvc/embeddings/static_minilm.ts";
 import { stem, STOP_WORDS } from "../../internal/fulltext/analyzer.ts";
+import type { DerivedCache } from "./derived_cache.ts";
 
 /** Bump with any change below that moves the table (and then STATIC_ID). */
 const DERIVATION = "static-v1";
@@ -30,23 +32,46 @@ const DERIVATION = "static-v1";
 const FIRST_WORD_ID = 1_000;
 const BATCH = 64;
 
-/** Makes `${out}/${MINILM_FILES.staticTable}` hold the table for the model at hand. */
-export async function ensureStaticTable(out: string, log: (line: string) => void) {
-  const path = join(out, MINILM_FILES.staticTable);
+/** Whether `path` holds a whole gzip file stamped as derived from `source`. */
+function current(path: string, source: string): boolean {
   const stamp = `${path}.source`;
+  if (!existsSync(path) || !existsSync(stamp) || readFileSync(stamp, "utf8") !== source) return false;
+  try {
+    gunzipSync(readFileSync(path));
+    return true;
+  } catch {
+    return false; // damaged: derive again
+  }
+}
+
+/** `path` as derived from `source`: as it is, copied from `kept`, or derived (and then kept). */
+async function ensureDerived(
+  path: string,
+  source: string,
+  kept: DerivedCache | undefined,
+  derive: () => Promise<void>,
+) {
+  if (current(path, source)) return;
+  if (kept?.restore(path, source)) {
+    writeFileSync(`${path}.source`, source);
+    if (current(path, source)) return;
+  }
+  await derive();
+  writeFileSync(`${path}.source`, source);
+  kept?.keep(path, source);
+}
+
+/** Makes `${out}/${MINILM_FILES.staticTable}` hold the table for the model at hand. */
+export async function ensureStaticTable(out: string, log: (line: string) => void, kept?: DerivedCache) {
+  const path = join(out, MINILM_FILES.staticTable);
   const model = await miniLMAsset(MINILM_FILES.model);
   const source = `${DERIVATION} ${createHash("sha256").update(model).digest("hex")}`;
-  if (existsSync(path) && existsSync(stamp) && readFileSync(stamp, "utf8") === source) {
-    try {
-      gunzipSync(readFileSync(path));
-      return;
-    } catch { /* damaged: derive again */ }
-  }
-  log("deriving builtin-static's token table from the model (about a minute, once)");
-  const table = await deriveTable(model);
-  writeFileSync(`${path}.tmp`, gzipSync(table, { level: 9 }));
-  renameSync(`${path}.tmp`, path);
-  writeFileSync(stamp, source);
+  await ensureDerived(path, source, kept, async () => {
+    log("deriving builtin-static's token table from the model (about a minute, once)");
+    const table = await deriveTable(model);
+    writeFileSync(`${path}.tmp`, gzipSync(table, { level: 9 }));
+    renameSync(`${path}.tmp`, path);
+  });
 }
 
 /** Neighbours kept per stem. */
@@ -58,14 +83,17 @@ const NEIGHBOURS = 5;
  * table's cosine, with the cosine: the keyword tier's query expansion (keyword_index.ts). Every pair of
  * 21,571 words, about a minute or two, once (same stamp rule as the table).
  */
-export async function ensureWordNeighbours(out: string, log: (line: string) => void) {
+export async function ensureWordNeighbours(out: string, log: (line: string) => void, kept?: DerivedCache) {
   const path = join(out, MINILM_FILES.wordNeighbours);
-  const stamp = `${path}.source`;
-  const tablePath = join(out, MINILM_FILES.staticTable);
-  const tableBytes = gunzipSync(readFileSync(tablePath));
+  const tableBytes = gunzipSync(readFileSync(join(out, MINILM_FILES.staticTable)));
   const source = `${DERIVATION} neighbours-v1 ${createHash("sha256").update(tableBytes).digest("hex")}`;
-  if (existsSync(path) && existsSync(stamp) && readFileSync(stamp, "utf8") === source) return;
-  log("deriving the keyword tier's word neighbours from the token table (a minute or two, once)");
+  await ensureDerived(path, source, kept, () => {
+    log("deriving the keyword tier's word neighbours from the token table (a minute or two, once)");
+    return deriveNeighbours(path, tableBytes);
+  });
+}
+
+async function deriveNeighbours(path: string, tableBytes: Uint8Array) {
   const table = readStaticTable(tableBytes);
   const vocab = new TextDecoder().decode(await miniLMAsset(MINILM_FILES.vocab)).split("\n");
   const d = table.dims;
@@ -131,7 +159,6 @@ export async function ensureWordNeighbours(out: string, log: (line: string) => v
   }
   writeFileSync(`${path}.tmp`, gzipSync(JSON.stringify(json), { level: 9 }));
   renameSync(`${path}.tmp`, path);
-  writeFileSync(stamp, source);
 }
 
 async function deriveTable(modelBytes: Uint8Array): Promise<Uint8Array> {
