@@ -217,8 +217,8 @@ async function ensureCompressed(
     holds(binding, gunzip, native.bindingSha256);
   if (ready()) return;
   // The brotli pass takes a minute: a copy kept from an earlier clone is checked like a fresh one.
-  const source = `brotli ${native.librarySha256}`;
-  if (kept.restore(library, source) && ready()) return;
+  const source = `brotli ${native.librarySha256} ${native.bindingSha256}`;
+  if (kept.restore(library, source) && kept.restore(binding, source) && ready()) return;
   const dir = `package/bin/napi-v6/${native.dir}`;
   const files = tgzMembers(await ortNodeTarball(log), [
     `${dir}/${native.library}`,
@@ -232,6 +232,7 @@ async function ensureCompressed(
   writeIfChanged(library, brotli(lib));
   writeIfChanged(binding, gzip(node));
   kept.keep(library, source);
+  kept.keep(binding, source);
 }
 
 /**
