@@ -32,6 +32,8 @@ export interface Persisted {
   readonly unsaved: number;
   /** When it last changed (ms since the epoch); only needed with `settleMs`. */
   readonly changedAt?: number;
+  /** When the snapshot it loaded was saved (ms since the epoch); only needed with `refreshMs`. */
+  readonly loadedSavedAt?: number;
   save(file: string, instance: string): Promise<void>;
   /** False when there was no usable snapshot (then the index reads the database). */
   load(file: string, instance: string): Promise<boolean>;
@@ -74,6 +76,9 @@ export class IndexSnapshot {
     try {
       const loaded = await this.index.load(this.file, this.instance);
       if (loaded) {
+        // The file is as old as its save, not as this process: counted from the start, a snapshot
+        // loaded at 11 hours was refreshed at 17, past the age at which a start refuses it.
+        this.#savedAt = this.index.loadedSavedAt ?? Date.now();
         this.log.info(`${this.#name} snapshot loaded`, {
           [this.options.unit]: this.index.size,
           ms: Math.round(performance.now() - started),

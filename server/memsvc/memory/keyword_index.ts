@@ -91,6 +91,7 @@ export class KeywordIndex {
   readonly #pending = new Set<string>();
   #changes = 0;
   #changedAt = 0;
+  #loadedSavedAt: number | undefined;
   /** Query expansion's table (query_expansion.ts): undefined until read, null when there is none. */
   #neighbours: Neighbours | null | undefined;
   #neighboursLoading: Promise<unknown> | undefined;
@@ -118,6 +119,11 @@ export class KeywordIndex {
   /** Entries changed since the last save (or load). */
   get unsaved(): number {
     return this.#changes;
+  }
+
+  /** When the loaded snapshot was saved (ms since the epoch); undefined when none was loaded. */
+  get loadedSavedAt(): number | undefined {
+    return this.#loadedSavedAt;
   }
 
   /** When the index last changed (ms since the epoch). */
@@ -214,6 +220,7 @@ export class KeywordIndex {
     }
     this.#cursor.restore(snapshot.seen, snapshot.gaps, Date.now());
     this.#changes = 0;
+    this.#loadedSavedAt = snapshot.savedAt;
     return true;
   }
 
