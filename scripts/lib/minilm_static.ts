@@ -25,6 +25,7 @@ import {
 } from "../../server/memsvc/embeddings/static_minilm.ts";
 import { stem, STOP_WORDS } from "../../internal/fulltext/analyzer.ts";
 import type { DerivedCache } from "./derived_cache.ts";
+import { encodeNeighbours } from "../../server/memsvc/memory/query_expansion.ts";
 
 /** Bump with any change below that moves the table (and then STATIC_ID). */
 const DERIVATION = "static-v1";
@@ -86,7 +87,7 @@ const NEIGHBOURS = 5;
 export async function ensureWordNeighbours(out: string, log: (line: string) => void, kept?: DerivedCache) {
   const path = join(out, MINILM_FILES.wordNeighbours);
   const tableBytes = gunzipSync(readFileSync(join(out, MINILM_FILES.staticTable)));
-  const source = `${DERIVATION} neighbours-v1 ${createHash("sha256").update(tableBytes).digest("hex")}`;
+  const source = `${DERIVATION} neighbours-v2 ${createHash("sha256").update(tableBytes).digest("hex")}`;
   await ensureDerived(path, source, kept, () => {
     log("deriving the keyword tier's word neighbours from the token table (a minute or two, once)");
     return deriveNeighbours(path, tableBytes);
@@ -153,11 +154,11 @@ async function deriveNeighbours(path: string, tableBytes: Uint8Array) {
       if (sim > (list.get(stems[j]!) ?? -Infinity)) list.set(stems[j]!, sim);
     }
   }
-  const json: Record<string, [string, number][]> = {};
-  for (const [s, list] of [...byStem].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    json[s] = [...list].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, NEIGHBOURS);
+  const best = new Map<string, [string, number][]>();
+  for (const [s, list] of byStem) {
+    best.set(s, [...list].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, NEIGHBOURS));
   }
-  writeFileSync(`${path}.tmp`, gzipSync(JSON.stringify(json), { level: 9 }));
+  writeFileSync(`${path}.tmp`, gzipSync(encodeNeighbours(best, NEIGHBOURS), { level: 9 }));
   renameSync(`${path}.tmp`, path);
 }
 

@@ -60,8 +60,8 @@ export const MINILM_FILES = {
   vocab: "minilm-l6-vocab.txt",
   /** builtin-static's token table, derived from the model at build time (scripts/lib/minilm_static.ts). */
   staticTable: "minilm-l6-static-table.bin.gz",
-  /** The keyword tier's query expansion: each stem's nearest other stems by that table (JSON). */
-  wordNeighbours: "minilm-l6-word-neighbours.json.gz",
+  /** The keyword tier's query expansion: each stem's nearest other stems by that table (query_expansion.ts). */
+  wordNeighbours: "minilm-l6-word-neighbours.bin.gz",
   wasm: "minilm-ort-wasm.wasm.gz",
   nativeLibrary: (platform: string) => `minilm-ort-${platform}.lib.br`,
   nativeBinding: (platform: string) => `minilm-ort-${platform}.node.gz`,

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FullTextIndex, parseQuery } from "../../../internal/fulltext/mod.ts";
 import { stem } from "../../../internal/fulltext/analyzer.ts";
-import { expandQuery, EXPANSION_WEIGHT, loadNeighbours, type Neighbours } from "./query_expansion.ts";
+import {
+  decodeNeighbours,
+  encodeNeighbours,
+  expandQuery,
+  EXPANSION_WEIGHT,
+  loadNeighbours,
+  type Neighbours,
+} from "./query_expansion.ts";
 
 const NEIGHBOURS: Neighbours = new Map([
   [stem("dog"), [[stem("puppy"), 0.7], [stem("pet"), 0.6]]],
@@ -37,8 +44,26 @@ test("the built table relates everyday words (from .cache/minilm or the binary)"
   assert.ok(neighbours.size > 10_000, `${neighbours.size} stems`); // 13,995 stems of 21,571 words
   const of = (w: string) => (neighbours.get(stem(w)) ?? []).map(([s]) => s);
   assert.ok(of("dog").includes(stem("puppy")) || of("dog").includes(stem("pet")), of("dog").join(" "));
-  for (const list of neighbours.values()) {
-    assert.ok(list.length <= 5);
+  for (const s of neighbours.keys()) {
+    const list = neighbours.get(s)!;
+    assert.ok(list.length >= 1 && list.length <= 5);
     for (let i = 1; i < list.length; i++) assert.ok(list[i - 1]![1] >= list[i]![1]);
   }
+});
+
+test("the packed table reads back what was written, unicode stems and short lists included", () => {
+  const table = new Map<string, [string, number][]>([
+    ["café", [["coffe", 0.83], ["tea", 0.5]]],
+    ["dog", [["puppi", 0.7], ["pet", 0.6], ["café", 0.11], ["zoo", 0.1], ["ark", 0.02]]],
+    ["lone", []],
+  ]);
+  const bytes = encodeNeighbours(table, 5);
+  for (const copy of [bytes, Uint8Array.of(0, ...bytes).subarray(1)]) { // aligned and not
+    const read = decodeNeighbours(copy);
+    assert.equal(read.size, 3);
+    for (const [s, list] of table) assert.deepEqual(read.get(s), list, s);
+    assert.equal(read.get("coffe"), undefined, "a neighbour is not a key");
+  }
+  assert.throws(() => encodeNeighbours(table, 4), RangeError);
+  assert.throws(() => decodeNeighbours(new Uint8Array(24)), /not a word-neighbour table/);
 });
