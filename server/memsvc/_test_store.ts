@@ -4,6 +4,7 @@
  */
 import type { Kysely } from "kysely";
 import { freshDataDir, removeDataDirs } from "../../internal/db/_test_data_dir.ts";
+import { contentHash, newEntryId } from "./memory/entry.ts";
 import { type MemsvcDatabase, openMemsvcStore } from "./store/db.ts";
 
 export interface TestStore {
@@ -43,4 +44,22 @@ export async function insertUser(db: Kysely<MemsvcDatabase>, user: TestUser): Pr
     banReason: null,
     banExpires: user.banExpires ?? null,
   }).execute();
+}
+
+/** Inserts an entry of `userId` (default namespace, no project) with `content`, and returns its id. */
+export async function insertEntry(
+  db: Kysely<MemsvcDatabase>,
+  userId: string,
+  content: string,
+): Promise<string> {
+  const id = newEntryId();
+  await db.insertInto("memory_entries").values({
+    id,
+    user_id: userId,
+    project_id: null,
+    namespace: "default",
+    content,
+    content_hash: await contentHash(content),
+  }).execute();
+  return id;
 }

@@ -1,8 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
-import { contentHash, newEntryId } from "./entry.ts";
+import { insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { EntryCopies } from "./entry_copies.ts";
 import { bumpHits } from "./hit_counts.ts";
 
@@ -15,16 +14,7 @@ describe("EntryCopies on the embedded database", () => {
   after(async () => await store.close());
 
   async function entry(content: string) {
-    const id = newEntryId();
-    await store.db.insertInto("memory_entries").values({
-      id,
-      user_id: "ada",
-      project_id: null,
-      namespace: "default",
-      content,
-      content_hash: await contentHash(content),
-    }).execute();
-    return id;
+    return await insertEntry(store.db, "ada", content);
   }
   const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
 

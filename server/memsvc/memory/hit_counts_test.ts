@@ -3,8 +3,7 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
-import { contentHash, newEntryId } from "./entry.ts";
+import { insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { HIT_BATCH, HitCounts } from "./hit_counts.ts";
 
 describe("HitCounts on the database", () => {
@@ -16,16 +15,7 @@ describe("HitCounts on the database", () => {
   after(async () => await store.close());
 
   async function write(content: string) {
-    const id = newEntryId();
-    await store.db.insertInto("memory_entries").values({
-      id,
-      user_id: "ada",
-      project_id: null,
-      namespace: "default",
-      content,
-      content_hash: await contentHash(content),
-    }).execute();
-    return id;
+    return await insertEntry(store.db, "ada", content);
   }
   const stored = async (id: string) =>
     await store.db.selectFrom("memory_entries").select(["hit_count", "last_accessed_at", "cold"])

@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
-import { normalize, toBytes } from "../embeddings/mod.ts";
+import { toBytes } from "../embeddings/mod.ts";
 import { contentHash, newEntryId } from "./entry.ts";
 import { partitionKey } from "./scope.ts";
 import { VectorBacklog } from "./vector_backlog.ts";

@@ -2,9 +2,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { normalize, toBytes } from "../embeddings/mod.ts";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import { insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { ChangeMarksWatch, readChangeMarks } from "./change_marks.ts";
-import { contentHash, newEntryId } from "./entry.ts";
 import { VectorCopies } from "./vector_copies.ts";
 
 const MODEL = "test-model";
@@ -23,15 +22,7 @@ describe("VectorCopies on the embedded database", () => {
   after(async () => await store.close());
 
   async function entry(content: string, v: Float32Array) {
-    const id = newEntryId();
-    await store.db.insertInto("memory_entries").values({
-      id,
-      user_id: "ada",
-      project_id: null,
-      namespace: "default",
-      content,
-      content_hash: await contentHash(content),
-    }).execute();
+    const id = await insertEntry(store.db, "ada", content);
     await store.db.insertInto("memory_vectors").values({ entry_id: id, model: MODEL, vector: toBytes(v) })
       .execute();
     return id;
