@@ -41,7 +41,10 @@ describe("memsvc with the built-in MiniLM embedder", () => {
   it("refuses an unknown MEMSVC_EMBEDDER, naming it", async () => {
     const r = await runBinary("memsvc", ["serve"], { cwd: home, env: env("minilm") });
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr + r.stdout, /MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-static, builtin-minilm, openai/);
+    assert.match(
+      r.stderr + r.stdout,
+      /MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-static, builtin-minilm, openai/,
+    );
   });
 
   it(
