@@ -64,9 +64,20 @@ export class PrometheusClient {
     });
   }
 
-  /** The result's vector, or an error when the query returned something else. */
-  async vector(query: string): Promise<{ metric: Labels; value: number }[]> {
-    const { data } = await this.query(query);
+  /**
+   * Prometheus's own now (`time()`), for views whose queries must all see one instant: queries sent
+   * side by side are evaluated at their own arrival, and a scrape landing between them would give, say,
+   * an error ratio of one set of samples over a request rate of another.
+   */
+  async now(): Promise<Date> {
+    const { data } = await this.query("time()");
+    if (data.resultType !== "scalar") throw new CliError(`prometheus: expected a scalar from time()`);
+    return new Date(Number(data.result[1]) * 1000);
+  }
+
+  /** The result's vector at `time` (default: now on the server), or an error when it is not one. */
+  async vector(query: string, time?: Date): Promise<{ metric: Labels; value: number }[]> {
+    const { data } = await this.query(query, time);
     if (data.resultType !== "vector") {
       throw new CliError(`prometheus: expected a vector from ${query}, got ${data.resultType}`);
     }

@@ -65,14 +65,15 @@ export interface TrafficRow {
 
 const keyOf = (labels: Labels, by: string[]) => JSON.stringify(by.map((l) => labels[l] ?? ""));
 
-/** Requests/s, error ratio and latency per group, from four instant queries. */
+/** Requests/s, error ratio and latency per group, from four instant queries at one instant. */
 export async function traffic(client: PrometheusClient, by: string[], o: ViewOptions): Promise<TrafficRow[]> {
   const q = trafficQueries(by, o);
+  const at = await client.now();
   const [rate, errors, p50, p99] = await Promise.all([
-    client.vector(q.rate),
-    client.vector(q.errors),
-    client.vector(q.p50),
-    client.vector(q.p99),
+    client.vector(q.rate, at),
+    client.vector(q.errors, at),
+    client.vector(q.p50, at),
+    client.vector(q.p99, at),
   ]);
   const index = (v: { metric: Labels; value: number }[]) =>
     new Map(v.map((s) => [keyOf(s.metric, by), s.value]));
