@@ -16,10 +16,10 @@
  */
 import type { Kysely } from "kysely";
 import { writeCount } from "../../../internal/db/mod.ts";
-import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import type { ChangeMarks } from "./change_marks.ts";
 import type { Neighbor } from "./packed_vectors.ts";
+import { exactlyRanked, readStoredVectors } from "./vector_index.ts";
 
 /** Copies kept at most: 4,096 × 2 KB (the built-in embedder's 512 floats) is about 8 MB. */
 export const MAX_VECTOR_COPIES = 4_096;
@@ -68,18 +68,12 @@ export class VectorCopies {
     this.counts.copied += vectors.size;
     this.counts.read += missing.length;
     if (missing.length) {
-      const rows = await this.db.selectFrom("memory_vectors").select(["entry_id", "vector"])
-        .where("entry_id", "in", missing).where("model", "=", this.model).execute();
-      for (const r of rows) vectors.set(r.entry_id, fromBytes(r.vector));
+      const read = await readStoredVectors(this.db, this.model, missing);
+      for (const [id, v] of read) vectors.set(id, v);
       // Kept only if the marks did not move meanwhile (another search may have seen them move).
-      if (keep && this.#key === key) {
-        for (const r of rows) this.#remember(r.entry_id, vectors.get(r.entry_id)!);
-      }
+      if (keep && this.#key === key) { for (const [id, v] of read) this.#remember(id, v); }
     }
-    return candidates.flatMap((c) => {
-      const v = vectors.get(c.id);
-      return v ? [{ id: c.id, score: cosine(query, v) }] : [];
-    }).sort((a, b) => b.score - a.score);
+    return exactlyRanked(query, candidates, vectors);
   }
 
   #remember(id: string, vector: Float32Array) {

@@ -177,12 +177,8 @@ export class VectorIndex {
    */
   async rescore(query: Float32Array, candidates: Neighbor[]): Promise<Neighbor[]> {
     if (candidates.length === 0) return [];
-    const rows = await this.db.selectFrom("memory_vectors").select(["entry_id", "vector"])
-      .where("entry_id", "in", candidates.map((c) => c.id))
-      .where("model", "=", this.embedder.id)
-      .execute();
-    return rows.map((r) => ({ id: r.entry_id, score: cosine(query, fromBytes(r.vector)) }))
-      .sort((a, b) => b.score - a.score);
+    const vectors = await readStoredVectors(this.db, this.embedder.id, candidates.map((c) => c.id));
+    return exactlyRanked(query, candidates, vectors);
   }
 
   /** An entry's exact stored vector (of this embedder), read from the database. */
@@ -277,4 +273,27 @@ export class VectorIndex {
     this.evict(gone);
     return gone.length;
   }
+}
+
+/** The stored float vectors of `ids` under `model` (ids without one are absent). */
+export async function readStoredVectors(
+  db: Kysely<MemsvcDatabase>,
+  model: string,
+  ids: string[],
+): Promise<Map<string, Float32Array>> {
+  const rows = await db.selectFrom("memory_vectors").select(["entry_id", "vector"])
+    .where("entry_id", "in", ids).where("model", "=", model).execute();
+  return new Map(rows.map((r) => [r.entry_id, fromBytes(r.vector)]));
+}
+
+/** The candidates with a vector, by exact cosine with `query`, best first. */
+export function exactlyRanked(
+  query: Float32Array,
+  candidates: Neighbor[],
+  vectors: ReadonlyMap<string, Float32Array>,
+): Neighbor[] {
+  return candidates.flatMap((c) => {
+    const v = vectors.get(c.id);
+    return v ? [{ id: c.id, score: cosine(query, v) }] : [];
+  }).sort((a, b) => b.score - a.score);
 }
