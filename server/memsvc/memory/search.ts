@@ -23,8 +23,8 @@ import { tokens } from "../embeddings/mod.ts";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
 import { type DateWindow, parseDateWords } from "./date_words.ts";
 import { type ChangeMarks, ChangeMarksWatch } from "./change_marks.ts";
-import { type EntryRow, type MemoryEntry, toEntry } from "./entry.ts";
-import { EntryCopies } from "./entry_copies.ts";
+import { type MemoryEntry, toEntry } from "./entry.ts";
+import { EntryCopies, type EntryCopy as Row } from "./entry_copies.ts";
 import { fuse, fusionFor } from "./fusion.ts";
 import { bumpHits, HitCounts } from "./hit_counts.ts";
 import { KeywordIndex } from "./keyword_index.ts";
@@ -36,8 +36,6 @@ import { partitionsOf, type ReadScope, readScope } from "./scope.ts";
 import { VectorCopies } from "./vector_copies.ts";
 
 export const COLLAPSE_JACCARD = 0.75;
-/** An entry row as search reads it. */
-type Row = Omit<EntryRow, "capture_seq" | "change_seq">;
 /** Candidates fetched per tier, as a multiple of the requested limit. */
 const OVERFETCH = 3;
 /**
