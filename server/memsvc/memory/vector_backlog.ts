@@ -182,11 +182,6 @@ export class VectorBacklog {
     const hashes: string[] = [];
     const encoded: string[] = [];
     const edges = { from: [] as string[], to: [] as string[], weight: [] as number[] };
-    // Nearest among the indexed entries: one pass over each partition for the whole batch.
-    const nearest = index.nearestMany(
-      batch.map((item, i) => ({ vector: vectors[i]!, partition: item.partition, exclude: item.id })),
-      LIMITS.coOccurNeighbors,
-    );
     batch.forEach((item, i) => {
       const vector = vectors[i]!;
       ids.push(item.id);
@@ -194,8 +189,8 @@ export class VectorBacklog {
       // As base64 text: PGlite serialises a bytea parameter several times slower than decode() parses this.
       const bytes = toBytes(vector);
       encoded.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"));
-      // And among the earlier ones of this batch, as if stored one by one.
-      const near = nearest[i]!;
+      // Nearest among the indexed entries and the earlier ones of this batch, as if stored one by one.
+      const near = index.nearest(vector, [item.partition], LIMITS.coOccurNeighbors, item.id);
       for (let j = 0; j < i; j++) {
         if (batch[j]!.partition !== item.partition || batch[j]!.id === item.id) continue;
         near.push({ id: batch[j]!.id, score: cosine(vector, vectors[j]!) });

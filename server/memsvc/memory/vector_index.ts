@@ -160,18 +160,6 @@ export class VectorIndex {
   }
 
   /**
-   * `nearest` for many queries at once (a batch of new entries looking for their neighbours). A scan
-   * reads only the postings of its query's dimensions (packed_vectors.ts), so a partition is scanned
-   * per query: a pass shared by the batch read the rows once, but every stored component of them.
-   */
-  nearestMany(
-    queries: { vector: Float32Array; partition: string; exclude?: string }[],
-    k: number,
-  ): Neighbor[][] {
-    return queries.map((q) => this.nearest(q.vector, [q.partition], k, q.exclude));
-  }
-
-  /**
    * The exact cosines of `candidates` from their stored float vectors, best first; candidates whose
    * vector is gone are dropped.
    */
