@@ -26,6 +26,8 @@ export const EXPANSION_WEIGHT = 0.3;
 export interface Neighbours {
   readonly size: number;
   get(stem: string): readonly (readonly [string, number])[] | undefined;
+  /** Every stem with neighbours. */
+  keys(): IterableIterator<string>;
 }
 
 const MAGIC = 0x3162_6e77; // "wnb1"
@@ -103,21 +105,20 @@ class PackedNeighbours implements Neighbours {
     return out;
   }
 
-  /** Every stem with neighbours. */
   keys(): IterableIterator<string> {
     return this.#rowOf.keys();
   }
 }
 
 /** Reads a table written by encodeNeighbours. */
-export function decodeNeighbours(bytes: Uint8Array): Neighbours & { keys(): IterableIterator<string> } {
+export function decodeNeighbours(bytes: Uint8Array): Neighbours {
   return new PackedNeighbours(bytes);
 }
 
-let loading: Promise<(Neighbours & { keys(): IterableIterator<string> }) | null> | undefined;
+let loading: Promise<(Neighbours) | null> | undefined;
 
 /** The embedded table, read once per process; null when this build or checkout has none. */
-export function loadNeighbours(): Promise<(Neighbours & { keys(): IterableIterator<string> }) | null> {
+export function loadNeighbours(): Promise<(Neighbours) | null> {
   loading ??= (async () => {
     const bytes = await miniLMFile(MINILM_FILES.wordNeighbours);
     return bytes ? decodeNeighbours(bytes) : null;
