@@ -9,6 +9,7 @@
  *   deno run -A scripts/bench/recall_offline.ts --seed 7 --chats 8 --sweep  # one parameter at a time
  *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-static   # its vectors and fusion
  *   deno run -A scripts/bench/recall_offline.ts --no-expansion             # without query expansion
+ *   deno run -A scripts/bench/recall_offline.ts --seed 7 --misses          # questions missed at 5, why
  *
  * Tune on another seed and keep the default set (seed 25) as the held-out check. The harness gave the
  * server's figures to the third decimal on the default set's first 4 chats (hybrid R@5 0.622, R@10 0.721).
@@ -36,8 +37,13 @@ export interface Params {
   radius: number;
   lend: number;
   fusion: Fusion;
-  /** Rewrites the keyword tier's parsed query (the server: query_expansion.ts's table, when built). */
-  expand?: (q: ParsedQuery) => ParsedQuery;
+  /**
+   * Rewrites the keyword tier's parsed query, given the blend's expansion weight (the server:
+   * query_expansion.ts's table, when built).
+   */
+  expand?: (q: ParsedQuery, weight: number) => ParsedQuery;
+  /** Share of a vector hit's cosine its session neighbours (one a side) receive; not in the server (it lowered recall). */
+  vectorLend?: number;
   /** The vector tier's embedder (default: the built-in hashing one). */
   embed?: (text: string) => Float32Array;
 }
@@ -103,7 +109,21 @@ export interface Figures {
   byKind: Record<string, [number, number, number]>;
 }
 
-export function evaluate(set: ConversationSet, p: Params, prepared = prepare(set), mode = "hybrid"): Figures {
+/** A question hybrid search missed in its top 5, with what it ranked instead (`--misses`). */
+export interface Miss {
+  kind: string;
+  question: string;
+  answers: string[];
+  top: string[];
+}
+
+export function evaluate(
+  set: ConversationSet,
+  p: Params,
+  prepared = prepare(set),
+  mode = "hybrid",
+  misses?: Miss[],
+): Figures {
   const indexes = new Map([...prepared].map(([id, chat]) => [id, buildIndex(chat, p)]));
   const byKind: Record<string, [number, number, number]> = {};
   let r5 = 0, r10 = 0;
@@ -116,7 +136,7 @@ export function evaluate(set: ConversationSet, p: Params, prepared = prepare(set
     const at = new Map(chat.keys.map((k, i) => [k, i]));
     // Keyword tier (KeywordIndex.search).
     const parsed = parseQuery(text);
-    const hits = index.search(p.expand ? p.expand(parsed) : parsed, FETCH * 2);
+    const hits = index.search(p.expand ? p.expand(parsed, p.fusion.expansion) : parsed, FETCH * 2);
     const scores = new Map(hits.map((h) => [h.id, h.score]));
     const lent = new Map<string, number>();
     for (const h of hits) {
@@ -130,8 +150,20 @@ export function evaluate(set: ConversationSet, p: Params, prepared = prepare(set
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, FETCH);
     // Vector tier: exact cosine.
     const qv = (p.embed ?? embedText)(text);
-    const vector = chat.vectors.map((v, i) => ({ id: chat.keys[i]!, score: cosine(qv, v) }))
+    let vector = chat.vectors.map((v, i) => ({ id: chat.keys[i]!, score: cosine(qv, v) }))
       .sort((a, b) => b.score - a.score).slice(0, FETCH);
+    if (p.vectorLend) {
+      const cos = new Map(vector.map((r) => [r.id, r.score]));
+      const lentV = new Map<string, number>();
+      for (const r of vector) {
+        for (const n of neighbours(chat, at.get(r.id)!, 1)) {
+          const k = chat.keys[n]!;
+          lentV.set(k, Math.max(lentV.get(k) ?? 0, p.vectorLend * r.score));
+        }
+      }
+      for (const [id, bonus] of lentV) cos.set(id, Math.max(cos.get(id) ?? 0, bonus));
+      vector = [...cos].map(([id, score]) => ({ id, score }));
+    }
     const tiers = new Map<string, { k?: number; v?: number }>();
     if (mode !== "vector") {
       const max = Math.max(0, ...keyword.map((r) => r.score));
@@ -161,6 +193,14 @@ export function evaluate(set: ConversationSet, p: Params, prepared = prepare(set
       }
     }
     const rank = kept.findIndex((i) => q.answers.includes(chat.keys[i]!));
+    if (misses && (rank < 0 || rank >= 5)) {
+      misses.push({
+        kind: q.kind,
+        question: q.question,
+        answers: q.answers.map((a) => chat.texts[at.get(a)!]!),
+        top: kept.slice(0, 5).map((i) => chat.texts[i]!),
+      });
+    }
     const k = byKind[q.kind] ??= [0, 0, 0];
     k[2]++;
     if (rank >= 0 && rank < 5) (r5++, k[0]++);
@@ -204,7 +244,7 @@ if (import.meta.main) {
   const neighbours = await loadNeighbours();
   let params: Params = {
     ...CURRENT,
-    expand: process.argv.includes("--no-expansion") ? undefined : (q) => expandQuery(q, neighbours),
+    expand: process.argv.includes("--no-expansion") ? undefined : (q, w) => expandQuery(q, neighbours, w),
   };
   if (arg("embedder") === "builtin-static") {
     const model = await loadStaticModel();
@@ -219,6 +259,16 @@ if (import.meta.main) {
     process.exit(0);
   }
   const prepared = prepare(set, params.embed);
+  if (process.argv.includes("--misses")) {
+    const misses: Miss[] = [];
+    evaluate(set, params, prepared, "hybrid", misses);
+    for (const m of misses.slice(0, Number(arg("misses-n") ?? 30))) {
+      console.log(`[${m.kind}] ${m.question}\n  answer: ${m.answers.join(" | ")}`);
+      for (const t of m.top) console.log(`    - ${t}`);
+    }
+    console.log(`${misses.length} missed at 5 of ${set.questions.length}`);
+    process.exit(0);
+  }
   const rows: string[][] = [];
   for (const mode of ["keyword", "vector", "hybrid"]) {
     rows.push(row(mode, evaluate(set, params, prepared, mode)));
@@ -251,13 +301,21 @@ export function sweep(set: ConversationSet, CURRENT: Params) {
       ...CURRENT,
       fusion: { ...CURRENT.fusion, keyword: w, vector: 1 - w },
     }]),
+    ...[0.3, 0.85, 1.2, 1.5].map((expansion): [string, Params] => [`expansion ${expansion}`, {
+      ...CURRENT,
+      fusion: { ...CURRENT.fusion, expansion },
+    }]),
+    ...[0.2, 0.3, 0.5].map((vectorLend): [string, Params] => [`vector lend ${vectorLend}`, {
+      ...CURRENT,
+      vectorLend,
+    }]),
     ...[0.1, 0.3].map((floor): [string, Params] => [`floor ${floor}`, {
       ...CURRENT,
       fusion: { ...CURRENT.fusion, floor },
     }]),
     ...[0.5, 0.6, 0.7, 0.8].map((w): [string, Params] => [`zscore k ${w}`, {
       ...CURRENT,
-      fusion: { kind: "zscore", keyword: w, vector: 1 - w, floor: CURRENT.fusion.floor },
+      fusion: { ...CURRENT.fusion, kind: "zscore", keyword: w, vector: 1 - w },
     }]),
   ];
   for (const [name, p] of variants) rows.push(row(name, evaluate(set, p, prepared)));

@@ -39,7 +39,7 @@ test("linear: weighted sum renormalised over the tiers that answered; vector-onl
 });
 
 test("z-scored sum: tiers on one scale, a missing score counts as the tier's worst, result in [0, 1]", () => {
-  const fusion: Fusion = { kind: "zscore", keyword: 0.5, vector: 0.5, floor: 0.2 };
+  const fusion: Fusion = { kind: "zscore", keyword: 0.5, vector: 0.5, floor: 0.2, expansion: 0.3 };
   // Cosines crowd near 0.5 while BM25 spreads over [0, 1]: raw sums would let BM25 decide alone.
   const scores = new Map<string, TierScores>([
     ["kw-top", { k: 1, v: 0.40 }],

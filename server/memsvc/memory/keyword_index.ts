@@ -28,7 +28,7 @@ import { ChangeCursor } from "../../../internal/db/change_cursor.ts";
 import { FullTextIndex, type Hit, type ParsedQuery } from "../../../internal/fulltext/mod.ts";
 import type { JsonValue, MemsvcDatabase } from "../store/db.ts";
 import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
-import { expandQuery, loadNeighbours, type Neighbours } from "./query_expansion.ts";
+import { expandQuery, EXPANSION_WEIGHT, loadNeighbours, type Neighbours } from "./query_expansion.ts";
 import { partitionKey } from "./scope.ts";
 
 /** Field weights: the entry's own words, its neighbours' words, its metadata and source type. */
@@ -227,10 +227,16 @@ export class KeywordIndex {
   /**
    * The k best entries for the query among the partitions (cold entries excluded), with session
    * neighbours lifted by the hits next to them. The query's stems bring in their word neighbours
-   * (query_expansion.ts) once a sync has read the table.
+   * (query_expansion.ts) once a sync has read the table, each weighing `expansion` × its cosine (the
+   * embedder's blend sets it: fusion.ts).
    */
-  search(parsed: ParsedQuery, partitions: ReadonlySet<string>, k: number): Hit[] {
-    const query = expandQuery(parsed, this.#neighbours ?? null);
+  search(
+    parsed: ParsedQuery,
+    partitions: ReadonlySet<string>,
+    k: number,
+    expansion = EXPANSION_WEIGHT,
+  ): Hit[] {
+    const query = expandQuery(parsed, this.#neighbours ?? null, expansion);
     const accept = (m: Meta) => !m.cold && partitions.has(m.partition);
     const hits = [...partitions].flatMap((p) => this.#indexes.get(p)?.search(query, k * 2, accept) ?? [])
       .sort((a, b) => b.score - a.score).slice(0, k * 2);

@@ -10,6 +10,9 @@ import {
   loadNeighbours,
   type Neighbours,
 } from "./query_expansion.ts";
+import { BUILTIN_ID, STATIC_ID } from "../embeddings/mod.ts";
+import { fusionFor } from "./fusion.ts";
+import { KEYWORD_FIELDS } from "./keyword_index.ts";
 
 const NEIGHBOURS: Neighbours = new Map([
   [stem("dog"), [[stem("puppy"), 0.7], [stem("pet"), 0.6]]],
@@ -36,6 +39,22 @@ test("an answer in other words is found, and ranks below one in the question's w
   const query = parseQuery("What is my new dog called?");
   assert.deepEqual(index.search(query, 10).map((h) => h.id), ["literal"]);
   assert.deepEqual(index.search(expandQuery(query, NEIGHBOURS), 10).map((h) => h.id), ["literal", "answer"]);
+});
+
+test("each embedder's blend sets how far expansion lifts a paraphrase against one literal word", () => {
+  const index = new FullTextIndex(KEYWORD_FIELDS);
+  index.add("answer", { content: "We adopted a beagle puppy and named her Pepper." }, undefined);
+  index.add("literal", { content: "How often should a dog see the vet?" }, undefined);
+  index.add("other", { content: "The marina raised the mooring fees again." }, undefined);
+  const query = parseQuery("What is my new dog called?");
+  const order = (weight: number) => index.search(expandQuery(query, NEIGHBOURS, weight), 10).map((h) => h.id);
+  // The old default: the neighbours' 0.3 × cosine stays below one word of the question.
+  assert.deepEqual(order(EXPANSION_WEIGHT), ["literal", "answer"]);
+  // The hashing embedder knows no synonyms, so its blend lets two of them outweigh that word...
+  assert.deepEqual(order(fusionFor(BUILTIN_ID).expansion), ["answer", "literal"]);
+  // ...and builtin-static's, whose vector tier finds paraphrases itself, sits between.
+  const own = fusionFor(STATIC_ID).expansion;
+  assert.ok(own > EXPANSION_WEIGHT && own < fusionFor(BUILTIN_ID).expansion, String(own));
 });
 
 test("the built table relates everyday words (from .cache/minilm or the binary)", async () => {

@@ -3,7 +3,8 @@
  *
  * - Keyword tier: BM25F over the in-process index (keyword_index.ts: Snowball stems, stop and question
  *   words dropped from the query, "phrases" and -exclusions, session neighbours as context and a hit
- *   lending score to its neighbours), top-k by MaxScore. Scores are max-normalised per query.
+ *   lending score to its neighbours, query stems' word neighbours at the embedder's expansion weight),
+ *   top-k by MaxScore. Scores are max-normalised per query.
  * - Vector tier: raw cosine (clamped to [0, 1], not normalised) over the scope's partitions.
  * - Fusion: the embedder's blend of the two tiers (fusion.ts: a weighted sum of max-normalised BM25
  *   and cosine, or of their z-scores), times a small confidence prior. A candidate only the vector tier
@@ -220,7 +221,8 @@ export class SearchService {
   /** BM25 over the in-process index; cold (decayed) entries are out (the vector tier still sees them). */
   async #keyword(scope: ReadScope, query: string, n: number, marks: ChangeMarks) {
     await this.keywordIndex.sync(marks.entries);
-    return this.keywordIndex.search(parseQuery(query), new Set(partitionsOf(scope)), n)
+    const expansion = fusionFor(this.deps.embedder.id).expansion;
+    return this.keywordIndex.search(parseQuery(query), new Set(partitionsOf(scope)), n, expansion)
       .map((h) => ({ id: h.id, rank: h.score }));
   }
 
