@@ -77,6 +77,7 @@ export async function startMemsvc(
       join(config.MEMSVC_DATA_DIR, SNAPSHOT_FILE),
       store.instanceId,
       log,
+      { name: "vector index", unit: "vectors", pauses },
     );
     const loaded = await snapshot.load();
     const keywords = new KeywordIndex(store.database.db);
@@ -92,6 +93,7 @@ export async function startMemsvc(
         // Re-stamped well within the age a snapshot is still loaded at, so a restart after a quiet
         // night loads it instead of rebuilding.
         refreshMs: SNAPSHOT_MAX_AGE_MS / 2,
+        pauses,
       },
     );
     const maintenance = createMaintenance(
