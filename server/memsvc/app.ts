@@ -29,6 +29,7 @@ import { meTokenApi, meTokenRoutes } from "./routes/me_tokens.ts";
 import { rotateTokenApi, rotateTokenRoutes } from "./routes/rotate_token.ts";
 import type { MemoryService } from "./memory/memory_service.ts";
 import type { SearchService } from "./memory/search.ts";
+import type { RequestPauses } from "./memory/request_pauses.ts";
 import type { ActivityRecorder } from "./metrics/activity.ts";
 import { GaugeReader } from "./metrics/gauges.ts";
 import type { MemsvcMetrics } from "./metrics/registry.ts";
@@ -61,6 +62,8 @@ export interface MemsvcAppDeps {
   mcp: { registry: SessionRegistry; server: Omit<McpDeps, "toolNames"> };
   maintenance: Maintenance;
   metrics: MemsvcMetrics;
+  /** Pauses between API requests that background statements wait for (embedded database only). */
+  pauses?: RequestPauses;
   /** The dashboard's bundle (see dashboard/serve.ts); undefined when it is not built. */
   dashboard?: DashboardBundle;
 }
@@ -101,6 +104,7 @@ export function createMemsvcApp(deps: MemsvcAppDeps): Hono<AppEnv> {
 
   const api = new Hono<MemsvcEnv>();
   api.use(routeTiming(deps.metrics));
+  if (deps.pauses) api.use(deps.pauses.middleware);
   const callers = resolveCaller({
     mode: config.MEMSVC_AUTH_MODE,
     auth: deps.auth,

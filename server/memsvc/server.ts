@@ -11,7 +11,8 @@ import { createMaintenance, type Maintenance, reportTo } from "./maintenance/mod
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
-import { HIT_FLUSH_EMBEDDED_MS, HIT_FLUSH_MS, HitCounts } from "./memory/hit_counts.ts";
+import { HIT_FLUSH_EMBEDDED_MS, HIT_FLUSH_MAX_MS, HIT_FLUSH_MS, HitCounts } from "./memory/hit_counts.ts";
+import { RequestPauses } from "./memory/request_pauses.ts";
 import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
@@ -66,13 +67,17 @@ export async function startMemsvc(
     const metrics = new MemsvcMetrics();
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
     const embedder = createEmbedder(config);
-    const index = new VectorIndex(store.database.db, embedder);
-    const vectors = new VectorBacklog({ db: store.database.db, embedder, index, log });
+    const embedded = store.database.backend === "pglite";
+    // PGlite runs statements on this thread: background ones wait for pauses between requests.
+    const pauses = embedded ? new RequestPauses() : undefined;
+    const index = new VectorIndex(store.database.db, embedder, pauses);
+    const vectors = new VectorBacklog({ db: store.database.db, embedder, index, log, pauses });
     const snapshot = new IndexSnapshot(
       index,
       join(config.MEMSVC_DATA_DIR, SNAPSHOT_FILE),
       store.instanceId,
       log,
+      { name: "vector index", unit: "vectors", pauses },
     );
     const loaded = await snapshot.load();
     const keywords = new KeywordIndex(store.database.db);
@@ -88,6 +93,7 @@ export async function startMemsvc(
         // Re-stamped well within the age a snapshot is still loaded at, so a restart after a quiet
         // night loads it instead of rebuilding.
         refreshMs: SNAPSHOT_MAX_AGE_MS / 2,
+        pauses,
       },
     );
     const maintenance = createMaintenance(
@@ -104,10 +110,17 @@ export async function startMemsvc(
       () => vectors.settled(),
     );
     const hits = new HitCounts(
-      { db: store.database.db, decayDays: config.MEMSVC_DECAY_DAYS, log, metrics },
-      store.database.backend === "pglite" ? HIT_FLUSH_EMBEDDED_MS : HIT_FLUSH_MS,
+      {
+        db: store.database.db,
+        decayDays: config.MEMSVC_DECAY_DAYS,
+        log,
+        metrics,
+        pauses: pauses && { pauses, maxMs: HIT_FLUSH_MAX_MS },
+      },
+      embedded ? HIT_FLUSH_EMBEDDED_MS : HIT_FLUSH_MS,
     );
     const app = await buildApp(config, log, store, {
+      pauses,
       hits,
       tokens,
       activeProjects: caches.activeProjects,
@@ -162,6 +175,7 @@ export async function startMemsvc(
 
 /** The long-lived parts the app's routes use; startMemsvc owns their lifecycle. */
 interface Parts {
+  pauses: RequestPauses | undefined;
   hits: HitCounts;
   tokens: TokenStore;
   activeProjects: NotifiedCache<string | null>;
@@ -253,6 +267,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     memory,
     search,
     activity,
+    pauses: parts.pauses,
     mcp: {
       registry: sessions,
       server: { memory, search, db, embedder, index, vectors, projects, log, metrics },

@@ -5,6 +5,7 @@ import { silentLogger } from "../../../internal/log/mod.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
 import { insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { HIT_BATCH, HitCounts } from "./hit_counts.ts";
+import { PAUSE_IDLE_MS, RequestPauses } from "./request_pauses.ts";
 
 describe("HitCounts on the database", () => {
   let store: TestStore;
@@ -70,6 +71,41 @@ describe("HitCounts on the database", () => {
     assert.ok(seenBetween > 0, "reads ran between the batches");
     for (const [i, id] of ids.entries()) assert.equal((await stored(id)).hit_count, i < 5 ? 2 : 1);
     assert.equal(hits.pending(ids[0]!), 0);
+  });
+
+  it("with pauses, writes in a pause between requests, or once maxMs passed, or at stop", async () => {
+    const pauses = new RequestPauses();
+    const metrics = new MemsvcMetrics();
+    const hits = new HitCounts(
+      { db: store.db, decayDays: 7, log: silentLogger, metrics, pauses: { pauses, maxMs: 1_500 } },
+      20,
+    );
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const a = await write("The release train leaves every second Tuesday.");
+    let end = pauses.begin();
+    hits.add([a]);
+    await sleep(400);
+    assert.equal((await stored(a)).hit_count, 0, "a request is in flight: the flush waits");
+    assert.equal(hits.pending(a), 1);
+    end();
+    await sleep(PAUSE_IDLE_MS + 300);
+    assert.equal((await stored(a)).hit_count, 1, "written in the pause");
+
+    // A request that never ends (a steady stream): written at maxMs after the first hit anyway.
+    end = pauses.begin();
+    const started = performance.now();
+    hits.add([a]);
+    while ((await stored(a)).hit_count < 2) {
+      assert.ok(performance.now() - started < 5_000, "written by the deadline");
+      await sleep(50);
+    }
+    assert.ok(performance.now() - started >= 1_400, "not before the deadline");
+
+    hits.add([a]);
+    await sleep(100);
+    await hits.stop();
+    assert.equal((await stored(a)).hit_count, 3, "stop writes at once, without a pause");
+    end();
   });
 
   it("a batch promotes a cold entry by the decay rule, counting all its hits", async () => {

@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { IndexSnapshot, type Persisted } from "./index_snapshot.ts";
+import { PAUSE_IDLE_MS, RequestPauses } from "./request_pauses.ts";
 
 const REFRESH_MS = 60_000;
 
@@ -43,5 +44,25 @@ describe("IndexSnapshot", () => {
     assert.equal(await snapshot.load(), true);
     await snapshot.stop();
     assert.equal(index.saves, 0);
+  });
+
+  it("with pauses, a save that falls due waits for a pause between requests", async () => {
+    const index = { ...loadedIndex(1_000), unsaved: 5_000 };
+    const pauses = new RequestPauses();
+    const dir = await Deno.makeTempDir();
+    const snapshot = new IndexSnapshot(index, `${dir}/vector-index.bin`, "i", silentLogger, {
+      name: "vector index",
+      unit: "vectors",
+      pauses,
+    });
+    const end = pauses.begin();
+    snapshot.start(); // many unsaved changes: a save is due at once
+    await new Promise((r) => setTimeout(r, PAUSE_IDLE_MS + 300));
+    assert.equal(index.saves, 0, "a request is in flight");
+    end();
+    await new Promise((r) => setTimeout(r, PAUSE_IDLE_MS + 300));
+    assert.equal(index.saves, 1, "saved in the pause");
+    await snapshot.stop();
+    await Deno.remove(dir, { recursive: true });
   });
 });

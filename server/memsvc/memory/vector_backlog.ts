@@ -22,6 +22,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import { cosine, type Embedder, toBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { LIMITS } from "./limits.ts";
+import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
 import { partitionKey } from "./scope.ts";
 import type { VectorIndex } from "./vector_index.ts";
 
@@ -31,6 +32,11 @@ const BATCH = 128;
 const GATHER_MS = 200;
 /** Rows per page of the start-up scan for entries without a vector. */
 const RECOVER_PAGE = 1_000;
+/**
+ * With pauses: the longest each statement of the start-up scan waits for a pause between requests.
+ * Short: entries it finds are still without a vector until it runs (vector search misses them).
+ */
+const RECOVER_WAIT_MS = 5_000;
 
 export interface PendingVector {
   id: string;
@@ -44,6 +50,11 @@ export interface VectorBacklogDeps {
   embedder: Embedder;
   index: VectorIndex;
   log: Logger;
+  /**
+   * Pauses between requests (the embedded database): the start-up scan runs each statement in one
+   * (its two counts read both tables: 440 ms of PGlite's thread at 100,000 entries).
+   */
+  pauses?: RequestPauses;
 }
 
 export class VectorBacklog {
@@ -55,6 +66,7 @@ export class VectorBacklog {
   #draining: Promise<void> | undefined;
   #gathering: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
+  readonly #stopping = new AbortController();
 
   constructor(private readonly deps: VectorBacklogDeps) {}
 
@@ -107,19 +119,25 @@ export class VectorBacklog {
   /** Stops after the batch in progress; what is left is found again by the next start's scan. */
   async stop() {
     this.#stopped = true;
+    this.#stopping.abort();
     clearTimeout(this.#gathering);
     this.#gathering = undefined;
     await this.#draining;
   }
 
   async #scan() {
-    // Two counts are cheap; the anti-join below reads every entry. Usually nothing is missing.
+    const pause = () => this.deps.pauses?.pause(PAUSE_IDLE_MS, RECOVER_WAIT_MS, this.#stopping.signal);
+    await pause();
+    if (this.#stopped) return;
+    // Two counts are cheaper than the anti-join below, which reads every entry. Usually nothing is missing.
     const { rows: [counts] } = await sql<{ missing: string }>`select ((select count(*) from memory_entries) -
       (select count(*) from memory_vectors))::text as missing`.execute(this.deps.db);
     if (Number(counts?.missing ?? 0) <= 0) return;
     let after = "";
     let found = 0;
     for (;;) {
+      await pause();
+      if (this.#stopped) break;
       const rows = await this.deps.db.selectFrom("memory_entries as e")
         .select(["e.id", "e.content", "e.content_hash", "e.user_id", "e.project_id", "e.namespace"])
         .where("e.id", ">", after)

@@ -20,6 +20,7 @@ import type { Embedder } from "../embeddings/mod.ts";
 import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { type Neighbor, PackedVectors, TopK } from "./packed_vectors.ts";
+import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
 import { partitionKey } from "./scope.ts";
 import { type ReadSnapshot, readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
@@ -28,8 +29,10 @@ export type { Neighbor };
 /** Rows per read; between reads the event loop serves requests (see #readNew). */
 const BATCH = 2_000;
 const YIELD_MS = 5;
-/** Stored ids per read of `reconcile`. */
-const RECONCILE_PAGE = 5_000;
+/** Stored ids per read of `reconcile`: 5,000 held PGlite's thread for 50–450 ms at 100,000 entries. */
+const RECONCILE_PAGE = 1_000;
+/** With pauses: the longest a page of `reconcile` waits for a pause between requests. */
+const RECONCILE_WAIT_MS = 60_000;
 
 export class VectorIndex {
   readonly #byPartition = new Map<string, PackedVectors>();
@@ -42,7 +45,17 @@ export class VectorIndex {
   /** Vectors read or evicted since the last snapshot. */
   #changes = 0;
 
-  constructor(private readonly db: Kysely<MemsvcDatabase>, private readonly embedder: Embedder) {}
+  readonly #stopping = new AbortController();
+
+  /**
+   * `pauses` (the embedded database): `reconcile` reads each page in a pause between requests
+   * (request_pauses.ts), so a restart's searches do not queue behind it.
+   */
+  constructor(
+    private readonly db: Kysely<MemsvcDatabase>,
+    private readonly embedder: Embedder,
+    private readonly pauses?: RequestPauses,
+  ) {}
 
   get size(): number {
     return this.#partitionOf.size;
@@ -56,6 +69,7 @@ export class VectorIndex {
   /** Ends a read in progress after its current batch (shutdown must not wait for a whole warm-up). */
   stop() {
     this.#stopped = true;
+    this.#stopping.abort();
   }
 
   /**
@@ -237,7 +251,8 @@ export class VectorIndex {
 
   /**
    * Evicts cached entries whose vector is no longer stored (deleted while this index was saved
-   * away, or by another process). Reads the stored ids in pages in id order, yielding between them.
+   * away, or by another process). Reads the stored ids in pages in id order, yielding between them
+   * (with pauses: each in a pause between requests). Stopped early, it evicts what it found so far.
    */
   async reconcile(): Promise<number> {
     const cached = this.ids().sort();
@@ -245,6 +260,8 @@ export class VectorIndex {
     let i = 0;
     let after = "";
     for (;;) {
+      await this.pauses?.pause(PAUSE_IDLE_MS, RECONCILE_WAIT_MS, this.#stopping.signal);
+      if (this.#stopped) break;
       const page = (await this.db.selectFrom("memory_vectors").select("entry_id")
         .where("entry_id", ">", after).orderBy("entry_id").limit(RECONCILE_PAGE).execute()).map((r) =>
           r.entry_id
