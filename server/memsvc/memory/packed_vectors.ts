@@ -4,7 +4,7 @@
  * zeros (the built-in embedder's use about 30–200 of 512 dimensions) keep only their non-zero
  * components, filed by dimension (below). About 0.4 KB per built-in vector and 1 byte a dimension for
  * dense ones, against 0.9–2 KB as float objects; a scan is a few tight loops over typed arrays, and
- * for dense rows one WebAssembly SIMD kernel (simd/int8_dots.ts) over an int8 copy of the query.
+ * for dense rows one WebAssembly SIMD kernel (simd/int8_dots.ts) over an int16 copy of the query.
  *
  * Scores are approximate (the quantisation error of a cosine is about 0.002): callers that need the
  * exact cosine rescore their few best candidates against the stored float vectors.
@@ -89,12 +89,12 @@ export class PackedVectors {
   #sparseRows = 0;
   /** Scratch sums of a scan, reused. */
   #sums = new Float64Array(0);
-  /** Scratch int8 query of a scan. */
-  #query: Int8Array;
+  /** Scratch int16 query of a scan. */
+  #query: Int16Array;
 
   constructor(readonly dim: number) {
     this.#dense = new DenseRows(dim);
-    this.#query = new Int8Array(this.#dense.stride);
+    this.#query = new Int16Array(this.#dense.stride);
   }
 
   /** Posting lists for rows up to `rows`. */
@@ -241,7 +241,7 @@ export class PackedVectors {
         floor = top.floor;
       }
     }
-    // Dense rows: the query as int8 once, the kernel's int32 sums times both scales.
+    // Dense rows: the query as int16 once, the kernel's int32 sums times both scales.
     const dense = this.#dense;
     const queryScale = dense.count > 0 ? quantise(query, this.#query) : 0;
     for (let from = 0; from < dense.count; from += CHUNK) {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
 import { type PackedArrays, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
+import { queryLimit } from "./simd/int8_dots.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 const TEXTS = [
@@ -214,10 +215,10 @@ function int8Score(query: Float32Array, v: Float32Array): { score: number; error
   const scale = max > 0 ? max / 127 : 1;
   const dense = nonZero * 2 > v.length;
   if (dense) {
-    // Dense rows are scanned against the query quantised to int8 too (simd/int8_dots.ts).
+    // Dense rows are scanned against the query quantised to int16 (simd/int8_dots.ts).
     let qMax = 0;
     for (const q of query) qMax = Math.max(qMax, Math.abs(q));
-    const qScale = qMax > 0 ? qMax / 127 : 1;
+    const qScale = qMax > 0 ? qMax / queryLimit(Math.ceil(v.length / 16) * 16) : 1;
     let sum = 0, reach = 0, rowSum = 0;
     for (let d = 0; d < v.length; d++) {
       const value = Math.round(v[d]! / scale);
