@@ -381,7 +381,8 @@ export class PackedVectors {
    */
   static fromLayout(dim: number, layout: PackedLayout): PackedVectors {
     const rows = layout.ids.length;
-    const lists = Math.ceil(rows / BLOCK) * dim;
+    // A partition that never held a sparse row has no posting lists at all (dense embedders').
+    const lists = layout.used.length === 0 ? 0 : Math.ceil(rows / BLOCK) * dim;
     if (
       layout.scale.length !== rows || layout.start.length !== rows || layout.count.length !== rows ||
       layout.used.length !== lists || layout.postRows.length !== layout.postValues.length

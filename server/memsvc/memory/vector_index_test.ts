@@ -324,6 +324,12 @@ test("dense rows (in a WebAssembly memory, scanned by the SIMD kernel) score as 
     }
   };
   check(packed, "built");
+  // Dense rows only, never compacted (so no posting lists at all): its layout loads too.
+  const fresh = new PackedVectors(dim);
+  for (let i = 0; i < 30; i++) fresh.put(`f${i}`, denseVector(i + 1, dim));
+  const loaded = PackedVectors.fromLayout(dim, fresh.layout());
+  assert.equal(loaded.size, 30);
+  assert.deepEqual(loaded.vectorOf("f7"), fresh.vectorOf("f7"));
   check(PackedVectors.from(dim, packed.arrays()), "restored");
   const held = PackedVectors.fromLayout(dim, packed.layout());
   assert.equal(held.size, stored.size);
