@@ -117,11 +117,6 @@ export class VectorBacklog {
     return Promise.resolve();
   }
 
-  /** The start-up scan's work, until every entry it found is embedded (or the backlog stopped). */
-  get recovering(): Promise<void> {
-    return this.#recovering ?? Promise.resolve();
-  }
-
   /** Stops after the batch in progress; what is left is found again by the next start's scan. */
   async stop() {
     this.#stopped = true;
@@ -136,7 +131,7 @@ export class VectorBacklog {
     const { db, embedder, index, log } = this.deps;
     // The index has read every stored vector of this embedder (the start's warm-up runs first): its size
     // against a count of entries says whether anything is missing without reading memory_vectors, whose
-    // rows hold dense vectors inline (100,000 of builtin-static's are 160 MB of heap).
+    // rows hold dense vectors inline (100,000 of builtin-static's are 205 MB of heap).
     const { rows: [counts] } = await sql<{ entries: string }>`select count(*)::text as entries
       from memory_entries`.execute(db);
     if (Number(counts?.entries ?? 0) - index.size <= 0) return;
