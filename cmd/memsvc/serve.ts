@@ -45,5 +45,7 @@ export function registerServe(program: Command): void {
     "# Embedded database, loopback only, port 7778\nmemsvc serve",
     "# Listen on every interface, port 8080\nmemsvc serve --host 0.0.0.0 --port 8080",
     "# Use a PostgreSQL server\nMEMSVC_DATABASE_URL=postgres://memsvc:secret@db:5432/memsvc memsvc serve",
+    "# The smallest, fastest embedder instead of the default (builtin-static); a store made by\n" +
+    "# another embedder is re-embedded in the background at start\nMEMSVC_EMBEDDER=builtin-hash memsvc serve",
   ]);
 }

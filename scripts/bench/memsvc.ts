@@ -8,6 +8,7 @@
  *   deno task bench:memsvc --only=recall --minilm-chats=4       # builtin-minilm on fewer chats
  *   deno task bench:memsvc --only=search --warm-searches=300     # search rows of a warmed-up process
  *   deno task bench:memsvc --only=restart --data=/tmp/data-100k  # restart rows on a copy of a kept data dir
+ *   deno task bench:memsvc --only=search --embedder=builtin-static  # MEMSVC_EMBEDDER of the servers
  *
  * Phases (`--only`, comma-separated; default all): first-start, write, search, mcp, restart,
  * recall (the conversational set), postgres, peers. Rows of phases not run are left out of the table.
@@ -46,6 +47,8 @@ for (const p of only ?? []) {
   }
 }
 const runs = (phase: (typeof PHASES)[number]) => !only || only.includes(phase);
+/** --embedder=<name>: MEMSVC_EMBEDDER of every server that does not pick its own (serverEnv passes it on). */
+if (flag("embedder")) process.env.MEMSVC_EMBEDDER = flag("embedder");
 const BINARY = flag("binary") ?? binaryPath("memsvc");
 /**
  * --data=<dir>: a data directory that already holds the search scope at the largest size (kept from

@@ -46,6 +46,8 @@ export function serverEnv(options: ServerOptions): Record<string, string> {
     MEMSVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     ...(options.databaseUrl ? { MEMSVC_DATABASE_URL: options.databaseUrl } : {}),
     ...(options.dataDir ? { MEMSVC_DATA_DIR: options.dataDir } : {}),
+    // The caller's MEMSVC_EMBEDDER (bench:memsvc --embedder) for servers that do not choose their own.
+    ...(process.env.MEMSVC_EMBEDDER ? { MEMSVC_EMBEDDER: process.env.MEMSVC_EMBEDDER } : {}),
     ...(options.embedder ? { MEMSVC_EMBEDDER: options.embedder } : {}),
     // Passed on so the server can be profiled under the benchmark's load (BUN_OPTIONS="--cpu-prof-md ...").
     ...(process.env.BUN_OPTIONS ? { BUN_OPTIONS: process.env.BUN_OPTIONS } : {}),

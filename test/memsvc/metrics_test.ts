@@ -211,7 +211,7 @@ describe("memsvc metrics and deep health", () => {
     assert.ok(body.database.migrations.applied >= 4);
     assert.equal(body.database.migrations.applied, body.database.migrations.known);
     assert.equal(body.embedder.ok, true);
-    assert.match(body.embedder.id, /^builtin-hash-v1/);
+    assert.match(body.embedder.id, /^builtin-static-minilm-l6-v1/); // the default
     assert.equal(typeof body.embedder.latencyMs, "number");
     assert.equal(typeof body.loops, "object");
     assert.deepEqual(Object.keys(body.mcp).sort(), ["httpSessions", "sseSessions"]);

@@ -8,10 +8,11 @@ import { MiniLMEmbedder } from "./minilm.ts";
 import { OpenAIEmbedder } from "./openai.ts";
 import { StaticEmbedder } from "./static_minilm.ts";
 
-test("no URL: the built-in embedder", () => {
+test("no URL: the built-in static embedder; builtin-hash on request", () => {
   const embedder = createEmbedder({});
-  assert.ok(embedder instanceof BuiltinEmbedder);
-  assert.equal(embedder.id, "builtin-hash-v1:512");
+  assert.ok(embedder instanceof StaticEmbedder);
+  assert.equal(embedder.id, "builtin-static-minilm-l6-v1:384");
+  assert.equal(createEmbedder({ MEMSVC_EMBEDDER: "builtin-hash" }).id, "builtin-hash-v1:512");
 });
 
 test("a URL and a model: the OpenAI-compatible client, with key and dimensions", async () => {
@@ -68,7 +69,7 @@ test("embeddingsEnv parses the variables from the environment", () => {
     loadEnv(embeddingsEnv, { MEMSVC_EMBEDDINGS_URL: "", MEMSVC_EMBEDDINGS_DIMENSIONS: "" }),
     UNSET,
   );
-  assert.ok(createEmbedder(loadEnv(embeddingsEnv, {})) instanceof BuiltinEmbedder);
+  assert.ok(createEmbedder(loadEnv(embeddingsEnv, {})) instanceof StaticEmbedder);
   assert.deepEqual(
     loadEnv(embeddingsEnv, {
       MEMSVC_EMBEDDINGS_URL: "http://localhost:11434/v1",
@@ -127,7 +128,7 @@ test("embeddingsEnv merges into a larger schema", () => {
 });
 
 test("MEMSVC_EMBEDDER picks the embedder; unset, the URL decides", () => {
-  assert.equal(embedderName({}), "builtin-hash");
+  assert.equal(embedderName({}), "builtin-static");
   assert.equal(embedderName({ MEMSVC_EMBEDDINGS_URL: "http://localhost:11434/v1" }), "openai");
   assert.ok(createEmbedder({ MEMSVC_EMBEDDER: "builtin-hash" }) instanceof BuiltinEmbedder);
   const minilm = createEmbedder(loadEnv(embeddingsEnv, { MEMSVC_EMBEDDER: "builtin-minilm" }));

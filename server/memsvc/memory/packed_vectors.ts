@@ -3,11 +3,14 @@
  * each vector is quantised to int8 with its own scale (max |x| / 127), and vectors that are mostly
  * zeros (the built-in embedder's use about 30–200 of 512 dimensions) keep only their non-zero
  * components, filed by dimension (below). About 0.4 KB per built-in vector and 1 byte a dimension for
- * dense ones, against 0.9–2 KB as float objects; a scan is a few tight loops over typed arrays.
+ * dense ones, against 0.9–2 KB as float objects; a scan is a few tight loops over typed arrays, and
+ * for dense rows one WebAssembly SIMD kernel (simd/int8_dots.ts) over an int16 copy of the query.
  *
  * Scores are approximate (the quantisation error of a cosine is about 0.002): callers that need the
  * exact cosine rescore their few best candidates against the stored float vectors.
  */
+
+import { CHUNK, DenseRows, quantise } from "./simd/int8_dots.ts";
 
 /** `indexStart` (in `PackedArrays`) and `#start` of a row stored densely / sparsely. */
 const DENSE = 0xffffffff;
@@ -69,13 +72,12 @@ export class PackedVectors {
   #ids: (string | undefined)[] = [];
   readonly #rowOf = new Map<string, number>();
   #scale = new Float32Array(16);
-  /** A dense row's offset in #values, or SPARSE. */
+  /** A dense row's slot in #dense (its values at #dense.offset(slot)), or SPARSE. */
   #start = new Uint32Array(16);
   /** Stored components of the row (`dim` for a dense one). */
   #count = new Uint32Array(16);
-  #values = new Int8Array(1024);
+  #dense: DenseRows;
   #rows = 0;
-  #valuesUsed = 0;
   /**
    * Postings: per block of 65,536 rows and dimension (list `block * dim + d`), the block's sparse rows
    * using the dimension (ascending, as offsets in the block: 2 bytes, not 4) and their values; the
@@ -87,8 +89,13 @@ export class PackedVectors {
   #sparseRows = 0;
   /** Scratch sums of a scan, reused. */
   #sums = new Float64Array(0);
+  /** Scratch int16 query of a scan. */
+  #query: Int16Array;
 
-  constructor(readonly dim: number) {}
+  constructor(readonly dim: number) {
+    this.#dense = new DenseRows(dim);
+    this.#query = new Int16Array(this.#dense.stride);
+  }
 
   /** Posting lists for rows up to `rows`. */
   #growBlocks(rows: number) {
@@ -152,12 +159,11 @@ export class PackedVectors {
         this.#used[list] = at + 1;
       }
     } else {
-      this.#start[row] = this.#valuesUsed;
+      const slot = this.#dense.push(row);
+      const at = this.#dense.offset(slot), values = this.#dense.values();
+      this.#start[row] = slot;
       this.#count[row] = this.dim;
-      this.#values = grow(this.#values, this.#valuesUsed + this.dim);
-      for (let i = 0; i < vector.length; i++) {
-        this.#values[this.#valuesUsed++] = Math.round(vector[i]! / scale);
-      }
+      for (let i = 0; i < vector.length; i++) values[at + i] = Math.round(vector[i]! / scale);
     }
     this.#ids[row] = id;
     this.#rowOf.set(id, row);
@@ -178,9 +184,10 @@ export class PackedVectors {
     if (row === undefined) return undefined;
     const out = new Float32Array(this.dim);
     const scale = this.#scale[row]!;
-    const start = this.#start[row]!;
-    if (start !== SPARSE) {
-      for (let j = 0; j < this.dim; j++) out[j] = this.#values[start + j]! * scale;
+    const slot = this.#start[row]!;
+    if (slot !== SPARSE) {
+      const values = this.#dense.values(), start = this.#dense.offset(slot);
+      for (let j = 0; j < this.dim; j++) out[j] = values[start + j]! * scale;
       return out;
     }
     for (let d = 0; d < this.dim; d++) {
@@ -209,8 +216,9 @@ export class PackedVectors {
       throw new RangeError(`cosine: vectors of ${query.length} and ${this.dim} dimensions`);
     }
     const rows = this.#rows;
-    let dense = 0;
-    for (let j = 0; j < query.length; j++) dense += Math.abs(query[j]!);
+    const ids = this.#ids, starts = this.#start, scales = this.#scale;
+    let floor = top.floor;
+    let offered = false;
     // Sparse rows: the query's dimensions' postings summed into per-row sums.
     if (this.#sparseRows > 0) {
       if (this.#sums.length < rows) this.#sums = new Float64Array(Math.ceil(rows * 1.25));
@@ -221,40 +229,56 @@ export class PackedVectors {
         const base = Math.floor(list / this.dim) * BLOCK;
         accumulate(this.#postRows[list]!, this.#postValues[list]!, this.#used[list]!, q, this.#sums, base);
       }
-    }
-    const values = this.#values;
-    const sums = this.#sums;
-    const ids = this.#ids, starts = this.#start, scales = this.#scale;
-    let floor = top.floor;
-    let offered = false;
-    for (let row = 0; row < rows; row++) {
-      const start = starts[row]!;
-      const scale = scales[row]!;
-      let score: number;
-      if (start === SPARSE) {
-        score = sums[row]! * scale;
-      } else {
-        let sum = 0;
-        for (let j = 0; j < this.dim; j++) sum += query[j]! * values[start + j]!;
-        score = sum * scale;
+      const sums = this.#sums;
+      for (let row = 0; row < rows; row++) {
+        if (starts[row] !== SPARSE) continue;
+        const score = sums[row]! * scales[row]!;
+        if (!(score > floor)) continue;
+        const id = ids[row];
+        if (id === undefined || id === exclude) continue;
+        // Its error bound only once it is still in the top at the end (below): most are not.
+        top.offer(id, score, NaN), offered = true;
+        floor = top.floor;
       }
-      if (!(score > floor)) continue;
-      const id = ids[row];
-      if (id === undefined || id === exclude) continue;
-      // A sparse row's error bound only once it is still in the top at the end (below): most are not.
-      if (start === SPARSE) top.offer(id, score, NaN), offered = true;
-      else top.offer(id, score, dense * scale / 2);
-      floor = top.floor;
+    }
+    // Dense rows: the query as int16 once, the kernel's int32 sums times both scales.
+    const dense = this.#dense;
+    const queryScale = dense.count > 0 ? quantise(query, this.#query) : 0;
+    for (let from = 0; from < dense.count; from += CHUNK) {
+      const n = Math.min(CHUNK, dense.count - from);
+      const sums = dense.dots(this.#query, from, n);
+      for (let i = 0; i < n; i++) {
+        const row = dense.rowAt(from + i);
+        const score = sums[i]! * queryScale * scales[row]!;
+        if (!(score > floor)) continue;
+        const id = ids[row];
+        if (id === undefined || id === exclude) continue;
+        top.offer(id, score, NaN), offered = true;
+        floor = top.floor;
+      }
     }
     if (!offered) return;
     for (const item of top.items) {
       if (!Number.isNaN(item.error)) continue;
       const row = this.#rowOf.get(item.id)!;
+      const slot = starts[row]!, scale = scales[row]!;
       let reach = 0;
+      if (slot !== SPARSE) {
+        // Rounding the row moves each component by at most scale / 2 (times |query| summed), rounding
+        // the query each of its components by at most queryScale / 2 (times the row's |values|).
+        const values = dense.values(), start = dense.offset(slot);
+        let rowSum = 0;
+        for (let d = 0; d < query.length; d++) {
+          reach += Math.abs(query[d]!);
+          rowSum += Math.abs(values[start + d]!);
+        }
+        item.error = (reach + queryScale * rowSum) * scale / 2;
+        continue;
+      }
       for (let d = 0; d < query.length; d++) {
         if (query[d] !== 0 && this.#find(d, row) >= 0) reach += Math.abs(query[d]!);
       }
-      item.error = reach * this.#scale[row]! / 2;
+      item.error = reach * scale / 2;
     }
   }
 
@@ -296,7 +320,8 @@ export class PackedVectors {
       } else {
         out.start[i] = v;
         out.indexStart[i] = DENSE;
-        out.values.set(this.#values.subarray(start, start + n), v);
+        const at = this.#dense.offset(start);
+        out.values.set(this.#dense.values().subarray(at, at + n), v);
         v += n;
       }
     });
@@ -330,22 +355,34 @@ export class PackedVectors {
       postValues.set(this.#postValues[list]!.subarray(0, n), at);
       at += n;
     }
+    // Dense rows without their padding, in slot order (what version 2 snapshots hold).
+    const start = this.#start.slice(0, rows), dense = this.#dense, dim = this.dim;
+    const values = new Int8Array(dense.count * dim), held = dense.values();
+    for (let slot = 0; slot < dense.count; slot++) {
+      const from = dense.offset(slot);
+      values.set(held.subarray(from, from + dim), slot * dim);
+      start[dense.rowAt(slot)] = slot * dim;
+    }
     return {
       ids: this.#ids.slice(0, rows) as string[],
       scale: this.#scale.slice(0, rows),
-      start: this.#start.slice(0, rows),
+      start,
       count: this.#count.slice(0, rows),
-      values: this.#values.slice(0, this.#valuesUsed),
+      values,
       used: this.#used.slice(0, lists),
       postRows,
       postValues,
     };
   }
 
-  /** A partition from its layout; the postings are views of the layout's arrays (no copy). */
+  /**
+   * A partition from its layout; the postings are views of the layout's arrays (no copy), dense rows
+   * are copied to where the kernel reads them.
+   */
   static fromLayout(dim: number, layout: PackedLayout): PackedVectors {
     const rows = layout.ids.length;
-    const lists = Math.ceil(rows / BLOCK) * dim;
+    // A partition that never held a sparse row has no posting lists at all (dense embedders').
+    const lists = layout.used.length === 0 ? 0 : Math.ceil(rows / BLOCK) * dim;
     if (
       layout.scale.length !== rows || layout.start.length !== rows || layout.count.length !== rows ||
       layout.used.length !== lists || layout.postRows.length !== layout.postValues.length
@@ -355,10 +392,16 @@ export class PackedVectors {
     layout.ids.forEach((id, row) => packed.#rowOf.set(id, row));
     packed.#rows = rows;
     packed.#scale = layout.scale;
-    packed.#start = layout.start;
+    packed.#start = layout.start.slice();
     packed.#count = layout.count;
-    packed.#values = layout.values;
-    packed.#valuesUsed = layout.values.length;
+    for (let row = 0; row < rows; row++) {
+      const start = layout.start[row]!;
+      if (start === SPARSE) continue;
+      const slot = packed.#dense.push(row);
+      if (start + dim > layout.values.length) throw new Error("packed layout: dense values out of range");
+      packed.#dense.values().set(layout.values.subarray(start, start + dim), packed.#dense.offset(slot));
+      packed.#start[row] = slot;
+    }
     packed.#used = layout.used;
     let at = 0;
     for (let list = 0; list < lists; list++) {
@@ -388,30 +431,25 @@ export class PackedVectors {
     this.#count = a.count;
     this.#start = new Uint32Array(Math.max(rows, 16));
     // Dense rows keep their values row by row; sparse rows' go to the postings.
-    let denseValues = 0;
     const perList = new Uint32Array(Math.ceil(rows / BLOCK) * this.dim);
     this.#sparseRows = 0;
     for (let row = 0; row < rows; row++) {
-      if (a.indexStart[row] === DENSE) {
-        denseValues += this.dim;
-        continue;
-      }
+      if (a.indexStart[row] === DENSE) continue;
       this.#sparseRows++;
       const from = a.indexStart[row]!, n = a.count[row]!;
       const base = (row >>> 16) * this.dim;
       for (let j = 0; j < n; j++) perList[base + a.indices[from + j]!]!++;
     }
-    this.#values = new Int8Array(Math.max(denseValues, 1024));
-    this.#valuesUsed = 0;
+    this.#dense = new DenseRows(this.dim);
     this.#postRows = Array.from(perList, (n) => new Uint16Array(n));
     this.#postValues = Array.from(perList, (n) => new Int8Array(n));
     this.#used = new Uint32Array(perList.length);
     for (let row = 0; row < rows; row++) {
       const start = a.start[row]!, n = a.count[row]!;
       if (a.indexStart[row] === DENSE) {
-        this.#start[row] = this.#valuesUsed;
-        this.#values.set(a.values.subarray(start, start + n), this.#valuesUsed);
-        this.#valuesUsed += n;
+        const slot = this.#dense.push(row);
+        this.#dense.values().set(a.values.subarray(start, start + n), this.#dense.offset(slot));
+        this.#start[row] = slot;
         continue;
       }
       this.#start[row] = SPARSE;

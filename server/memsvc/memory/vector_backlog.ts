@@ -8,7 +8,8 @@
  *   first one came, or at once when a reader waits (`settled`): under a stream of writes each batch's
  *   fixed costs (the index catch-up, the statement) are shared by many entries instead of a few.
  * - After a crash, the entries that never got a vector are found again at the next start
- *   (`recover`: entries with no row in memory_vectors) and embedded then.
+ *   (`recover`: entries with no vector of the current embedder) and embedded then, as are a store's
+ *   entries after a change of embedder.
  * - Readers that must see every earlier write's vector (the vector tier, the neighbour walk, the
  *   capture tool's near-duplicate check) await `settled()`, which waits only for work queued before
  *   the call, so a steady stream of writes cannot starve a reader.
@@ -37,6 +38,8 @@ const RECOVER_PAGE = 1_000;
  * Short: entries it finds are still without a vector until it runs (vector search misses them).
  */
 const RECOVER_WAIT_MS = 5_000;
+/** How often the scan logs its progress. */
+const PROGRESS_MS = 10_000;
 
 export interface PendingVector {
   id: string;
@@ -67,6 +70,7 @@ export class VectorBacklog {
   #gathering: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
   readonly #stopping = new AbortController();
+  #recovering: Promise<void> | undefined;
 
   constructor(private readonly deps: VectorBacklogDeps) {}
 
@@ -109,11 +113,19 @@ export class VectorBacklog {
     await done;
   }
 
-  /** Queues every entry that has no vector (left by a crash, or by an embedder that was down). */
+  /**
+   * Embeds every entry that has no vector of the current embedder: left by a crash or by an embedder
+   * that was down, or made by another embedder (MEMSVC_EMBEDDER changed, or a new default). Each new
+   * vector replaces the entry's old one (one vector per entry); until then the vector tier simply does
+   * not see the entry (it reads only the current embedder's vectors) and the keyword tier does.
+   */
   recover(): Promise<void> {
-    return this.#scan().catch((err) => {
+    // In the background: a change of embedder can leave the whole store to embed, and neither the
+    // start nor a shutdown waits for that (stop() ends it after the batch in progress).
+    this.#recovering ??= this.#scan().catch((err) => {
       this.deps.log.warn("scan for entries without a vector failed; they stay keyword-only", { err });
     });
+    return Promise.resolve();
   }
 
   /** Stops after the batch in progress; what is left is found again by the next start's scan. */
@@ -123,45 +135,80 @@ export class VectorBacklog {
     clearTimeout(this.#gathering);
     this.#gathering = undefined;
     await this.#draining;
+    await this.#recovering;
   }
 
   async #scan() {
+    const { db, embedder, index, log } = this.deps;
     const pause = () => this.deps.pauses?.pause(PAUSE_IDLE_MS, RECOVER_WAIT_MS, this.#stopping.signal);
+    const stopping = new Promise<void>((resolve) =>
+      this.#stopping.signal.addEventListener("abort", () => resolve())
+    );
     await pause();
     if (this.#stopped) return;
-    // Two counts are cheaper than the anti-join below, which reads every entry. Usually nothing is missing.
-    const { rows: [counts] } = await sql<{ missing: string }>`select ((select count(*) from memory_entries) -
-      (select count(*) from memory_vectors))::text as missing`.execute(this.deps.db);
-    if (Number(counts?.missing ?? 0) <= 0) return;
+    // The index has read every stored vector of this embedder (the start's warm-up runs first): its size
+    // against a count of entries says whether anything is missing without reading memory_vectors, whose
+    // rows hold dense vectors inline (100,000 of builtin-static's are 205 MB of heap).
+    const { rows: [counts] } = await sql<{ entries: string }>`select count(*)::text as entries
+      from memory_entries`.execute(db);
+    if (Number(counts?.entries ?? 0) - index.size <= 0) return;
+    await pause();
+    if (this.#stopped) return;
+    const { rows: [exact] } = await sql<{ missing: string; other: string }>`select
+      ((select count(*) from memory_entries) -
+        (select count(*) from memory_vectors where model = ${embedder.id}))::text as missing,
+      (select count(*) from memory_vectors where model <> ${embedder.id})::text as other`.execute(db);
+    const missing = Number(exact?.missing ?? 0);
+    if (missing <= 0) return;
+    log.info("embedding entries without a vector of this embedder", {
+      model: embedder.id,
+      entries: missing,
+      replacing: Number(exact?.other ?? 0),
+    });
     let after = "";
     let found = 0;
+    let reported = Date.now();
     for (;;) {
       await pause();
       if (this.#stopped) break;
-      const rows = await this.deps.db.selectFrom("memory_entries as e")
+      const rows = await db.selectFrom("memory_entries as e")
         .select(["e.id", "e.content", "e.content_hash", "e.user_id", "e.project_id", "e.namespace"])
         .where("e.id", ">", after)
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(
-              selectFrom("memory_vectors as v").select("v.entry_id").whereRef("v.entry_id", "=", "e.id"),
+              selectFrom("memory_vectors as v").select("v.entry_id").whereRef("v.entry_id", "=", "e.id")
+                .where("v.model", "=", embedder.id),
             ),
           )
         )
         .orderBy("e.id")
         .limit(RECOVER_PAGE)
         .execute();
-      this.add(rows.map((r) => ({
-        id: r.id,
-        content: r.content,
-        contentHash: r.content_hash,
-        partition: partitionKey(r),
-      })));
-      found += rows.length;
+      // A batch at a time, each stored before the next is queued: readers (settled) wait for at most
+      // one batch, and new writes go in between, however many entries a change of embedder left.
+      for (let i = 0; i < rows.length && !this.#stopped; i += BATCH) {
+        this.add(
+          rows.slice(i, i + BATCH).map((r) => ({
+            id: r.id,
+            content: r.content,
+            contentHash: r.content_hash,
+            partition: partitionKey(r),
+          })),
+        );
+        // (A batch queued behind one that stop() lets finish is never stored: do not wait for it then.)
+        await Promise.race([this.settled(), stopping]);
+        if (this.#stopped) break;
+        found += Math.min(BATCH, rows.length - i);
+        if (Date.now() - reported >= PROGRESS_MS) {
+          reported = Date.now();
+          log.info("embedding entries without a vector of this embedder", { done: found, of: missing });
+        }
+      }
       if (rows.length < RECOVER_PAGE || this.#stopped) break;
       after = rows.at(-1)!.id;
     }
-    if (found) this.deps.log.info("embedding entries stored without a vector", { entries: found });
+    if (found) log.info("entries embedded", { model: embedder.id, entries: found });
   }
 
   async #drain() {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
 import { type PackedArrays, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
+import { queryLimit } from "./simd/int8_dots.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 const TEXTS = [
@@ -213,6 +214,21 @@ function int8Score(query: Float32Array, v: Float32Array): { score: number; error
   for (const x of v) max = Math.max(max, Math.abs(x)), nonZero += x === 0 ? 0 : 1;
   const scale = max > 0 ? max / 127 : 1;
   const dense = nonZero * 2 > v.length;
+  if (dense) {
+    // Dense rows are scanned against the query quantised to int16 (simd/int8_dots.ts).
+    let qMax = 0;
+    for (const q of query) qMax = Math.max(qMax, Math.abs(q));
+    const qScale = qMax > 0 ? qMax / queryLimit(Math.ceil(v.length / 16) * 16) : 1;
+    let sum = 0, reach = 0, rowSum = 0;
+    for (let d = 0; d < v.length; d++) {
+      const value = Math.round(v[d]! / scale);
+      sum += Math.round(query[d]! / qScale) * value;
+      reach += Math.abs(query[d]!);
+      rowSum += Math.abs(value);
+    }
+    const f = Math.fround(scale);
+    return { score: sum * qScale * f, error: (reach + qScale * rowSum) * f / 2 };
+  }
   let sum = 0, reach = 0;
   for (let d = 0; d < v.length; d++) {
     if (v[d] === 0 && !dense) continue;
@@ -274,6 +290,52 @@ test("the dimension-major scan scores exactly as a row-by-row int8 dot product, 
   check(held, "from its layout");
   for (const id of ["r3", "r66000", "r2001", "r9973"]) {
     assert.deepEqual(copy.vectorOf(id), packed.vectorOf(id));
+    const v = stored.get(id)!;
+    assert.ok(packed.vectorOf(id)!.every((c, d) => Math.abs(c - v[d]!) <= 1 / 127 + 1e-6), id);
+  }
+});
+
+test("dense rows (in a WebAssembly memory, scanned by the SIMD kernel) score as the int8 reference, within their error bound", () => {
+  const dim = 384;
+  const stored = new Map<string, Float32Array>();
+  const packed = new PackedVectors(dim);
+  for (let i = 0; i < 3_000; i++) {
+    const v = denseVector(i + 1, dim);
+    // Edge rows: one component at the row's max, the rest tiny (rounds to 0).
+    if (i % 500 === 7) v.fill(1e-6), v[i % dim] = 1;
+    const id = `d${i % 2_900}`; // the last 100 replace earlier rows
+    stored.set(id, v);
+    packed.put(id, v);
+  }
+  for (let i = 0; i < 50; i++) stored.delete(`d${i * 13}`), packed.delete(`d${i * 13}`);
+  const check = (p: PackedVectors, label: string) => {
+    for (let t = 0; t < 3; t++) {
+      const query = denseVector(10_000 + t, dim);
+      const top = new TopK(20);
+      p.scan(query, top, "d1");
+      const want = [...stored].filter(([id]) => id !== "d1")
+        .map(([id, v]) => ({ id, ...int8Score(query, v) }))
+        .sort((a, b) => b.score - a.score).slice(0, 20);
+      assert.deepEqual(top.items.map((n) => n.score), want.map((w) => w.score), `${label}: scores`);
+      for (const n of top.items) {
+        assert.deepEqual(n, { id: n.id, ...int8Score(query, stored.get(n.id)!) }, `${label}: ${n.id}`);
+        assert.ok(Math.abs(cosine(query, stored.get(n.id)!) - n.score) <= n.error!, `${label}: bound`);
+      }
+    }
+  };
+  check(packed, "built");
+  // Dense rows only, never compacted (so no posting lists at all): its layout loads too.
+  const fresh = new PackedVectors(dim);
+  for (let i = 0; i < 30; i++) fresh.put(`f${i}`, denseVector(i + 1, dim));
+  const loaded = PackedVectors.fromLayout(dim, fresh.layout());
+  assert.equal(loaded.size, 30);
+  assert.deepEqual(loaded.vectorOf("f7"), fresh.vectorOf("f7"));
+  check(PackedVectors.from(dim, packed.arrays()), "restored");
+  const held = PackedVectors.fromLayout(dim, packed.layout());
+  assert.equal(held.size, stored.size);
+  check(held, "from its layout");
+  for (const id of ["d3", "d2850", "d7", "d50"]) {
+    assert.deepEqual(held.vectorOf(id), packed.vectorOf(id));
     const v = stored.get(id)!;
     assert.ok(packed.vectorOf(id)!.every((c, d) => Math.abs(c - v[d]!) <= 1 / 127 + 1e-6), id);
   }
