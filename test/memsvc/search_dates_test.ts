@@ -22,12 +22,7 @@ describe("memsvc search: date words", () => {
   let home: string;
   let server: RunningBinary;
   let api: Client;
-  // Pinned to the hashing embedder: the expected orders are its scores' (linear fusion). builtin-static's
-  // z-scored fusion over three entries puts m_old first even when halved (the date boost is a factor).
-  const env = () =>
-    memsvcEnv(home, {
-      extra: { MEMSVC_AUTH_MODE: "bearer", MEMSVC_AUTH_TOKEN: TOKEN, MEMSVC_EMBEDDER: "builtin-hash" },
-    });
+  const env = () => memsvcEnv(home, { extra: { MEMSVC_AUTH_MODE: "bearer", MEMSVC_AUTH_TOKEN: TOKEN } });
   const start = async () => {
     server = await startBinary("memsvc", ["serve"], { cwd: home, env: env() });
     api = new Client(server.url, { bearer: TOKEN });

@@ -86,21 +86,33 @@ export interface TierScores {
   v?: number;
 }
 
+/** Fewest scores per tier a z-scored blend is computed from (below it the linear blend). */
+export const Z_SAMPLE = 8;
+
 export function fuse(
   scores: ReadonlyMap<string, TierScores>,
   fusion: Fusion,
   answered: { keyword: boolean; vector: boolean },
 ): { id: string; fused: number }[] {
   const kept = [...scores.entries()].filter(([, s]) => s.k !== undefined || (s.v ?? 0) >= fusion.floor);
-  if (fusion.kind === "zscore" && answered.keyword && answered.vector) {
+  const all = [...scores.values()];
+  const sample = Math.min(
+    all.filter((s) => s.k !== undefined).length,
+    all.filter((s) => s.v !== undefined).length,
+  );
+  // z-scores need a distribution to stand against: over a handful of candidates (a small store) any gap
+  // becomes a standard deviation, so there the weights blend the scores as they are.
+  if (fusion.kind === "zscore" && answered.keyword && answered.vector && sample >= Z_SAMPLE) {
     // Statistics over everything each tier returned, before the floor: the tier's own distribution.
-    const all = [...scores.values()];
     const zk = zscorer(all.map((s) => s.k));
     const zv = zscorer(all.map((s) => s.v));
-    const blended = kept.map(([id, s]) => ({ id, raw: fusion.keyword * zk(s.k) + fusion.vector * zv(s.v) }));
-    const min = Math.min(...blended.map((b) => b.raw));
-    const span = Math.max(...blended.map((b) => b.raw)) - min;
-    return blended.map((b) => ({ id: b.id, fused: span > 0 ? (b.raw - min) / span : 1 }));
+    // Into (0, 1) by the normal distribution's CDF (its logistic approximation), not rescaled to the
+    // candidates at hand: min-max put the last of a few candidates at 0, where the date window's boost
+    // and the confidence prior (factors) could not move it.
+    return kept.map(([id, s]) => {
+      const raw = fusion.keyword * zk(s.k) + fusion.vector * zv(s.v);
+      return { id, fused: 1 / (1 + Math.exp(-1.702 * raw)) };
+    });
   }
   const kw = answered.keyword ? fusion.keyword : 0;
   const vw = answered.vector ? fusion.vector : 0;
