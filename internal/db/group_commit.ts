@@ -10,7 +10,10 @@
  * On a single-threaded database (PGlite) requests reach `submit` one after another, each after its
  * own reads, so a batch would rarely find company. With `gather`, a batch about to start waits (at
  * most `maxWaitMs`) while callers that have announced themselves (`pending() > 0`) have yet to
- * submit: PostgreSQL's commit_delay idea, taken only when there is someone to wait for.
+ * submit: PostgreSQL's commit_delay idea, taken only when there is someone to wait for. With
+ * `coalesce`, a batch first lets the event loop turn once (setImmediate): callers whose requests
+ * were read in the same turn, and whose path to `submit` has no await that leaves the turn, join it
+ * instead of each starting a batch of its own behind the first.
  *
  * @example
  * const inserts = new GroupCommit((rows) => db.transaction().execute((trx) => insertAll(trx, rows)));
@@ -23,6 +26,8 @@ export interface GroupCommitOptions {
   concurrency?: number;
   /** Wait for callers on their way: `pending()` counts those that will submit soon. */
   gather?: { pending: () => number; maxWaitMs: number };
+  /** Let the event loop turn once before a batch starts, so that callers of the same turn join it. */
+  coalesce?: boolean;
 }
 
 interface Pending<T, R> {
@@ -38,6 +43,8 @@ export class GroupCommit<T, R> {
   #running = 0;
   #gathering: ReturnType<typeof setTimeout> | undefined;
   #gathered = false;
+  #turning: ReturnType<typeof setImmediate> | undefined;
+  #turned = false;
 
   /** `write` stores a batch in one transaction and returns one result per item, in order. */
   constructor(
@@ -69,8 +76,16 @@ export class GroupCommit<T, R> {
   }
 
   #pump() {
-    if (this.#gathering) return;
+    if (this.#gathering || this.#turning) return;
     while (this.#running < this.#concurrency && this.#queue.length > 0) {
+      if (this.options.coalesce && !this.#turned && this.#queue.length < this.#maxBatch) {
+        this.#turning = setImmediate(() => {
+          this.#turning = undefined;
+          this.#turned = true;
+          this.#pump();
+        });
+        return;
+      }
       const gather = this.options.gather;
       if (gather && !this.#gathered && gather.pending() > 0 && this.#queue.length < this.#maxBatch) {
         this.#gathering = setTimeout(() => {
@@ -80,6 +95,7 @@ export class GroupCommit<T, R> {
         return;
       }
       this.#gathered = false;
+      this.#turned = false;
       const batch = this.#queue.splice(0, this.#maxBatch);
       this.#running++;
       this.#run(batch).finally(() => {

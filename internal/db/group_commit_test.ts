@@ -72,3 +72,33 @@ test("GroupCommit caps batch size and overlaps up to `concurrency` batches", asy
   await releasing;
   assert.ok(g.batches.slice(2).every((b) => b.length <= 2));
 });
+
+test("GroupCommit with `coalesce` lets callers of the same event-loop turn join the first batch", async () => {
+  const g = gatedWrite();
+  const commits = new GroupCommit(g.write, { coalesce: true });
+  // As requests read in one turn reach submit: one after another, separated only by microtasks.
+  const first = commits.submit("a");
+  await Promise.resolve();
+  const second = commits.submit("b");
+  await Promise.resolve();
+  assert.deepEqual(g.batches, [], "the batch waits for the turn to end");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(g.batches, [["a", "b"]]);
+  // A caller of a later turn starts the next batch, after one turn of its own.
+  const third = commits.submit("c");
+  const releasing = g.releaseAll();
+  assert.deepEqual(await Promise.all([first, second, third]), ["A", "B", "C"]);
+  await releasing;
+  assert.deepEqual(g.batches, [["a", "b"], ["c"]]);
+
+  const plain = gatedWrite();
+  const alone = new GroupCommit(plain.write);
+  const x = alone.submit("x");
+  await Promise.resolve();
+  const y = alone.submit("y");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(plain.batches, [["x"]], "without it the first caller goes alone");
+  const releasingPlain = plain.releaseAll();
+  await Promise.all([x, y]);
+  await releasingPlain;
+});

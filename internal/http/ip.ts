@@ -54,6 +54,9 @@ export function parseIp(input: string): Parsed | undefined {
   return { version: 6, value: v6 };
 }
 
+/** Addresses whose answer a matcher remembers (then starts over). */
+const SEEN_PEERS = 1_024;
+
 /** A predicate for "is this address in the list", built once from addresses and CIDRs. */
 export function ipMatcher(list: readonly string[]): (addr: string) => boolean {
   const ranges = list.map((entry) => {
@@ -70,8 +73,17 @@ export function ipMatcher(list: readonly string[]): (addr: string) => boolean {
     const shift = BigInt(width - prefix);
     return { version: ip.version, shift, base: ip.value >> shift };
   });
+  // Asked for every request's peer: no list needs no parse, and peers repeat (keep-alive, local agents).
+  if (ranges.length === 0) return () => false;
+  const seen = new Map<string, boolean>();
   return (addr) => {
-    const ip = parseIp(addr);
-    return !!ip && ranges.some((r) => r.version === ip.version && ip.value >> r.shift === r.base);
+    let known = seen.get(addr);
+    if (known === undefined) {
+      const ip = parseIp(addr);
+      known = !!ip && ranges.some((r) => r.version === ip.version && ip.value >> r.shift === r.base);
+      if (seen.size >= SEEN_PEERS) seen.clear();
+      seen.set(addr, known);
+    }
+    return known;
   };
 }

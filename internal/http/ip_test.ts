@@ -22,6 +22,15 @@ test("matches exact addresses and CIDR ranges of the same family", () => {
   assert.ok(!trusted("11.0.0.1"));
   assert.ok(!trusted("::1"));
   assert.ok(!trusted(""));
+  // Answers are remembered per address: asking again gives the same answer.
+  assert.ok(trusted("10.200.3.4"));
+  assert.ok(!trusted("11.0.0.1"));
+  // Past the remembered set's size it starts over, still answering right.
+  for (let i = 0; i < 1_100; i++) assert.equal(trusted(`10.0.${i >> 8}.${i & 255}`), true);
+  assert.ok(trusted("127.0.0.1"));
+  assert.ok(!trusted("127.0.0.2"));
+  const none = ipMatcher([]);
+  assert.ok(!none("127.0.0.1") && !none("::1") && !none(""));
 });
 
 test("rejects malformed list entries", () => {

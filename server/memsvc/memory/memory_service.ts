@@ -69,6 +69,9 @@ export class MemoryService {
       concurrency: deps.writeConcurrency ?? 1,
       // Remembers still doing their reads join the next batch rather than each paying a commit.
       gather: { pending: () => this.#arriving, maxWaitMs: 2 },
+      // Requests read in one turn of the event loop reach `submit` in it (nothing before it leaves
+      // the turn when the caller's scope is cached): without a turn, the first would go alone.
+      coalesce: true,
     });
   }
 
