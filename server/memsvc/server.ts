@@ -1,4 +1,5 @@
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
+import { collectGarbage } from "../../internal/platform/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
 import { loadDashboardBundle } from "./dashboard/serve.ts";
@@ -165,6 +166,10 @@ export async function startMemsvc(
       snapshot.start();
       if (loaded) await snapshot.reconcile();
       await vectors.recover();
+      // Loading both indexes left tens of MB of garbage (parsed snapshot headers, read pages): gone
+      // before the first searches add theirs.
+      await warmingKeywords;
+      collectGarbage();
     });
     return server;
   } catch (err) {

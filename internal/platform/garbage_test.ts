@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { collectGarbage, startGarbageGuard } from "./garbage.ts";
+
+const MB = 1024 * 1024;
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test("the guard collects once RSS grew past its threshold, then measures from the level the collection left", async () => {
+  let rss = 100 * MB;
+  const collections: number[] = [];
+  const stop = startGarbageGuard({
+    growthBytes: 20 * MB,
+    everyMs: 5,
+    rss: () => rss,
+    gc: () => {
+      collections.push(rss);
+      rss = 150 * MB; // freed, but handed back only by the next check
+    },
+  });
+  try {
+    rss = 115 * MB;
+    await tick(30);
+    assert.deepEqual(collections, [], "15 MB of growth is below the threshold");
+    rss = 90 * MB; // a lower level becomes the one measured from
+    await tick(30);
+    rss = 111 * MB;
+    await tick(30);
+    assert.deepEqual(collections, [111 * MB], "21 MB above the lowest level seen");
+    rss = 105 * MB; // what the collection left, read after it
+    await tick(30);
+    rss = 120 * MB;
+    await tick(30);
+    assert.equal(collections.length, 1, "15 MB above the level after the collection");
+    rss = 126 * MB;
+    await tick(30);
+    assert.deepEqual(collections, [111 * MB, 126 * MB]);
+  } finally {
+    stop();
+  }
+  rss = 500 * MB;
+  await tick(30);
+  assert.equal(collections.length, 2, "no checks after stop");
+});
+
+test("off Bun there is no collector to call: collectGarbage says so and the default guard does nothing", () => {
+  assert.equal(collectGarbage(), typeof (globalThis as { Bun?: unknown }).Bun !== "undefined");
+  startGarbageGuard()(); // returns a stop function either way
+});
