@@ -59,6 +59,9 @@ export async function startMemsvc(
     migrationsApplied: store.applied,
     instanceId: store.instanceId,
   });
+  // Migrating a new database left tens of MB of garbage; the admin's password hash (scrypt, 32 MB)
+  // comes next, and a first start's peak is the two together.
+  if (store.applied.length) collectGarbage();
   try {
     // The request path's copies of token owners and active projects, kept current by change notices.
     const caches = { tokens: createTokenCache(), activeProjects: new NotifiedCache<string | null>() };
