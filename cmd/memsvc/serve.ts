@@ -43,7 +43,10 @@ export function registerServe(program: Command): void {
       await startMemsvc(config, log);
       // RSS, not the collector's own count (which includes the database's idle heap), decides when
       // garbage is collected (internal/platform/garbage.ts).
-      startGarbageGuard();
+      startGarbageGuard({
+        onCollect: (rss, ms) =>
+          log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
+      });
     });
   addExamples(serve, [
     "# Embedded database, loopback only, port 7778\nmemsvc serve",

@@ -1,10 +1,10 @@
 /**
  * Garbage collection by resident memory. Bun's collector (JavaScriptCore) sizes its next full
  * collection by the heap it counts, and that includes array buffers and WebAssembly memory that are
- * mostly idle (an embedded database's heap, an index's snapshot): a service holding a few hundred MB
- * of them let garbage grow by 50–80 MB before collecting. memsvc at 100,000 entries peaked at
- * 410–457 MB over 600 searches; with a full collection whenever RSS had grown past the last one's
- * by a set amount, at about 1 % more CPU, lower (docs/benchmarks.md, issue 25).
+ * mostly idle (an embedded database's heap, an index's snapshot): memsvc at 100,000 entries let
+ * garbage grow by 50–100 MB before collecting, and its RSS peaked at 400–450 MB over 600 searches.
+ * A full collection whenever RSS has grown a set amount past what the last one left keeps it 30–60
+ * MB lower (docs/benchmarks.md, issue 25), at the price of the collection's pause.
  *
  * Off Bun both calls do nothing: Deno (development, tests) has its own collector and no such call.
  */
@@ -26,38 +26,55 @@ export function collectGarbage(): boolean {
 }
 
 export interface GarbageGuardOptions {
-  /** Collect when RSS is this many bytes above what the last collection left (default 24 MB). */
+  /** Collect when RSS is this many bytes above what the last collection left (default 32 MB). */
   growthBytes?: number;
-  /** How often RSS is read (default 1 s). */
+  /**
+   * How often RSS is read (default 250 ms): searches at 100,000 entries made garbage at up to 100
+   * MB/s, so checks a second apart overshot the threshold by that much.
+   */
   everyMs?: number;
+  /**
+   * At least this long between collections (default 2 s): a full collection stops the thread, 50–350
+   * ms at 100,000 entries on a loaded machine (an asynchronous one freed too little), and requests
+   * wait for it.
+   */
+  minGapMs?: number;
   /** Resident set size in bytes (default: process.memoryUsage.rss). */
   rss?: () => number;
   /** The collection (default: Bun's full collection). */
   gc?: () => void;
+  /** Told after each collection: RSS before it (bytes) and how long it took (ms). */
+  onCollect?: (rssBefore: number, ms: number) => void;
 }
 
 /**
  * Checks RSS every `everyMs` and collects once it has grown `growthBytes` past the level the last
- * collection left (read at the check after it), or the lowest seen since. Returns a function that stops the checks. Without a
- * collector (off Bun, and no `gc` given) it does nothing.
+ * collection left (read at the check after it), or the lowest seen since, and `minGapMs` has passed
+ * since the last collection. Returns a function that stops the checks. Without a collector (off
+ * Bun, and no `gc` given) it does nothing.
  */
 export function startGarbageGuard(options: GarbageGuardOptions = {}): () => void {
   const bun = bunGc();
   const gc = options.gc ?? (bun && (() => bun(true)));
   if (!gc) return () => {};
-  const growth = options.growthBytes ?? 24 * 1024 * 1024;
+  const growth = options.growthBytes ?? 32 * 1024 * 1024;
+  const gap = options.minGapMs ?? 2_000;
   const rss = options.rss ?? (() => process.memoryUsage.rss());
   let floor = rss();
+  let last = -Infinity;
   const timer = setInterval(() => {
     const now = rss();
     if (now < floor) floor = now;
-    else if (now - floor > growth) {
+    else if (now - floor > growth && performance.now() - last >= gap) {
+      const started = performance.now();
       gc();
+      last = performance.now();
+      options.onCollect?.(now, last - started);
       // What the collection freed goes back to the system over the next moments, not at once: the
       // next check sets the level it is measured from.
       floor = Infinity;
     }
-  }, options.everyMs ?? 1000);
+  }, options.everyMs ?? 250);
   (timer as { unref?: () => void }).unref?.();
   return () => clearInterval(timer);
 }

@@ -11,6 +11,7 @@ test("the guard collects once RSS grew past its threshold, then measures from th
   const stop = startGarbageGuard({
     growthBytes: 20 * MB,
     everyMs: 5,
+    minGapMs: 0,
     rss: () => rss,
     gc: () => {
       collections.push(rss);
@@ -40,6 +41,36 @@ test("the guard collects once RSS grew past its threshold, then measures from th
   rss = 500 * MB;
   await tick(30);
   assert.equal(collections.length, 2, "no checks after stop");
+});
+
+test("the guard leaves at least minGapMs between collections, and reports each one", async () => {
+  let rss = 100 * MB;
+  const reported: number[] = [];
+  const stop = startGarbageGuard({
+    growthBytes: 10 * MB,
+    everyMs: 5,
+    minGapMs: 1_000,
+    rss: () => rss,
+    gc: () => {},
+    onCollect: (before, ms) => {
+      assert.ok(ms >= 0);
+      reported.push(before);
+    },
+  });
+  try {
+    rss = 120 * MB;
+    await tick(30);
+    assert.deepEqual(reported, [120 * MB]);
+    rss = 100 * MB;
+    await tick(20);
+    rss = 140 * MB; // past the threshold again, but within the gap
+    await tick(60);
+    assert.equal(reported.length, 1);
+    await tick(1_100);
+    assert.deepEqual(reported, [120 * MB, 140 * MB]);
+  } finally {
+    stop();
+  }
 });
 
 test("off Bun there is no collector to call: collectGarbage says so and the default guard does nothing", () => {
