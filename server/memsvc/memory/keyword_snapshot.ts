@@ -5,7 +5,7 @@
  * partition's serialised index (which carries its own checksum) followed by its entries' metadata
  * as columns (flags, capture and change positions, text hash, conversation), in the index's entry
  * order: a load reads them straight into the index, with no object per entry parsed from JSON on
- * the way (about 10 MB of garbage at 100,000 entries). Files of the first format, whose metadata is
+ * the way (14 MB less at the load's peak at 100,000 entries). Files of the first format, whose metadata is
  * in each index's JSON header, still load.
  *
  * Written to a temporary file named for the process and renamed, so a crash mid-write, or two
