@@ -34,11 +34,11 @@ export interface GarbageGuardOptions {
    */
   everyMs?: number;
   /**
-   * At least this long between collections (default 2 s): a full collection stops the thread, 50–350
-   * ms at 100,000 entries on a loaded machine (an asynchronous one freed too little), and requests
-   * wait for it.
+   * The share of time collections may take (default 0.05): after one that took t ms the next waits
+   * t / share ms at least. A full collection stops the thread (50–350 ms at 100,000 entries, more on a
+   * loaded machine; an asynchronous one freed too little), and requests wait for it.
    */
-  minGapMs?: number;
+  maxShare?: number;
   /** Resident set size in bytes (default: process.memoryUsage.rss). */
   rss?: () => number;
   /** The collection (default: Bun's full collection). */
@@ -49,8 +49,8 @@ export interface GarbageGuardOptions {
 
 /**
  * Checks RSS every `everyMs` and collects once it has grown `growthBytes` past the level the last
- * collection left (read at the check after it), or the lowest seen since, and `minGapMs` has passed
- * since the last collection. Returns a function that stops the checks. Without a collector (off
+ * collection left (read at the check after it), or the lowest seen since, and collections have taken
+ * no more than `maxShare` of the time since the last one. Returns a function that stops the checks. Without a collector (off
  * Bun, and no `gc` given) it does nothing.
  */
 export function startGarbageGuard(options: GarbageGuardOptions = {}): () => void {
@@ -58,18 +58,19 @@ export function startGarbageGuard(options: GarbageGuardOptions = {}): () => void
   const gc = options.gc ?? (bun && (() => bun(true)));
   if (!gc) return () => {};
   const growth = options.growthBytes ?? 32 * 1024 * 1024;
-  const gap = options.minGapMs ?? 2_000;
+  const share = options.maxShare ?? 0.05;
   const rss = options.rss ?? (() => process.memoryUsage.rss());
   let floor = rss();
-  let last = -Infinity;
+  let next = -Infinity;
   const timer = setInterval(() => {
     const now = rss();
     if (now < floor) floor = now;
-    else if (now - floor > growth && performance.now() - last >= gap) {
+    else if (now - floor > growth && performance.now() >= next) {
       const started = performance.now();
       gc();
-      last = performance.now();
-      options.onCollect?.(now, last - started);
+      const ended = performance.now();
+      next = ended + (ended - started) / share;
+      options.onCollect?.(now, ended - started);
       // What the collection freed goes back to the system over the next moments, not at once: the
       // next check sets the level it is measured from.
       floor = Infinity;

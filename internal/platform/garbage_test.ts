@@ -11,7 +11,6 @@ test("the guard collects once RSS grew past its threshold, then measures from th
   const stop = startGarbageGuard({
     growthBytes: 20 * MB,
     everyMs: 5,
-    minGapMs: 0,
     rss: () => rss,
     gc: () => {
       collections.push(rss);
@@ -43,30 +42,33 @@ test("the guard collects once RSS grew past its threshold, then measures from th
   assert.equal(collections.length, 2, "no checks after stop");
 });
 
-test("the guard leaves at least minGapMs between collections, and reports each one", async () => {
+test("the guard spaces collections so they take at most maxShare of the time, and reports each one", async () => {
   let rss = 100 * MB;
   const reported: number[] = [];
   const stop = startGarbageGuard({
     growthBytes: 10 * MB,
     everyMs: 5,
-    minGapMs: 1_000,
+    maxShare: 0.1,
     rss: () => rss,
-    gc: () => {},
+    gc: () => {
+      const until = performance.now() + 50; // a 50 ms collection: the next waits 500 ms
+      while (performance.now() < until) { /* busy, as a collection is */ }
+    },
     onCollect: (before, ms) => {
-      assert.ok(ms >= 0);
+      assert.ok(ms >= 50);
       reported.push(before);
     },
   });
   try {
     rss = 120 * MB;
-    await tick(30);
+    await tick(40);
     assert.deepEqual(reported, [120 * MB]);
     rss = 100 * MB;
     await tick(20);
-    rss = 140 * MB; // past the threshold again, but within the gap
-    await tick(60);
+    rss = 140 * MB; // past the threshold again, but too soon after the last
+    await tick(100);
     assert.equal(reported.length, 1);
-    await tick(1_100);
+    await tick(700);
     assert.deepEqual(reported, [120 * MB, 140 * MB]);
   } finally {
     stop();

@@ -13,7 +13,7 @@ import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
 import { HIT_FLUSH_EMBEDDED_MS, HIT_FLUSH_MAX_MS, HIT_FLUSH_MS, HitCounts } from "./memory/hit_counts.ts";
-import { RequestPauses } from "./memory/request_pauses.ts";
+import { PAUSE_IDLE_MS, RequestPauses } from "./memory/request_pauses.ts";
 import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
@@ -29,6 +29,8 @@ import { listenForCacheChanges } from "./store/cache_notices.ts";
 import { NotifiedCache } from "./store/notified_cache.ts";
 
 const MINUTE = 60_000;
+/** The collection after the indexes are loaded waits this long at most for a pause between requests. */
+const COLLECT_MAX_WAIT_MS = 10_000;
 /** The keyword index is saved once this long passed without a change (and at shutdown). */
 const KEYWORD_SETTLE_MS = 30_000;
 
@@ -170,8 +172,9 @@ export async function startMemsvc(
       if (loaded) await snapshot.reconcile();
       await vectors.recover();
       // Loading both indexes left tens of MB of garbage (parsed snapshot headers, read pages): gone
-      // before the first searches add theirs.
+      // before the searches add theirs, in a pause between requests (a full collection stops the thread).
       await warmingKeywords;
+      await pauses?.pause(PAUSE_IDLE_MS, COLLECT_MAX_WAIT_MS);
       collectGarbage();
     });
     return server;
