@@ -5,8 +5,9 @@
  * reads as an error: a snapshot is a cache, and a damaged one must be rebuilt, never half-used.
  */
 
-export type Section = Int32Array | Uint32Array | Float32Array | Uint16Array | Uint8Array;
+export type Section = Int32Array | Uint32Array | Float32Array | Float64Array | Uint16Array | Uint8Array;
 type SectionType =
+  | Float64ArrayConstructor
   | Int32ArrayConstructor
   | Uint32ArrayConstructor
   | Float32ArrayConstructor

@@ -600,9 +600,10 @@ export class FullTextIndex<M = undefined> {
   /**
    * The index as bytes (see frame.ts): dictionary, ids and metadata in a JSON header, postings and
    * per-document term lists as typed arrays. Removed documents are left out and the rest renumbered
-   * in order, so a loaded index starts compacted. `encodeMeta` turns metadata into JSON values.
+   * in order, so a loaded index starts compacted. `encodeMeta` turns metadata into JSON values;
+   * without it no metadata is written (a caller that stores it itself, in `entries()` order).
    */
-  serialize(encodeMeta: (meta: M) => unknown): Uint8Array {
+  serialize(encodeMeta?: (meta: M) => unknown): Uint8Array {
     const width = this.#fields.length;
     const renumber = new Int32Array(this.#docs.length).fill(-1);
     const live: DocState<M>[] = [];
@@ -658,7 +659,7 @@ export class FullTextIndex<M = undefined> {
       bm25: [this.#k1, this.#b],
       terms: [...this.#termIds.keys()],
       ids: live.map((d) => d.id),
-      metas: live.map((d) => encodeMeta(d.meta)),
+      ...(encodeMeta ? { metas: live.map((d) => encodeMeta(d.meta)) } : {}),
       lengthSums: this.#lengthSums,
       normAverages: this.#normAverages,
     };
@@ -678,12 +679,13 @@ export class FullTextIndex<M = undefined> {
   /**
    * An index read back from `serialize`'s bytes. Throws when they are damaged (checksum), truncated,
    * or were written with other fields or weights: the caller then builds the index anew. Postings and
-   * term lists stay views into `bytes`.
+   * term lists stay views into `bytes`. `decodeMeta` gets each document's stored metadata (undefined
+   * when none was written) and its position in `entries()` order.
    */
   static deserialize<M>(
     fields: Record<string, FieldSpec>,
     bytes: Uint8Array,
-    decodeMeta: (value: unknown) => M,
+    decodeMeta: (value: unknown, n: number) => M,
     options: IndexOptions = {},
   ): FullTextIndex<M> {
     const frame = decodeFrame(SNAPSHOT_MAGIC, bytes);
@@ -694,7 +696,7 @@ export class FullTextIndex<M = undefined> {
       bm25?: [number, number];
       terms: string[];
       ids: string[];
-      metas: unknown[];
+      metas?: unknown[];
       lengthSums: number[];
       normAverages: number[];
     };
@@ -720,7 +722,8 @@ export class FullTextIndex<M = undefined> {
     if (
       postStart.length !== header.terms.length + 1 || termStart.length !== docCount + 1 ||
       seqStart.length !== docCount * width + 1 || lengths.length !== docCount * width ||
-      header.metas.length !== docCount || postStart[header.terms.length] !== postDocs.length ||
+      (header.metas !== undefined && header.metas.length !== docCount) ||
+      postStart[header.terms.length] !== postDocs.length ||
       termStart[docCount] !== terms.length || seqStart[docCount * width] !== sequences.length
     ) {
       throw new Error("snapshot sections do not agree");
@@ -744,7 +747,7 @@ export class FullTextIndex<M = undefined> {
     for (let n = 0; n < docCount; n++) {
       const id = header.ids[n]!;
       index.#numberOf.set(id, n);
-      index.#docs.push({ id, meta: decodeMeta(header.metas[n]) });
+      index.#docs.push({ id, meta: decodeMeta(header.metas?.[n], n) });
     }
     // Exact words: the sorted vocabulary for prefixes, and each word's stem and exact term ids.
     index.#vocabulary.sort();

@@ -286,6 +286,17 @@ describe("FullTextIndex snapshots", () => {
       index.search(q, 20, (m) => m.owner === "a").map((h) => `${h.id}:${h.score.toFixed(6)}`)
     );
 
+  it("without encodeMeta, writes no metadata and hands decodeMeta each entry's position instead", () => {
+    const index = build();
+    const owners = [...index.entries()].map(([, m]) => m.owner);
+    const loaded = FullTextIndex.deserialize(FIELDS, index.serialize(), (v, n) => {
+      assert.equal(v, undefined);
+      return { owner: owners[n]! };
+    });
+    assert.deepEqual([...loaded.entries()], [...index.entries()]);
+    assert.deepEqual(answers(loaded), answers(index));
+  });
+
   it("round-trips: same answers, scores and metadata; adds and removes work after loading", () => {
     const index = build();
     const bytes = index.serialize(encode);

@@ -1,4 +1,5 @@
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
+import { collectGarbage } from "../../internal/platform/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
 import { loadDashboardBundle } from "./dashboard/serve.ts";
@@ -12,7 +13,7 @@ import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
 import { projectLookup } from "./memory/project_lookup.ts";
 import { HIT_FLUSH_EMBEDDED_MS, HIT_FLUSH_MAX_MS, HIT_FLUSH_MS, HitCounts } from "./memory/hit_counts.ts";
-import { RequestPauses } from "./memory/request_pauses.ts";
+import { PAUSE_IDLE_MS, RequestPauses } from "./memory/request_pauses.ts";
 import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
@@ -28,6 +29,8 @@ import { listenForCacheChanges } from "./store/cache_notices.ts";
 import { NotifiedCache } from "./store/notified_cache.ts";
 
 const MINUTE = 60_000;
+/** The collection after the indexes are loaded waits this long at most for a pause between requests. */
+const COLLECT_MAX_WAIT_MS = 10_000;
 /** The keyword index is saved once this long passed without a change (and at shutdown). */
 const KEYWORD_SETTLE_MS = 30_000;
 
@@ -58,6 +61,9 @@ export async function startMemsvc(
     migrationsApplied: store.applied,
     instanceId: store.instanceId,
   });
+  // Migrating a new database left tens of MB of garbage; the admin's password hash (scrypt, 32 MB)
+  // comes next, and a first start's peak is the two together.
+  if (store.applied.length) collectGarbage();
   try {
     // The request path's copies of token owners and active projects, kept current by change notices.
     const caches = { tokens: createTokenCache(), activeProjects: new NotifiedCache<string | null>() };
@@ -165,6 +171,11 @@ export async function startMemsvc(
       snapshot.start();
       if (loaded) await snapshot.reconcile();
       await vectors.recover();
+      // Loading both indexes left tens of MB of garbage (parsed snapshot headers, read pages): gone
+      // before the searches add theirs, in a pause between requests (a full collection stops the thread).
+      await warmingKeywords;
+      await pauses?.pause(PAUSE_IDLE_MS, COLLECT_MAX_WAIT_MS);
+      collectGarbage();
     });
     return server;
   } catch (err) {

@@ -27,7 +27,7 @@ import type { Kysely } from "kysely";
 import { ChangeCursor } from "../../../internal/db/change_cursor.ts";
 import { FullTextIndex, type Hit, type ParsedQuery } from "../../../internal/fulltext/mod.ts";
 import type { JsonValue, MemsvcDatabase } from "../store/db.ts";
-import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
+import { type KeywordColumns, readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
 import { expandQuery, EXPANSION_WEIGHT, loadNeighbours, type Neighbours } from "./query_expansion.ts";
 import { partitionKey } from "./scope.ts";
 
@@ -157,9 +157,8 @@ export class KeywordIndex {
     const changes = this.#changes;
     const partitions = [...this.#indexes].map(([key, index]) => ({
       key,
-      bytes: index.serialize((
-        m,
-      ) => [m.cold ? 1 : 0, m.capture, m.change, m.hash, sessionName(key, m.session)]),
+      bytes: index.serialize(),
+      columns: columnsOf(key, index),
     }));
     await writeKeywordSnapshot(file, {
       instance,
@@ -193,18 +192,43 @@ export class KeywordIndex {
     const indexes = new Map<string, FullTextIndex<Meta>>();
     const sessions = new Map<string, Conversation>();
     for (const p of snapshot.partitions) {
-      const decode = (value: unknown): Meta => {
-        const [cold, capture, change, hash, name] = value as [number, number, number, number, string | null];
-        let session: string | null = null;
-        if (name !== null) {
-          const key = `${p.key}|${name}`;
-          let conversation = sessions.get(key);
-          if (!conversation) sessions.set(key, conversation = new Conversation(key));
-          session = conversation.key;
-        }
-        return { partition: p.key, cold: cold === 1, session, capture, change, hash };
+      const conversation = (name: string | null): string | null => {
+        if (name === null) return null;
+        const key = `${p.key}|${name}`;
+        let conversation = sessions.get(key);
+        if (!conversation) sessions.set(key, conversation = new Conversation(key));
+        return conversation.key;
       };
-      indexes.set(p.key, FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode, KEYWORD_OPTIONS));
+      const c = p.columns;
+      // Columns (the current format): one conversation key per name, looked up once.
+      const named = c?.sessions.map(conversation);
+      const decode = c
+        ? (_: unknown, n: number): Meta => {
+          if (n >= c.cold.length) throw new Error("keyword snapshot has fewer columns than entries");
+          const s = c.session[n]!;
+          return {
+            partition: p.key,
+            cold: c.cold[n] === 1,
+            session: s < 0 ? null : named![s]!,
+            capture: c.capture[n]!,
+            change: c.change[n]!,
+            hash: c.hash[n]!,
+          };
+        }
+        : (value: unknown): Meta => {
+          // The first format: each entry's metadata as a JSON array in the index's header.
+          const [cold, capture, change, hash, name] = value as [
+            number,
+            number,
+            number,
+            number,
+            string | null,
+          ];
+          return { partition: p.key, cold: cold === 1, session: conversation(name), capture, change, hash };
+        };
+      const index = FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode, KEYWORD_OPTIONS);
+      if (c && index.size !== c.cold.length) return false;
+      indexes.set(p.key, index);
     }
     if (this.#cursor.seen > 0) return false; // a catch-up ran meanwhile
     for (const [key, index] of indexes) {
@@ -505,6 +529,35 @@ function hashText(text: Text): number {
     }
   }
   return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
+
+/** A partition's entries' metadata as the snapshot's columns, in the index's entry order. */
+function columnsOf(partition: string, index: FullTextIndex<Meta>): KeywordColumns {
+  const n = index.size;
+  const columns: KeywordColumns = {
+    cold: new Uint8Array(n),
+    capture: new Float64Array(n),
+    change: new Float64Array(n),
+    hash: new Float64Array(n),
+    session: new Int32Array(n),
+    sessions: [],
+  };
+  const named = new Map<string, number>();
+  let i = 0;
+  for (const [, m] of index.entries()) {
+    columns.cold[i] = m.cold ? 1 : 0;
+    columns.capture[i] = m.capture;
+    columns.change[i] = m.change;
+    columns.hash[i] = m.hash;
+    const name = sessionName(partition, m.session);
+    let s = -1;
+    if (name !== null) {
+      s = named.get(name) ?? -1;
+      if (s < 0) named.set(name, s = columns.sessions.push(name) - 1);
+    }
+    columns.session[i++] = s;
+  }
+  return columns;
 }
 
 /** A conversation key without its partition prefix (the snapshot stores it per partition). */

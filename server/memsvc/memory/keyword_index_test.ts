@@ -4,12 +4,16 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { parseQuery } from "../../../internal/fulltext/mod.ts";
+import { encodeFrame, FullTextIndex, parseQuery } from "../../../internal/fulltext/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { readChangeMarks } from "./change_marks.ts";
 import { contentHash, newEntryId } from "./entry.ts";
-import { KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./keyword_index.ts";
-import { readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
+import { KEYWORD_FIELDS, KEYWORD_OPTIONS, KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./keyword_index.ts";
+import {
+  type KeywordSnapshotToWrite,
+  readKeywordSnapshot,
+  writeKeywordSnapshot,
+} from "./keyword_snapshot.ts";
 
 /** Exact matching: these tests follow words in and out of the index (query expansion has its own). */
 const EXACT = { expansion: false };
@@ -226,6 +230,44 @@ describe("KeywordIndex on the database", () => {
       assert.deepEqual(restarted.neighbours(added, 1), [quiet]);
     });
 
+    it("loads a snapshot of the first format (metadata as JSON in each index's header) the same", async () => {
+      await write("A curlew called over the estuary at dusk.", { session_id: "shore" });
+      const answer = await write("Forty of them, by my count.", { session_id: "shore" });
+      await write("Curlews winter on the mudflats.", { user_id: "bob" });
+      const index = new KeywordIndex(store.db, EXACT);
+      const expected = await answers(index);
+      const file = join(dir, "first-format.bin");
+      await index.save(file, INSTANCE);
+      const current = (await readKeywordSnapshot(file))!;
+      assert.ok(current.partitions.every((p) => p.columns), "saves write columns");
+      // The same indexes re-framed as the first format wrote them.
+      const { partitions, ...rest } = current;
+      const bytes = partitions.map(({ bytes, columns: c }) =>
+        FullTextIndex.deserialize(
+          KEYWORD_FIELDS,
+          bytes,
+          (
+            _,
+            n,
+          ) => [c!.cold[n], c!.capture[n], c!.change[n], c!.hash[n], c!.sessions[c!.session[n]!] ?? null],
+          KEYWORD_OPTIONS,
+        ).serialize((meta) => meta)
+      );
+      await writeFile(
+        file,
+        encodeFrame("memsvc-keywords-1\n", { ...rest, partitions: partitions.map((p) => p.key) }, bytes),
+      );
+      const old = (await readKeywordSnapshot(file))!;
+      assert.ok(old.partitions.every((p) => !p.columns), "read as the first format");
+      const { index: loaded, loaded: ok } = await fresh(file);
+      assert.ok(ok);
+      assert.equal(loaded.unsaved, 0, "nothing read from the database");
+      assert.deepEqual(await answers(loaded), expected);
+      assert.deepEqual(await find(loaded, "curlew estuary"), await find(index, "curlew estuary"));
+      assert.deepEqual(loaded.neighbours(answer, 1), index.neighbours(answer, 1));
+      assert.equal(loaded.neighbours(answer, 1).length, 1);
+    });
+
     it("keeps the gaps it had not seen filled, so an out-of-order commit after the save is found", async () => {
       const index = new KeywordIndex(store.db, EXACT);
       await index.sync();
@@ -256,7 +298,7 @@ describe("KeywordIndex on the database", () => {
       const file = join(dir, "fallback.bin");
       await index.save(file, INSTANCE);
       const good = await readFile(file);
-      const snapshot = (await readKeywordSnapshot(file))!;
+      const snapshot = (await readKeywordSnapshot(file))! as KeywordSnapshotToWrite;
 
       const refused = async (what: string, prepare: () => Promise<void>, instance = INSTANCE) => {
         await prepare();
