@@ -2,7 +2,6 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
 import { ConfigError, withFlags } from "../../internal/config/mod.ts";
 import { createLogger } from "../../internal/log/mod.ts";
-import { startGarbageGuard } from "../../internal/platform/mod.ts";
 import { loadMemsvcConfig } from "../../server/memsvc/config.ts";
 
 /** `memsvc serve`: run the HTTP server until SIGTERM or SIGINT. */
@@ -41,12 +40,6 @@ export function registerServe(program: Command): void {
       // commands (`memsvc mcp` runs at every agent-host launch) should not pay for evaluating it.
       const { startMemsvc } = await import("../../server/memsvc/server.ts");
       await startMemsvc(config, log);
-      // RSS, not the collector's own count (which includes the database's idle heap), decides when
-      // garbage is collected (internal/platform/garbage.ts).
-      startGarbageGuard({
-        onCollect: (rss, ms) =>
-          log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
-      });
     });
   addExamples(serve, [
     "# Embedded database, loopback only, port 7778\nmemsvc serve",

@@ -39,6 +39,13 @@ export interface GarbageGuardOptions {
    * loaded machine; an asynchronous one freed too little), and requests wait for it.
    */
   maxShare?: number;
+  /**
+   * Whether now is a good moment (a server: no request in flight, none for a while). When given, a
+   * collection due waits for it, unless RSS has grown `urgentBytes` (default 4 × growthBytes): a full
+   * collection stops the thread, and a request that meets it waits the whole pause.
+   */
+  ready?: () => boolean;
+  urgentBytes?: number;
   /** Resident set size in bytes (default: process.memoryUsage.rss). */
   rss?: () => number;
   /** The collection (default: Bun's full collection). */
@@ -49,8 +56,8 @@ export interface GarbageGuardOptions {
 
 /**
  * Checks RSS every `everyMs` and collects once it has grown `growthBytes` past the level the last
- * collection left (read at the check after it), or the lowest seen since, and collections have taken
- * no more than `maxShare` of the time since the last one. Returns a function that stops the checks. Without a collector (off
+ * collection left (read at the check after it), or the lowest seen since, collections have taken
+ * no more than `maxShare` of the time since the last one, and `ready` says now (or growth is urgent). Returns a function that stops the checks. Without a collector (off
  * Bun, and no `gc` given) it does nothing.
  */
 export function startGarbageGuard(options: GarbageGuardOptions = {}): () => void {
@@ -59,13 +66,17 @@ export function startGarbageGuard(options: GarbageGuardOptions = {}): () => void
   if (!gc) return () => {};
   const growth = options.growthBytes ?? 32 * 1024 * 1024;
   const share = options.maxShare ?? 0.05;
+  const urgent = options.urgentBytes ?? 4 * growth;
   const rss = options.rss ?? (() => process.memoryUsage.rss());
   let floor = rss();
   let next = -Infinity;
   const timer = setInterval(() => {
     const now = rss();
     if (now < floor) floor = now;
-    else if (now - floor > growth && performance.now() >= next) {
+    else if (
+      now - floor > growth && performance.now() >= next &&
+      (!options.ready || options.ready() || now - floor > urgent)
+    ) {
       const started = performance.now();
       gc();
       const ended = performance.now();

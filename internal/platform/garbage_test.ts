@@ -79,3 +79,33 @@ test("off Bun there is no collector to call: collectGarbage says so and the defa
   assert.equal(collectGarbage(), typeof (globalThis as { Bun?: unknown }).Bun !== "undefined");
   startGarbageGuard()(); // returns a stop function either way
 });
+
+test("with ready, a collection due waits for it, unless growth is urgent", async () => {
+  let rss = 100 * MB;
+  let ready = false;
+  const collections: number[] = [];
+  const stop = startGarbageGuard({
+    growthBytes: 20 * MB,
+    urgentBytes: 60 * MB,
+    everyMs: 5,
+    rss: () => rss,
+    ready: () => ready,
+    gc: () => collections.push(rss),
+  });
+  try {
+    rss = 130 * MB;
+    await tick(30);
+    assert.deepEqual(collections, [], "due, but requests are running");
+    ready = true;
+    await tick(30);
+    assert.deepEqual(collections, [130 * MB], "collected in the pause");
+    ready = false;
+    rss = 60 * MB; // the level it left
+    await tick(30);
+    rss = 130 * MB;
+    await tick(30);
+    assert.deepEqual(collections, [130 * MB, 130 * MB], "70 MB of growth does not wait");
+  } finally {
+    stop();
+  }
+});

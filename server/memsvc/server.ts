@@ -1,5 +1,5 @@
 import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
-import { collectGarbage } from "../../internal/platform/mod.ts";
+import { collectGarbage, startGarbageGuard } from "../../internal/platform/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
 import { loadDashboardBundle } from "./dashboard/serve.ts";
@@ -144,12 +144,14 @@ export async function startMemsvc(
     maintenance.start();
     let warming = Promise.resolve();
     let warmingKeywords = Promise.resolve();
+    let stopGuard = () => {};
     const server = serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
       log,
       drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        stopGuard();
         index.stop();
         await warming;
         await warmingKeywords;
@@ -176,6 +178,13 @@ export async function startMemsvc(
       await warmingKeywords;
       await pauses?.pause(PAUSE_IDLE_MS, COLLECT_MAX_WAIT_MS);
       collectGarbage();
+      // From then on RSS, not the collector's own count (which includes the database's idle heap),
+      // decides when garbage is collected, in pauses between requests (internal/platform/garbage.ts).
+      stopGuard = startGarbageGuard({
+        ready: pauses && (() => pauses.idle(PAUSE_IDLE_MS)),
+        onCollect: (rss, ms) =>
+          log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
+      });
     });
     return server;
   } catch (err) {
