@@ -38,6 +38,8 @@ const RECOVER_PAGE = 1_000;
  * Short: entries it finds are still without a vector until it runs (vector search misses them).
  */
 const RECOVER_WAIT_MS = 5_000;
+/** The start-up scan's pause between batches, for requests and timers (see #scan). */
+const YIELD_MS = 5;
 /** How often the scan logs its progress. */
 const PROGRESS_MS = 10_000;
 
@@ -199,6 +201,10 @@ export class VectorBacklog {
         // (A batch queued behind one that stop() lets finish is never stored: do not wait for it then.)
         await Promise.race([this.settled(), stopping]);
         if (this.#stopped) break;
+        // PGlite answers without real I/O, so a batch's statements resolve as microtasks: without a
+        // turn of the event loop between batches no request (nor timer) ran until the whole scan was
+        // done (minutes after a change of embedder at 100,000 entries).
+        await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
         found += Math.min(BATCH, rows.length - i);
         if (Date.now() - reported >= PROGRESS_MS) {
           reported = Date.now();

@@ -123,3 +123,24 @@ test("a vector held after a newer one of the same entry was read does not replac
   const [best] = index.nearest(newVector!, [entry!.partition], 1);
   assert.ok(best && best.score > 0.99, "the newer vector stays");
 });
+
+test("the start-up scan gives the event loop a turn between batches: timers (and requests) run during it", async () => {
+  const embedder = new BuiltinEmbedder();
+  const index = new VectorIndex(store.db, embedder);
+  const embedded = Promise.withResolvers<void>();
+  const log = { ...silentLogger, info: (msg: string) => msg === "entries embedded" && embedded.resolve() };
+  const backlog = new VectorBacklog({ db: store.db, embedder, index, log: log as typeof silentLogger });
+  await index.sync();
+  await insertEntries("scan", 640, 2_000); // five batches without a vector
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  try {
+    await backlog.recover();
+    await embedded.promise;
+  } finally {
+    clearInterval(timer);
+    await backlog.stop();
+  }
+  // PGlite's statements resolve as microtasks: without a turn between batches no timer fired until the end.
+  assert.ok(ticks >= 4, `timers ran ${ticks} times during the scan`);
+});
