@@ -4,7 +4,7 @@
  * order and a follow that loses its connection can resume where it stopped without repeating or
  * dropping lines; `--timestamps` only decides whether the timestamp is printed.
  */
-import { sleep as abortableSleep } from "../../internal/k8s/abortable_sleep.ts";
+import { sleep as abortableSleep } from "../../internal/async/sleep.ts";
 import { isKubeApiError, type KubeClient } from "../../internal/k8s/mod.ts";
 import type { LogSource } from "./proxy_pods.ts";
 

@@ -14,7 +14,7 @@
  * apps.get("team-a/web");           // from the cache, no request
  */
 import type { KubeClient, QueryValue, WatchEvent } from "./client.ts";
-import { sleep } from "./abortable_sleep.ts";
+import { sleep } from "../async/sleep.ts";
 import { KubeApiError } from "./errors.ts";
 import { type KubeList, type KubeObject, LAST_APPLIED_ANNOTATION } from "./resources.ts";
 

@@ -14,7 +14,7 @@
  * }, stop.signal);
  */
 import type { KubeClient } from "./client.ts";
-import { sleep } from "./abortable_sleep.ts";
+import { sleep } from "../async/sleep.ts";
 import { KubeApiError } from "./errors.ts";
 
 export interface LeaderElectionOptions {

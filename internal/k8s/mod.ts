@@ -125,4 +125,4 @@ export { type LeaderElectionOptions, runLeaderElection } from "./leader_election
 export { type BackoffOptions, type ReconcileResult, runWorkers, WorkQueue } from "./workqueue.ts";
 export { CrdsNotEstablishedError, installCrds, type InstalledCrd, readCrds } from "./crds.ts";
 export { EventRecorder, type EventRecorderOptions } from "./event_recorder.ts";
-export { sleep } from "./abortable_sleep.ts";
+export { sleep } from "../async/sleep.ts";

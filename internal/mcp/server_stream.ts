@@ -6,7 +6,8 @@
 import type { Logger } from "../log/mod.ts";
 import { type Frame, parseFrame } from "./jsonrpc.ts";
 import { readSse, SseParser } from "./sse.ts";
-import { mediaType, sleep, type Upstream } from "./upstream.ts";
+import { sleep } from "../async/sleep.ts";
+import { mediaType, type Upstream } from "./upstream.ts";
 
 /** Answers meaning "no stream for you": none offered (405, or 404 without a session), or not for this token. */
 const NOT_OFFERED = [401, 403, 404, 405];

@@ -14,6 +14,7 @@ import {
   respondsTo,
 } from "./jsonrpc.ts";
 import { readSse, SseParser } from "./sse.ts";
+import { sleep } from "../async/sleep.ts";
 
 /** A failure to report to the client as the error response of its request. */
 export class UpstreamError extends Error {
@@ -215,19 +216,6 @@ export class Upstream {
       throw new UpstreamError(`cannot reach the MCP server at ${this.endpoint}: ${causeOf(err)}`);
     }
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 export function mediaType(res: Response): string {

@@ -8,14 +8,13 @@
  *   deno run -A scripts/bench/embedder_ab.ts --size=10000 [--queries=200] [--binary=dist/memsvc]
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createHash, randomBytes } from "node:crypto";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { binaryPath } from "../../test/harness/binary.ts";
 import { memories, queries } from "./data.ts";
-import { BENCH_USER, type BenchServer, post, serverEnv, startServer } from "./memsvc_server.ts";
+import { type BenchServer, exportFile, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { summarize } from "./stats.ts";
 import { table } from "./table.ts";
 
@@ -35,35 +34,8 @@ try {
   const hashDir = join(work, "hash"), staticDir = join(work, "static");
   // The first start creates the bench user; the entries come in by `memsvc import` (no HTTP load).
   await (await startServer({ dataDir: hashDir, binary: BINARY, embedder: "builtin-hash" })).stop();
-  const now = new Date().toISOString();
   const file = join(work, "entries.jsonl");
-  writeFileSync(
-    file,
-    [
-      JSON.stringify({ type: "memsvc-export", version: 1, exportedAt: now }),
-      JSON.stringify({ type: "user", email: BENCH_USER, name: "bench" }),
-      ...memories(SIZE, 7).map((content) =>
-        JSON.stringify({
-          type: "entry",
-          id: `m_${randomBytes(12).toString("hex")}`,
-          user: BENCH_USER,
-          project: null,
-          namespace: "search",
-          content,
-          content_hash: createHash("sha256").update(content.trim()).digest("hex"),
-          metadata: {},
-          source_type: "observation",
-          captured_from: "bench",
-          confidence: 1,
-          hit_count: 0,
-          cold: false,
-          created_at: now,
-          updated_at: now,
-          last_accessed_at: null,
-        })
-      ),
-    ].join("\n") + "\n",
-  );
+  exportFile(file, memories(SIZE, 7));
   execFileSync(BINARY, ["import", file], {
     env: { ...serverEnv({ dataDir: hashDir, embedder: "builtin-hash" }), MEMSVC_LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "inherit"],

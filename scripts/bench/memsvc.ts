@@ -16,7 +16,6 @@
  * Everything runs against dist/memsvc as a child process, and against the peers, in one run; the
  * table goes to stdout and every figure to .cache/bench/memsvc-<timestamp>.json.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -27,7 +26,7 @@ import { connectHttp } from "../../test/harness/mcp_client.ts";
 import { startPostgres } from "../../test/harness/postgres.ts";
 import { conversationSet, DEFAULT_SET } from "./conversations.ts";
 import { memories, queries } from "./data.ts";
-import { BENCH_USER, type BenchServer, post, serverEnv, startServer } from "./memsvc_server.ts";
+import { type BenchServer, exportFile, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
 import { BuiltinEmbedder, MiniLMEmbedder, StaticEmbedder } from "../../server/memsvc/embeddings/mod.ts";
@@ -238,36 +237,6 @@ async function mcpLatency(server: BenchServer) {
   const capture = await runLoad(QUERIES, 1, (i) => call("memory_capture", { content: captures[i]! }));
   await client.close();
   return { memory_search: search.latency, memory_capture: capture.latency };
-}
-
-/** An export file (format 1) of `items` in namespace `search` of the bench user, for `memsvc import`. */
-function exportFile(path: string, items: string[]) {
-  const now = new Date().toISOString();
-  const lines = [
-    JSON.stringify({ type: "memsvc-export", version: 1, exportedAt: now }),
-    JSON.stringify({ type: "user", email: BENCH_USER, name: "bench" }),
-    ...items.map((content) =>
-      JSON.stringify({
-        type: "entry",
-        id: `m_${randomBytes(12).toString("hex")}`,
-        user: BENCH_USER,
-        project: null,
-        namespace: "search",
-        content,
-        content_hash: createHash("sha256").update(content.trim()).digest("hex"),
-        metadata: {},
-        source_type: "observation",
-        captured_from: "bench",
-        confidence: 1,
-        hit_count: 0,
-        cold: false,
-        created_at: now,
-        updated_at: now,
-        last_accessed_at: null,
-      })
-    ),
-  ];
-  writeFileSync(path, lines.join("\n") + "\n");
 }
 
 async function memsvcImport(dataDir: string, file: string): Promise<number> {

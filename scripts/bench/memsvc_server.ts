@@ -4,7 +4,8 @@
  * token lookup a deployed agent pays. Start-up is timed from spawn to the first 200 of /health.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { freePort } from "../../internal/http/free_port.ts";
 import { binaryPath, isReady } from "../../test/harness/binary.ts";
 
@@ -139,4 +140,34 @@ export async function post(server: BenchServer, path: string, body: unknown): Pr
   const answer = await res.json();
   if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(answer)}`);
   return answer;
+}
+
+/** An export file (format 1) of `items` in namespace `search` of the bench user, for `memsvc import`. */
+export function exportFile(path: string, items: string[]) {
+  const now = new Date().toISOString();
+  const lines = [
+    JSON.stringify({ type: "memsvc-export", version: 1, exportedAt: now }),
+    JSON.stringify({ type: "user", email: BENCH_USER, name: "bench" }),
+    ...items.map((content) =>
+      JSON.stringify({
+        type: "entry",
+        id: `m_${randomBytes(12).toString("hex")}`,
+        user: BENCH_USER,
+        project: null,
+        namespace: "search",
+        content,
+        content_hash: createHash("sha256").update(content.trim()).digest("hex"),
+        metadata: {},
+        source_type: "observation",
+        captured_from: "bench",
+        confidence: 1,
+        hit_count: 0,
+        cold: false,
+        created_at: now,
+        updated_at: now,
+        last_accessed_at: null,
+      })
+    ),
+  ];
+  writeFileSync(path, lines.join("\n") + "\n");
 }

@@ -15,6 +15,7 @@
  * await pauses.pause(PAUSE_IDLE_MS, 60_000, signal); // then run one background statement
  */
 import type { MiddlewareHandler } from "hono";
+import { sleep } from "../../../internal/async/sleep.ts";
 
 /** A pause this long without requests is taken as the moment for a background statement. */
 export const PAUSE_IDLE_MS = 200;
@@ -66,16 +67,4 @@ export class RequestPauses {
       await sleep(Math.max(1, Math.min(idleMs - quietFor, deadline - now)), signal);
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
