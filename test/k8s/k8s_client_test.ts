@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import {
   applyObject,
   deleteObject,
+  discoverResources,
   discoveryFor,
   formatServerTable,
   getObject,
@@ -149,6 +150,11 @@ describe("internal/k8s against kube-apiserver", () => {
       const conds = (crd.status as { conditions?: { type: string; status: string }[] })?.conditions ?? [];
       return conds.some((c) => c.type === "Established" && c.status === "True");
     });
+    // The API server publishes a new resource in discovery a moment after Established (asynchronously):
+    // wait for that with a discovery of our own, so `d`'s cached mapper still lacks it and must refresh.
+    await waitFor(async () =>
+      (await discoverResources(admin)).resources.some((r) => r.resource === "widgets")
+    );
     const widgets = await d.resolve("wd");
     assert.deepEqual(
       [widgets.group, widgets.version, widgets.resource, widgets.kind, widgets.singular, widgets.namespaced],
