@@ -253,6 +253,11 @@ export class VectorBacklog {
     const hashes: string[] = [];
     const encoded: string[] = [];
     const edges = { from: [] as string[], to: [] as string[], weight: [] as number[] };
+    // The indexed entries' nearest for the whole batch in one pass (the index is not changed by it).
+    const indexed = index.nearestMany(
+      batch.map((item, i) => ({ vector: vectors[i]!, partition: item.partition, exclude: item.id })),
+      LIMITS.coOccurNeighbors,
+    );
     batch.forEach((item, i) => {
       const vector = vectors[i]!;
       ids.push(item.id);
@@ -261,7 +266,7 @@ export class VectorBacklog {
       const bytes = toBytes(vector);
       encoded.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"));
       // Nearest among the indexed entries and the earlier ones of this batch, as if stored one by one.
-      const near = index.nearest(vector, [item.partition], LIMITS.coOccurNeighbors, item.id);
+      const near = indexed[i]!;
       for (let j = 0; j < i; j++) {
         if (batch[j]!.partition !== item.partition || batch[j]!.id === item.id) continue;
         near.push({ id: batch[j]!.id, score: cosine(vector, vectors[j]!) });
