@@ -171,7 +171,9 @@ export class DenseRows {
     const out = scratch + 2 * stride * nq;
     const needed = out + 4 * nq * n;
     if (needed > this.#memory.buffer.byteLength) {
-      this.#memory.grow(Math.ceil((needed - this.#memory.buffer.byteLength) / PAGE));
+      // With room to spare: new rows take the scratch's place, and a page at a time would grow it per batch.
+      const size = this.#memory.buffer.byteLength;
+      this.#memory.grow(Math.ceil((Math.max(needed, size * 1.125) - size) / PAGE));
       this.#bytes = new Int8Array(this.#memory.buffer);
     }
     const buffer = this.#memory.buffer;
