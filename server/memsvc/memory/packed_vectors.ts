@@ -10,13 +10,15 @@
  * exact cosine rescore their few best candidates against the stored float vectors.
  */
 
-import { CHUNK, DenseRows, quantise } from "./simd/int8_dots.ts";
+import { CHUNK, DenseRows, quantise, QUERY_BLOCK } from "./simd/int8_dots.ts";
 
 /** `indexStart` (in `PackedArrays`) and `#start` of a row stored densely / sparsely. */
 const DENSE = 0xffffffff;
 const SPARSE = 0xffffffff;
 /** Rows per block of postings (row offsets in a block fit 16 bits). */
 const BLOCK = 0x10000;
+/** Queries per pass of `scanMany` over the dense rows (their int16 copies and sums: ~160 KB at 384). */
+const QUERY_GROUP = 32;
 
 export interface Neighbor {
   id: string;
@@ -257,7 +259,65 @@ export class PackedVectors {
         floor = top.floor;
       }
     }
-    if (!offered) return;
+    if (offered) this.#bound(query, top, queryScale);
+  }
+
+  /**
+   * `scan` for many queries, each into its own top (`tops[j]`, `excludes[j]`): the same candidates,
+   * scores and error bounds as one `scan` per query. Dense rows in a WebAssembly memory are read a
+   * chunk at a time for up to QUERY_GROUP queries (the kernel's `dots4`: each row once per four
+   * queries), instead of the whole partition once per query; other partitions scan query by query.
+   */
+  scanMany(queries: Float32Array[], tops: TopK[], excludes: (string | undefined)[]) {
+    const dense = this.#dense;
+    if (this.#sparseRows > 0 || !dense.inMemory) {
+      queries.forEach((query, j) => this.scan(query, tops[j]!, excludes[j]));
+      return;
+    }
+    const stride = dense.stride, ids = this.#ids, scales = this.#scale;
+    const rowScale = new Float64Array(CHUNK);
+    for (let first = 0; first < queries.length; first += QUERY_GROUP) {
+      const group = queries.slice(first, first + QUERY_GROUP);
+      for (const query of group) {
+        if (query.length !== this.dim) {
+          throw new RangeError(`cosine: vectors of ${query.length} and ${this.dim} dimensions`);
+        }
+      }
+      const nq = Math.ceil(group.length / QUERY_BLOCK) * QUERY_BLOCK;
+      const quantised = new Int16Array(nq * stride);
+      const queryScales = group.map((query, j) =>
+        quantise(query, quantised.subarray(j * stride, (j + 1) * stride))
+      );
+      const floors = group.map((_, j) => tops[first + j]!.floor);
+      const offered = group.map(() => false);
+      for (let from = 0; from < dense.count; from += CHUNK) {
+        const n = Math.min(CHUNK, dense.count - from);
+        for (let i = 0; i < n; i++) rowScale[i] = scales[dense.rowAt(from + i)]!;
+        const sums = dense.dotsMany(quantised, nq, from, n);
+        for (let j = 0; j < group.length; j++) {
+          const top = tops[first + j]!, exclude = excludes[first + j], queryScale = queryScales[j]!;
+          let floor = floors[j]!;
+          for (let i = 0, at = j * n; i < n; i++, at++) {
+            // As in `scan`: the same products in the same order, so the same scores.
+            const score = sums[at]! * queryScale * rowScale[i]!;
+            if (!(score > floor)) continue;
+            const id = ids[dense.rowAt(from + i)];
+            if (id === undefined || id === exclude) continue;
+            top.offer(id, score, NaN), offered[j] = true;
+            floor = top.floor;
+          }
+          floors[j] = floor;
+        }
+      }
+      group.forEach((query, j) => {
+        if (offered[j]) this.#bound(query, tops[first + j]!, queryScales[j]!);
+      });
+    }
+  }
+
+  /** The error bounds of the items `scan` just offered to `top` (their `error` NaN until then). */
+  #bound(query: Float32Array, top: TopK, queryScale: number) {
+    const starts = this.#start, scales = this.#scale, dense = this.#dense;
     for (const item of top.items) {
       if (!Number.isNaN(item.error)) continue;
       const row = this.#rowOf.get(item.id)!;

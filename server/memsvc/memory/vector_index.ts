@@ -174,6 +174,26 @@ export class VectorIndex {
   }
 
   /**
+   * `nearest` for many queries of one partition each (the backlog's batch): the same neighbours and
+   * scores as one `nearest` per query, with a partition's rows read once for many of its queries.
+   */
+  nearestMany(
+    queries: { vector: Float32Array; partition: string; exclude?: string }[],
+    k: number,
+  ): Neighbor[][] {
+    const tops = queries.map(() => new TopK(k));
+    const byPartition = Map.groupBy(queries.keys(), (j) => queries[j]!.partition);
+    for (const [partition, js] of byPartition) {
+      this.#byPartition.get(partition)?.scanMany(
+        js.map((j) => queries[j]!.vector),
+        js.map((j) => tops[j]!),
+        js.map((j) => queries[j]!.exclude),
+      );
+    }
+    return tops.map((top) => top.items);
+  }
+
+  /**
    * The exact cosines of `candidates` from their stored float vectors, best first; candidates whose
    * vector is gone are dropped.
    */

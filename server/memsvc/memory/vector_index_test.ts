@@ -340,3 +340,36 @@ test("dense rows (in a WebAssembly memory, scanned by the SIMD kernel) score as 
     assert.ok(packed.vectorOf(id)!.every((c, d) => Math.abs(c - v[d]!) <= 1 / 127 + 1e-6), id);
   }
 });
+
+test("scanMany finds the same neighbours, scores and error bounds as a scan per query", async () => {
+  const dim = 384;
+  const dense = new PackedVectors(dim);
+  // Past two chunks of the kernel, with replaced and deleted rows.
+  for (let i = 0; i < 2_300; i++) dense.put(`d${i % 2_250}`, denseVector(i + 1, dim));
+  for (let i = 0; i < 40; i++) dense.delete(`d${i * 31}`);
+  // Forty-five queries: more than a group, not a multiple of four; some near stored rows, some excluded.
+  const queries = Array.from(
+    { length: 45 },
+    (_, j) => j % 3 === 0 ? denseVector(j * 7 + 2, dim) : denseVector(50_000 + j, dim),
+  );
+  const excludes = queries.map((_, j) => (j % 3 === 0 ? `d${j * 7 + 1}` : j % 5 === 0 ? "d3" : undefined));
+  const sparse = new PackedVectors(512);
+  const builtin = await new BuiltinEmbedder().embed([...TEXTS, ...TEXTS.map((t) => `${t} again`)]);
+  builtin.forEach((v, i) => sparse.put(`s${i}`, v));
+  for (const [label, packed, qs] of [["dense", dense, queries], ["sparse", sparse, builtin]] as const) {
+    for (const k of [1, 3, 20]) {
+      const one = qs.map((q, j) => {
+        const top = new TopK(k);
+        packed.scan(q, top, excludes[j]);
+        return top.items;
+      });
+      const tops = qs.map(() => new TopK(k));
+      packed.scanMany([...qs], tops, excludes.slice(0, qs.length));
+      assert.deepEqual(tops.map((t) => t.items), one, `${label}, k ${k}`);
+    }
+  }
+  // (The dense queries meant to find a row do: excluded d{7j+1}'s neighbour set is not empty.)
+  const tops = queries.map(() => new TopK(3));
+  dense.scanMany(queries, tops, excludes);
+  assert.ok(tops.every((t) => t.items.length === 3));
+});
