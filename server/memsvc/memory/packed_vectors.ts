@@ -376,10 +376,30 @@ export class PackedVectors {
   }
 
   /**
-   * A partition from its layout; the postings are views of the layout's arrays (no copy), dense rows
-   * are copied to where the kernel reads them.
+   * Where a layout's dense `values` (`length` bytes, given its `start`) can be read to so that they
+   * are already where the kernel reads them: `rows` goes to `fromLayout` with the values read into
+   * `target`. Undefined when the rows are not stored in row order (then `values` are copied).
    */
-  static fromLayout(dim: number, layout: PackedLayout): PackedVectors {
+  static denseFor(
+    dim: number,
+    start: Uint32Array,
+    length: number,
+  ): { rows: DenseRows; target: Int8Array } | undefined {
+    const dense: number[] = [];
+    for (let row = 0; row < start.length; row++) {
+      if (start[row] === SPARSE) continue;
+      if (start[row] !== dense.length * dim) return undefined;
+      dense.push(row);
+    }
+    if (dense.length * dim !== length) return undefined;
+    return DenseRows.receiving(dim, Uint32Array.from(dense));
+  }
+
+  /**
+   * A partition from its layout; the postings are views of the layout's arrays (no copy), dense rows
+   * are copied to where the kernel reads them, unless they were read there (`dense`, from `denseFor`).
+   */
+  static fromLayout(dim: number, layout: PackedLayout, dense?: DenseRows): PackedVectors {
     const rows = layout.ids.length;
     // A partition that never held a sparse row has no posting lists at all (dense embedders').
     const lists = layout.used.length === 0 ? 0 : Math.ceil(rows / BLOCK) * dim;
@@ -394,14 +414,25 @@ export class PackedVectors {
     packed.#scale = layout.scale;
     packed.#start = layout.start.slice();
     packed.#count = layout.count;
+    if (dense) {
+      dense.unpack();
+      packed.#dense = dense;
+    }
+    let received = 0;
     for (let row = 0; row < rows; row++) {
       const start = layout.start[row]!;
       if (start === SPARSE) continue;
+      if (dense) {
+        if (dense.rowAt(received) !== row) throw new Error("packed layout: dense rows do not match");
+        packed.#start[row] = received++;
+        continue;
+      }
       const slot = packed.#dense.push(row);
       if (start + dim > layout.values.length) throw new Error("packed layout: dense values out of range");
       packed.#dense.values().set(layout.values.subarray(start, start + dim), packed.#dense.offset(slot));
       packed.#start[row] = slot;
     }
+    if (dense && received !== dense.count) throw new Error("packed layout: dense rows do not match");
     packed.#used = layout.used;
     let at = 0;
     for (let list = 0; list < lists; list++) {

@@ -21,6 +21,7 @@ import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { type Neighbor, PackedVectors, TopK } from "./packed_vectors.ts";
 import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
+import type { DenseRows } from "./simd/int8_dots.ts";
 import { partitionKey } from "./scope.ts";
 import { type ReadSnapshot, readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
@@ -226,17 +227,14 @@ export class VectorIndex {
    * `sync` reads everything.
    */
   async load(file: string, instance: string): Promise<boolean> {
-    const snapshot: ReadSnapshot | undefined = await readSnapshot(file);
+    const snapshot = await readPartitions(file);
     if (!snapshot || snapshot.instance !== instance || snapshot.model !== this.embedder.id) return false;
     const { rows } = await sql<{ max: string | null }>`select max(seq)::text as max from memory_vectors`
       .execute(this.db);
     const seenSeq = BigInt(snapshot.seenSeq);
     if (BigInt(rows[0]?.max ?? "0") < seenSeq) return false;
     // Built before anything is replaced: a layout that does not fit leaves the index as it was.
-    const partitions = snapshot.partitions.map((p) => ({
-      key: p.key,
-      packed: p.layout ? PackedVectors.fromLayout(p.dim, p.layout) : PackedVectors.from(p.dim, p.arrays!),
-    }));
+    const partitions = snapshot.build();
     this.#byPartition.clear();
     this.#partitionOf.clear();
     for (const { key, packed } of partitions) {
@@ -278,6 +276,35 @@ export class VectorIndex {
     this.evict(gone);
     return gone.length;
   }
+}
+
+/**
+ * A snapshot file's header, and `build` to make its partitions. Dense rows are read straight into
+ * where the scan reads them (a partition's WebAssembly memory), not into a buffer copied from.
+ */
+export async function readPartitions(
+  file: string,
+): Promise<
+  (Omit<ReadSnapshot, "partitions"> & { build(): { key: string; packed: PackedVectors }[] }) | undefined
+> {
+  const dense: (DenseRows | undefined)[] = [];
+  const snapshot = await readSnapshot(file, (i, dim, start, length) => {
+    const place = PackedVectors.denseFor(dim, start, length);
+    dense[i] = place?.rows;
+    return place?.target;
+  });
+  if (!snapshot) return undefined;
+  const { partitions, ...header } = snapshot;
+  return {
+    ...header,
+    build: () =>
+      partitions.map((p, i) => ({
+        key: p.key,
+        packed: p.layout
+          ? PackedVectors.fromLayout(p.dim, p.layout, dense[i])
+          : PackedVectors.from(p.dim, p.arrays!),
+      })),
+  };
 }
 
 /** The stored float vectors of `ids` under `model` (ids without one are absent). */
