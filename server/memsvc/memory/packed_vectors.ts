@@ -10,6 +10,7 @@
  * exact cosine rescore their few best candidates against the stored float vectors.
  */
 
+import { IdRows } from "./id_rows.ts";
 import { CHUNK, DenseRows, quantise } from "./simd/int8_dots.ts";
 
 /** `indexStart` (in `PackedArrays`) and `#start` of a row stored densely / sparsely. */
@@ -70,7 +71,6 @@ export interface PackedLayout {
  */
 export class PackedVectors {
   #ids: (string | undefined)[] = [];
-  readonly #rowOf = new Map<string, number>();
   #scale = new Float32Array(16);
   /** A dense row's slot in #dense (its values at #dense.offset(slot)), or SPARSE. */
   #start = new Uint32Array(16);
@@ -92,7 +92,11 @@ export class PackedVectors {
   /** Scratch int16 query of a scan. */
   #query: Int16Array;
 
-  constructor(readonly dim: number) {
+  /** Where the ids are: a vector index shares one map among its partitions (id_rows.ts). */
+  readonly #rowOf: IdRows;
+
+  constructor(readonly dim: number, rowOf: IdRows = IdRows.own()) {
+    this.#rowOf = rowOf;
     this.#dense = new DenseRows(dim);
     this.#query = new Int16Array(this.#dense.stride);
   }
@@ -116,8 +120,12 @@ export class PackedVectors {
     return this.#rowOf.has(id);
   }
 
-  ids(): IterableIterator<string> {
-    return this.#rowOf.keys();
+  *ids(): IterableIterator<string> {
+    const ids = this.#ids, rows = this.#rows;
+    for (let row = 0; row < rows; row++) {
+      const id = ids[row];
+      if (id !== undefined) yield id;
+    }
   }
 
   /** Adds or replaces a vector (a replaced row is left dead until the next compaction). */
@@ -284,7 +292,8 @@ export class PackedVectors {
 
   /** The live rows, packed without holes, row by row. */
   arrays(): PackedArrays {
-    const live = [...this.#rowOf.values()].sort((a, b) => a - b);
+    const live: number[] = [];
+    for (let row = 0; row < this.#rows; row++) if (this.#ids[row] !== undefined) live.push(row);
     const newRow = new Int32Array(this.#rows).fill(-1);
     live.forEach((row, i) => (newRow[row] = i));
     let values = 0;
@@ -399,7 +408,7 @@ export class PackedVectors {
    * A partition from its layout; the postings are views of the layout's arrays (no copy), dense rows
    * are copied to where the kernel reads them, unless they were read there (`dense`, from `denseFor`).
    */
-  static fromLayout(dim: number, layout: PackedLayout, dense?: DenseRows): PackedVectors {
+  static fromLayout(dim: number, layout: PackedLayout, dense?: DenseRows, rowOf?: IdRows): PackedVectors {
     const rows = layout.ids.length;
     // A partition that never held a sparse row has no posting lists at all (dense embedders').
     const lists = layout.used.length === 0 ? 0 : Math.ceil(rows / BLOCK) * dim;
@@ -407,7 +416,7 @@ export class PackedVectors {
       layout.scale.length !== rows || layout.start.length !== rows || layout.count.length !== rows ||
       layout.used.length !== lists || layout.postRows.length !== layout.postValues.length
     ) throw new Error("packed layout: array lengths do not match");
-    const packed = new PackedVectors(dim);
+    const packed = new PackedVectors(dim, rowOf);
     packed.#ids = [...layout.ids];
     layout.ids.forEach((id, row) => packed.#rowOf.set(id, row));
     packed.#rows = rows;
@@ -446,16 +455,16 @@ export class PackedVectors {
     return packed;
   }
 
-  static from(dim: number, arrays: PackedArrays): PackedVectors {
-    const packed = new PackedVectors(dim);
+  static from(dim: number, arrays: PackedArrays, rowOf?: IdRows): PackedVectors {
+    const packed = new PackedVectors(dim, rowOf);
     packed.#restore(arrays);
     return packed;
   }
 
   #restore(a: PackedArrays) {
     const rows = a.ids.length;
+    for (const id of this.#ids) if (id !== undefined) this.#rowOf.delete(id);
     this.#ids = [...a.ids];
-    this.#rowOf.clear();
     a.ids.forEach((id, row) => this.#rowOf.set(id, row));
     this.#rows = rows;
     this.#scale = a.scale;

@@ -19,6 +19,7 @@ import type { Kysely } from "kysely";
 import type { Embedder } from "../embeddings/mod.ts";
 import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
+import { IdRows } from "./id_rows.ts";
 import { type Neighbor, PackedVectors, TopK } from "./packed_vectors.ts";
 import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
 import type { DenseRows } from "./simd/int8_dots.ts";
@@ -37,7 +38,10 @@ const RECONCILE_WAIT_MS = 60_000;
 
 export class VectorIndex {
   readonly #byPartition = new Map<string, PackedVectors>();
-  readonly #partitionOf = new Map<string, string>();
+  /** Partitions by their tag in #where (id_rows.ts). */
+  #tagged: PackedVectors[] = [];
+  /** Every id's partition and row: one map for all partitions. */
+  #where = new Map<string, number>();
   #seenSeq = 0n;
   /** Seqs of vectors put in by `hold` past `#seenSeq`: the next read skips them, then moves past them. */
   readonly #held = new Set<bigint>();
@@ -59,7 +63,7 @@ export class VectorIndex {
   ) {}
 
   get size(): number {
-    return this.#partitionOf.size;
+    return this.#where.size;
   }
 
   /** Changes since the index was last saved or loaded. */
@@ -128,12 +132,20 @@ export class VectorIndex {
   }
 
   #put(id: string, partition: string, vector: Float32Array) {
-    const previous = this.#partitionOf.get(id);
-    if (previous && previous !== partition) this.#byPartition.get(previous)?.delete(id);
     let bucket = this.#byPartition.get(partition);
-    if (!bucket) this.#byPartition.set(partition, bucket = new PackedVectors(vector.length));
+    if (!bucket) {
+      bucket = new PackedVectors(vector.length, new IdRows(this.#where, this.#tagged.length));
+      this.#byPartition.set(partition, bucket);
+      this.#tagged.push(bucket);
+    }
+    const previous = this.#partitionHolding(id);
+    if (previous && previous !== bucket) previous.delete(id);
     bucket.put(id, vector);
-    this.#partitionOf.set(id, partition);
+  }
+
+  #partitionHolding(id: string): PackedVectors | undefined {
+    const tag = IdRows.partitionOf(this.#where, id);
+    return tag === undefined ? undefined : this.#tagged[tag];
   }
 
   /**
@@ -159,10 +171,9 @@ export class VectorIndex {
   /** Forgets entries (deleted here, or found gone by a caller). */
   evict(ids: Iterable<string>) {
     for (const id of ids) {
-      const partition = this.#partitionOf.get(id);
+      const partition = this.#partitionHolding(id);
       if (!partition) continue;
-      this.#byPartition.get(partition)?.delete(id);
-      this.#partitionOf.delete(id);
+      partition.delete(id);
       this.#changes++;
     }
   }
@@ -193,13 +204,12 @@ export class VectorIndex {
 
   /** Ids of every cached vector. */
   ids(): string[] {
-    return [...this.#partitionOf.keys()];
+    return [...this.#where.keys()];
   }
 
   /** The cached (int8, dequantised) vector: within about 0.4 % of the stored one per component. */
   vectorOf(id: string): Float32Array | undefined {
-    const partition = this.#partitionOf.get(id);
-    return partition ? this.#byPartition.get(partition)?.vectorOf(id) : undefined;
+    return this.#partitionHolding(id)?.vectorOf(id);
   }
 
   /**
@@ -234,13 +244,12 @@ export class VectorIndex {
     const seenSeq = BigInt(snapshot.seenSeq);
     if (BigInt(rows[0]?.max ?? "0") < seenSeq) return false;
     // Built before anything is replaced: a layout that does not fit leaves the index as it was.
-    const partitions = snapshot.build();
+    const where = new Map<string, number>();
+    const partitions = snapshot.build((tag) => new IdRows(where, tag));
     this.#byPartition.clear();
-    this.#partitionOf.clear();
-    for (const { key, packed } of partitions) {
-      this.#byPartition.set(key, packed);
-      for (const id of packed.ids()) this.#partitionOf.set(id, key);
-    }
+    for (const { key, packed } of partitions) this.#byPartition.set(key, packed);
+    this.#tagged = partitions.map((p) => p.packed);
+    this.#where = where;
     this.#seenSeq = seenSeq;
     this.#held.clear();
     this.#changes = 0;
@@ -285,7 +294,11 @@ export class VectorIndex {
 export async function readPartitions(
   file: string,
 ): Promise<
-  (Omit<ReadSnapshot, "partitions"> & { build(): { key: string; packed: PackedVectors }[] }) | undefined
+  | (Omit<ReadSnapshot, "partitions"> & {
+    /** The partitions (once), partition i's ids filed in `rows(i)`. */
+    build(rows?: (i: number) => IdRows): { key: string; packed: PackedVectors }[];
+  })
+  | undefined
 > {
   const dense: (DenseRows | undefined)[] = [];
   const snapshot = await readSnapshot(file, (i, dim, start, length) => {
@@ -297,12 +310,12 @@ export async function readPartitions(
   const { partitions, ...header } = snapshot;
   return {
     ...header,
-    build: () =>
+    build: (rows) =>
       partitions.map((p, i) => ({
         key: p.key,
         packed: p.layout
-          ? PackedVectors.fromLayout(p.dim, p.layout, dense[i])
-          : PackedVectors.from(p.dim, p.arrays!),
+          ? PackedVectors.fromLayout(p.dim, p.layout, dense[i], rows?.(i))
+          : PackedVectors.from(p.dim, p.arrays!, rows?.(i)),
       })),
   };
 }
