@@ -16,6 +16,7 @@
  */
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
+import { sleep } from "../../../internal/async/sleep.ts";
 import type { Embedder } from "../embeddings/mod.ts";
 import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
@@ -33,6 +34,8 @@ const BATCH = 2_000;
 const YIELD_MS = 5;
 /** Stored ids per read of `reconcile`: 5,000 held PGlite's thread for 50–450 ms at 100,000 entries. */
 const RECONCILE_PAGE = 1_000;
+/** How long after it is called `reconcile` starts (see there). */
+const RECONCILE_START_MS = 2_000;
 /** With pauses: the longest a page of `reconcile` waits for a pause between requests. */
 const RECONCILE_WAIT_MS = 60_000;
 
@@ -262,13 +265,17 @@ export class VectorIndex {
    * (with pauses: each in a pause between requests). Stopped early, it evicts what it found so far.
    */
   async reconcile(): Promise<number> {
-    const cached = this.ids().sort();
+    // A restart's first searches come right after listening, when this starts, and before any
+    // request a pause is found at once: sorting 100,000 ids alone holds the thread 40-170 ms.
+    await sleep(RECONCILE_START_MS, this.#stopping.signal);
+    let cached: string[] | undefined;
     const gone: string[] = [];
     let i = 0;
     let after = "";
     for (;;) {
       await this.pauses?.pause(PAUSE_IDLE_MS, RECONCILE_WAIT_MS, this.#stopping.signal);
       if (this.#stopped) break;
+      cached ??= this.ids().sort();
       const page = (await this.db.selectFrom("memory_vectors").select("entry_id")
         .where("entry_id", ">", after).orderBy("entry_id").limit(RECONCILE_PAGE).execute()).map((r) =>
           r.entry_id
