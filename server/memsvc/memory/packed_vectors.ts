@@ -350,7 +350,10 @@ export class PackedVectors {
     return out;
   }
 
-  /** The partition as held, for a snapshot (dead rows are compacted away first). */
+  /**
+   * The partition as held, for a snapshot (dead rows are compacted away first). Dense values may be
+   * a view of the rows: valid until the next change, so write it before anything else runs.
+   */
   layout(): PackedLayout {
     if (this.#rows !== this.#rowOf.size) this.#restore(this.arrays());
     const rows = this.#rows, lists = this.#postRows.length;
@@ -364,14 +367,11 @@ export class PackedVectors {
       postValues.set(this.#postValues[list]!.subarray(0, n), at);
       at += n;
     }
-    // Dense rows without their padding, in slot order (what version 2 snapshots hold).
+    // Dense rows without their padding, in slot order (what version 2 snapshots hold): with no
+    // padding a view of the rows where they are, not a copy (38 MB at 100,000 rows of 384).
     const start = this.#start.slice(0, rows), dense = this.#dense, dim = this.dim;
-    const values = new Int8Array(dense.count * dim), held = dense.values();
-    for (let slot = 0; slot < dense.count; slot++) {
-      const from = dense.offset(slot);
-      values.set(held.subarray(from, from + dim), slot * dim);
-      start[dense.rowAt(slot)] = slot * dim;
-    }
+    const values = dense.packed() as Int8Array<ArrayBuffer>;
+    for (let slot = 0; slot < dense.count; slot++) start[dense.rowAt(slot)] = slot * dim;
     return {
       ids: this.#ids.slice(0, rows) as string[],
       scale: this.#scale.slice(0, rows),

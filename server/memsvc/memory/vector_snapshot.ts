@@ -7,12 +7,14 @@
  * database).
  *
  * Version 2 stores a partition as it is held in memory (packed_vectors.ts's PackedLayout: postings
- * by dimension), each array at an offset aligned for its type, so loading makes views of the file's
- * bytes instead of copying and regrouping them. Version 1 (row by row: PackedArrays) is still read.
+ * by dimension), each array at an offset aligned for its type, so loading reads each array into
+ * place instead of regrouping it: dense rows straight into the memory the scan reads (`DenseTarget`),
+ * the rest into arrays of their own. Writing goes from the arrays where they are, without a copy of
+ * the whole file. Version 1 (row by row: PackedArrays) is still read.
  */
 import { Buffer } from "node:buffer";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { readFile, rename } from "node:fs/promises";
 import type { PackedArrays, PackedLayout } from "./packed_vectors.ts";
 
 const MAGIC_V1 = "memsvc-vectors-1\n";
@@ -83,17 +85,25 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<v
   const size = Buffer.alloc(4);
   size.writeUInt32LE(header.length);
   const tmp = `${file}.tmp`;
-  await writeFile(
-    tmp,
-    Buffer.concat([
-      Buffer.from(MAGIC),
-      size,
-      header,
-      new Uint8Array((ALIGN - before % ALIGN) % ALIGN),
-      ...chunks,
-    ]),
-    { mode: 0o600 },
-  );
+  // Written from the arrays where they are, not concatenated into one copy of the file (80 MB at the
+  // peak for 100,000 dense rows), and synchronously: a dense layout's values are a view of its
+  // WebAssembly memory, which a put while an asynchronous write waited could replace.
+  const fd = openSync(tmp, "w", 0o600);
+  try {
+    for (
+      const chunk of [
+        Buffer.from(MAGIC),
+        size,
+        header,
+        new Uint8Array((ALIGN - before % ALIGN) % ALIGN),
+        ...chunks,
+      ]
+    ) {
+      for (let done = 0; done < chunk.byteLength;) done += writeSync(fd, chunk, done);
+    }
+  } finally {
+    closeSync(fd);
+  }
   await rename(tmp, file);
 }
 

@@ -110,6 +110,20 @@ export class DenseRows {
     return { rows, target: (rows.#bytes as Int8Array).subarray(at, at + rowOf.length * dim) };
   }
 
+  /**
+   * The rows one after another, `dim` bytes each (what a snapshot stores): a view of where they are
+   * when rows have no padding (dim a multiple of 16; valid until the next `push`), else a copy.
+   */
+  packed(): Int8Array {
+    const { dim, stride } = this, at = this.#base, n = this.#count;
+    if (dim === stride) return (this.#bytes as Int8Array).subarray(at, at + n * dim);
+    const out = new Int8Array(n * dim);
+    for (let slot = 0; slot < n; slot++) {
+      out.set(this.#bytes.subarray(at + slot * stride, at + slot * stride + dim), slot * dim);
+    }
+    return out;
+  }
+
   /** After `receiving`'s target is filled: each row from `dim` bytes apart to `stride` apart. */
   unpack() {
     const { dim, stride } = this;
