@@ -7,6 +7,7 @@ import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
 import { type PackedArrays, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
 import { queryLimit } from "./simd/int8_dots.ts";
+import { readPartitions } from "./vector_index.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 const TEXTS = [
@@ -372,4 +373,71 @@ test("scanMany finds the same neighbours, scores and error bounds as a scan per 
   const tops = queries.map(() => new TopK(3));
   dense.scanMany(queries, tops, excludes);
   assert.ok(tops.every((t) => t.items.length === 3));
+});
+
+test("a snapshot's dense rows load straight into the scan's memory, any width, beside sparse rows", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "memsvc-snapshot-"));
+  try {
+    const file = join(dir, "vectors.bin");
+    for (const dim of [384, 20]) {
+      // 3,000 dense rows (past one page: a WebAssembly memory), sparse rows among them, a small partition.
+      const big = new PackedVectors(dim), small = new PackedVectors(dim);
+      for (let i = 0; i < 3_000; i++) {
+        const v = denseVector(i + 1, dim);
+        if (i % 7 === 3) v.fill(0, 2), v[i % dim] = 0.5, normalize(v); // mostly zeros: a sparse row
+        big.put(`b${i}`, v);
+      }
+      for (let i = 0; i < 40; i++) big.delete(`b${i * 31}`);
+      for (let i = 0; i < 5; i++) small.put(`s${i}`, denseVector(100 + i, dim));
+      await writeSnapshot(file, {
+        instance: "i-1",
+        model: "m",
+        seenSeq: "7",
+        partitions: [
+          { key: "big", dim, layout: big.layout() },
+          { key: "small", dim, layout: small.layout() },
+        ],
+      });
+      // The dense section is read into the target denseFor gives (no buffer in between).
+      const targets: Int8Array[] = [];
+      const read = await readSnapshot(file, (_, d, start, length) => {
+        const place = PackedVectors.denseFor(d, start, length);
+        if (place) targets.push(place.target);
+        return place?.target;
+      });
+      assert.ok(read);
+      assert.equal(targets.length, 2);
+      read.partitions.forEach((p, i) => {
+        assert.equal(p.layout!.values.buffer, targets[i]!.buffer, `dim ${dim}: read in place`);
+        assert.equal(p.layout!.values.byteOffset, targets[i]!.byteOffset);
+      });
+
+      const loaded = await readPartitions(file);
+      assert.ok(loaded);
+      assert.deepEqual([loaded.instance, loaded.model, loaded.seenSeq], ["i-1", "m", "7"]);
+      const [bigLoaded, smallLoaded] = loaded.build().map((p) => p.packed);
+      const scores = (p: PackedVectors, q: Float32Array) => {
+        const top = new TopK(25);
+        p.scan(q, top, "b5");
+        return top.items;
+      };
+      for (const [saved, back] of [[big, bigLoaded!], [small, smallLoaded!]] as const) {
+        assert.equal(back.size, saved.size);
+        for (const id of [...saved.ids()].slice(0, 300)) {
+          assert.deepEqual(back.vectorOf(id), saved.vectorOf(id));
+        }
+        assert.deepEqual(scores(back, denseVector(9_001, dim)), scores(saved, denseVector(9_001, dim)));
+      }
+      // Loaded rows take new rows (the memory grows past its exact size), replacements and deletes.
+      for (const p of [big, bigLoaded!]) {
+        for (let i = 0; i < 500; i++) p.put(`n${i}`, denseVector(5_000 + i, dim));
+        p.put("b1", denseVector(77, dim));
+        p.delete("b2");
+      }
+      assert.deepEqual(scores(bigLoaded!, denseVector(9_002, dim)), scores(big, denseVector(9_002, dim)));
+      assert.deepEqual(bigLoaded!.vectorOf("n499"), big.vectorOf("n499"));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -99,12 +99,60 @@ export class DenseRows {
     return slot;
   }
 
-  /** Room for `rows` rows: a bigger array, the move into a memory, or the memory grown. */
-  #reserve(rows: number) {
+  /**
+   * Rows for the partition rows `rowOf` (in slot order), their values zero, and where to write them
+   * packed, `dim` bytes a row (a snapshot's dense section is read straight into it, no copy in
+   * between); `unpack` then moves each row to its stride. Room is made for exactly these rows.
+   */
+  static receiving(
+    dim: number,
+    rowOf: Uint32Array<ArrayBuffer>,
+    simd = SIMD_AVAILABLE,
+  ): { rows: DenseRows; target: Int8Array } {
+    const rows = new DenseRows(dim, simd);
+    rows.#rowOf = rowOf;
+    rows.#count = rowOf.length;
+    rows.#reserve(rowOf.length, true);
+    const at = rows.offset(0);
+    return { rows, target: (rows.#bytes as Int8Array).subarray(at, at + rowOf.length * dim) };
+  }
+
+  /**
+   * The rows one after another, `dim` bytes each (what a snapshot stores): a view of where they are
+   * when rows have no padding (dim a multiple of 16; valid until the next `push`), else a copy.
+   */
+  packed(): Int8Array {
+    const { dim, stride } = this, at = this.#base, n = this.#count;
+    if (dim === stride) return (this.#bytes as Int8Array).subarray(at, at + n * dim);
+    const out = new Int8Array(n * dim);
+    for (let slot = 0; slot < n; slot++) {
+      out.set(this.#bytes.subarray(at + slot * stride, at + slot * stride + dim), slot * dim);
+    }
+    return out;
+  }
+
+  /** After `receiving`'s target is filled: each row from `dim` bytes apart to `stride` apart. */
+  unpack() {
+    const { dim, stride } = this;
+    if (dim === stride) return;
+    const bytes = this.#bytes, base = this.#base;
+    // Last row first: a row moves to an offset at or past its own, over rows already moved.
+    for (let slot = this.#count - 1; slot >= 0; slot--) {
+      bytes.copyWithin(base + slot * stride, base + slot * dim, base + slot * dim + dim);
+      bytes.fill(0, base + slot * stride + dim, base + (slot + 1) * stride);
+    }
+  }
+
+  /**
+   * Room for `rows` rows: a bigger array, the move into a memory, or the memory grown. `exact`: no
+   * room to spare (rows loaded at start; a later push grows it).
+   */
+  #reserve(rows: number, exact = false) {
     const needed = this.#base + rows * this.stride;
     if (needed <= this.#bytes.length) return;
+    const spare = exact ? 0 : 1.5;
     if (this.#memory) {
-      const pages = Math.ceil(Math.max(needed, this.#bytes.length * 1.5) / PAGE) -
+      const pages = Math.ceil(Math.max(needed, this.#bytes.length * spare) / PAGE) -
         this.#memory.buffer.byteLength / PAGE;
       this.#memory.grow(pages);
       this.#bytes = new Int8Array(this.#memory.buffer);
@@ -112,7 +160,7 @@ export class DenseRows {
     }
     const header = 2 * this.stride + 4 * CHUNK;
     if (this.simd && KERNEL && header + rows * this.stride > PAGE) {
-      const size = Math.max(header + rows * this.stride, header + this.#bytes.length * 1.5);
+      const size = Math.max(header + rows * this.stride, header + this.#bytes.length * spare);
       const memory = new WebAssembly.Memory({ initial: Math.ceil(size / PAGE) });
       const instance = new WebAssembly.Instance(KERNEL, { env: { memory } });
       const bytes = new Int8Array(memory.buffer);
@@ -124,7 +172,7 @@ export class DenseRows {
       this.#bytes = bytes;
       return;
     }
-    const next = new Int8Array(Math.max(needed, Math.ceil(this.#bytes.length * 1.5)));
+    const next = new Int8Array(Math.max(needed, Math.ceil(this.#bytes.length * spare)));
     next.set(this.#bytes);
     this.#bytes = next;
   }
