@@ -69,16 +69,27 @@ export interface Frame {
   next<T extends SectionType>(Type: T): InstanceType<T>;
 }
 
+export interface ReadOptions {
+  /**
+   * The bytes were checked already, by the checksum of a frame that holds them: this one's is not
+   * computed again (a second pass over tens of MB at start).
+   */
+  checked?: boolean;
+}
+
 /** Reads a frame; throws when it is not one of `magic`, is truncated or fails its checksum. */
-export function decodeFrame(magic: string, bytes: Uint8Array): Frame {
+export function decodeFrame(magic: string, bytes: Uint8Array, options: ReadOptions = {}): Frame {
   const magicBytes = new TextEncoder().encode(magic);
   const body = align(magicBytes.length) + HASH_BYTES;
   if (bytes.length < body + 4 || !magicBytes.every((b, i) => bytes[i] === b)) {
     throw new Error(`not a ${magic.trim()} snapshot`);
   }
-  const sum = checksum(bytes, body);
-  if ((bytes.length - body) % 4 !== 0 || !sum.every((b, i) => bytes[body - HASH_BYTES + i] === b)) {
-    throw new Error("snapshot checksum mismatch");
+  if ((bytes.length - body) % 4 !== 0) throw new Error("snapshot checksum mismatch");
+  if (!options.checked) {
+    const sum = checksum(bytes, body);
+    if (!sum.every((b, i) => bytes[body - HASH_BYTES + i] === b)) {
+      throw new Error("snapshot checksum mismatch");
+    }
   }
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(body, true);
   const parsed = JSON.parse(new TextDecoder().decode(bytes.subarray(body + 4, body + 4 + headerLength))) as {

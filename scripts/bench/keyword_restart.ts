@@ -19,11 +19,12 @@ import { memories, queries } from "./data.ts";
 import { summarize } from "./stats.ts";
 
 const [mode, dir] = process.argv.slice(2);
-if (!dir || !["prepare", "restart", "rebuild"].includes(mode ?? "")) {
-  throw new Error("usage: keyword_restart.ts prepare|restart|rebuild <dir>");
+if (!dir || !["prepare", "restart", "rebuild", "save"].includes(mode ?? "")) {
+  throw new Error("usage: keyword_restart.ts prepare|restart|rebuild|save <dir>");
 }
 const SIZE = Number(process.env.SIZE ?? 100_000);
-const PARTITION = "u:bench|default";
+/** The searched partition; PARTITION=<key> for a data dir made otherwise (a kept `bench:memsvc` dir). */
+const PARTITION = process.env.PARTITION ?? "u:bench|default";
 const file = join(dir, KEYWORD_SNAPSHOT_FILE);
 const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 
@@ -56,7 +57,13 @@ try {
   }
   const index = new KeywordIndex(db);
   const t = performance.now();
-  if (mode === "restart") out.loaded = await index.load(file, instanceId);
+  const cpu = process.cpuUsage();
+  if (mode === "restart") {
+    out.loaded = await index.load(file, instanceId);
+    out.loadMs = Math.round(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    out.loadCpuMs = Math.round((used.user + used.system) / 1000);
+  }
   await index.sync();
   index.search(qs[0]!, new Set([PARTITION]), 30);
   out.firstSearchMs = Math.round(performance.now() - t);
@@ -68,7 +75,7 @@ try {
   out.searchP95Ms = summarize(samples).p95;
   out.entries = index.size;
   out.rssAfterSearchesMb = rssMb();
-  if (mode === "prepare") {
+  if (mode === "prepare" || mode === "save") {
     const s = performance.now();
     await index.save(file, instanceId);
     out.saveMs = Math.round(performance.now() - s);
