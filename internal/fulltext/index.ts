@@ -752,13 +752,11 @@ export class FullTextIndex<M = undefined> {
     // No arrays per document: creating 300k views was most of a 100k-document load.
     index.#pool = { count: docCount, termStart, terms, seqStart, sequences, lengths };
     index.#ownBase = docCount;
-    // The parsed ids array is the index's own: no copy, no object per document.
+    // The parsed ids array is the index's own: no copy, no object per document. They are hashed
+    // when one is first looked up (a search does not).
     index.#ids = header.ids;
-    index.#numberOf.reserve(docCount);
-    for (let n = 0; n < docCount; n++) {
-      index.#numberOf.set(header.ids[n]!, n);
-      index.#metas.push(decodeMeta(header.metas?.[n], n));
-    }
+    index.#numberOf.adopt(0, docCount);
+    for (let n = 0; n < docCount; n++) index.#metas.push(decodeMeta(header.metas?.[n], n));
     // Exact words: the sorted vocabulary for prefixes, and each word's stem and exact term ids.
     index.#vocabulary.sort();
     for (const w of index.#vocabulary) {

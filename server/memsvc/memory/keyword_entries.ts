@@ -131,16 +131,15 @@ export class Entries {
     return slot;
   }
 
-  /** `count` consecutive new slots, for a bulk load into an empty table (ids set with `name`). */
-  reserve(count: number): number {
-    this.#slotOf.reserve(this.size + count);
-    return this.#grow(count);
-  }
-
-  /** Names a slot `reserve` handed out. */
-  name(slot: number, id: string) {
-    this.ids[slot] = id;
-    this.#slotOf.set(id, slot);
+  /**
+   * Consecutive new slots for these ids (a snapshot's, none in the table yet); the first one's number.
+   * They are hashed when an id is first looked up: a search by terms needs none.
+   */
+  load(ids: string[]): number {
+    const first = this.#grow(ids.length);
+    for (let i = 0; i < ids.length; i++) this.ids[first + i] = ids[i];
+    this.#slotOf.adopt(first, first + ids.length);
+    return first;
   }
 
   set(slot: number, m: EntryMeta) {

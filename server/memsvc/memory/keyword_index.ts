@@ -206,10 +206,10 @@ export class KeywordIndex {
       });
       const count = c ? c.cold.length : inHeader.length;
       if (index.size !== count) return false;
-      entries.reserve(count);
+      const ids: string[] = [];
+      for (const [id] of index.entries()) ids.push(id);
+      entries.load(ids);
       const partition = entries.partitionId(p.key);
-      let n = first;
-      for (const [id] of index.entries()) entries.name(n++, id);
       entries.partition.fill(partition, first, first + count);
       const conversation = (name: string) => entries.conversation(`${p.key}|${name}`);
       if (c) {
@@ -282,7 +282,8 @@ export class KeywordIndex {
       .sort((a, b) => b.score - a.score).slice(0, k * 2);
     const scores = new Map(hits.map((h) => [h.id, h.score]));
     const lent = new Map<string, number>();
-    for (const h of hits) {
+    // Without conversations there are no neighbours (nor a lookup by id, which a loaded index defers).
+    for (const h of e.sessions.size ? hits : []) {
       for (const n of this.neighbours(h.id, 1)) {
         const slot = e.slot(n);
         if (slot === undefined || !accept(slot)) continue;
