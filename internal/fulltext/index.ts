@@ -31,6 +31,7 @@
 import { QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
 import { decodeFrame, encodeFrame, type ReadOptions } from "./frame.ts";
 import { IdTable } from "./id_table.ts";
+import { readVarints, VarintWriter } from "./varint.ts";
 
 export interface FieldSpec {
   weight: number;
@@ -121,7 +122,9 @@ export interface ParsedQuery {
 }
 
 const K1 = 1.2;
-const SNAPSHOT_MAGIC = "fulltext-index-2\n";
+/** Term lists and phrase sequences as varints; the second format's (as Int32) still load. */
+const SNAPSHOT_MAGIC = "fulltext-index-3\n";
+const SNAPSHOT_MAGIC_2 = "fulltext-index-2\n";
 const B = 0.75;
 /** Per-field frequency is kept in a byte. */
 const MAX_TF = 255;
@@ -199,11 +202,16 @@ interface Own {
 /** The per-document arrays of a loaded snapshot, for document numbers below `count`. */
 interface Pool {
   count: number;
+  /**
+   * Term lists (sorted, as differences) and phrase sequences as varints, `termStart` and `seqStart`
+   * in bytes (the third format); else as Int32, the starts in elements (the second).
+   */
+  packed: boolean;
   termStart: Uint32Array;
-  terms: Int32Array;
+  terms: Int32Array | Uint8Array;
   /** Where each (document, field) phrase sequence starts in `sequences`: document n's field f is slot n × fields + f (empty for fields without phrases). */
   seqStart: Uint32Array;
-  sequences: Int32Array;
+  sequences: Int32Array | Uint8Array;
   lengths: Uint16Array;
 }
 
@@ -640,23 +648,25 @@ export class FullTextIndex<M = undefined> {
       }
     }
     postStart[this.#postings.length] = at;
+    // Term lists sorted and written as differences, phrase sequences as they are: varints both.
     const termStart = new Uint32Array(live.length + 1);
     const seqStart = new Uint32Array(live.length * width + 1);
     const lengths = new Uint16Array(live.length * width);
+    const terms = new VarintWriter(), sequences = new VarintWriter();
     live.forEach((old, n) => {
-      termStart[n + 1] = termStart[n]! + this.#termsOf(old).length;
+      let previous = 0;
+      for (const t of Int32Array.from(this.#termsOf(old)).sort()) {
+        terms.write(t - previous);
+        previous = t;
+      }
+      termStart[n + 1] = terms.length;
       const seqs = this.#sequencesOf(old);
       const [l, at] = this.#lengthsOf(old);
       for (let f = 0; f < width; f++) {
-        seqStart[n * width + f + 1] = seqStart[n * width + f]! + (seqs[f]?.length ?? 0);
+        for (const t of seqs[f] ?? []) sequences.write(t);
+        seqStart[n * width + f + 1] = sequences.length;
         lengths[n * width + f] = l[at + f]!;
       }
-    });
-    const terms = new Int32Array(termStart[live.length]!);
-    const sequences = new Int32Array(seqStart[live.length * width]!);
-    live.forEach((old, n) => {
-      terms.set(this.#termsOf(old), termStart[n]);
-      this.#sequencesOf(old).forEach((seq, f) => seq && sequences.set(seq, seqStart[n * width + f]));
     });
     const header = {
       fields: this.#fields,
@@ -674,9 +684,9 @@ export class FullTextIndex<M = undefined> {
       postImpacts,
       postTfs,
       termStart,
-      terms,
+      terms.bytes(),
       seqStart,
-      sequences,
+      sequences.bytes(),
       lengths,
     ]);
   }
@@ -695,7 +705,8 @@ export class FullTextIndex<M = undefined> {
     options: IndexOptions = {},
     read: ReadOptions = {},
   ): FullTextIndex<M> {
-    const frame = decodeFrame(SNAPSHOT_MAGIC, bytes, read);
+    const packed = !startsWith(bytes, SNAPSHOT_MAGIC_2);
+    const frame = decodeFrame(packed ? SNAPSHOT_MAGIC : SNAPSHOT_MAGIC_2, bytes, read);
     const header = frame.header as {
       fields: [string, Required<FieldSpec>][];
       exactWords: boolean;
@@ -721,9 +732,9 @@ export class FullTextIndex<M = undefined> {
     const postImpacts = frame.next(Float32Array);
     const postTfs = frame.next(Uint8Array);
     const termStart = frame.next(Uint32Array);
-    const terms = frame.next(Int32Array);
+    const terms = frame.next(packed ? Uint8Array : Int32Array);
     const seqStart = frame.next(Uint32Array);
-    const sequences = frame.next(Int32Array);
+    const sequences = frame.next(packed ? Uint8Array : Int32Array);
     const lengths = frame.next(Uint16Array);
     const docCount = header.ids.length;
     if (
@@ -750,7 +761,7 @@ export class FullTextIndex<M = undefined> {
       );
     });
     // No arrays per document: creating 300k views was most of a 100k-document load.
-    index.#pool = { count: docCount, termStart, terms, seqStart, sequences, lengths };
+    index.#pool = { count: docCount, packed, termStart, terms, seqStart, sequences, lengths };
     index.#ownBase = docCount;
     // The parsed ids array is the index's own: no copy, no object per document. They are hashed
     // when one is first looked up (a search does not).
@@ -791,7 +802,10 @@ export class FullTextIndex<M = undefined> {
     const own = this.#ownOf(n);
     if (own) return own.terms;
     const pool = this.#pool!;
-    return pool.terms.subarray(pool.termStart[n], pool.termStart[n + 1]);
+    const from = pool.termStart[n]!, to = pool.termStart[n + 1]!;
+    return pool.packed
+      ? readVarints(pool.terms as Uint8Array, from, to, true)
+      : (pool.terms as Int32Array).subarray(from, to);
   }
 
   /** Each field's phrase sequence (undefined for fields without phrases). */
@@ -799,11 +813,13 @@ export class FullTextIndex<M = undefined> {
     const own = this.#ownOf(n);
     if (own) return own.sequences;
     const pool = this.#pool!, width = this.#fields.length;
-    return this.#fields.map(([, f], k) =>
-      f.phrases
-        ? pool.sequences.subarray(pool.seqStart[n * width + k], pool.seqStart[n * width + k + 1])
-        : undefined
-    );
+    return this.#fields.map(([, f], k) => {
+      if (!f.phrases) return undefined;
+      const from = pool.seqStart[n * width + k]!, to = pool.seqStart[n * width + k + 1]!;
+      return pool.packed
+        ? readVarints(pool.sequences as Uint8Array, from, to)
+        : (pool.sequences as Int32Array).subarray(from, to);
+    });
   }
 
   /** The array holding the document's field lengths, and where they start in it. */
@@ -1045,4 +1061,10 @@ class TopK {
     return this.#ids.map((id, i) => ({ id, score: this.#scores[i]! }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
+}
+
+/** Whether the bytes begin with the text's UTF-8 (an ASCII magic). */
+function startsWith(bytes: Uint8Array, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (bytes[i] !== text.charCodeAt(i)) return false;
+  return true;
 }
