@@ -350,6 +350,11 @@ export class FullTextIndex<M = undefined> {
     for (let n = 0; n < ids.length; n++) if (ids[n] !== undefined) yield [ids[n]!, this.#metas[n]!];
   }
 
+  /** Every document's id, in insertion order (entries() without a pair per document). */
+  ids(): string[] {
+    return this.#ids.filter((id) => id !== undefined);
+  }
+
   /** Changes a document's metadata (scope, flags) without re-indexing its text. */
   setMeta(id: string, meta: M) {
     const n = this.#numberOf.get(id);

@@ -206,9 +206,7 @@ export class KeywordIndex {
       });
       const count = c ? c.cold.length : inHeader.length;
       if (index.size !== count) return false;
-      const ids: string[] = [];
-      for (const [id] of index.entries()) ids.push(id);
-      entries.load(ids);
+      entries.load(index.ids());
       const partition = entries.partitionId(p.key);
       entries.partition.fill(partition, first, first + count);
       const conversation = (name: string) => entries.conversation(`${p.key}|${name}`);
