@@ -6,8 +6,11 @@
  *   node_modules/.bin/bun scripts/bench/keyword_restart.ts prepare /tmp/kw-100k   # insert, build, save
  *   node_modules/.bin/bun scripts/bench/keyword_restart.ts restart /tmp/kw-100k   # fresh process: load
  *   node_modules/.bin/bun scripts/bench/keyword_restart.ts rebuild /tmp/kw-100k   # fresh process: no file
+ *   PARTITION='u:<user id>|search' node_modules/.bin/bun scripts/bench/keyword_restart.ts save /tmp/kw
+ *     # a kept `bench:memsvc` data dir moved to /tmp/kw/data: build from its rows and save, then `restart`
  *
- * Each prints one JSON line. Run `restart` and `rebuild` as separate processes so RSS is theirs alone.
+ * Each prints one JSON line (`restart`: the load's wall and CPU ms too). Run `restart` and `rebuild` as
+ * separate processes so RSS is theirs alone.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";

@@ -11,7 +11,10 @@
  * words ("Wandering Heron, after my grandmother's village.") is found through the turn before it.
  *
  * Memory: the index keeps no text. Re-indexing a neighbour (its context changed) reads its row
- * again; an entry's own text is known only as a hash, to tell a flag change from an edit.
+ * again; an entry's own text is known only as a hash, to tell a flag change from an edit. Entries'
+ * metadata are typed-array columns (keyword_entries.ts), no object per entry; a loaded snapshot's
+ * postings and term lists stay views into the file's bytes, and its ids are hashed only once one is
+ * looked up (a write, a delete, a conversation's neighbours), not before the first search.
  *
  * Persistence (`save`, `load`; keyword_snapshot.ts frames the file): the partitions' indexes as
  * typed arrays, stamped with the database's instance id, the high-water mark and gaps they cover.
