@@ -59,6 +59,9 @@ try {
     }
   }
   const index = new KeywordIndex(db);
+  const bun = (globalThis as { Bun?: { gc(full: boolean): void } }).Bun;
+  bun?.gc(true);
+  out.rssBeforeLoadMb = rssMb();
   const t = performance.now();
   const cpu = process.cpuUsage();
   if (mode === "restart") {
@@ -66,6 +69,12 @@ try {
     out.loadMs = Math.round(performance.now() - t);
     const used = process.cpuUsage(cpu);
     out.loadCpuMs = Math.round((used.user + used.system) / 1000);
+    out.rssAfterLoadMb = rssMb();
+    // What the loaded index keeps, without the load's garbage (Bun: a full collection first).
+    if (bun) {
+      bun.gc(true);
+      out.rssAfterLoadCollectedMb = rssMb();
+    }
   }
   await index.sync();
   index.search(qs[0]!, new Set([PARTITION]), 30);
