@@ -87,8 +87,9 @@ export class SearchService {
   constructor(private readonly deps: SearchDeps) {
     this.keywordIndex = deps.keywordIndex ?? new KeywordIndex(deps.db);
     this.hits = deps.hits ?? new HitCounts(deps);
-    this.vectorCopies = new VectorCopies(deps.db, deps.embedder.id);
-    this.entryCopies = new EntryCopies(deps.db);
+    // Shared with the write path when given (server.ts): remembers and the backlog fill them.
+    this.vectorCopies = deps.vectorCopies ?? new VectorCopies(deps.db, deps.embedder.id);
+    this.entryCopies = deps.entryCopies ?? new EntryCopies(deps.db);
     this.hits.copies ??= this.entryCopies;
     this.#marks = new ChangeMarksWatch(deps.db);
   }
@@ -275,9 +276,9 @@ export class SearchService {
     // The index's int8 cosines pick the candidates (with room for quantisation error at the edge);
     // the exact cosines of those few, from their stored vectors, rank them.
     // Only those that can still be among the exact top n are read back (withinReach), and only
-    // those not copied in process since the marks last moved (vector_copies.ts).
+    // those not copied in process (vector_copies.ts).
     const approximate = this.deps.index.nearest(vector!, partitionsOf(scope), n * 2);
-    return (await this.vectorCopies.rescore(vector!, withinReach(approximate, n), marks)).slice(0, n);
+    return (await this.vectorCopies.rescore(vector!, withinReach(approximate, n))).slice(0, n);
   }
 }
 
