@@ -111,6 +111,23 @@ describe("copies filled by the write path, embedded database", () => {
     assert.equal(s.vectorCopies.counts.read, 0);
   });
 
+  it("collapses near-duplicates alike whether their rows come from copies or reads", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    await insertUser(store.db, { id: "ada" });
+    const s = serverOn(store.db);
+    await remember(s, "Deploy freezes start on the first Friday of December every year.");
+    await remember(s, "Deploy freezes start on the first Friday of December, every year!");
+    const c = await remember(s, "Hotfixes may still ship during a deploy freeze with two approvals.");
+    for (let i = 0; i < 2; i++) {
+      // The second search answers every row from the copies (and their token sets, kept per row).
+      const ids = (await find(s, "deploy freeze December")).results.map((r) => r.id);
+      assert.equal(ids.length, 2, `search ${i}: the near-duplicate collapsed into one`);
+      assert.ok(ids.includes(c), "and the other entry kept");
+    }
+    assert.equal(s.entryCopies.counts.read, 0);
+  });
+
   it("drops copies filled by writes when anything else writes", async () => {
     const store = await openTestStore();
     stores.push(store);
