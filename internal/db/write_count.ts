@@ -14,6 +14,8 @@
  * throw away every copy the way any other write must.
  */
 
+import type { CompiledQuery } from "kysely";
+
 /** What the embedded database's driver counts (pglite_dialect.ts). */
 export interface WriteCounts {
   /** Statements that may write. */
@@ -44,6 +46,11 @@ export function writeCount(db: object): number | undefined {
 /** The statements that may write and are not marked KEEPS_COPIES, or undefined as for writeCount. */
 export function unmarkedWriteCount(db: object): number | undefined {
   return counters.get(db)?.unmarked;
+}
+
+/** A query builder's compiled statement opened with KEEPS_COPIES, to run with `db.executeQuery`. */
+export function keepingCopies<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  return { ...query, sql: KEEPS_COPIES + query.sql };
 }
 
 /** Whether a statement is marked KEEPS_COPIES. */

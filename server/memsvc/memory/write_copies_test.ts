@@ -128,6 +128,23 @@ describe("copies filled by the write path, embedded database", () => {
     assert.equal(s.entryCopies.counts.read, 0);
   });
 
+  it("keeps them through the minute's activity flush, which writes nothing they copy", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    await insertUser(store.db, { id: "ada" });
+    const s = serverOn(store.db);
+    await remember(s, "The data warehouse refresh runs at two in the morning.");
+    await s.vectors.settled();
+    s.deps.activity.record("ada", "t", "search");
+    await s.deps.activity.flush();
+    const { rows } = await sql<{ n: string }>`select count(*)::text as n from metrics_samples`.execute(
+      store.db,
+    );
+    assert.equal(rows[0]!.n, "1", "the flush wrote");
+    assert.equal((await find(s, "warehouse refresh")).results.length, 1);
+    assert.equal(s.entryCopies.counts.read + s.vectorCopies.counts.read, 0, "nothing read back");
+  });
+
   it("drops copies filled by writes when anything else writes", async () => {
     const store = await openTestStore();
     stores.push(store);
