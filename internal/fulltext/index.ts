@@ -29,7 +29,9 @@
  * index.search("tuning", 10, (meta) => meta.owner === "u1"); // [{ id: "a", score: … }]
  */
 import { QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";
-import { decodeFrame, encodeFrame } from "./frame.ts";
+import { decodeFrame, encodeFrame, type ReadOptions } from "./frame.ts";
+import { IdTable } from "./id_table.ts";
+import { readVarints, VarintWriter } from "./varint.ts";
 
 export interface FieldSpec {
   weight: number;
@@ -120,30 +122,30 @@ export interface ParsedQuery {
 }
 
 const K1 = 1.2;
-const SNAPSHOT_MAGIC = "fulltext-index-2\n";
+/** Term lists and phrase sequences as varints; the second format's (as Int32) still load. */
+const SNAPSHOT_MAGIC = "fulltext-index-3\n";
+const SNAPSHOT_MAGIC_2 = "fulltext-index-2\n";
 const B = 0.75;
 /** Per-field frequency is kept in a byte. */
 const MAX_TF = 255;
 
 class Postings {
-  docs: Int32Array = new Int32Array(4);
-  impacts: Float32Array = new Float32Array(4);
-  /** `fieldCount` bytes per posting: the term's frequency in each field. */
-  tfs: Uint8Array;
   length = 0;
   /** Live documents holding the term. */
   df = 0;
   dead = 0;
   maxImpact = 0;
-  constructor(readonly id: number, readonly fieldCount: number) {
-    this.tfs = new Uint8Array(4 * fieldCount);
-  }
+  constructor(
+    readonly id: number,
+    readonly fieldCount: number,
+    public docs: Int32Array = new Int32Array(4),
+    public impacts: Float32Array = new Float32Array(4),
+    /** `fieldCount` bytes per posting: the term's frequency in each field. */
+    public tfs: Uint8Array = new Uint8Array(4 * fieldCount),
+  ) {}
   /** A list over arrays read from a snapshot (views: the first push copies them into its own). */
   static of(id: number, fieldCount: number, docs: Int32Array, impacts: Float32Array, tfs: Uint8Array) {
-    const p = new Postings(id, fieldCount);
-    p.docs = docs;
-    p.impacts = impacts;
-    p.tfs = tfs;
+    const p = new Postings(id, fieldCount, docs, impacts, tfs);
     p.length = p.df = docs.length;
     for (let i = 0; i < impacts.length; i++) if (impacts[i]! > p.maxImpact) p.maxImpact = impacts[i]!;
     return p;
@@ -186,24 +188,30 @@ function grow<T extends Int32Array | Float32Array | Uint8Array>(from: T, to: T):
   return to;
 }
 
-interface DocState<M> {
-  id: string;
-  meta: M;
-  /**
-   * Term ids of the document, for removal; field lengths in terms; each phrase field as term ids.
-   * Absent for documents a snapshot loaded: theirs stay in the snapshot's arrays (`Pool`).
-   */
-  own?: { terms: Int32Array; lengths: ArrayLike<number>; sequences: (Int32Array | undefined)[] };
+/**
+ * Term ids of a document, for removal; field lengths in terms; each phrase field as term ids. Only
+ * documents added since the index was made or loaded have them: a loaded snapshot's stay in its
+ * arrays (`Pool`).
+ */
+interface Own {
+  terms: Int32Array;
+  lengths: ArrayLike<number>;
+  sequences: (Int32Array | undefined)[];
 }
 
 /** The per-document arrays of a loaded snapshot, for document numbers below `count`. */
 interface Pool {
   count: number;
+  /**
+   * Term lists (sorted, as differences) and phrase sequences as varints, `termStart` and `seqStart`
+   * in bytes (the third format); else as Int32, the starts in elements (the second).
+   */
+  packed: boolean;
   termStart: Uint32Array;
-  terms: Int32Array;
+  terms: Int32Array | Uint8Array;
   /** Where each (document, field) phrase sequence starts in `sequences`: document n's field f is slot n × fields + f (empty for fields without phrases). */
   seqStart: Uint32Array;
-  sequences: Int32Array;
+  sequences: Int32Array | Uint8Array;
   lengths: Uint16Array;
 }
 
@@ -223,9 +231,16 @@ export class FullTextIndex<M = undefined> {
   readonly #wordIds = new Map<string, [number, number]>();
   readonly #termIds = new Map<string, number>();
   readonly #postings: Postings[] = [];
-  /** By document number; undefined once removed. */
-  #docs: (DocState<M> | undefined)[] = [];
-  readonly #numberOf = new Map<string, number>();
+  /**
+   * By document number, undefined once removed: ids, metadata and own arrays side by side, no object
+   * per document (a loaded snapshot's ids array is kept as it was parsed). `#own` starts at `#ownBase`,
+   * the number of documents a snapshot loaded.
+   */
+  #ids: (string | undefined)[] = [];
+  #metas: (M | undefined)[] = [];
+  readonly #own: (Own | undefined)[] = [];
+  #ownBase = 0;
+  readonly #numberOf = new IdTable((n) => this.#ids[n]);
   /** Scratch of add(): a term's slot among the document's distinct terms. */
   readonly #slotOf = new Map<number, number>();
   /** Sum of live documents' lengths per field, and the averages impacts were computed with. */
@@ -258,13 +273,13 @@ export class FullTextIndex<M = undefined> {
 
   meta(id: string): M | undefined {
     const n = this.#numberOf.get(id);
-    return n === undefined ? undefined : this.#docs[n]!.meta;
+    return n === undefined ? undefined : this.#metas[n];
   }
 
   /** Adds a document, or replaces the one with the same id. */
   add(id: string, fields: Record<string, string | readonly string[] | undefined>, meta: M) {
     this.remove(id);
-    const number = this.#docs.length;
+    const number = this.#ids.length;
     const width = this.#fields.length;
     // Flat scratch arrays, no typed array per term and no Array.from: allocation dominated indexing.
     const slotOf = this.#slotOf;
@@ -317,8 +332,10 @@ export class FullTextIndex<M = undefined> {
     slotOf.clear();
     const termArray = new Int32Array(terms.length);
     for (let i = 0; i < terms.length; i++) termArray[i] = terms[i]!;
+    this.#ids.push(id);
+    this.#metas.push(meta);
+    this.#own.push({ terms: termArray, lengths, sequences });
     this.#numberOf.set(id, number);
-    this.#docs.push({ id, meta, own: { terms: termArray, lengths, sequences } });
     const drifted = this.#drifted();
     for (let i = 0; i < terms.length; i++) {
       const tf = tfs.slice(i * width, (i + 1) * width);
@@ -329,24 +346,32 @@ export class FullTextIndex<M = undefined> {
 
   /** Every document's id and metadata, in insertion order. */
   *entries(): IterableIterator<[string, M]> {
-    for (const d of this.#docs) if (d) yield [d.id, d.meta];
+    const ids = this.#ids;
+    for (let n = 0; n < ids.length; n++) if (ids[n] !== undefined) yield [ids[n]!, this.#metas[n]!];
+  }
+
+  /** Every document's id, in insertion order (entries() without a pair per document). */
+  ids(): string[] {
+    return this.#ids.filter((id) => id !== undefined);
   }
 
   /** Changes a document's metadata (scope, flags) without re-indexing its text. */
   setMeta(id: string, meta: M) {
     const n = this.#numberOf.get(id);
-    if (n !== undefined) this.#docs[n]!.meta = meta;
+    if (n !== undefined) this.#metas[n] = meta;
   }
 
   remove(id: string): boolean {
     const n = this.#numberOf.get(id);
     if (n === undefined) return false;
-    const doc = this.#docs[n]!;
-    this.#docs[n] = undefined;
     this.#numberOf.delete(id);
-    const [lengths, at] = this.#lengthsOf(n, doc);
+    const terms = this.#termsOf(n);
+    const [lengths, at] = this.#lengthsOf(n);
     for (let f = 0; f < this.#fields.length; f++) this.#lengthSums[f]! -= lengths[at + f]!;
-    for (const t of this.#termsOf(n, doc)) {
+    this.#ids[n] = undefined;
+    this.#metas[n] = undefined;
+    if (n >= this.#ownBase) this.#own[n - this.#ownBase] = undefined;
+    for (const t of terms) {
       const p = this.#postings[t]!;
       p.df--;
       if (++p.dead * 2 > p.length) this.#compact(p);
@@ -408,12 +433,12 @@ export class FullTextIndex<M = undefined> {
         if (l.at < l.p.length && l.p.docs[l.at] === doc) score += l.idf * l.p.impacts[l.at]!;
       }
       if (heap.full && score <= heap.threshold) continue;
-      const state = this.#docs[doc];
-      if (!state) continue; // removed; its postings go at the next compaction
-      if (accept && !accept(state.meta, state.id)) continue;
-      if (phrases.length && !phrases.every((ph) => this.#hasPhrase(doc, state, ph))) continue;
+      const id = this.#ids[doc];
+      if (id === undefined) continue; // removed; its postings go at the next compaction
+      if (accept && !accept(this.#metas[doc]!, id)) continue;
+      if (phrases.length && !phrases.every((ph) => this.#hasPhrase(doc, ph))) continue;
       if (excluded.some((p) => this.#holds(p, doc))) continue;
-      heap.push(state.id, score);
+      heap.push(id, score);
       raise();
     }
     return heap.sorted();
@@ -436,17 +461,16 @@ export class FullTextIndex<M = undefined> {
     const tiebreak = options.tiebreak;
     const better = (a: Scored, b: Scored) => {
       if (a.score !== b.score) return a.score > b.score;
-      const da = this.#docs[a.doc]!, db = this.#docs[b.doc]!;
-      const t = tiebreak ? tiebreak(da.meta, db.meta) : 0;
-      return t !== 0 ? t < 0 : da.id < db.id;
+      const t = tiebreak ? tiebreak(this.#metas[a.doc]!, this.#metas[b.doc]!) : 0;
+      return t !== 0 ? t < 0 : this.#ids[a.doc]! < this.#ids[b.doc]!;
     };
     const top = new Best(offset + options.limit, better);
     let count = 0;
     // The score of the candidate's clauses; with `lazy`, phrases are taken as found (an upper bound).
-    const evaluate = (state: DocState<M>, doc: number, lazy: boolean): number | undefined => {
+    const evaluate = (doc: number, lazy: boolean): number | undefined => {
       let score = 0, tier = 0, ranked = false, matched = 0;
       for (const clause of clauses) {
-        const got = this.#clauseAt(clause, state, doc, null, lazy);
+        const got = this.#clauseAt(clause, doc, null, lazy);
         if (got) {
           matched++;
           if (clause.scored) {
@@ -465,18 +489,18 @@ export class FullTextIndex<M = undefined> {
       return ranked ? tier + score / (1 + score) : 0;
     };
     for (const doc of candidates) {
-      const state = this.#docs[doc];
-      if (!state) continue;
+      const id = this.#ids[doc];
+      if (id === undefined) continue;
       this.#unverified = false;
-      let score = evaluate(state, doc, true);
+      let score = evaluate(doc, true);
       if (score === undefined) continue;
-      if (excluded.some((c) => this.#clauseAt(c, state, doc, excludable, false) !== undefined)) continue;
-      if (options.accept && !options.accept(state.meta, state.id)) continue;
+      if (excluded.some((c) => this.#clauseAt(c, doc, excludable, false) !== undefined)) continue;
+      if (options.accept && !options.accept(this.#metas[doc]!, id)) continue;
       if (this.#unverified) {
         // Scanning for phrases is the costly part: once the count is past its cap, only a document
         // that could enter the page is checked.
         if (count > cap && !top.admits({ doc, score })) continue;
-        score = evaluate(state, doc, false);
+        score = evaluate(doc, false);
         if (score === undefined) continue;
       }
       count++;
@@ -485,7 +509,7 @@ export class FullTextIndex<M = undefined> {
     return {
       total: Math.min(count, cap),
       totalCapped: count > cap,
-      hits: top.sorted().slice(offset).map((h) => ({ id: this.#docs[h.doc]!.id, score: h.score })),
+      hits: top.sorted().slice(offset).map((h) => ({ id: this.#ids[h.doc]!, score: h.score })),
     };
   }
 
@@ -537,7 +561,7 @@ export class FullTextIndex<M = undefined> {
 
   /** Documents that can match, ascending: the most selective clause's (all) or every clause's (any). */
   #candidates(clauses: Resolved[], all: boolean): Iterable<number> {
-    if (clauses.length === 0) return this.#numberOf.values().toArray().sort((a, b) => a - b);
+    if (clauses.length === 0) return this.#ids.flatMap((id, n) => (id === undefined ? [] : [n]));
     // A group's documents are among its rarest position's; a clause's among its groups'.
     const drivers = clauses.map((c) =>
       c.groups.map((g) => g.positions.reduce((best, p) => (p.df < best.df ? p : best)))
@@ -562,7 +586,6 @@ export class FullTextIndex<M = undefined> {
    */
   #clauseAt(
     clause: Resolved,
-    state: DocState<M>,
     doc: number,
     fields: boolean[] | null,
     lazy: boolean,
@@ -590,7 +613,7 @@ export class FullTextIndex<M = undefined> {
       }
       if (ok && group.phrase) {
         if (lazy) this.#unverified = true;
-        else if (!this.#hasSequence(doc, state, group.positions.map((p) => p.ids))) ok = false;
+        else if (!this.#hasSequence(doc, group.positions.map((p) => p.ids))) ok = false;
       }
       if (ok) return got;
     }
@@ -605,13 +628,11 @@ export class FullTextIndex<M = undefined> {
    */
   serialize(encodeMeta?: (meta: M) => unknown): Uint8Array {
     const width = this.#fields.length;
-    const renumber = new Int32Array(this.#docs.length).fill(-1);
-    const live: DocState<M>[] = [];
-    const numbers: number[] = [];
-    this.#docs.forEach((d, n) => {
-      if (!d) return;
-      renumber[n] = live.push(d) - 1;
-      numbers.push(n);
+    const renumber = new Int32Array(this.#ids.length).fill(-1);
+    // The live documents' numbers, in order.
+    const live: number[] = [];
+    this.#ids.forEach((id, n) => {
+      if (id !== undefined) renumber[n] = live.push(n) - 1;
     });
     let total = 0;
     for (const p of this.#postings) total += p.df;
@@ -632,34 +653,33 @@ export class FullTextIndex<M = undefined> {
       }
     }
     postStart[this.#postings.length] = at;
+    // Term lists sorted and written as differences, phrase sequences as they are: varints both.
     const termStart = new Uint32Array(live.length + 1);
     const seqStart = new Uint32Array(live.length * width + 1);
     const lengths = new Uint16Array(live.length * width);
-    live.forEach((d, n) => {
-      const old = numbers[n]!;
-      termStart[n + 1] = termStart[n]! + this.#termsOf(old, d).length;
-      const seqs = this.#sequencesOf(old, d);
-      const [l, at] = this.#lengthsOf(old, d);
+    const terms = new VarintWriter(), sequences = new VarintWriter();
+    live.forEach((old, n) => {
+      let previous = 0;
+      for (const t of Int32Array.from(this.#termsOf(old)).sort()) {
+        terms.write(t - previous);
+        previous = t;
+      }
+      termStart[n + 1] = terms.length;
+      const seqs = this.#sequencesOf(old);
+      const [l, at] = this.#lengthsOf(old);
       for (let f = 0; f < width; f++) {
-        seqStart[n * width + f + 1] = seqStart[n * width + f]! + (seqs[f]?.length ?? 0);
+        for (const t of seqs[f] ?? []) sequences.write(t);
+        seqStart[n * width + f + 1] = sequences.length;
         lengths[n * width + f] = l[at + f]!;
       }
-    });
-    const terms = new Int32Array(termStart[live.length]!);
-    const sequences = new Int32Array(seqStart[live.length * width]!);
-    live.forEach((d, n) => {
-      terms.set(this.#termsOf(numbers[n]!, d), termStart[n]);
-      this.#sequencesOf(numbers[n]!, d).forEach((seq, f) =>
-        seq && sequences.set(seq, seqStart[n * width + f])
-      );
     });
     const header = {
       fields: this.#fields,
       exactWords: this.#exactWords,
       bm25: [this.#k1, this.#b],
       terms: [...this.#termIds.keys()],
-      ids: live.map((d) => d.id),
-      ...(encodeMeta ? { metas: live.map((d) => encodeMeta(d.meta)) } : {}),
+      ids: live.map((n) => this.#ids[n]!),
+      ...(encodeMeta ? { metas: live.map((n) => encodeMeta(this.#metas[n]!)) } : {}),
       lengthSums: this.#lengthSums,
       normAverages: this.#normAverages,
     };
@@ -669,9 +689,9 @@ export class FullTextIndex<M = undefined> {
       postImpacts,
       postTfs,
       termStart,
-      terms,
+      terms.bytes(),
       seqStart,
-      sequences,
+      sequences.bytes(),
       lengths,
     ]);
   }
@@ -680,15 +700,18 @@ export class FullTextIndex<M = undefined> {
    * An index read back from `serialize`'s bytes. Throws when they are damaged (checksum), truncated,
    * or were written with other fields or weights: the caller then builds the index anew. Postings and
    * term lists stay views into `bytes`. `decodeMeta` gets each document's stored metadata (undefined
-   * when none was written) and its position in `entries()` order.
+   * when none was written) and its position in `entries()` order. `read.checked`: the caller checked
+   * the bytes already (an enclosing frame's checksum).
    */
   static deserialize<M>(
     fields: Record<string, FieldSpec>,
     bytes: Uint8Array,
     decodeMeta: (value: unknown, n: number) => M,
     options: IndexOptions = {},
+    read: ReadOptions = {},
   ): FullTextIndex<M> {
-    const frame = decodeFrame(SNAPSHOT_MAGIC, bytes);
+    const packed = !startsWith(bytes, SNAPSHOT_MAGIC_2);
+    const frame = decodeFrame(packed ? SNAPSHOT_MAGIC : SNAPSHOT_MAGIC_2, bytes, read);
     const header = frame.header as {
       fields: [string, Required<FieldSpec>][];
       exactWords: boolean;
@@ -714,9 +737,9 @@ export class FullTextIndex<M = undefined> {
     const postImpacts = frame.next(Float32Array);
     const postTfs = frame.next(Uint8Array);
     const termStart = frame.next(Uint32Array);
-    const terms = frame.next(Int32Array);
+    const terms = frame.next(packed ? Uint8Array : Int32Array);
     const seqStart = frame.next(Uint32Array);
-    const sequences = frame.next(Int32Array);
+    const sequences = frame.next(packed ? Uint8Array : Int32Array);
     const lengths = frame.next(Uint16Array);
     const docCount = header.ids.length;
     if (
@@ -743,12 +766,13 @@ export class FullTextIndex<M = undefined> {
       );
     });
     // No arrays per document: creating 300k views was most of a 100k-document load.
-    index.#pool = { count: docCount, termStart, terms, seqStart, sequences, lengths };
-    for (let n = 0; n < docCount; n++) {
-      const id = header.ids[n]!;
-      index.#numberOf.set(id, n);
-      index.#docs.push({ id, meta: decodeMeta(header.metas?.[n], n) });
-    }
+    index.#pool = { count: docCount, packed, termStart, terms, seqStart, sequences, lengths };
+    index.#ownBase = docCount;
+    // The parsed ids array is the index's own: no copy, no object per document. They are hashed
+    // when one is first looked up (a search does not).
+    index.#ids = header.ids;
+    index.#numberOf.adopt(0, docCount);
+    for (let n = 0; n < docCount; n++) index.#metas.push(decodeMeta(header.metas?.[n], n));
     // Exact words: the sorted vocabulary for prefixes, and each word's stem and exact term ids.
     index.#vocabulary.sort();
     for (const w of index.#vocabulary) {
@@ -774,26 +798,39 @@ export class FullTextIndex<M = undefined> {
     return t;
   }
 
-  #termsOf(n: number, doc: DocState<M>): Int32Array {
-    if (doc.own) return doc.own.terms;
+  /** The document's own arrays; undefined for one a snapshot loaded (and a removed one). */
+  #ownOf(n: number): Own | undefined {
+    return n < this.#ownBase ? undefined : this.#own[n - this.#ownBase];
+  }
+
+  #termsOf(n: number): Int32Array {
+    const own = this.#ownOf(n);
+    if (own) return own.terms;
     const pool = this.#pool!;
-    return pool.terms.subarray(pool.termStart[n], pool.termStart[n + 1]);
+    const from = pool.termStart[n]!, to = pool.termStart[n + 1]!;
+    return pool.packed
+      ? readVarints(pool.terms as Uint8Array, from, to, true)
+      : (pool.terms as Int32Array).subarray(from, to);
   }
 
   /** Each field's phrase sequence (undefined for fields without phrases). */
-  #sequencesOf(n: number, doc: DocState<M>): (Int32Array | undefined)[] {
-    if (doc.own) return doc.own.sequences;
+  #sequencesOf(n: number): (Int32Array | undefined)[] {
+    const own = this.#ownOf(n);
+    if (own) return own.sequences;
     const pool = this.#pool!, width = this.#fields.length;
-    return this.#fields.map(([, f], k) =>
-      f.phrases
-        ? pool.sequences.subarray(pool.seqStart[n * width + k], pool.seqStart[n * width + k + 1])
-        : undefined
-    );
+    return this.#fields.map(([, f], k) => {
+      if (!f.phrases) return undefined;
+      const from = pool.seqStart[n * width + k]!, to = pool.seqStart[n * width + k + 1]!;
+      return pool.packed
+        ? readVarints(pool.sequences as Uint8Array, from, to)
+        : (pool.sequences as Int32Array).subarray(from, to);
+    });
   }
 
   /** The array holding the document's field lengths, and where they start in it. */
-  #lengthsOf(n: number, doc: DocState<M>): [ArrayLike<number>, number] {
-    return doc.own ? [doc.own.lengths, 0] : [this.#pool!.lengths, n * this.#fields.length];
+  #lengthsOf(n: number): [ArrayLike<number>, number] {
+    const own = this.#ownOf(n);
+    return own ? [own.lengths, 0] : [this.#pool!.lengths, n * this.#fields.length];
   }
 
   #impact(tf: ArrayLike<number>, lengths: ArrayLike<number>, at = 0): number {
@@ -821,10 +858,10 @@ export class FullTextIndex<M = undefined> {
     for (const p of this.#postings) {
       p.maxImpact = 0;
       for (let i = 0; i < p.length; i++) {
-        const doc = this.#docs[p.docs[i]!];
-        if (!doc) continue;
+        const doc = p.docs[i]!;
+        if (this.#ids[doc] === undefined) continue;
         const tf = p.tfs.subarray(i * p.fieldCount, (i + 1) * p.fieldCount);
-        const impact = this.#impact(tf, ...this.#lengthsOf(p.docs[i]!, doc));
+        const impact = this.#impact(tf, ...this.#lengthsOf(doc));
         p.impacts[i] = impact;
         if (impact > p.maxImpact) p.maxImpact = impact;
       }
@@ -835,7 +872,7 @@ export class FullTextIndex<M = undefined> {
   #compact(p: Postings) {
     let j = 0;
     for (let i = 0; i < p.length; i++) {
-      if (!this.#docs[p.docs[i]!]) continue;
+      if (this.#ids[p.docs[i]!] === undefined) continue;
       p.docs[j] = p.docs[i]!;
       p.impacts[j] = p.impacts[i]!;
       p.tfs.copyWithin(j * p.fieldCount, i * p.fieldCount, (i + 1) * p.fieldCount);
@@ -845,17 +882,17 @@ export class FullTextIndex<M = undefined> {
     p.dead = 0;
   }
 
-  #hasPhrase(n: number, doc: DocState<M>, phrase: number[]): boolean {
-    return this.#hasSequence(n, doc, phrase.map((t) => [t]));
+  #hasPhrase(n: number, phrase: number[]): boolean {
+    return this.#hasSequence(n, phrase.map((t) => [t]));
   }
 
   /** Whether a phrase field holds, at consecutive positions, one of the ids of each position. */
-  #hasSequence(number: number, doc: DocState<M>, positions: readonly (readonly number[])[]): boolean {
+  #hasSequence(number: number, positions: readonly (readonly number[])[]): boolean {
     const n = positions.length;
     if (n === 0) return false;
     const first = positions[0]!;
     const single = first.length === 1 ? first[0]! : -1;
-    for (const seq of this.#sequencesOf(number, doc)) {
+    for (const seq of this.#sequencesOf(number)) {
       if (!seq) continue;
       const end = seq.length - n;
       // A plain loop: TypedArray indexOf and Array includes per position measured several times slower.
@@ -1029,4 +1066,10 @@ class TopK {
     return this.#ids.map((id, i) => ({ id, score: this.#scores[i]! }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
+}
+
+/** Whether the bytes begin with the text's UTF-8 (an ASCII magic). */
+function startsWith(bytes: Uint8Array, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (bytes[i] !== text.charCodeAt(i)) return false;
+  return true;
 }

@@ -18,5 +18,13 @@ export {
   type ParsedQuery,
   parseQuery,
 } from "./index.ts";
-export { decodeFrame, encodeFrame, type Frame, type Section } from "./frame.ts";
+export {
+  type Checksum,
+  decodeFrame,
+  encodeFrame,
+  type Frame,
+  type ReadOptions,
+  type Section,
+} from "./frame.ts";
+export { IdTable } from "./id_table.ts";
 export { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";

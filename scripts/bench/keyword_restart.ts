@@ -6,8 +6,11 @@
  *   node_modules/.bin/bun scripts/bench/keyword_restart.ts prepare /tmp/kw-100k   # insert, build, save
  *   node_modules/.bin/bun scripts/bench/keyword_restart.ts restart /tmp/kw-100k   # fresh process: load
  *   node_modules/.bin/bun scripts/bench/keyword_restart.ts rebuild /tmp/kw-100k   # fresh process: no file
+ *   PARTITION='u:<user id>|search' node_modules/.bin/bun scripts/bench/keyword_restart.ts save /tmp/kw
+ *     # a kept `bench:memsvc` data dir moved to /tmp/kw/data: build from its rows and save, then `restart`
  *
- * Each prints one JSON line. Run `restart` and `rebuild` as separate processes so RSS is theirs alone.
+ * Each prints one JSON line (`restart`: the load's wall and CPU ms too). Run `restart` and `rebuild` as
+ * separate processes so RSS is theirs alone.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -19,11 +22,12 @@ import { memories, queries } from "./data.ts";
 import { summarize } from "./stats.ts";
 
 const [mode, dir] = process.argv.slice(2);
-if (!dir || !["prepare", "restart", "rebuild"].includes(mode ?? "")) {
-  throw new Error("usage: keyword_restart.ts prepare|restart|rebuild <dir>");
+if (!dir || !["prepare", "restart", "rebuild", "save"].includes(mode ?? "")) {
+  throw new Error("usage: keyword_restart.ts prepare|restart|rebuild|save <dir>");
 }
 const SIZE = Number(process.env.SIZE ?? 100_000);
-const PARTITION = "u:bench|default";
+/** The searched partition; PARTITION=<key> for a data dir made otherwise (a kept `bench:memsvc` dir). */
+const PARTITION = process.env.PARTITION ?? "u:bench|default";
 const file = join(dir, KEYWORD_SNAPSHOT_FILE);
 const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 
@@ -55,8 +59,23 @@ try {
     }
   }
   const index = new KeywordIndex(db);
+  const bun = (globalThis as { Bun?: { gc(full: boolean): void } }).Bun;
+  bun?.gc(true);
+  out.rssBeforeLoadMb = rssMb();
   const t = performance.now();
-  if (mode === "restart") out.loaded = await index.load(file, instanceId);
+  const cpu = process.cpuUsage();
+  if (mode === "restart") {
+    out.loaded = await index.load(file, instanceId);
+    out.loadMs = Math.round(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    out.loadCpuMs = Math.round((used.user + used.system) / 1000);
+    out.rssAfterLoadMb = rssMb();
+    // What the loaded index keeps, without the load's garbage (Bun: a full collection first).
+    if (bun) {
+      bun.gc(true);
+      out.rssAfterLoadCollectedMb = rssMb();
+    }
+  }
   await index.sync();
   index.search(qs[0]!, new Set([PARTITION]), 30);
   out.firstSearchMs = Math.round(performance.now() - t);
@@ -68,7 +87,7 @@ try {
   out.searchP95Ms = summarize(samples).p95;
   out.entries = index.size;
   out.rssAfterSearchesMb = rssMb();
-  if (mode === "prepare") {
+  if (mode === "prepare" || mode === "save") {
     const s = performance.now();
     await index.save(file, instanceId);
     out.saveMs = Math.round(performance.now() - s);

@@ -122,7 +122,18 @@ export function basicTokens(text: string): string[] {
   // Lower-case first, then NFD and drop the marks: the order of BertNormalizer with strip_accents.
   for (const ch of text.toLowerCase().normalize("NFD")) {
     const cp = ch.codePointAt(0)!;
-    if (cp === 0 || cp === 0xfffd) continue;
+    if (cp < 0x80) {
+      // ASCII, what most text is, without the Unicode property tests below (the same answers: \s is
+      // tab to carriage return and space, Cc the rest below 32 and DEL, no mark, every other character
+      // but letters and digits punctuation: isPunctuation's ranges).
+      if (cp === 32 || (cp >= 9 && cp <= 13)) flush();
+      else if (cp < 32 || cp === 127) continue;
+      else if (cp < 48 || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) || cp >= 123) {
+        flush(), words.push(ch);
+      } else word += ch;
+      continue;
+    }
+    if (cp === 0xfffd) continue;
     if (WHITESPACE.test(ch)) {
       flush();
       continue;

@@ -17,6 +17,21 @@ test("basic tokens: lower-cased, accents stripped, punctuation and CJK split off
   assert.deepEqual(basicTokens(" \n "), []);
 });
 
+test("basic tokens: every ASCII character is what the Unicode classes say (its fast path)", () => {
+  for (let cp = 1; cp < 0x80; cp++) {
+    const ch = String.fromCharCode(cp);
+    const lower = ch.toLowerCase();
+    const expected = /\s/u.test(ch)
+      ? ["a", "b"]
+      : /[\p{Cc}\p{Cf}]/u.test(ch)
+      ? ["ab"]
+      : /\p{P}/u.test(ch) || !/[\p{L}\p{N}]/u.test(ch)
+      ? ["a", ch, "b"]
+      : [`a${lower}b`];
+    assert.deepEqual(basicTokens(`a${ch}b`), expected, `U+${cp.toString(16)}`);
+  }
+});
+
 test("wordpiece: longest match first with ## continuations, [UNK] for what has none", () => {
   const vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "aff", "!"].join("\n");
   const t = new WordPieceTokenizer(vocab);

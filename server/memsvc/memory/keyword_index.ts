@@ -11,7 +11,10 @@
  * words ("Wandering Heron, after my grandmother's village.") is found through the turn before it.
  *
  * Memory: the index keeps no text. Re-indexing a neighbour (its context changed) reads its row
- * again; an entry's own text is known only as a hash, to tell a flag change from an edit.
+ * again; an entry's own text is known only as a hash, to tell a flag change from an edit. Entries'
+ * metadata are typed-array columns (keyword_entries.ts), no object per entry; a loaded snapshot's
+ * postings and term lists stay views into the file's bytes, and its ids are hashed only once one is
+ * looked up (a write, a delete, a conversation's neighbours), not before the first search.
  *
  * Persistence (`save`, `load`; keyword_snapshot.ts frames the file): the partitions' indexes as
  * typed arrays, stamped with the database's instance id, the high-water mark and gaps they cover.
@@ -27,6 +30,7 @@ import type { Kysely } from "kysely";
 import { ChangeCursor } from "../../../internal/db/change_cursor.ts";
 import { FullTextIndex, type Hit, type ParsedQuery } from "../../../internal/fulltext/mod.ts";
 import type { JsonValue, MemsvcDatabase } from "../store/db.ts";
+import { Entries } from "./keyword_entries.ts";
 import { type KeywordColumns, readKeywordSnapshot, writeKeywordSnapshot } from "./keyword_snapshot.ts";
 import { expandQuery, EXPANSION_WEIGHT, loadNeighbours, type Neighbours } from "./query_expansion.ts";
 import { partitionKey } from "./scope.ts";
@@ -54,17 +58,6 @@ const TEXT_BATCH = 500;
  */
 export const SNAPSHOT_MAX_AGE_MS = 12 * 60 * 60_000;
 
-interface Meta {
-  partition: string;
-  cold: boolean;
-  /** Conversation key (partition, user, session) or null. */
-  session: string | null;
-  capture: number;
-  change: number;
-  /** Hash of the indexed text (content and tags): an unchanged hash means only flags moved. */
-  hash: number;
-}
-
 interface Text {
   content: string;
   tags: string;
@@ -77,10 +70,12 @@ export class KeywordIndex {
    * One index per partition (user or project, and namespace): a search reads only its scope's
    * postings, so other users' matching rows cost it nothing, and term statistics are the scope's own.
    */
-  readonly #indexes = new Map<string, FullTextIndex<Meta>>();
-  readonly #meta = new Map<string, Meta>();
-  /** Ids of each conversation in capture order. */
-  readonly #sessions = new Map<string, Conversation>();
+  #indexes = new Map<string, FullTextIndex<number>>();
+  /**
+   * Each entry's metadata (partition, flags, conversation, positions, text hash) as columns; the
+   * partitions' indexes carry an entry's slot in it as their metadata.
+   */
+  #entries = new Entries();
   readonly #cursor = new ChangeCursor();
   #syncing: Promise<void> | undefined;
   /** A snapshot being loaded: catch-up waits for it rather than reading every row. */
@@ -113,7 +108,7 @@ export class KeywordIndex {
   }
 
   get size(): number {
-    return this.#meta.size;
+    return this.#entries.size;
   }
 
   /** Entries changed since the last save (or load). */
@@ -158,7 +153,7 @@ export class KeywordIndex {
     const partitions = [...this.#indexes].map(([key, index]) => ({
       key,
       bytes: index.serialize(),
-      columns: columnsOf(key, index),
+      columns: columnsOf(key, index, this.#entries),
     }));
     await writeKeywordSnapshot(file, {
       instance,
@@ -189,34 +184,50 @@ export class KeywordIndex {
     const { rows } = await sql<{ last: string }>`select last_value::text as last from memory_change_seq`
       .execute(this.db);
     if (Number(rows[0]?.last ?? 0) < snapshot.seen) return false;
-    const indexes = new Map<string, FullTextIndex<Meta>>();
-    const sessions = new Map<string, Conversation>();
+    // Built aside and swapped in whole: a damaged partition leaves the index as it was.
+    const entries = new Entries();
+    const indexes = new Map<string, FullTextIndex<number>>();
     for (const p of snapshot.partitions) {
-      const conversation = (name: string | null): string | null => {
-        if (name === null) return null;
-        const key = `${p.key}|${name}`;
-        let conversation = sessions.get(key);
-        if (!conversation) sessions.set(key, conversation = new Conversation(key));
-        return conversation.key;
-      };
       const c = p.columns;
-      // Columns (the current format): one conversation key per name, looked up once.
-      const named = c?.sessions.map(conversation);
+      // An entry's slot is the partition's first slot plus its position: the partition's slots are
+      // consecutive, reserved once its index is read.
+      const first = entries.ids.length;
+      // The first format: each entry's metadata as a JSON array in the index's header.
+      const inHeader: unknown[] = [];
       const decode = c
-        ? (_: unknown, n: number): Meta => {
+        ? (_: unknown, n: number): number => {
           if (n >= c.cold.length) throw new Error("keyword snapshot has fewer columns than entries");
-          const s = c.session[n]!;
-          return {
-            partition: p.key,
-            cold: c.cold[n] === 1,
-            session: s < 0 ? null : named![s]!,
-            capture: c.capture[n]!,
-            change: c.change[n]!,
-            hash: c.hash[n]!,
-          };
+          return first + n;
         }
-        : (value: unknown): Meta => {
-          // The first format: each entry's metadata as a JSON array in the index's header.
+        : (value: unknown, n: number): number => {
+          inHeader.push(value);
+          return first + n;
+        };
+      // The file's checksum covers the partition's bytes: its own is not computed again.
+      const index = FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode, KEYWORD_OPTIONS, {
+        checked: true,
+      });
+      const count = c ? c.cold.length : inHeader.length;
+      if (index.size !== count) return false;
+      entries.load(index.ids());
+      const partition = entries.partitionId(p.key);
+      entries.partition.fill(partition, first, first + count);
+      const conversation = (name: string) => entries.conversation(`${p.key}|${name}`);
+      if (c) {
+        // Columns (the current format): copied in whole; one conversation per name, looked up once.
+        entries.cold.set(c.cold, first);
+        entries.capture.set(c.capture, first);
+        entries.change.set(c.change, first);
+        entries.hash.set(c.hash, first);
+        const named = c.sessions.map(conversation);
+        for (let i = 0; i < count; i++) {
+          const s = c.session[i]!;
+          const to = s < 0 ? undefined : named[s];
+          entries.session[first + i] = to ? to.number : -1;
+          to?.append(entries.ids[first + i]!, c.capture[i]!);
+        }
+      } else {
+        inHeader.forEach((value, i) => {
           const [cold, capture, change, hash, name] = value as [
             number,
             number,
@@ -224,24 +235,24 @@ export class KeywordIndex {
             number,
             string | null,
           ];
-          return { partition: p.key, cold: cold === 1, session: conversation(name), capture, change, hash };
-        };
-      const index = FullTextIndex.deserialize(FIELD_SPECS, p.bytes, decode, KEYWORD_OPTIONS);
-      if (c && index.size !== c.cold.length) return false;
+          const to = name === null ? undefined : conversation(name);
+          entries.set(first + i, {
+            partition,
+            cold: cold === 1,
+            session: to ? to.number : -1,
+            capture,
+            change,
+            hash,
+          });
+          to?.append(entries.ids[first + i]!, capture);
+        });
+      }
       indexes.set(p.key, index);
     }
     if (this.#cursor.seen > 0) return false; // a catch-up ran meanwhile
-    for (const [key, index] of indexes) {
-      this.#indexes.set(key, index);
-      for (const [id, meta] of index.entries()) {
-        this.#meta.set(id, meta);
-        if (meta.session) sessions.get(meta.session)!.append(id, meta.capture);
-      }
-    }
-    for (const [key, conversation] of sessions) {
-      conversation.sort();
-      this.#sessions.set(key, conversation);
-    }
+    for (const conversation of entries.sessions.values()) conversation.sort();
+    this.#entries = entries;
+    this.#indexes = indexes;
     this.#cursor.restore(snapshot.seen, snapshot.gaps, Date.now());
     this.#changes = 0;
     this.#loadedSavedAt = snapshot.savedAt;
@@ -261,15 +272,22 @@ export class KeywordIndex {
     expansion = EXPANSION_WEIGHT,
   ): Hit[] {
     const query = expandQuery(parsed, this.#neighbours ?? null, expansion);
-    const accept = (m: Meta) => !m.cold && partitions.has(m.partition);
+    const e = this.#entries;
+    const allowed = new Set<number>();
+    for (const p of partitions) {
+      const n = e.knownPartition(p);
+      if (n !== undefined) allowed.add(n);
+    }
+    const accept = (slot: number) => e.cold[slot] === 0 && allowed.has(e.partition[slot]!);
     const hits = [...partitions].flatMap((p) => this.#indexes.get(p)?.search(query, k * 2, accept) ?? [])
       .sort((a, b) => b.score - a.score).slice(0, k * 2);
     const scores = new Map(hits.map((h) => [h.id, h.score]));
     const lent = new Map<string, number>();
-    for (const h of hits) {
+    // Without conversations there are no neighbours (nor a lookup by id, which a loaded index defers).
+    for (const h of e.sessions.size ? hits : []) {
       for (const n of this.neighbours(h.id, 1)) {
-        const m = this.#meta.get(n);
-        if (!m || !accept(m)) continue;
+        const slot = e.slot(n);
+        if (slot === undefined || !accept(slot)) continue;
         lent.set(n, Math.max(lent.get(n) ?? 0, NEIGHBOUR_LEND * h.score));
       }
     }
@@ -280,11 +298,12 @@ export class KeywordIndex {
 
   /** Ids of up to `radius` turns before and after the entry in its conversation, nearest first. */
   neighbours(id: string, radius: number): string[] {
-    const meta = this.#meta.get(id);
-    const conversation = meta?.session ? this.#sessions.get(meta.session) : undefined;
+    const e = this.#entries;
+    const slot = e.slot(id);
+    const conversation = slot === undefined ? undefined : e.conversationOf(slot);
     if (!conversation) return [];
     const { ids } = conversation;
-    const at = conversation.position(meta!.capture);
+    const at = conversation.position(e.capture[slot!]!);
     const out: string[] = [];
     for (let d = 1; d <= radius; d++) {
       if (at - d >= 0) out.push(ids[at - d]!);
@@ -371,47 +390,58 @@ export class KeywordIndex {
   }
 
   #put(row: EntryRow, dirty: Set<string>, texts: Map<string, Text>) {
+    const e = this.#entries;
     const change = Number(row.change_seq);
-    const old = this.#meta.get(row.id);
-    if (old && old.change >= change) return;
-    const partition = partitionKey(row);
-    const key = row.session_id === null ? null : `${partition}|${row.user_id}|${row.session_id}`;
-    // One string per conversation, not one per entry.
-    const session = key === null ? null : this.#sessions.get(key)?.key ?? key;
+    const old = e.slot(row.id);
+    if (old !== undefined && e.change[old]! >= change) return;
+    const key = partitionKey(row);
+    const partition = e.partitionId(key);
+    const session = row.session_id === null ? null : `${key}|${row.user_id}|${row.session_id}`;
     const text = textOf(row);
     const hash = hashText(text);
-    const meta: Meta = { partition, cold: row.cold, session, capture: Number(row.capture_seq), change, hash };
-    if (old && old.hash === hash && old.session === session && old.partition === partition) {
+    const capture = Number(row.capture_seq);
+    if (
+      old !== undefined && e.hash[old] === hash && e.partition[old] === partition &&
+      (e.conversationOf(old)?.key ?? null) === session
+    ) {
       // Only flags moved: no text to re-index.
-      this.#meta.set(row.id, meta);
-      this.#indexes.get(partition)?.setMeta(row.id, meta);
+      e.set(old, { partition, cold: row.cold, session: e.session[old]!, capture, change, hash });
       return;
     }
-    if (old) this.#remove(row.id, dirty);
+    if (old !== undefined) this.#remove(row.id, dirty);
+    const conversation = session === null ? undefined : e.conversation(session);
+    const slot = e.add(row.id);
+    e.set(slot, {
+      partition,
+      cold: row.cold,
+      session: conversation ? conversation.number : -1,
+      capture,
+      change,
+      hash,
+    });
     texts.set(row.id, text);
-    this.#meta.set(row.id, meta);
     dirty.add(row.id);
-    if (session) {
-      let conversation = this.#sessions.get(session);
-      if (!conversation) this.#sessions.set(session, conversation = new Conversation(session));
-      conversation.insert(row.id, meta.capture);
+    if (conversation) {
+      conversation.insert(row.id, capture);
       for (const n of this.neighbours(row.id, EXPANSION_RADIUS)) dirty.add(n);
     }
   }
 
   #remove(id: string, dirty: Set<string>) {
-    const meta = this.#meta.get(id);
-    if (!meta) return;
-    if (meta.session) {
+    const e = this.#entries;
+    const slot = e.slot(id);
+    if (slot === undefined) return;
+    const conversation = e.conversationOf(slot);
+    if (conversation) {
       for (const n of this.neighbours(id, EXPANSION_RADIUS)) dirty.add(n);
-      const conversation = this.#sessions.get(meta.session)!;
-      conversation.delete(meta.capture);
-      if (conversation.ids.length === 0) this.#sessions.delete(meta.session);
+      conversation.delete(e.capture[slot]!);
+      if (conversation.ids.length === 0) e.dropConversation(conversation);
     }
-    const index = this.#indexes.get(meta.partition);
+    const key = e.partitions[e.partition[slot]!]!;
+    const index = this.#indexes.get(key);
     index?.remove(id);
-    if (index?.size === 0) this.#indexes.delete(meta.partition);
-    this.#meta.delete(id);
+    if (index?.size === 0) this.#indexes.delete(key);
+    e.delete(slot);
     dirty.delete(id);
   }
 
@@ -421,8 +451,9 @@ export class KeywordIndex {
    */
   async #reindex(dirty: Set<string>, texts: Map<string, Text>) {
     const wanted = new Set<string>();
+    const e = this.#entries;
     for (const id of dirty) {
-      if (!this.#meta.has(id)) continue;
+      if (e.slot(id) === undefined) continue;
       if (!texts.has(id)) wanted.add(id);
       for (const n of this.neighbours(id, EXPANSION_RADIUS)) if (!texts.has(n)) wanted.add(n);
     }
@@ -438,61 +469,18 @@ export class KeywordIndex {
       for (const row of rows) texts.set(row.id, textOf(row));
     }
     for (const id of dirty) {
-      const meta = this.#meta.get(id);
+      const slot = e.slot(id);
       const text = texts.get(id);
       // Gone meanwhile (its deletion is applied by a catch-up), or deleted from the database.
-      if (!meta || !text) continue;
-      const context = meta.session
+      if (slot === undefined || !text) continue;
+      const context = e.session[slot]! >= 0
         ? this.neighbours(id, EXPANSION_RADIUS).map((n) => texts.get(n)?.content ?? "").join(" ")
         : undefined;
-      let index = this.#indexes.get(meta.partition);
-      if (!index) this.#indexes.set(meta.partition, index = new FullTextIndex<Meta>(FIELDS, KEYWORD_OPTIONS));
-      index.add(id, { content: text.content, context, tags: text.tags }, meta);
+      const key = e.partitions[e.partition[slot]!]!;
+      let index = this.#indexes.get(key);
+      if (!index) this.#indexes.set(key, index = new FullTextIndex<number>(FIELDS, KEYWORD_OPTIONS));
+      index.add(id, { content: text.content, context, tags: text.tags }, slot);
     }
-  }
-}
-
-/** One conversation's entry ids in capture order (parallel arrays: no object per turn). */
-class Conversation {
-  readonly ids: string[] = [];
-  readonly #captures: number[] = [];
-  constructor(readonly key: string) {}
-
-  /** Where a turn with this capture position is, or goes (binary search). */
-  position(capture: number): number {
-    const captures = this.#captures;
-    let lo = 0, hi = captures.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (captures[mid]! < capture) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  insert(id: string, capture: number) {
-    const at = this.position(capture);
-    this.ids.splice(at, 0, id);
-    this.#captures.splice(at, 0, capture);
-  }
-
-  delete(capture: number) {
-    const at = this.position(capture);
-    this.ids.splice(at, 1);
-    this.#captures.splice(at, 1);
-  }
-
-  /** For bulk loading: append in any order, then sort once. */
-  append(id: string, capture: number) {
-    this.ids.push(id);
-    this.#captures.push(capture);
-  }
-
-  sort() {
-    const order = this.ids.map((_, i) => i).sort((a, b) => this.#captures[a]! - this.#captures[b]!);
-    const ids = order.map((i) => this.ids[i]!), captures = order.map((i) => this.#captures[i]!);
-    ids.forEach((id, i) => (this.ids[i] = id));
-    captures.forEach((c, i) => (this.#captures[i] = c));
   }
 }
 
@@ -532,7 +520,7 @@ function hashText(text: Text): number {
 }
 
 /** A partition's entries' metadata as the snapshot's columns, in the index's entry order. */
-function columnsOf(partition: string, index: FullTextIndex<Meta>): KeywordColumns {
+function columnsOf(partition: string, index: FullTextIndex<number>, e: Entries): KeywordColumns {
   const n = index.size;
   const columns: KeywordColumns = {
     cold: new Uint8Array(n),
@@ -542,27 +530,29 @@ function columnsOf(partition: string, index: FullTextIndex<Meta>): KeywordColumn
     session: new Int32Array(n),
     sessions: [],
   };
-  const named = new Map<string, number>();
+  // Conversation number to its index in `sessions`.
+  const named = new Map<number, number>();
   let i = 0;
-  for (const [, m] of index.entries()) {
-    columns.cold[i] = m.cold ? 1 : 0;
-    columns.capture[i] = m.capture;
-    columns.change[i] = m.change;
-    columns.hash[i] = m.hash;
-    const name = sessionName(partition, m.session);
+  for (const [, slot] of index.entries()) {
+    columns.cold[i] = e.cold[slot]!;
+    columns.capture[i] = e.capture[slot]!;
+    columns.change[i] = e.change[slot]!;
+    columns.hash[i] = e.hash[slot]!;
+    const conversation = e.conversationOf(slot);
     let s = -1;
-    if (name !== null) {
-      s = named.get(name) ?? -1;
-      if (s < 0) named.set(name, s = columns.sessions.push(name) - 1);
+    if (conversation) {
+      s = named.get(conversation.number) ?? -1;
+      // The name without its partition prefix: the snapshot stores it per partition.
+      if (s < 0) {
+        named.set(
+          conversation.number,
+          s = columns.sessions.push(conversation.key.slice(partition.length + 1)) - 1,
+        );
+      }
     }
     columns.session[i++] = s;
   }
   return columns;
-}
-
-/** A conversation key without its partition prefix (the snapshot stores it per partition). */
-function sessionName(partition: string, session: string | null): string | null {
-  return session === null ? null : session.slice(partition.length + 1);
 }
 
 /** The string values of a metadata object (tags, titles, names), keys left out. */

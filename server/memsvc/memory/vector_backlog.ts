@@ -24,6 +24,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import { cosine, type Embedder, toBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { LIMITS } from "./limits.ts";
+import { TopK } from "./packed_vectors.ts";
 import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
 import { partitionKey } from "./scope.ts";
 import type { VectorCopies } from "./vector_copies.ts";
@@ -257,6 +258,11 @@ export class VectorBacklog {
     const hashes: string[] = [];
     const encoded: string[] = [];
     const edges = { from: [] as string[], to: [] as string[], weight: [] as number[] };
+    // The indexed entries' nearest for the whole batch in one pass (the index is not changed by it).
+    const indexed = index.nearestMany(
+      batch.map((item, i) => ({ vector: vectors[i]!, partition: item.partition, exclude: item.id })),
+      LIMITS.coOccurNeighbors,
+    );
     batch.forEach((item, i) => {
       const vector = vectors[i]!;
       ids.push(item.id);
@@ -265,13 +271,14 @@ export class VectorBacklog {
       const bytes = toBytes(vector);
       encoded.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"));
       // Nearest among the indexed entries and the earlier ones of this batch, as if stored one by one.
-      const near = index.nearest(vector, [item.partition], LIMITS.coOccurNeighbors, item.id);
+      // (A top k rather than all of them sorted: it keeps the same ones, an earlier one first on a tie.)
+      const near = new TopK(LIMITS.coOccurNeighbors);
+      for (const n of indexed[i]!) near.offer(n.id, n.score);
       for (let j = 0; j < i; j++) {
         if (batch[j]!.partition !== item.partition || batch[j]!.id === item.id) continue;
-        near.push({ id: batch[j]!.id, score: cosine(vector, vectors[j]!) });
+        near.offer(batch[j]!.id, cosine(vector, vectors[j]!));
       }
-      near.sort((a, b) => b.score - a.score);
-      for (const n of near.slice(0, LIMITS.coOccurNeighbors)) {
+      for (const n of near.items) {
         edges.from.push(item.id);
         edges.to.push(n.id);
         edges.weight.push(n.score);

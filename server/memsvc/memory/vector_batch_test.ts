@@ -7,7 +7,8 @@ import { sql } from "kysely";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
-import { toBytes } from "../embeddings/mod.ts";
+import { cosine, StaticEmbedder, toBytes } from "../embeddings/mod.ts";
+import { LIMITS } from "./limits.ts";
 import { contentHash, newEntryId } from "./entry.ts";
 import { partitionKey } from "./scope.ts";
 import { VectorBacklog } from "./vector_backlog.ts";
@@ -143,4 +144,42 @@ test("the start-up scan gives the event loop a turn between batches: timers (and
   }
   // PGlite's statements resolve as microtasks: without a turn between batches no timer fired until the end.
   assert.ok(ticks >= 4, `timers ran ${ticks} times during the scan`);
+});
+
+test("a batch's edges are the ones a neighbour scan per entry finds, with the same weights", async () => {
+  // Dense vectors (the default embedder's): past ~160 rows a partition is scanned by the SIMD kernel,
+  // which the batched scan runs four queries at a time.
+  const embedder = new StaticEmbedder();
+  const index = new VectorIndex(store.db, embedder);
+  const backlog = new VectorBacklog({ db: store.db, embedder, index, log: silentLogger });
+  await index.sync();
+  backlog.add(await insertEntries("many", 300, 5_000));
+  await backlog.settled();
+  // Another partition in the same batch, so the batch's queries go to two partitions.
+  backlog.add(await insertEntries("other", 200, 9_000));
+  await backlog.settled();
+  const batch = [...await insertEntries("many", 70, 6_000), ...await insertEntries("other", 30, 9_500)];
+  // What storing them one by one would link: each entry's nearest among the indexed entries (a scan
+  // of its own) and the batch's earlier entries of its partition.
+  const vectors = await embedder.embed(batch.map((b) => b.content));
+  const expected = batch.flatMap((item, i) => {
+    const near = index.nearest(vectors[i]!, [item.partition], LIMITS.coOccurNeighbors, item.id);
+    for (let j = 0; j < i; j++) {
+      if (batch[j]!.partition === item.partition) {
+        near.push({ id: batch[j]!.id, score: cosine(vectors[i]!, vectors[j]!) });
+      }
+    }
+    near.sort((a, b) => b.score - a.score);
+    return near.slice(0, LIMITS.coOccurNeighbors).map((n) => `${item.id} ${n.id} ${Math.fround(n.score)}`);
+  });
+  backlog.add(batch);
+  await backlog.settled();
+  const edges = await store.db.selectFrom("memory_edges").select(["from_id", "to_id", "weight"])
+    .where("from_id", "in", batch.map((b) => b.id)).execute();
+  assert.equal(edges.length, batch.length * LIMITS.coOccurNeighbors);
+  assert.deepEqual(
+    edges.map((e) => `${e.from_id} ${e.to_id} ${Math.fround(e.weight)}`).sort(),
+    expected.sort(),
+  );
+  await backlog.stop();
 });

@@ -16,11 +16,14 @@
  */
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
+import { sleep } from "../../../internal/async/sleep.ts";
 import type { Embedder } from "../embeddings/mod.ts";
 import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
+import { IdRows } from "./id_rows.ts";
 import { type Neighbor, PackedVectors, TopK } from "./packed_vectors.ts";
 import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
+import type { DenseRows } from "./simd/int8_dots.ts";
 import { partitionKey } from "./scope.ts";
 import { type ReadSnapshot, readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
@@ -31,12 +34,17 @@ const BATCH = 2_000;
 const YIELD_MS = 5;
 /** Stored ids per read of `reconcile`: 5,000 held PGlite's thread for 50–450 ms at 100,000 entries. */
 const RECONCILE_PAGE = 1_000;
+/** How long after it is called `reconcile` starts (see there). */
+const RECONCILE_START_MS = 2_000;
 /** With pauses: the longest a page of `reconcile` waits for a pause between requests. */
 const RECONCILE_WAIT_MS = 60_000;
 
 export class VectorIndex {
   readonly #byPartition = new Map<string, PackedVectors>();
-  readonly #partitionOf = new Map<string, string>();
+  /** Partitions by their tag in #where (id_rows.ts). */
+  #tagged: PackedVectors[] = [];
+  /** Every id's partition and row: one map for all partitions. */
+  #where = new Map<string, number>();
   #seenSeq = 0n;
   /** Seqs of vectors put in by `hold` past `#seenSeq`: the next read skips them, then moves past them. */
   readonly #held = new Set<bigint>();
@@ -58,7 +66,7 @@ export class VectorIndex {
   ) {}
 
   get size(): number {
-    return this.#partitionOf.size;
+    return this.#where.size;
   }
 
   /** Changes since the index was last saved or loaded. */
@@ -127,12 +135,20 @@ export class VectorIndex {
   }
 
   #put(id: string, partition: string, vector: Float32Array) {
-    const previous = this.#partitionOf.get(id);
-    if (previous && previous !== partition) this.#byPartition.get(previous)?.delete(id);
     let bucket = this.#byPartition.get(partition);
-    if (!bucket) this.#byPartition.set(partition, bucket = new PackedVectors(vector.length));
+    if (!bucket) {
+      bucket = new PackedVectors(vector.length, new IdRows(this.#where, this.#tagged.length));
+      this.#byPartition.set(partition, bucket);
+      this.#tagged.push(bucket);
+    }
+    const previous = this.#partitionHolding(id);
+    if (previous && previous !== bucket) previous.delete(id);
     bucket.put(id, vector);
-    this.#partitionOf.set(id, partition);
+  }
+
+  #partitionHolding(id: string): PackedVectors | undefined {
+    const tag = IdRows.partitionOf(this.#where, id);
+    return tag === undefined ? undefined : this.#tagged[tag];
   }
 
   /**
@@ -158,10 +174,9 @@ export class VectorIndex {
   /** Forgets entries (deleted here, or found gone by a caller). */
   evict(ids: Iterable<string>) {
     for (const id of ids) {
-      const partition = this.#partitionOf.get(id);
+      const partition = this.#partitionHolding(id);
       if (!partition) continue;
-      this.#byPartition.get(partition)?.delete(id);
-      this.#partitionOf.delete(id);
+      partition.delete(id);
       this.#changes++;
     }
   }
@@ -171,6 +186,26 @@ export class VectorIndex {
     const top = new TopK(k);
     for (const partition of partitions) this.#byPartition.get(partition)?.scan(query, top, exclude);
     return top.items;
+  }
+
+  /**
+   * `nearest` for many queries of one partition each (the backlog's batch): the same neighbours and
+   * scores as one `nearest` per query, with a partition's rows read once for many of its queries.
+   */
+  nearestMany(
+    queries: { vector: Float32Array; partition: string; exclude?: string }[],
+    k: number,
+  ): Neighbor[][] {
+    const tops = queries.map(() => new TopK(k));
+    const byPartition = Map.groupBy(queries.keys(), (j) => queries[j]!.partition);
+    for (const [partition, js] of byPartition) {
+      this.#byPartition.get(partition)?.scanMany(
+        js.map((j) => queries[j]!.vector),
+        js.map((j) => tops[j]!),
+        js.map((j) => queries[j]!.exclude),
+      );
+    }
+    return tops.map((top) => top.items);
   }
 
   /**
@@ -192,13 +227,12 @@ export class VectorIndex {
 
   /** Ids of every cached vector. */
   ids(): string[] {
-    return [...this.#partitionOf.keys()];
+    return [...this.#where.keys()];
   }
 
   /** The cached (int8, dequantised) vector: within about 0.4 % of the stored one per component. */
   vectorOf(id: string): Float32Array | undefined {
-    const partition = this.#partitionOf.get(id);
-    return partition ? this.#byPartition.get(partition)?.vectorOf(id) : undefined;
+    return this.#partitionHolding(id)?.vectorOf(id);
   }
 
   /**
@@ -226,23 +260,19 @@ export class VectorIndex {
    * `sync` reads everything.
    */
   async load(file: string, instance: string): Promise<boolean> {
-    const snapshot: ReadSnapshot | undefined = await readSnapshot(file);
+    const snapshot = await readPartitions(file);
     if (!snapshot || snapshot.instance !== instance || snapshot.model !== this.embedder.id) return false;
     const { rows } = await sql<{ max: string | null }>`select max(seq)::text as max from memory_vectors`
       .execute(this.db);
     const seenSeq = BigInt(snapshot.seenSeq);
     if (BigInt(rows[0]?.max ?? "0") < seenSeq) return false;
     // Built before anything is replaced: a layout that does not fit leaves the index as it was.
-    const partitions = snapshot.partitions.map((p) => ({
-      key: p.key,
-      packed: p.layout ? PackedVectors.fromLayout(p.dim, p.layout) : PackedVectors.from(p.dim, p.arrays!),
-    }));
+    const where = new Map<string, number>();
+    const partitions = snapshot.build((tag) => new IdRows(where, tag));
     this.#byPartition.clear();
-    this.#partitionOf.clear();
-    for (const { key, packed } of partitions) {
-      this.#byPartition.set(key, packed);
-      for (const id of packed.ids()) this.#partitionOf.set(id, key);
-    }
+    for (const { key, packed } of partitions) this.#byPartition.set(key, packed);
+    this.#tagged = partitions.map((p) => p.packed);
+    this.#where = where;
     this.#seenSeq = seenSeq;
     this.#held.clear();
     this.#changes = 0;
@@ -255,13 +285,17 @@ export class VectorIndex {
    * (with pauses: each in a pause between requests). Stopped early, it evicts what it found so far.
    */
   async reconcile(): Promise<number> {
-    const cached = this.ids().sort();
+    // A restart's first searches come right after listening, when this starts, and before any
+    // request a pause is found at once: sorting 100,000 ids alone holds the thread 40-170 ms.
+    await sleep(RECONCILE_START_MS, this.#stopping.signal);
+    let cached: string[] | undefined;
     const gone: string[] = [];
     let i = 0;
     let after = "";
     for (;;) {
       await this.pauses?.pause(PAUSE_IDLE_MS, RECONCILE_WAIT_MS, this.#stopping.signal);
       if (this.#stopped) break;
+      cached ??= this.ids().sort();
       const page = (await this.db.selectFrom("memory_vectors").select("entry_id")
         .where("entry_id", ">", after).orderBy("entry_id").limit(RECONCILE_PAGE).execute()).map((r) =>
           r.entry_id
@@ -278,6 +312,39 @@ export class VectorIndex {
     this.evict(gone);
     return gone.length;
   }
+}
+
+/**
+ * A snapshot file's header, and `build` to make its partitions. Dense rows are read straight into
+ * where the scan reads them (a partition's WebAssembly memory), not into a buffer copied from.
+ */
+export async function readPartitions(
+  file: string,
+): Promise<
+  | (Omit<ReadSnapshot, "partitions"> & {
+    /** The partitions (once), partition i's ids filed in `rows(i)`. */
+    build(rows?: (i: number) => IdRows): { key: string; packed: PackedVectors }[];
+  })
+  | undefined
+> {
+  const dense: (DenseRows | undefined)[] = [];
+  const snapshot = await readSnapshot(file, (i, dim, start, length) => {
+    const place = PackedVectors.denseFor(dim, start, length);
+    dense[i] = place?.rows;
+    return place?.target;
+  });
+  if (!snapshot) return undefined;
+  const { partitions, ...header } = snapshot;
+  return {
+    ...header,
+    build: (rows) =>
+      partitions.map((p, i) => ({
+        key: p.key,
+        packed: p.layout
+          ? PackedVectors.fromLayout(p.dim, p.layout, dense[i], rows?.(i))
+          : PackedVectors.from(p.dim, p.arrays!, rows?.(i)),
+      })),
+  };
 }
 
 /** The stored float vectors of `ids` under `model` (ids without one are absent). */

@@ -7,6 +7,7 @@ import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
 import { type PackedArrays, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
 import { queryLimit } from "./simd/int8_dots.ts";
+import { readPartitions } from "./vector_index.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
 
 const TEXTS = [
@@ -338,5 +339,105 @@ test("dense rows (in a WebAssembly memory, scanned by the SIMD kernel) score as 
     assert.deepEqual(held.vectorOf(id), packed.vectorOf(id));
     const v = stored.get(id)!;
     assert.ok(packed.vectorOf(id)!.every((c, d) => Math.abs(c - v[d]!) <= 1 / 127 + 1e-6), id);
+  }
+});
+
+test("scanMany finds the same neighbours, scores and error bounds as a scan per query", async () => {
+  const dim = 384;
+  const dense = new PackedVectors(dim);
+  // Past two chunks of the kernel, with replaced and deleted rows.
+  for (let i = 0; i < 2_300; i++) dense.put(`d${i % 2_250}`, denseVector(i + 1, dim));
+  for (let i = 0; i < 40; i++) dense.delete(`d${i * 31}`);
+  // Forty-five queries: more than a group, not a multiple of four; some near stored rows, some excluded.
+  const queries = Array.from(
+    { length: 45 },
+    (_, j) => j % 3 === 0 ? denseVector(j * 7 + 2, dim) : denseVector(50_000 + j, dim),
+  );
+  const excludes = queries.map((_, j) => (j % 3 === 0 ? `d${j * 7 + 1}` : j % 5 === 0 ? "d3" : undefined));
+  const sparse = new PackedVectors(512);
+  const builtin = await new BuiltinEmbedder().embed([...TEXTS, ...TEXTS.map((t) => `${t} again`)]);
+  builtin.forEach((v, i) => sparse.put(`s${i}`, v));
+  for (const [label, packed, qs] of [["dense", dense, queries], ["sparse", sparse, builtin]] as const) {
+    for (const k of [1, 3, 20]) {
+      const one = qs.map((q, j) => {
+        const top = new TopK(k);
+        packed.scan(q, top, excludes[j]);
+        return top.items;
+      });
+      const tops = qs.map(() => new TopK(k));
+      packed.scanMany([...qs], tops, excludes.slice(0, qs.length));
+      assert.deepEqual(tops.map((t) => t.items), one, `${label}, k ${k}`);
+    }
+  }
+  // (The dense queries meant to find a row do: excluded d{7j+1}'s neighbour set is not empty.)
+  const tops = queries.map(() => new TopK(3));
+  dense.scanMany(queries, tops, excludes);
+  assert.ok(tops.every((t) => t.items.length === 3));
+});
+
+test("a snapshot's dense rows load straight into the scan's memory, any width, beside sparse rows", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "memsvc-snapshot-"));
+  try {
+    const file = join(dir, "vectors.bin");
+    for (const dim of [384, 20]) {
+      // 3,000 dense rows (past one page: a WebAssembly memory), sparse rows among them, a small partition.
+      const big = new PackedVectors(dim), small = new PackedVectors(dim);
+      for (let i = 0; i < 3_000; i++) {
+        const v = denseVector(i + 1, dim);
+        if (i % 7 === 3) v.fill(0, 2), v[i % dim] = 0.5, normalize(v); // mostly zeros: a sparse row
+        big.put(`b${i}`, v);
+      }
+      for (let i = 0; i < 40; i++) big.delete(`b${i * 31}`);
+      for (let i = 0; i < 5; i++) small.put(`s${i}`, denseVector(100 + i, dim));
+      await writeSnapshot(file, {
+        instance: "i-1",
+        model: "m",
+        seenSeq: "7",
+        partitions: [
+          { key: "big", dim, layout: big.layout() },
+          { key: "small", dim, layout: small.layout() },
+        ],
+      });
+      // The dense section is read into the target denseFor gives (no buffer in between).
+      const targets: Int8Array[] = [];
+      const read = await readSnapshot(file, (_, d, start, length) => {
+        const place = PackedVectors.denseFor(d, start, length);
+        if (place) targets.push(place.target);
+        return place?.target;
+      });
+      assert.ok(read);
+      assert.equal(targets.length, 2);
+      read.partitions.forEach((p, i) => {
+        assert.equal(p.layout!.values.buffer, targets[i]!.buffer, `dim ${dim}: read in place`);
+        assert.equal(p.layout!.values.byteOffset, targets[i]!.byteOffset);
+      });
+
+      const loaded = await readPartitions(file);
+      assert.ok(loaded);
+      assert.deepEqual([loaded.instance, loaded.model, loaded.seenSeq], ["i-1", "m", "7"]);
+      const [bigLoaded, smallLoaded] = loaded.build().map((p) => p.packed);
+      const scores = (p: PackedVectors, q: Float32Array) => {
+        const top = new TopK(25);
+        p.scan(q, top, "b5");
+        return top.items;
+      };
+      for (const [saved, back] of [[big, bigLoaded!], [small, smallLoaded!]] as const) {
+        assert.equal(back.size, saved.size);
+        for (const id of [...saved.ids()].slice(0, 300)) {
+          assert.deepEqual(back.vectorOf(id), saved.vectorOf(id));
+        }
+        assert.deepEqual(scores(back, denseVector(9_001, dim)), scores(saved, denseVector(9_001, dim)));
+      }
+      // Loaded rows take new rows (the memory grows past its exact size), replacements and deletes.
+      for (const p of [big, bigLoaded!]) {
+        for (let i = 0; i < 500; i++) p.put(`n${i}`, denseVector(5_000 + i, dim));
+        p.put("b1", denseVector(77, dim));
+        p.delete("b2");
+      }
+      assert.deepEqual(scores(bigLoaded!, denseVector(9_002, dim)), scores(big, denseVector(9_002, dim)));
+      assert.deepEqual(bigLoaded!.vectorOf("n499"), big.vectorOf("n499"));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 });

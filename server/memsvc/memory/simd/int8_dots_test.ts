@@ -106,3 +106,37 @@ test("quantise: each component within half a step, padding zeroed, sums bounded 
   assert.equal(queryLimit(384), 32_767);
   assert.equal(queryLimit(1536), 10_922);
 });
+
+for (const dim of [384, 17]) {
+  test(`dotsMany gives each query's sums as dots does, in the kernel and the JavaScript loop (dim ${dim})`, () => {
+    const n = 2 * CHUNK + 77;
+    const simd = new DenseRows(dim, true), js = new DenseRows(dim, false);
+    for (let r = 0; r < n; r++) {
+      const row = values(r + 3, dim);
+      for (const dense of [simd, js]) {
+        const at = dense.offset(dense.push(r));
+        dense.values().set(row, at);
+      }
+    }
+    const stride = simd.stride, limit = queryLimit(stride);
+    // Eight queries (two blocks of four), the last three all zeros as a caller pads a group.
+    const queries = new Int16Array(8 * stride);
+    for (let j = 0; j < 5; j++) queries.set(query16(100 + j, dim, limit), j * stride);
+    for (const dense of [simd, js]) {
+      for (let from = 0; from < n; from += CHUNK) {
+        const count = Math.min(CHUNK, n - from);
+        const many = [...dense.dotsMany(queries, 8, from, count)];
+        for (let j = 0; j < 8; j++) {
+          const one = [...dense.dots(queries.subarray(j * stride, (j + 1) * stride), from, count)];
+          assert.deepEqual(many.slice(j * count, (j + 1) * count), one, `query ${j} from ${from}`);
+        }
+      }
+    }
+    // The queries and sums went past the rows: rows pushed afterwards still read as written.
+    const last = values(9_999, dim);
+    const at = simd.offset(simd.push(n));
+    simd.values().set(last, at);
+    assert.deepEqual([...simd.dots(Int16Array.from(last), n, 1)], [reference(last, last)]);
+    assert.throws(() => simd.dotsMany(queries, 6, 0, 1), RangeError);
+  });
+}
