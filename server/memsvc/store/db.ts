@@ -133,7 +133,7 @@ export interface OpenMemsvcStoreOptions {
 }
 
 /** shared_buffers of the embedded database (see openMemsvcStore). */
-export const EMBEDDED_SHARED_BUFFERS = "16MB";
+export const EMBEDDED_SHARED_BUFFERS = "8MB";
 
 export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<MemsvcStore> {
   const database = await openDatabase<MemsvcDatabase>({
@@ -145,7 +145,9 @@ export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<
     // PGlite makes all of shared_buffers resident at start (128MB by default). memsvc's hot data is
     // the index pages and the latest rows; the vectors live in its own index, not in the buffers, and
     // pages outside them are read from the file system's cache. 16MB instead of 32MB: 21–34 MB less
-    // RSS at 100,000 entries with the same server CPU per search (docs/benchmarks.md, issue 25).
+    // RSS at 100,000 entries with the same server CPU per search; 8MB instead of 16MB: PGlite's
+    // WebAssembly heap 8 MB smaller again, the same server CPU per search and per write at 1,000 and
+    // 10,000 entries (docs/benchmarks.md, issue 25, MEMRT).
     sharedBuffers: EMBEDDED_SHARED_BUFFERS,
   });
   try {

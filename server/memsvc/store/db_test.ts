@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startPostgres } from "../../../test/harness/postgres.ts";
-import { openMemsvcStore, type OpenMemsvcStoreOptions } from "./db.ts";
+import { sql } from "kysely";
+import { EMBEDDED_SHARED_BUFFERS, openMemsvcStore, type OpenMemsvcStoreOptions } from "./db.ts";
 import { migrations } from "./migrations/mod.ts";
 
 let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
@@ -47,6 +48,19 @@ for (const [backend, options] of Object.entries(backends)) {
         await second.database.close();
       }
     });
+
+    if (backend === "pglite") {
+      test("runs the embedded database with memsvc's small shared_buffers", async () => {
+        // PGlite makes all of shared_buffers resident at start: the setting is memory every server pays.
+        const { database } = await openMemsvcStore(options());
+        try {
+          const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(database.db);
+          assert.equal(rows[0]?.shared_buffers, EMBEDDED_SHARED_BUFFERS);
+        } finally {
+          await database.close();
+        }
+      });
+    }
 
     test("engine_state stores JSON values with a last-update time", async () => {
       const { database } = await openMemsvcStore(options());
