@@ -15,5 +15,5 @@ export { Mutex } from "./mutex.ts";
 export { initDataDir, INITDB_COMMAND } from "./initdb_child.ts";
 export { GroupCommit, type GroupCommitOptions } from "./group_commit.ts";
 export { ChangeCursor } from "./change_cursor.ts";
-export { writeCount } from "./write_count.ts";
+export { keepingCopies, KEEPS_COPIES, unmarkedWriteCount, writeCount } from "./write_count.ts";
 export { announce, type Listen, type NoticeHandlers } from "./notices.ts";

@@ -115,7 +115,7 @@ async function openPGlite<DB>(
     pglite = await createPGlite(dataDir, undefined, { sharedBuffers });
     const dialect = new PGliteDialect(pglite);
     db = new Kysely<DB>({ dialect });
-    countWritesOf(db, () => dialect.writes.count);
+    countWritesOf(db, dialect.writes);
     await probe(db);
   } catch (err) {
     await close(db);

@@ -24,12 +24,12 @@ import {
   type TransactionSettings,
 } from "kysely";
 import { Mutex } from "./mutex.ts";
-import { mayWrite } from "./write_count.ts";
+import { keepsCopies, mayWrite, type WriteCounts } from "./write_count.ts";
 
 export class PGliteDialect implements Dialect {
   readonly #pglite: PGlite;
   /** Statements run that may have changed data (write_count.ts). */
-  readonly writes = { count: 0 };
+  readonly writes: WriteCounts = { count: 0, unmarked: 0 };
 
   constructor(pglite: PGlite) {
     this.#pglite = pglite;
@@ -58,7 +58,7 @@ class PGliteDriver implements Driver {
   readonly #mutex = new Mutex();
   #release?: () => void;
 
-  constructor(pglite: PGlite, writes: { count: number }) {
+  constructor(pglite: PGlite, writes: WriteCounts) {
     this.#pglite = pglite;
     this.#connection = new PGliteConnection(pglite, writes);
   }
@@ -122,16 +122,19 @@ class PGliteDriver implements Driver {
 
 class PGliteConnection implements DatabaseConnection {
   readonly #pglite: PGlite;
-  readonly #writes: { count: number };
+  readonly #writes: WriteCounts;
 
-  constructor(pglite: PGlite, writes: { count: number }) {
+  constructor(pglite: PGlite, writes: WriteCounts) {
     this.#pglite = pglite;
     this.#writes = writes;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // Counted before it runs: a copy read after this statement started is judged against it.
-    if (mayWrite(query.sql)) this.#writes.count++;
+    if (mayWrite(query.sql)) {
+      this.#writes.count++;
+      if (!keepsCopies(query.sql)) this.#writes.unmarked++;
+    }
     const result = await this.#pglite.query<R>(query.sql, [...query.parameters]);
     const changed = ["INSERT", "UPDATE", "DELETE", "MERGE"].includes(result.command ?? "");
     return {

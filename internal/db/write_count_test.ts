@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { freshDataDir, removeDataDirs } from "./_test_data_dir.ts";
 import { type Database, openDatabase } from "./open_database.ts";
-import { mayWrite, writeCount } from "./write_count.ts";
+import { KEEPS_COPIES, mayWrite, unmarkedWriteCount, writeCount } from "./write_count.ts";
 
 describe("mayWrite", () => {
   it("judges only plain SELECTs unable to write", () => {
@@ -62,5 +62,24 @@ describe("writeCount on the embedded database", () => {
     await sql`create sequence s`.execute(db);
     await sql`select nextval('s')`.execute(db);
     assert.equal(writeCount(db), start + 4, "DDL and a sequence call");
+  });
+
+  it("leaves statements marked KEEPS_COPIES out of the unmarked count", async () => {
+    const { db } = database;
+    const [all, unmarked] = [writeCount(db)!, unmarkedWriteCount(db)!];
+    await sql`${sql.raw(KEEPS_COPIES)}insert into t (id) values (3)`.execute(db);
+    assert.deepEqual([writeCount(db), unmarkedWriteCount(db)], [all + 1, unmarked], "a marked insert");
+    await sql`insert into t (id) values (4) /* keeps copies */`.execute(db);
+    assert.deepEqual(
+      [writeCount(db), unmarkedWriteCount(db)],
+      [all + 2, unmarked + 1],
+      "only an opening mark",
+    );
+    await db.selectFrom("t").selectAll().execute();
+    assert.equal(unmarkedWriteCount(db), unmarked + 1, "a read");
+    await database.db.transaction().execute((trx) => {
+      assert.equal(unmarkedWriteCount(trx), undefined, "none on a transaction's handle");
+      return Promise.resolve();
+    });
   });
 });

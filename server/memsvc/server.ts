@@ -16,6 +16,8 @@ import { HIT_FLUSH_EMBEDDED_MS, HIT_FLUSH_MAX_MS, HIT_FLUSH_MS, HitCounts } from
 import { PAUSE_IDLE_MS, RequestPauses } from "./memory/request_pauses.ts";
 import { SearchService } from "./memory/search.ts";
 import { VectorBacklog } from "./memory/vector_backlog.ts";
+import { EntryCopies } from "./memory/entry_copies.ts";
+import { VectorCopies } from "./memory/vector_copies.ts";
 import { VectorIndex } from "./memory/vector_index.ts";
 import { IndexSnapshot, SNAPSHOT_FILE } from "./memory/index_snapshot.ts";
 import { KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./memory/keyword_index.ts";
@@ -77,7 +79,19 @@ export async function startMemsvc(
     // PGlite runs statements on this thread: background ones wait for pauses between requests.
     const pauses = embedded ? new RequestPauses() : undefined;
     const index = new VectorIndex(store.database.db, embedder, pauses);
-    const vectors = new VectorBacklog({ db: store.database.db, embedder, index, log, pauses });
+    // Copies of rows and vectors for search, filled by the write path too (embedded database only).
+    const copies = {
+      entryCopies: new EntryCopies(store.database.db),
+      vectorCopies: new VectorCopies(store.database.db, embedder.id),
+    };
+    const vectors = new VectorBacklog({
+      db: store.database.db,
+      embedder,
+      index,
+      log,
+      pauses,
+      copies: copies.vectorCopies,
+    });
     const snapshot = new IndexSnapshot(
       index,
       join(config.MEMSVC_DATA_DIR, SNAPSHOT_FILE),
@@ -136,6 +150,7 @@ export async function startMemsvc(
       index,
       keywords,
       vectors,
+      copies,
       maintenance,
       metrics,
     });
@@ -205,6 +220,7 @@ interface Parts {
   index: VectorIndex;
   keywords: KeywordIndex;
   vectors: VectorBacklog;
+  copies: { entryCopies: EntryCopies; vectorCopies: VectorCopies };
   maintenance: Maintenance;
   metrics: MemsvcMetrics;
 }
@@ -222,6 +238,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     keywordIndex: keywords,
     hits,
     vectors,
+    ...parts.copies,
     projects,
     activity,
     log,

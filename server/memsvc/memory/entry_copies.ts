@@ -1,20 +1,23 @@
 /**
- * Entry rows of recent search results, kept in process on the embedded database, so a search whose
- * candidates were read before reads none of them again (the result rows were a search's second
- * largest statement at 1,000 entries: about 2 ms of CPU on PGlite's one thread).
+ * Entry rows of recent search results and of this process's own remembers, kept in process on the
+ * embedded database, so a search whose candidates were read or written before reads none of them
+ * again (the result rows were a search's second largest statement at 1,000 entries: about 2 ms of
+ * CPU on PGlite's one thread, and most of a fresh process's first searches after a load).
  *
- * A copy is kept only while no statement that may write has run since it was read
- * (internal/db/write_count.ts): any write at all (a remember, an update, a delete, decay, a user
- * removed) drops every copy, so a copy is always the row the database holds. The one exception is
- * this process's own hit count writes, which return the columns they set and are applied to the
- * copies (`patched`). On PostgreSQL (no write count: other servers write) every row is read.
+ * A copy is kept only while no unmarked statement that may write has run since it was read
+ * (internal/db/write_count.ts): any such write (an update, a delete, decay, a user removed, an
+ * import) drops every copy, so a copy is always the row the database holds. Two kinds of write keep
+ * them: this process's hit count writes, which return the columns they set and are applied to the
+ * copies (`patched`), and statements marked KEEPS_COPIES, which add rows (the remember batch copies
+ * the rows it inserted: `added`) or write nothing copied here (vectors, edges). On PostgreSQL (no
+ * write count: other servers write) every row is read.
  *
  * @example
  * const copies = new EntryCopies(db);
  * const rows = await copies.read(["m_1", "m_2"]); // the rows that exist, from copies or the database
  */
 import type { Kysely } from "kysely";
-import { writeCount } from "../../../internal/db/mod.ts";
+import { unmarkedWriteCount } from "../../../internal/db/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 import { ENTRY_COLUMNS, type EntryRow } from "./entry.ts";
 
@@ -42,7 +45,7 @@ export class EntryCopies {
 
   /** The rows of those `ids` that exist, in no particular order. */
   async read(ids: readonly string[]): Promise<EntryCopy[]> {
-    const count = writeCount(this.db);
+    const count = unmarkedWriteCount(this.db);
     if (count !== this.#at) {
       this.#copies.clear();
       this.#at = count ?? -1;
@@ -60,7 +63,7 @@ export class EntryCopies {
     const read = await this.db.selectFrom("memory_entries").select(ENTRY_COLUMNS)
       .where("id", "in", missing).execute();
     // Kept only if nothing that may write ran since the count was taken (before the read).
-    if (count !== undefined && writeCount(this.db) === count && this.#at === count) {
+    if (count !== undefined && unmarkedWriteCount(this.db) === count && this.#at === count) {
       for (const row of read) this.#keep(row);
     }
     return rows.concat(read);
@@ -72,9 +75,9 @@ export class EntryCopies {
    * statement that may write since the copies were read, they stay what the database holds.
    */
   async patched<R extends HitColumns>(write: () => Promise<R[]>): Promise<R[]> {
-    const before = writeCount(this.db);
+    const before = unmarkedWriteCount(this.db);
     const rows = await write();
-    if (before !== undefined && writeCount(this.db) === before + 1 && this.#at === before) {
+    if (before !== undefined && unmarkedWriteCount(this.db) === before + 1 && this.#at === before) {
       for (const r of rows) {
         const copy = this.#copies.get(r.id);
         if (copy) {
@@ -89,6 +92,26 @@ export class EntryCopies {
       this.#at = before + 1;
     }
     return rows;
+  }
+
+  /** The count `added` compares with: take it before issuing the statement that adds the rows. */
+  since(): number | undefined {
+    return unmarkedWriteCount(this.db);
+  }
+
+  /**
+   * Copies rows a KEEPS_COPIES statement just inserted, as it returned them, when no unmarked write
+   * has run since `since` (one could have changed them). They are new ids: no copy or read in flight
+   * holds another version of them.
+   */
+  added(rows: readonly EntryCopy[], since: number | undefined) {
+    const count = unmarkedWriteCount(this.db);
+    if (count === undefined || count !== since) return;
+    if (this.#at !== count) {
+      this.#copies.clear();
+      this.#at = count;
+    }
+    for (const row of rows) this.#keep(row);
   }
 
   #keep(row: EntryCopy) {

@@ -4,7 +4,7 @@
  */
 import { type Insertable, type Kysely, type QueryCreator, sql, type Updateable } from "kysely";
 import { HTTPException } from "hono/http-exception";
-import { GroupCommit } from "../../../internal/db/mod.ts";
+import { GroupCommit, KEEPS_COPIES } from "../../../internal/db/mod.ts";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { Caller } from "../../../internal/auth/mod.ts";
@@ -23,8 +23,10 @@ import {
   readScope,
   writeScope,
 } from "./scope.ts";
+import type { EntryCopies, EntryCopy } from "./entry_copies.ts";
 import type { HitCounts } from "./hit_counts.ts";
 import type { VectorBacklog } from "./vector_backlog.ts";
+import type { VectorCopies } from "./vector_copies.ts";
 import type { VectorIndex } from "./vector_index.ts";
 import { rejectionReason } from "./worthiness_gate.ts";
 
@@ -45,9 +47,15 @@ export interface MemoryDeps {
   writeConcurrency?: number;
   /** Search hits not yet written (hit_counts.ts): reads of an entry add them to its hit_count. */
   hits?: HitCounts;
+  /** Copies of entry rows search reads (entry_copies.ts): remembers add theirs. */
+  entryCopies?: EntryCopies;
+  /** Copies of stored vectors search rescores with (vector_copies.ts): the backlog adds its own. */
+  vectorCopies?: VectorCopies;
 }
 
 const UNIQUE_VIOLATION = "23505";
+/** The entry columns (ENTRY_COLUMNS) as a RETURNING list. */
+const RETURNED_WHOLE = ENTRY_COLUMNS.map((c) => c.replace("memory_entries.", "")).join(", ");
 
 /** A new entry row as a remember submits it to the group commit. */
 type NewEntry = Insertable<MemoryEntriesTable> & {
@@ -136,7 +144,13 @@ export class MemoryService {
     const column = <K extends keyof NewEntry>(k: K) => rows.map((r) => r[k] ?? null);
     // Columns as arrays (unnest), so a batch is a few parameters rather than eleven per row: PGlite
     // describes and serialises each parameter in JavaScript. `with ordinality` keeps arrival order.
-    const { rows: stored } = await sql<{ id: string }>`
+    // On the embedded database the rows come back whole and are copied for search (entry_copies.ts):
+    // a fresh process's first searches otherwise read each result row once more. The mark tells the
+    // copies this statement only adds rows.
+    const copies = this.deps.entryCopies;
+    const since = copies?.since();
+    const whole = since !== undefined;
+    const { rows: stored } = await sql<EntryCopy>`${sql.raw(whole ? KEEPS_COPIES : "")}
       insert into memory_entries (id, user_id, project_id, namespace, content, content_hash, metadata,
         source_type, captured_from, confidence, session_id, created_at, updated_at)
       select n.id, n.user_id, n.project_id, n.namespace, n.content, n.content_hash, n.metadata::jsonb,
@@ -154,7 +168,8 @@ export class MemoryService {
         order by n.ord
       -- The dedupe index decides between identical writes, concurrent or in one batch: one row is created.
       on conflict do nothing
-      returning id`.execute(db);
+      returning ${whole ? sql.raw(RETURNED_WHOLE) : sql`id`}`.execute(db);
+    if (whole) copies!.added(stored, since);
     const inserted = new Set(stored.map((r) => r.id));
     const results: { id: string; deduplicated: boolean }[] = [];
     for (const r of rows) {

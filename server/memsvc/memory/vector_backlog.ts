@@ -19,6 +19,7 @@
  */
 import { Buffer } from "node:buffer";
 import { type Kysely, sql } from "kysely";
+import { KEEPS_COPIES } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import { cosine, type Embedder, toBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
@@ -26,6 +27,7 @@ import { LIMITS } from "./limits.ts";
 import { TopK } from "./packed_vectors.ts";
 import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
 import { partitionKey } from "./scope.ts";
+import type { VectorCopies } from "./vector_copies.ts";
 import type { VectorIndex } from "./vector_index.ts";
 
 /** Entries per embedder call and per statement. */
@@ -61,6 +63,8 @@ export interface VectorBacklogDeps {
    * (its two counts read both tables: 440 ms of PGlite's thread at 100,000 entries).
    */
   pauses?: RequestPauses;
+  /** Copies of stored vectors for search's rescoring (vector_copies.ts): each batch stored is handed over. */
+  copies?: VectorCopies;
 }
 
 export class VectorBacklog {
@@ -291,10 +295,15 @@ export class VectorBacklog {
       on conflict (entry_id) do update
         set model = excluded.model, vector = excluded.vector, seq = nextval('memory_vectors_seq')
       returning entry_id, seq::text`;
+    // Marked for the copies (embedded database) when they are handed what it stores: it changes no
+    // entry row and no vector but those.
+    const { copies } = this.deps;
+    const since = copies?.since();
+    const mark = sql.raw(since === undefined ? "" : KEEPS_COPIES);
     // `stored` joined memory_entries, so an edge's source exists; its target is checked here.
     const { rows: stored } = edges.from.length === 0
-      ? await sql<{ entry_id: string; seq: string }>`${storeVectors}`.execute(db)
-      : await sql<{ entry_id: string; seq: string }>`
+      ? await sql<{ entry_id: string; seq: string }>`${mark}${storeVectors}`.execute(db)
+      : await sql<{ entry_id: string; seq: string }>`${mark}
       with stored as (${storeVectors}),
         linked as (
           insert into memory_edges (from_id, to_id, relation, weight)
@@ -306,9 +315,11 @@ export class VectorBacklog {
       select entry_id, seq from stored`.execute(db);
     // Committed: the index takes these vectors as they are instead of reading them back.
     const byId = new Map(batch.map((item, i) => [item.id, i]));
-    index.hold(stored.map((r) => {
+    const held = stored.map((r) => {
       const i = byId.get(r.entry_id)!;
       return { id: r.entry_id, partition: batch[i]!.partition, vector: vectors[i]!, seq: BigInt(r.seq) };
-    }));
+    });
+    index.hold(held);
+    copies?.stored(held, since);
   }
 }

@@ -6,6 +6,7 @@
  */
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
+import { keepingCopies } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 
@@ -64,15 +65,18 @@ export class ActivityRecorder {
         token_hash: b.tokenHash,
         counts: b.counts,
       }));
-      await this.db.insertInto("metrics_samples").values(rows)
-        .onConflict((oc) =>
-          oc.columns(["minute", "user_id", "token_hash"]).doUpdateSet({
-            counts: sql`(select jsonb_object_agg(k, coalesce((metrics_samples.counts->>k)::bigint, 0)
+      // Marked: it writes no row search keeps a copy of, so those copies stay (write_count.ts).
+      await this.db.executeQuery(keepingCopies(
+        this.db.insertInto("metrics_samples").values(rows)
+          .onConflict((oc) =>
+            oc.columns(["minute", "user_id", "token_hash"]).doUpdateSet({
+              counts: sql`(select jsonb_object_agg(k, coalesce((metrics_samples.counts->>k)::bigint, 0)
               + coalesce((excluded.counts->>k)::bigint, 0))
               from jsonb_object_keys(metrics_samples.counts || excluded.counts) as k)`,
-          })
-        )
-        .execute();
+            })
+          )
+          .compile(),
+      ));
     } catch (err) {
       for (const [key, bucket] of batch) {
         const newer = this.#pending.get(key);

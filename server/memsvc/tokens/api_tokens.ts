@@ -5,6 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { Kysely } from "kysely";
+import { keepingCopies } from "../../../internal/db/mod.ts";
 import { ValidationError } from "../../../internal/http/mod.ts";
 import { type Logger, silentLogger } from "../../../internal/log/mod.ts";
 import { type Role, sha256Hex } from "../../../internal/auth/mod.ts";
@@ -226,10 +227,10 @@ export class TokenStore {
     if (this.#lastWritten.size > MAX_TRACKED_TOKENS) {
       this.#lastWritten.delete(this.#lastWritten.keys().next().value!);
     }
-    const write = this.#db.updateTable("user_tokens")
-      .set({ last_used_at: new Date(now) })
-      .where("token_hash", "=", tokenHash)
-      .execute()
+    // Marked: it writes no row search keeps a copy of, so those copies stay (write_count.ts).
+    const update = this.#db.updateTable("user_tokens").set({ last_used_at: new Date(now) })
+      .where("token_hash", "=", tokenHash);
+    const write = this.#db.executeQuery(keepingCopies(update.compile()))
       .then(
         () => {},
         (err) => this.#log.warn("could not record API token use", { err, tokenHash }),
