@@ -7,7 +7,7 @@ import { bootstrapAdmin, type Caller, createRateLimiter } from "../../internal/a
 import { createMemsvcAuth } from "./auth/memsvc_auth.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
-import { createEmbedder, type Embedder, MiniLMEmbedder } from "./embeddings/mod.ts";
+import { createEmbedder, type Embedder, MiniLMEmbedder, StaticEmbedder } from "./embeddings/mod.ts";
 import { createMaintenance, type Maintenance, reportTo } from "./maintenance/mod.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { MemoryService } from "./memory/memory_service.ts";
@@ -263,6 +263,11 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
         }),
       (err) => log.error("builtin-minilm failed to load", { err: (err as Error).message }),
     );
+  } else if (embedder instanceof StaticEmbedder) {
+    // Its table is gunzipped off the main thread (about 200 ms): started now, beside the snapshot
+    // loads, the first search after a start does not wait for it (the first vector-mode search at
+    // 100,000 entries took 190-260 ms, nearly all of it this). A failure is the first embed's error.
+    embedder.load().catch(() => {});
   }
   let auth;
   if (mode === "user") {
