@@ -100,6 +100,14 @@ export async function startMemsvc(
       { name: "vector index", unit: "vectors", pauses },
     );
     const loaded = await snapshot.load();
+    // builtin-static's table is gunzipped off the main thread (about 150 ms of CPU): loaded while the
+    // server starts, a restart's first search does not wait for it (190-260 ms of the first vector-mode
+    // search at 100,000 entries was this). Only for a store that holds vectors: on a first start it
+    // would stack its buffers on initdb's, and an empty store's first write loads it off the request path.
+    const preloadEmbedder = () => {
+      if (embedder instanceof StaticEmbedder && index.size > 0) embedder.load().catch(() => {});
+    };
+    preloadEmbedder();
     const keywords = new KeywordIndex(store.database.db);
     const keywordSnapshot = new IndexSnapshot(
       keywords,
@@ -185,6 +193,7 @@ export async function startMemsvc(
     });
     warmingKeywords = warmKeywords(keywords, keywordSnapshot, log);
     warming = warmIndex(index, log).then(async () => {
+      preloadEmbedder();
       snapshot.start();
       if (loaded) await snapshot.reconcile();
       await vectors.recover();
@@ -263,11 +272,6 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
         }),
       (err) => log.error("builtin-minilm failed to load", { err: (err as Error).message }),
     );
-  } else if (embedder instanceof StaticEmbedder) {
-    // Its table is gunzipped off the main thread (about 200 ms): started now, beside the snapshot
-    // loads, the first search after a start does not wait for it (the first vector-mode search at
-    // 100,000 entries took 190-260 ms, nearly all of it this). A failure is the first embed's error.
-    embedder.load().catch(() => {});
   }
   let auth;
   if (mode === "user") {

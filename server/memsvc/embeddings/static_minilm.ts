@@ -46,12 +46,14 @@ export function readStaticTable(bytes: Uint8Array): StaticTable {
   }
   const rows = view.getUint32(4, true), dims = view.getUint32(8, true);
   if (bytes.byteLength !== 12 + rows * 4 + rows * dims) throw new Error("static embedding table: wrong size");
-  const copy = bytes.slice(12); // aligned
+  // Views of the bytes where the scales are aligned (a decompressed buffer starts at 0): no 12 MB copy.
+  const at = (bytes.byteOffset + 12) % 4 === 0 ? bytes : bytes.slice();
+  const start = at === bytes ? bytes.byteOffset + 12 : 12;
   return {
     rows,
     dims,
-    scales: new Float32Array(copy.buffer, 0, rows),
-    values: new Int8Array(copy.buffer, rows * 4, rows * dims),
+    scales: new Float32Array(at.buffer, start, rows),
+    values: new Int8Array(at.buffer, start + rows * 4, rows * dims),
   };
 }
 
