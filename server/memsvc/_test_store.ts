@@ -5,6 +5,7 @@
 import type { Kysely } from "kysely";
 import { freshDataDir, removeDataDirs } from "../../internal/db/_test_data_dir.ts";
 import { contentHash, newEntryId } from "./memory/entry.ts";
+import type { VectorBacklog } from "./memory/vector_backlog.ts";
 import { type MemsvcDatabase, openMemsvcStore } from "./store/db.ts";
 
 export interface TestStore {
@@ -62,4 +63,18 @@ export async function insertEntry(
     content_hash: await contentHash(content),
   }).execute();
   return id;
+}
+
+/** Has `backlog` embed entries `ids` (their `contents`, in `partitionOf(i)`) and waits until it stored them. */
+export async function embedEntries(
+  backlog: VectorBacklog,
+  ids: readonly string[],
+  contents: readonly string[],
+  partitionOf: (i: number) => string,
+): Promise<void> {
+  const hashes = await Promise.all(contents.map(contentHash));
+  backlog.add(
+    ids.map((id, i) => ({ id, content: contents[i]!, contentHash: hashes[i]!, partition: partitionOf(i) })),
+  );
+  await backlog.settled();
 }

@@ -8,9 +8,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "../../../internal/log/mod.ts";
-import { insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import { embedEntries, insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { StaticEmbedder } from "../embeddings/static_minilm.ts";
-import { contentHash } from "./entry.ts";
 import { IdRows } from "./id_rows.ts";
 import { PackedVectors, TopK } from "./packed_vectors.ts";
 import { VectorBacklog } from "./vector_backlog.ts";
@@ -38,15 +37,8 @@ test("a loaded index keeps each id in one partition through moves and deletes", 
     );
     const ids: string[] = [];
     for (const content of contents) ids.push(await insertEntry(store.db, "u1", content));
-    const hashes = await Promise.all(contents.map(contentHash));
     // Even entries in one namespace, odd in another: two partitions.
-    backlog.add(ids.map((id, i) => ({
-      id,
-      content: contents[i]!,
-      contentHash: hashes[i]!,
-      partition: i % 2 ? WORK : MINE,
-    })));
-    await backlog.settled();
+    await embedEntries(backlog, ids, contents, (i) => i % 2 ? WORK : MINE);
     await backlog.stop();
     await index.sync();
     assert.equal(index.size, 240);

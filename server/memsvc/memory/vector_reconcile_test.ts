@@ -5,9 +5,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { silentLogger } from "../../../internal/log/mod.ts";
-import { insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import { embedEntries, insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
-import { contentHash } from "./entry.ts";
 import { PAUSE_IDLE_MS, RequestPauses } from "./request_pauses.ts";
 import { partitionKey } from "./scope.ts";
 import { VectorBacklog } from "./vector_backlog.ts";
@@ -28,14 +27,8 @@ test("reconcile reads in a pause between requests and drops deleted entries", as
   const contents = ["The queue drains every night.", "Search runs on two nodes.", "Retries back off."];
   const ids: string[] = [];
   for (const content of contents) ids.push(await insertEntry(store.db, "u1", content));
-  const hashes = await Promise.all(contents.map(contentHash));
-  backlog.add(ids.map((id, i) => ({
-    id,
-    content: contents[i]!,
-    contentHash: hashes[i]!,
-    partition: partitionKey({ user_id: "u1", project_id: null, namespace: "default" }),
-  })));
-  await backlog.settled();
+  const partition = partitionKey({ user_id: "u1", project_id: null, namespace: "default" });
+  await embedEntries(backlog, ids, contents, () => partition);
   await index.sync();
   assert.equal(index.size, 3);
   // Deleted behind the index's back (another process, or while its snapshot sat on disk).
