@@ -370,6 +370,9 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
 
     // A session that ends under the page (cookie gone) leads back to sign-in, not to a broken page.
     await signIn(page, USER);
+    // The landing page's own reads first: one still in flight when the cookie goes meets the 401
+    // itself and leads to sign-in before the link is clicked (CI, under load).
+    await page.waitForLoadState("networkidle");
     await w.context.clearCookies();
     w.expectHttpError("/v1/me/tokens", 401);
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "API Tokens" }).click();
