@@ -28,6 +28,7 @@ import { conversationSet, DEFAULT_SET } from "./conversations.ts";
 import { memories, queries } from "./data.ts";
 import { type BenchServer, exportFile, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { KeepAliveClient } from "./keep_alive_client.ts";
+import { postgresCpuMs } from "./postgres_cpu.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
 import { BuiltinEmbedder, MiniLMEmbedder, StaticEmbedder } from "../../server/memsvc/embeddings/mod.ts";
@@ -206,8 +207,15 @@ function cpuMs(pid: number): number | undefined {
   }
 }
 
-async function writePath(server: BenchServer, backend: string) {
-  const out: Record<string, LoadResult & { serverCpuMsPerWrite?: number; clientCpuMsPerWrite?: number }> = {};
+/** CPU per write of the server, the bench itself and, given `postgresCpu`, a PostgreSQL cluster's processes. */
+type WriteRow = LoadResult & {
+  serverCpuMsPerWrite?: number;
+  clientCpuMsPerWrite?: number;
+  postgresCpuMsPerWrite?: number;
+};
+
+async function writePath(server: BenchServer, backend: string, postgresCpu?: () => number | undefined) {
+  const out: Record<string, WriteRow> = {};
   for (const c of CONCURRENCY) {
     log(`${backend}: ${SIZES.write} remembers at concurrency ${c}`);
     const items = take(SIZES.write);
@@ -235,9 +243,14 @@ async function writePath(server: BenchServer, backend: string) {
     // The server's CPU per remember: a loaded machine distorts wall time far more than CPU time.
     const cpuBefore = cpuMs(server.pid);
     const clientBefore = process.cpuUsage();
+    const pgBefore = postgresCpu?.();
     out[`c${c}`] = await runLoad(items.length, c, write, progress("remembered"));
+    const pgAfter = postgresCpu?.();
     const client = process.cpuUsage(clientBefore);
     const cpuAfter = cpuMs(server.pid);
+    if (pgBefore !== undefined && pgAfter !== undefined) {
+      out[`c${c}`]!.postgresCpuMsPerWrite = Math.round(((pgAfter - pgBefore) / items.length) * 100) / 100;
+    }
     idle.forEach((k) => k.close());
     if (cpuBefore !== undefined && cpuAfter !== undefined) {
       out[`c${c}`]!.serverCpuMsPerWrite = Math.round(((cpuAfter - cpuBefore) / items.length) * 100) / 100;
@@ -466,7 +479,8 @@ if (runs("postgres")) {
   try {
     const server = await startServer({ databaseUrl: pg.url, binary: BINARY });
     await server.login();
-    results.postgres = { write: await writePath(server, "postgres") };
+    const port = new URL(pg.url).port;
+    results.postgres = { write: await writePath(server, "postgres", () => postgresCpuMs(port)) };
     await server.stop();
   } finally {
     await pg.stop();
@@ -538,13 +552,14 @@ console.log(`\nresults: ${outFile}`);
 
 // deno-lint-ignore no-explicit-any
 function report(r: any): string {
-  const w = (x: LoadResult & { serverCpuMsPerWrite?: number; clientCpuMsPerWrite?: number }) => [
+  const w = (x: WriteRow) => [
     x.throughput,
     x.latency.p50,
     x.latency.p95,
     x.latency.p99,
     x.serverCpuMsPerWrite ?? "-",
     x.clientCpuMsPerWrite ?? "-",
+    x.postgresCpuMsPerWrite ?? "-",
   ];
   const l = (x: LatencySummary) => [x.p50, x.p95, x.p99];
   const sm = r.peers.serverMemory;
@@ -577,7 +592,10 @@ function report(r: any): string {
   if (writeRows.length) {
     section(
       "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s)",
-      table(["", "writes/s", "p50", "p95", "p99", "server CPU/write", "bench CPU/write"], writeRows),
+      table(
+        ["", "writes/s", "p50", "p95", "p99", "server CPU/write", "bench CPU/write", "PG CPU/write"],
+        writeRows,
+      ),
     );
   }
   const searchRows = [
