@@ -222,10 +222,15 @@ async function writePath(server: BenchServer, backend: string, postgresCpu?: () 
     // Above concurrency 1, one kept-alive connection per worker written to directly
     // (keep_alive_client.ts): fetch's own CPU took a fifth of the two cores the server shares with
     // it. At concurrency 1 fetch stays: that row's latency is compared with the peers'.
-    const idle = c === 1
-      ? []
-      : Array.from({ length: c }, () =>
-        new KeepAliveClient(server.url, { authorization: `Bearer ${server.token}` }));
+    const idle = c === 1 ? [] : Array.from({ length: c }, () =>
+      new KeepAliveClient(server.url, {
+        authorization: `Bearer ${server.token}`,
+        // The headers an HTTP library sends besides (fetch's), so the server parses as much.
+        accept: "*/*",
+        "accept-language": "*",
+        "user-agent": "memsvc-bench",
+        "accept-encoding": "gzip,br",
+      }));
     const write = async (i: number) => {
       const client = idle.pop();
       if (!client) return await remember(server, items[i]!, `write-c${c}`);
