@@ -1,38 +1,131 @@
 /**
- * Where each vector of a vector index is: one id → (partition, row) map for all of its partitions.
- * A Map of 100,000 string keys costs about 6–8 MB and 45 ms to fill at start (Bun), and the index
- * kept two (which partition an id is in, and each partition's rows). Each partition reads and
- * writes its own entries through an `IdRows` of its own tag; a partition alone (`IdRows.own`) has
- * the map to itself.
+ * Where each vector of a vector index is: one id → (partition, row) table for all of its partitions.
+ * A Map of 100,000 string keys cost about 6–8 MB and 45 ms to fill at start (Bun), and each
+ * partition's ids as an array of strings about 6 MB more. Here an id has a number in the tier
+ * (`IdSpace`): its bytes in a table (internal/fulltext/compact_ids.ts: 12 bytes for memsvc's
+ * `m_` + 24 hex ids, other ids kept as strings), found by an Int32Array hash over those bytes
+ * (`IdTable`), with its partition and row in two columns; a partition keeps its rows' numbers. An id
+ * is a string again only when asked for (`IdRows.idAt`: the candidates a scan offers).
  *
  * @example
- * const tier = new Map<string, number>();
+ * const tier = new IdSpace();
  * const rows = new IdRows(tier, 3); // partition 3's entries
- * rows.set("m_1", 42); // tier.get("m_1") → partition 3, row 42 (IdRows.partitionOf)
+ * rows.set("m_1", 42); // tier.partitionOf("m_1") → 3, rows.get("m_1") → 42
  */
+import { CompactIds, IdTable } from "../../../internal/fulltext/mod.ts";
 
-/** Rows per partition at most; a value is tag * SPAN + row, exact as a double up to 2^21 partitions. */
-const SPAN = 2 ** 32;
-export const MAX_PARTITIONS = 2 ** 21;
+export const MAX_PARTITIONS = 2 ** 31 - 1;
 
+/** The ids of a vector tier, numbered; each number's partition tag and row. */
+export class IdSpace {
+  readonly #ids = new CompactIds("m_", 12);
+  readonly #table = new IdTable(this.#ids);
+  #tag = new Int32Array(16);
+  #row = new Int32Array(16);
+  /** Numbers freed by deletes, reused first. */
+  readonly #free: number[] = [];
+  #next = 0;
+
+  get size(): number {
+    return this.#table.size;
+  }
+
+  /** The number of `id`, if it is in the tier. */
+  numberOf(id: string): number | undefined {
+    return this.#table.get(id);
+  }
+
+  /** The tag of the partition `id` is in, if any. */
+  partitionOf(id: string): number | undefined {
+    const n = this.#table.get(id);
+    return n === undefined ? undefined : this.#tag[n];
+  }
+
+  tagAt(n: number): number {
+    return this.#tag[n]!;
+  }
+
+  rowAt(n: number): number {
+    return this.#row[n]!;
+  }
+
+  /** The id numbered `n`, as a new string. */
+  idAt(n: number): string {
+    return this.#ids.keyOf(n)!;
+  }
+
+  /** Every id, as strings. */
+  *ids(): IterableIterator<string> {
+    for (let n = 0; n < this.#next; n++) if (this.#ids.has(n)) yield this.#ids.keyOf(n)!;
+  }
+
+  /** Numbers a new id (not in the tier) at `tag`, `row`. */
+  add(id: string, tag: number, row: number): number {
+    const n = this.#free.pop() ?? this.#grow();
+    this.#ids.set(n, id);
+    this.#tag[n] = tag;
+    this.#row[n] = row;
+    this.#table.set(id, n);
+    return n;
+  }
+
+  /** Moves number `n` to `row` of partition `tag`. */
+  place(n: number, tag: number, row: number) {
+    this.#tag[n] = tag;
+    this.#row[n] = row;
+  }
+
+  /** Forgets `id` (numbered `n`). */
+  remove(id: string, n: number) {
+    this.#table.delete(id);
+    this.#ids.delete(n);
+    this.#free.push(n);
+  }
+
+  /**
+   * Numbers a snapshot's ids (distinct, none in the tier) at rows 0… of partition `tag`, in one
+   * range: each id is parsed once and hashed from its bytes. Hashed here, before the server listens,
+   * not at the first lookup by id: a search's error bounds look up its candidates. The first number.
+   */
+  load(ids: readonly string[], tag: number): number {
+    const first = this.#next;
+    for (let row = 0; row < ids.length; row++) {
+      const n = this.#grow();
+      this.#ids.set(n, ids[row]!);
+      this.#tag[n] = tag;
+      this.#row[n] = row;
+    }
+    this.#table.adopt(first, this.#next);
+    this.#table.reserve(0);
+    return first;
+  }
+
+  #grow(): number {
+    const n = this.#next++;
+    if (n >= this.#tag.length) {
+      const tag = new Int32Array(this.#tag.length * 2), row = new Int32Array(this.#row.length * 2);
+      tag.set(this.#tag), row.set(this.#row);
+      this.#tag = tag, this.#row = row;
+    }
+    return n;
+  }
+}
+
+/** One partition's view of its tier's ids: row → number, and the tier's lookups limited to its own. */
 export class IdRows {
   #size = 0;
+  /** By row: the id's number in the tier, or -1 (a dead row). */
+  #numbers = new Int32Array(16).fill(-1);
 
-  constructor(readonly tier: Map<string, number>, readonly tag: number) {
+  constructor(readonly tier: IdSpace, readonly tag: number) {
     if (!Number.isInteger(tag) || tag < 0 || tag >= MAX_PARTITIONS) {
       throw new RangeError(`partition tag ${tag}`);
     }
   }
 
-  /** A map for one partition alone. */
+  /** A partition alone, with a tier of its own. */
   static own(): IdRows {
-    return new IdRows(new Map(), 0);
-  }
-
-  /** The tag of the partition `id` is in, if any. */
-  static partitionOf(tier: ReadonlyMap<string, number>, id: string): number | undefined {
-    const at = tier.get(id);
-    return at === undefined ? undefined : Math.floor(at / SPAN);
+    return new IdRows(new IdSpace(), 0);
   }
 
   /** Entries of this partition. */
@@ -41,26 +134,66 @@ export class IdRows {
   }
 
   get(id: string): number | undefined {
-    const at = this.tier.get(id);
-    if (at === undefined) return undefined;
-    const row = at - this.tag * SPAN;
-    return row >= 0 && row < SPAN ? row : undefined;
+    const n = this.tier.numberOf(id);
+    return n === undefined || this.tier.tagAt(n) !== this.tag ? undefined : this.tier.rowAt(n);
   }
 
   has(id: string): boolean {
     return this.get(id) !== undefined;
   }
 
+  /** The tier's number of the id at `row`, or -1. */
+  numberAt(row: number): number {
+    return row < this.#numbers.length ? this.#numbers[row]! : -1;
+  }
+
+  /** The id at `row` (a new string), or undefined for a dead row. */
+  idAt(row: number): string | undefined {
+    const n = this.numberAt(row);
+    return n < 0 ? undefined : this.tier.idAt(n);
+  }
+
   /** Files `id` at `row` of this partition (the caller has taken it out of any other first). */
   set(id: string, row: number) {
-    if (this.get(id) === undefined) this.#size++;
-    this.tier.set(id, this.tag * SPAN + row);
+    this.#room(row + 1);
+    const n = this.tier.numberOf(id);
+    if (n === undefined) {
+      this.#numbers[row] = this.tier.add(id, this.tag, row);
+      this.#size++;
+      return;
+    }
+    if (this.tier.tagAt(n) !== this.tag) throw new Error(`id ${id} is in another partition`);
+    const was = this.tier.rowAt(n);
+    if (this.#numbers[was] === n) this.#numbers[was] = -1;
+    this.tier.place(n, this.tag, row);
+    this.#numbers[row] = n;
   }
 
   delete(id: string): boolean {
-    if (this.get(id) === undefined) return false;
-    this.tier.delete(id);
+    const n = this.tier.numberOf(id);
+    if (n === undefined || this.tier.tagAt(n) !== this.tag) return false;
+    const row = this.tier.rowAt(n);
+    if (this.#numbers[row] === n) this.#numbers[row] = -1;
+    this.tier.remove(id, n);
     this.#size--;
     return true;
+  }
+
+  /** Files a snapshot's ids (distinct, none in the tier) at rows 0… of an empty partition. */
+  load(ids: readonly string[]) {
+    if (this.#size > 0) throw new Error("ids loaded into a partition that holds some");
+    this.#room(ids.length);
+    const first = this.tier.load(ids, this.tag);
+    for (let row = 0; row < ids.length; row++) this.#numbers[row] = first + row;
+    this.#size = ids.length;
+  }
+
+  #room(rows: number) {
+    if (rows <= this.#numbers.length) return;
+    let n = this.#numbers.length;
+    while (n < rows) n *= 2;
+    const numbers = new Int32Array(n).fill(-1);
+    numbers.set(this.#numbers);
+    this.#numbers = numbers;
   }
 }

@@ -20,7 +20,7 @@ import { sleep } from "../../../internal/async/sleep.ts";
 import type { Embedder } from "../embeddings/mod.ts";
 import { cosine, fromBytes } from "../embeddings/mod.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
-import { IdRows } from "./id_rows.ts";
+import { IdRows, IdSpace } from "./id_rows.ts";
 import { type Neighbor, PackedVectors, TopK } from "./packed_vectors.ts";
 import { PAUSE_IDLE_MS, type RequestPauses } from "./request_pauses.ts";
 import type { DenseRows } from "./simd/int8_dots.ts";
@@ -43,8 +43,8 @@ export class VectorIndex {
   readonly #byPartition = new Map<string, PackedVectors>();
   /** Partitions by their tag in #where (id_rows.ts). */
   #tagged: PackedVectors[] = [];
-  /** Every id's partition and row: one map for all partitions. */
-  #where = new Map<string, number>();
+  /** Every id's partition and row: one table for all partitions. */
+  #where = new IdSpace();
   #seenSeq = 0n;
   /** Seqs of vectors put in by `hold` past `#seenSeq`: the next read skips them, then moves past them. */
   readonly #held = new Set<bigint>();
@@ -147,7 +147,7 @@ export class VectorIndex {
   }
 
   #partitionHolding(id: string): PackedVectors | undefined {
-    const tag = IdRows.partitionOf(this.#where, id);
+    const tag = this.#where.partitionOf(id);
     return tag === undefined ? undefined : this.#tagged[tag];
   }
 
@@ -227,7 +227,7 @@ export class VectorIndex {
 
   /** Ids of every cached vector. */
   ids(): string[] {
-    return [...this.#where.keys()];
+    return [...this.#where.ids()];
   }
 
   /** The cached (int8, dequantised) vector: within about 0.4 % of the stored one per component. */
@@ -267,7 +267,7 @@ export class VectorIndex {
     const seenSeq = BigInt(snapshot.seenSeq);
     if (BigInt(rows[0]?.max ?? "0") < seenSeq) return false;
     // Built before anything is replaced: a layout that does not fit leaves the index as it was.
-    const where = new Map<string, number>();
+    const where = new IdSpace();
     const partitions = snapshot.build((tag) => new IdRows(where, tag));
     this.#byPartition.clear();
     for (const { key, packed } of partitions) this.#byPartition.set(key, packed);
