@@ -15,10 +15,27 @@
 import { CompactIds, IdTable } from "../../../internal/fulltext/mod.ts";
 
 export const MAX_PARTITIONS = 2 ** 31 - 1;
+/** Bytes of a compact id (`m_` + 24 hex digits), as CompactIds keeps and a snapshot stores it. */
+export const ID_BYTES = 12;
+
+/**
+ * A partition's ids as a snapshot stores them: ID_BYTES a row, and the rows whose id has another
+ * shape (imported ids) listed with it (their bytes unused). No string per row.
+ */
+export interface PackedIds {
+  rows: number;
+  bytes: Uint8Array<ArrayBuffer>;
+  others: [row: number, id: string][];
+}
+
+/** Rows of a partition's ids, in either form. */
+export function idCount(ids: readonly string[] | PackedIds): number {
+  return Array.isArray(ids) ? ids.length : (ids as PackedIds).rows;
+}
 
 /** The ids of a vector tier, numbered; each number's partition tag and row. */
 export class IdSpace {
-  readonly #ids = new CompactIds("m_", 12);
+  readonly #ids = new CompactIds("m_", ID_BYTES);
   readonly #table = new IdTable(this.#ids);
   #tag = new Int32Array(16);
   #row = new Int32Array(16);
@@ -69,6 +86,11 @@ export class IdSpace {
     return n;
   }
 
+  /** Copies `n`'s bytes to `to[at]` if its id is compact; false if it has another shape. */
+  copyBytes(n: number, to: Uint8Array, at: number): boolean {
+    return this.#ids.copyBytes(n, to, at);
+  }
+
   /** Moves number `n` to `row` of partition `tag`. */
   place(n: number, tag: number, row: number) {
     this.#tag[n] = tag;
@@ -87,13 +109,22 @@ export class IdSpace {
    * range: each id is parsed once and hashed from its bytes. Hashed here, before the server listens,
    * not at the first lookup by id: a search's error bounds look up its candidates. The first number.
    */
-  load(ids: readonly string[], tag: number): number {
+  load(ids: readonly string[] | PackedIds, tag: number): number {
     const first = this.#next;
-    for (let row = 0; row < ids.length; row++) {
+    const strings = Array.isArray(ids) ? ids as readonly string[] : undefined;
+    const packed = strings ? undefined : ids as PackedIds;
+    const rows = idCount(ids);
+    if (packed && packed.bytes.length !== rows * ID_BYTES) throw new Error("packed ids: wrong length");
+    for (let row = 0; row < rows; row++) {
       const n = this.#grow();
-      this.#ids.set(n, ids[row]!);
+      if (strings) this.#ids.set(n, strings[row]!);
       this.#tag[n] = tag;
       this.#row[n] = row;
+    }
+    if (packed) this.#ids.setBytesRange(first, packed.bytes);
+    for (const [row, id] of packed?.others ?? []) {
+      if (!Number.isInteger(row) || row < 0 || row >= rows) throw new Error("packed ids: row out of range");
+      this.#ids.set(first + row, id);
     }
     this.#table.adopt(first, this.#next);
     this.#table.reserve(0);
@@ -180,12 +211,24 @@ export class IdRows {
   }
 
   /** Files a snapshot's ids (distinct, none in the tier) at rows 0… of an empty partition. */
-  load(ids: readonly string[]) {
+  load(ids: readonly string[] | PackedIds) {
     if (this.#size > 0) throw new Error("ids loaded into a partition that holds some");
-    this.#room(ids.length);
+    const rows = idCount(ids);
+    this.#room(rows);
     const first = this.tier.load(ids, this.tag);
-    for (let row = 0; row < ids.length; row++) this.#numbers[row] = first + row;
-    this.#size = ids.length;
+    for (let row = 0; row < rows; row++) this.#numbers[row] = first + row;
+    this.#size = rows;
+  }
+
+  /** The ids of rows 0… `rows` (all live) as a snapshot stores them. */
+  packed(rows: number): PackedIds {
+    const bytes = new Uint8Array(rows * ID_BYTES), others: [number, string][] = [];
+    for (let row = 0; row < rows; row++) {
+      const n = this.numberAt(row);
+      if (n < 0) throw new Error(`packed ids: row ${row} is dead`);
+      if (!this.tier.copyBytes(n, bytes, row * ID_BYTES)) others.push([row, this.tier.idAt(n)]);
+    }
+    return { rows, bytes, others };
   }
 
   #room(rows: number) {

@@ -10,7 +10,7 @@
  * exact cosine rescore their few best candidates against the stored float vectors.
  */
 
-import { IdRows } from "./id_rows.ts";
+import { idCount, IdRows, type PackedIds } from "./id_rows.ts";
 import { CHUNK, DenseRows, quantise, QUERY_BLOCK } from "./simd/int8_dots.ts";
 
 /** `indexStart` (in `PackedArrays`) and `#start` of a row stored densely / sparsely. */
@@ -54,7 +54,8 @@ export interface PackedArrays {
  * What a snapshot stores, so a start loads it without rebuilding anything.
  */
 export interface PackedLayout {
-  ids: string[];
+  /** As strings (a version 2 snapshot's) or as bytes (`layout()`, a version 3 snapshot's). */
+  ids: string[] | PackedIds;
   scale: Float32Array<ArrayBuffer>;
   start: Uint32Array<ArrayBuffer>;
   count: Uint32Array<ArrayBuffer>;
@@ -432,9 +433,8 @@ export class PackedVectors {
     const start = this.#start.slice(0, rows), dense = this.#dense, dim = this.dim;
     const values = dense.packed() as Int8Array<ArrayBuffer>;
     for (let slot = 0; slot < dense.count; slot++) start[dense.rowAt(slot)] = slot * dim;
-    const rowOf = this.#rowOf;
     return {
-      ids: Array.from({ length: rows }, (_, row) => rowOf.idAt(row)!),
+      ids: this.#rowOf.packed(rows),
       scale: this.#scale.slice(0, rows),
       start,
       count: this.#count.slice(0, rows),
@@ -470,7 +470,7 @@ export class PackedVectors {
    * are copied to where the kernel reads them, unless they were read there (`dense`, from `denseFor`).
    */
   static fromLayout(dim: number, layout: PackedLayout, dense?: DenseRows, rowOf?: IdRows): PackedVectors {
-    const rows = layout.ids.length;
+    const rows = idCount(layout.ids);
     // A partition that never held a sparse row has no posting lists at all (dense embedders').
     const lists = layout.used.length === 0 ? 0 : Math.ceil(rows / BLOCK) * dim;
     if (
