@@ -39,12 +39,39 @@ export class IdSpace {
   readonly #table = new IdTable(this.#ids);
   #tag = new Int32Array(16);
   #row = new Int32Array(16);
+  /** By number: `#clock` when the id was numbered (a reused number is a new id). */
+  #born = new Float64Array(16);
+  #clock = 0;
   /** Numbers freed by deletes, reused first. */
   readonly #free: number[] = [];
   #next = 0;
 
   get size(): number {
     return this.#table.size;
+  }
+
+  /** Ticks once per id numbered: ids numbered after a reading of it have a later `bornAt`. */
+  get clock(): number {
+    return this.#clock;
+  }
+
+  /** Numbers in use are below this. */
+  get limit(): number {
+    return this.#next;
+  }
+
+  /**
+   * The ids numbered at or before `clock` whose number is not marked in `seen` (a pass over the
+   * stored ids marks what it finds: vector_index.ts `reconcile`), as strings.
+   */
+  unmarked(seen: Uint8Array, clock: number): string[] {
+    const out: string[] = [];
+    for (let n = 0; n < this.#next; n++) {
+      if (this.#born[n]! <= clock && !(n < seen.length && seen[n]) && this.#ids.has(n)) {
+        out.push(this.idAt(n));
+      }
+    }
+    return out;
   }
 
   /** The number of `id`, if it is in the tier. */
@@ -80,6 +107,7 @@ export class IdSpace {
   add(id: string, tag: number, row: number): number {
     const n = this.#free.pop() ?? this.#grow();
     this.#ids.set(n, id);
+    this.#born[n] = ++this.#clock;
     this.#tag[n] = tag;
     this.#row[n] = row;
     this.#table.set(id, n);
@@ -118,6 +146,7 @@ export class IdSpace {
     for (let row = 0; row < rows; row++) {
       const n = this.#grow();
       if (strings) this.#ids.set(n, strings[row]!);
+      this.#born[n] = this.#clock;
       this.#tag[n] = tag;
       this.#row[n] = row;
     }
@@ -135,8 +164,9 @@ export class IdSpace {
     const n = this.#next++;
     if (n >= this.#tag.length) {
       const tag = new Int32Array(this.#tag.length * 2), row = new Int32Array(this.#row.length * 2);
-      tag.set(this.#tag), row.set(this.#row);
-      this.#tag = tag, this.#row = row;
+      const born = new Float64Array(this.#born.length * 2);
+      tag.set(this.#tag), row.set(this.#row), born.set(this.#born);
+      this.#tag = tag, this.#row = row, this.#born = born;
     }
     return n;
   }

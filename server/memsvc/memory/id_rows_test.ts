@@ -46,3 +46,17 @@ test("a snapshot's ids load in one go into an empty partition", () => {
   ids.forEach((k, row) => assert.equal(rows.get(k), row));
   assert.equal(rows.idAt(19_999), ids[19_999]);
 });
+
+test("unmarked: ids numbered by a reading of the clock and not marked, not ids numbered since", () => {
+  const tier = new IdSpace();
+  const rows = new IdRows(tier, 0);
+  rows.load([id(1), id(2), "other-3"]);
+  rows.set(id(4), 3);
+  const clock = tier.clock, seen = new Uint8Array(tier.limit);
+  seen[tier.numberOf(id(2))!] = 1;
+  // After the reading: a new id, and a deleted one whose number is reused by another new id.
+  rows.delete(id(4));
+  rows.set(id(5), 4);
+  rows.set(id(6), 5);
+  assert.deepEqual(tier.unmarked(seen, clock).sort(), [id(1), "other-3"]);
+});
