@@ -5,7 +5,29 @@
  * tenth of the time, which an index loaded from a snapshot at start pays before its first search.
  * A loaded range of values can be adopted as it is and hashed only when a key is first looked up:
  * a search by terms needs no lookup by id, so the first search after a start does not wait for it.
+ *
+ * The keys can also come from an `IdKeys` that hashes and compares them where they are kept (a byte
+ * table: compact_ids.ts), so that neither a lookup nor a resize makes a string per probe.
  */
+
+/** Keys kept by the caller, hashed and compared without a string per stored key. */
+export interface IdKeys {
+  /** `key`'s hash; readies `matches` for it (until the next call). */
+  hash(key: string): number;
+  /** Whether `value`'s key is the key last given to `hash`. */
+  matches(value: number, key: string): boolean;
+  /** The hash of `value`'s key: what `hash` gives for it. */
+  hashOf(value: number): number;
+}
+
+/** IdKeys over a `keyOf` function: keys compared as strings. */
+function stringKeys(keyOf: (value: number) => string | undefined): IdKeys {
+  return {
+    hash: hashString,
+    matches: (value, key) => keyOf(value) === key,
+    hashOf: (value) => hashString(keyOf(value)!),
+  };
+}
 
 const EMPTY = 0;
 /** A deleted slot: probes go on past it, inserts may reuse it. */
@@ -21,15 +43,22 @@ export class IdTable {
   #adoptedFrom = 0;
   #adoptedTo = 0;
 
-  /** `keyOf(value)` is the id a value was set for, as long as it is in the table. */
-  constructor(private readonly keyOf: (value: number) => string | undefined) {}
+  readonly #keys: IdKeys;
+
+  /**
+   * `keys(value)` (or `keys.matches`) answers for the id a value was set for, as long as it is in the
+   * table.
+   */
+  constructor(keys: ((value: number) => string | undefined) | IdKeys) {
+    this.#keys = typeof keys === "function" ? stringKeys(keys) : keys;
+  }
 
   get size(): number {
     return this.#size + this.#adoptedTo - this.#adoptedFrom;
   }
 
   /**
-   * Takes the values [from, to), whose keys `keyOf` already answers (distinct, and none in the table),
+   * Takes the values [from, to), whose keys the caller already answers for (distinct, and none in the table),
    * hashing them when a key is first looked up, set or deleted.
    */
   adopt(from: number, to: number) {
@@ -44,11 +73,11 @@ export class IdTable {
 
   get(key: string): number | undefined {
     this.#hashAdopted();
-    const slots = this.#slots, mask = slots.length - 1;
-    for (let i = hash(key) & mask;; i = (i + 1) & mask) {
+    const slots = this.#slots, mask = slots.length - 1, keys = this.#keys;
+    for (let i = keys.hash(key) & mask;; i = (i + 1) & mask) {
       const s = slots[i]!;
       if (s === EMPTY) return undefined;
-      if (s !== GONE && this.keyOf(s - 1) === key) return s - 1;
+      if (s !== GONE && keys.matches(s - 1, key)) return s - 1;
     }
   }
 
@@ -56,13 +85,13 @@ export class IdTable {
     return this.get(key) !== undefined;
   }
 
-  /** Sets the key's value; the caller's `keyOf(value)` must already return `key`. */
+  /** Sets the key's value; the caller must already answer `key` for `value`. */
   set(key: string, value: number) {
     this.#hashAdopted();
     if ((this.#used + 1) * 2 > this.#slots.length) this.#resize();
-    const slots = this.#slots, mask = slots.length - 1;
+    const slots = this.#slots, mask = slots.length - 1, keys = this.#keys;
     let free = -1;
-    for (let i = hash(key) & mask;; i = (i + 1) & mask) {
+    for (let i = keys.hash(key) & mask;; i = (i + 1) & mask) {
       const s = slots[i]!;
       if (s === EMPTY) {
         if (free < 0) {
@@ -75,7 +104,7 @@ export class IdTable {
         if (free < 0) free = i;
         continue;
       }
-      if (this.keyOf(s - 1) === key) {
+      if (keys.matches(s - 1, key)) {
         slots[i] = value + 1;
         return;
       }
@@ -84,14 +113,14 @@ export class IdTable {
     this.#size++;
   }
 
-  /** Removes the key; call before `keyOf` stops answering for its value. */
+  /** Removes the key; call before the caller stops answering for its value. */
   delete(key: string): boolean {
     this.#hashAdopted();
-    const slots = this.#slots, mask = slots.length - 1;
-    for (let i = hash(key) & mask;; i = (i + 1) & mask) {
+    const slots = this.#slots, mask = slots.length - 1, keys = this.#keys;
+    for (let i = keys.hash(key) & mask;; i = (i + 1) & mask) {
       const s = slots[i]!;
       if (s === EMPTY) return false;
-      if (s !== GONE && this.keyOf(s - 1) === key) {
+      if (s !== GONE && keys.matches(s - 1, key)) {
         slots[i] = GONE;
         this.#size--;
         return true;
@@ -110,7 +139,15 @@ export class IdTable {
     if (to <= from) return;
     this.#adoptedFrom = this.#adoptedTo = 0;
     this.reserve(this.#size + to - from);
-    for (let v = from; v < to; v++) this.set(this.keyOf(v)!, v);
+    // Distinct keys, none in the table (adopt's contract): each goes to its first empty slot.
+    const slots = this.#slots, mask = slots.length - 1, keys = this.#keys;
+    for (let v = from; v < to; v++) {
+      let i = keys.hashOf(v) & mask;
+      while (slots[i] !== EMPTY) i = (i + 1) & mask;
+      slots[i] = v + 1;
+    }
+    this.#size += to - from;
+    this.#used += to - from;
   }
 
   /** Rehashes into a table at most half full once the live keys are in (GONE slots dropped). */
@@ -118,10 +155,10 @@ export class IdTable {
     const old = this.#slots;
     let capacity = 16;
     while (capacity < (Math.max(atLeast, this.#size) + 1) * 2) capacity *= 2;
-    const slots = new Int32Array(capacity), mask = capacity - 1;
+    const slots = new Int32Array(capacity), mask = capacity - 1, keys = this.#keys;
     for (const s of old) {
       if (s === EMPTY || s === GONE) continue;
-      let i = hash(this.keyOf(s - 1)!) & mask;
+      let i = keys.hashOf(s - 1) & mask;
       while (slots[i] !== EMPTY) i = (i + 1) & mask;
       slots[i] = s;
     }
@@ -131,7 +168,7 @@ export class IdTable {
 }
 
 /** FNV-1a over the UTF-16 code units, with a final mix so that the low bits (the slot) vary. */
-function hash(key: string): number {
+export function hashString(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   h ^= h >>> 15;

@@ -26,5 +26,6 @@ export {
   type ReadOptions,
   type Section,
 } from "./frame.ts";
-export { IdTable } from "./id_table.ts";
+export { CompactIds } from "./compact_ids.ts";
+export { type IdKeys, IdTable } from "./id_table.ts";
 export { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";

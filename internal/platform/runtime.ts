@@ -1,6 +1,7 @@
 /** Minimal views of the runtime globals we use; neither runtime's full typings are loaded everywhere. */
 export interface BunGlobal {
   embeddedFiles?: ReadonlyArray<Blob & { name?: string }>;
+  mmap?(path: string, options?: { shared?: boolean }): Uint8Array;
   serve(options: {
     hostname: string;
     port: number;

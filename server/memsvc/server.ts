@@ -74,7 +74,7 @@ export async function startMemsvc(
     const activity = new ActivityRecorder(store.database.db, log);
     const metrics = new MemsvcMetrics();
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
-    const embedder = createEmbedder(config);
+    const embedder = createEmbedder(config, { dataDir: config.MEMSVC_DATA_DIR });
     const embedded = store.database.backend === "pglite";
     // API requests in flight: garbage is collected in pauses between them (below), and on PGlite,
     // which runs statements on this thread, background statements wait for such pauses too.
@@ -102,10 +102,11 @@ export async function startMemsvc(
       { name: "vector index", unit: "vectors", pauses },
     );
     const loaded = await snapshot.load();
-    // builtin-static's table is gunzipped off the main thread (about 150 ms of CPU): loaded while the
-    // server starts, a restart's first search does not wait for it (190-260 ms of the first vector-mode
-    // search at 100,000 entries was this). Only for a store that holds vectors: on a first start it
-    // would stack its buffers on initdb's, and an empty store's first write loads it off the request path.
+    // builtin-static's table (mapped from the data directory, or gunzipped there first: about 150 ms of
+    // CPU) is loaded while the server starts, so a restart's first search does not wait for it (190-260
+    // ms of the first vector-mode search at 100,000 entries was this). Only for a store that holds
+    // vectors: on a first start it would stack its buffers on initdb's, and an empty store's first write
+    // loads it off the request path.
     const preloadEmbedder = () => {
       if (embedder instanceof StaticEmbedder && index.size > 0) embedder.load().catch(() => {});
     };

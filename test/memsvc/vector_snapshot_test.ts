@@ -5,8 +5,9 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -61,6 +62,9 @@ describe("memsvc vector index snapshot", () => {
     const saved = server.records().find((r) => r.msg === "vector index snapshot saved");
     assert.equal(saved?.vectors, FACTS.length);
     assert.ok(existsSync(join(dataDir, "vector-index.bin")));
+    // builtin-static (the default) kept its decompressed table there to be mapped at the next start.
+    const tableFile = join(dataDir, "embedder-static-table.bin");
+    const table = await readFile(tableFile);
 
     // Deleted while no server runs (as `memsvc restore` or another process could): the snapshot
     // still holds its vector.
@@ -84,11 +88,15 @@ describe("memsvc vector index snapshot", () => {
     assert.ok(!(await vectorSearch(server, FACTS[5]!)).includes(ids[5]!));
     assert.equal(await server.stop("SIGTERM"), 0);
 
-    // A damaged snapshot is ignored: the vectors come from the database.
+    // A damaged snapshot is ignored: the vectors come from the database. A damaged table is replaced.
     await writeFile(join(dataDir, "vector-index.bin"), "memsvc-vectors-1\nnot a snapshot");
+    const damaged = Buffer.from(table); // a copy (Buffer.slice would be a view)
+    damaged[damaged.length - 1]! ^= 0xff;
+    await writeFile(tableFile, damaged);
     server = await start();
     assert.ok(!server.records().some((r) => r.msg === "vector index snapshot loaded"));
     assert.equal((await vectorSearch(server, FACTS[9]!))[0], ids[9]);
     assert.equal(await server.stop("SIGTERM"), 0);
+    assert.ok((await readFile(tableFile)).equals(table), "the damaged table file is written again");
   });
 });

@@ -76,6 +76,8 @@ export function embeddingsProblems(settings: EmbeddingsSettings): string[] {
 export interface CreateEmbedderOptions {
   fetch?: typeof globalThis.fetch;
   log?: Logger;
+  /** The data directory: builtin-static keeps its decompressed table there, mapped (static_minilm.ts). */
+  dataDir?: string;
 }
 
 /** The embedder the settings choose (MEMSVC_EMBEDDER, else by MEMSVC_EMBEDDINGS_URL). */
@@ -93,7 +95,7 @@ export function createEmbedder(settings: EmbeddingsSettings, options: CreateEmbe
   if (problems.length) throw new ConfigError(problems);
   const name = embedderName(settings);
   if (name === "builtin-hash") return new BuiltinEmbedder();
-  if (name === "builtin-static") return new StaticEmbedder();
+  if (name === "builtin-static") return new StaticEmbedder({ dir: options.dataDir });
   if (name === "builtin-minilm") return new MiniLMEmbedder();
   return new OpenAIEmbedder({
     url: settings.MEMSVC_EMBEDDINGS_URL!,

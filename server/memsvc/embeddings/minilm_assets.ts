@@ -7,7 +7,7 @@
  * model and the wasm runtime with gzip, onnxruntime's native library with brotli (46 MB → 14 MB on
  * Linux x64). They are decompressed in memory when the model loads.
  */
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { brotliDecompress, gunzip } from "node:zlib";
 import { promisify } from "node:util";
 import { embeddedFile } from "../../../internal/platform/mod.ts";
@@ -95,4 +95,32 @@ export async function miniLMAsset(name: string): Promise<Uint8Array> {
   throw new Error(
     `${name} is missing: fetch the model with \`deno run -A scripts/lib/minilm.ts\` (or \`deno task build memsvc\`)`,
   );
+}
+
+/**
+ * A gzipped file's trailer, read without decompressing it: the CRC-32 and the length (mod 2^32) of
+ * what it decompresses to. Undefined when the file is absent or not gzip.
+ */
+export async function miniLMGzipTrailer(name: string): Promise<{ crc: number; bytes: number } | undefined> {
+  if (!name.endsWith(".gz")) return undefined;
+  const embedded = embeddedFile(name);
+  let tail: Uint8Array;
+  if (embedded) tail = new Uint8Array(await embedded.slice(Math.max(0, embedded.size - 8)).arrayBuffer());
+  else {
+    try {
+      const file = await open(new URL(`${MINILM_SOURCE_DIR}/${name}`, ROOT), "r");
+      try {
+        const { size } = await file.stat();
+        tail = new Uint8Array(8);
+        await file.read(tail, 0, 8, Math.max(0, size - 8));
+      } finally {
+        await file.close();
+      }
+    } catch {
+      return undefined;
+    }
+  }
+  if (tail.byteLength !== 8) return undefined;
+  const view = new DataView(tail.buffer, tail.byteOffset, 8);
+  return { crc: view.getUint32(0, true), bytes: view.getUint32(4, true) };
 }

@@ -18,9 +18,12 @@
  * (hidden states within 4e-6): the same space. Changing the derivation, the tokenisation or the pooling
  * changes the vector space and must change STATIC_ID.
  */
+import { rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { canMapFiles, fileCrc32, mapFile } from "../../../internal/platform/mod.ts";
 import { STOP_WORDS } from "./builtin.ts";
 import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
-import { MINILM_FILES, miniLMAsset } from "./minilm_assets.ts";
+import { MINILM_FILES, miniLMAsset, miniLMGzipTrailer } from "./minilm_assets.ts";
 import { WordPieceTokenizer } from "./wordpiece.ts";
 
 export const STATIC_DIMENSIONS = 384;
@@ -106,10 +109,52 @@ export function embedStatic(table: StaticTable, tokenizer: WordPieceTokenizer, t
   return v;
 }
 
+/** The decompressed table kept in the data directory and mapped (staticTableBytes). */
+export const STATIC_TABLE_FILE = "embedder-static-table.bin";
+
+export interface StaticTableOptions {
+  /** Where the decompressed table is kept (the data directory); unset: decompressed in memory. */
+  dir?: string;
+  /** Maps a file (default: internal/platform's mapFile where the runtime can map; else nothing is kept). */
+  map?: (path: string) => Uint8Array | undefined;
+}
+
+/**
+ * The table's bytes. Decompressed in memory, the 11.8 MB table is resident for the life of the
+ * process and costs about 150 ms of CPU at every start, though searches read a few of its 30,522 rows.
+ * So where files can be mapped, the decompressed table is kept in `dir` and mapped: only the rows
+ * read become resident. The kept file is used only when its CRC-32 and length (read through a small
+ * buffer, not the mapping) are those the embedded gzip file's trailer gives, so a table from another
+ * build, or a damaged file, is replaced.
+ */
+export async function staticTableBytes(options: StaticTableOptions = {}): Promise<Uint8Array> {
+  const map = options.map ?? (canMapFiles() ? mapFile : undefined);
+  const want = options.dir && map ? await miniLMGzipTrailer(MINILM_FILES.staticTable) : undefined;
+  if (!want || !options.dir || !map) return await miniLMAsset(MINILM_FILES.staticTable);
+  const file = join(options.dir, STATIC_TABLE_FILE);
+  const kept = await fileCrc32(file).catch(() => undefined);
+  if (kept && kept.crc === want.crc && kept.bytes === want.bytes) {
+    const mapped = map(file);
+    if (mapped?.byteLength === kept.bytes) return mapped;
+  }
+  const bytes = await miniLMAsset(MINILM_FILES.staticTable);
+  // Written whole and renamed: a mapping of the file it replaces stays valid (mapped_file.ts).
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, bytes, { mode: 0o600 });
+    await rename(tmp, file);
+    const mapped = map(file);
+    if (mapped?.byteLength === bytes.byteLength) return mapped;
+  } catch {
+    await rm(tmp, { force: true }).catch(() => {});
+  }
+  return bytes;
+}
+
 /** The table and the vocabulary's tokenizer, from the embedded files (or .cache/minilm from source). */
-export async function loadStaticModel(): Promise<StaticModel> {
+export async function loadStaticModel(options: StaticTableOptions = {}): Promise<StaticModel> {
   const [table, vocab] = await Promise.all([
-    miniLMAsset(MINILM_FILES.staticTable),
+    staticTableBytes(options),
     miniLMAsset(MINILM_FILES.vocab),
   ]);
   const tokenizer = new WordPieceTokenizer(new TextDecoder().decode(vocab));
@@ -130,6 +175,9 @@ export class StaticEmbedder implements Embedder {
   readonly dimensions = STATIC_DIMENSIONS;
   #loaded: Promise<StaticModel> | undefined;
 
+  /** @param options.dir the data directory, where the decompressed table is kept (staticTableBytes). */
+  constructor(readonly options: StaticTableOptions = {}) {}
+
   /** Loads the table now rather than on the first embed (tens of milliseconds). */
   async load(): Promise<void> {
     await this.#load();
@@ -148,7 +196,7 @@ export class StaticEmbedder implements Embedder {
   }
 
   #load(): Promise<StaticModel> {
-    this.#loaded ??= loadStaticModel();
+    this.#loaded ??= loadStaticModel(this.options);
     this.#loaded.catch(() => (this.#loaded = undefined));
     return this.#loaded;
   }

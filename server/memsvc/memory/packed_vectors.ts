@@ -10,7 +10,7 @@
  * exact cosine rescore their few best candidates against the stored float vectors.
  */
 
-import { IdRows } from "./id_rows.ts";
+import { idCount, IdRows, type PackedIds } from "./id_rows.ts";
 import { CHUNK, DenseRows, quantise, QUERY_BLOCK } from "./simd/int8_dots.ts";
 
 /** `indexStart` (in `PackedArrays`) and `#start` of a row stored densely / sparsely. */
@@ -54,7 +54,8 @@ export interface PackedArrays {
  * What a snapshot stores, so a start loads it without rebuilding anything.
  */
 export interface PackedLayout {
-  ids: string[];
+  /** As strings (a version 2 snapshot's) or as bytes (`layout()`, a version 3 snapshot's). */
+  ids: string[] | PackedIds;
   scale: Float32Array<ArrayBuffer>;
   start: Uint32Array<ArrayBuffer>;
   count: Uint32Array<ArrayBuffer>;
@@ -72,7 +73,6 @@ export interface PackedLayout {
  * The sums are the same: each row's components are added in dimension order either way.
  */
 export class PackedVectors {
-  #ids: (string | undefined)[] = [];
   #scale = new Float32Array(16);
   /** A dense row's slot in #dense (its values at #dense.offset(slot)), or SPARSE. */
   #start = new Uint32Array(16);
@@ -94,7 +94,7 @@ export class PackedVectors {
   /** Scratch int16 query of a scan. */
   #query: Int16Array;
 
-  /** Where the ids are: a vector index shares one map among its partitions (id_rows.ts). */
+  /** The rows' ids: a vector index shares one table among its partitions (id_rows.ts). */
   readonly #rowOf: IdRows;
 
   constructor(readonly dim: number, rowOf: IdRows = IdRows.own()) {
@@ -123,9 +123,9 @@ export class PackedVectors {
   }
 
   *ids(): IterableIterator<string> {
-    const ids = this.#ids, rows = this.#rows;
+    const rows = this.#rows;
     for (let row = 0; row < rows; row++) {
-      const id = ids[row];
+      const id = this.#rowOf.idAt(row);
       if (id !== undefined) yield id;
     }
   }
@@ -175,7 +175,6 @@ export class PackedVectors {
       this.#count[row] = this.dim;
       for (let i = 0; i < vector.length; i++) values[at + i] = Math.round(vector[i]! / scale);
     }
-    this.#ids[row] = id;
     this.#rowOf.set(id, row);
   }
 
@@ -183,7 +182,6 @@ export class PackedVectors {
     const row = this.#rowOf.get(id);
     if (row === undefined) return;
     this.#rowOf.delete(id);
-    this.#ids[row] = undefined;
     // Dead rows cost scan time and memory: rewrite once they are a quarter of the rows.
     if (this.#rows - this.#rowOf.size > Math.max(1_000, this.#rows / 4)) this.#restore(this.arrays());
   }
@@ -225,8 +223,10 @@ export class PackedVectors {
     if (query.length !== this.dim) {
       throw new RangeError(`cosine: vectors of ${query.length} and ${this.dim} dimensions`);
     }
-    const rows = this.#rows;
-    const ids = this.#ids, starts = this.#start, scales = this.#scale;
+    const rows = this.#rows, rowOf = this.#rowOf;
+    const starts = this.#start, scales = this.#scale;
+    // Rows are compared by their ids' numbers; a string is made only for a row the top takes.
+    const skip = exclude === undefined ? -1 : rowOf.tier.numberOf(exclude) ?? -1;
     let floor = top.floor;
     let offered = false;
     // Sparse rows: the query's dimensions' postings summed into per-row sums.
@@ -244,10 +244,10 @@ export class PackedVectors {
         if (starts[row] !== SPARSE) continue;
         const score = sums[row]! * scales[row]!;
         if (!(score > floor)) continue;
-        const id = ids[row];
-        if (id === undefined || id === exclude) continue;
+        const n = rowOf.numberAt(row);
+        if (n < 0 || n === skip) continue;
         // Its error bound only once it is still in the top at the end (below): most are not.
-        top.offer(id, score, NaN), offered = true;
+        top.offer(rowOf.tier.idAt(n), score, NaN), offered = true;
         floor = top.floor;
       }
     }
@@ -261,9 +261,9 @@ export class PackedVectors {
         const row = dense.rowAt(from + i);
         const score = sums[i]! * queryScale * scales[row]!;
         if (!(score > floor)) continue;
-        const id = ids[row];
-        if (id === undefined || id === exclude) continue;
-        top.offer(id, score, NaN), offered = true;
+        const n = rowOf.numberAt(row);
+        if (n < 0 || n === skip) continue;
+        top.offer(rowOf.tier.idAt(n), score, NaN), offered = true;
         floor = top.floor;
       }
     }
@@ -282,7 +282,8 @@ export class PackedVectors {
       queries.forEach((query, j) => this.scan(query, tops[j]!, excludes[j]));
       return;
     }
-    const stride = dense.stride, ids = this.#ids, scales = this.#scale;
+    const stride = dense.stride, rowOf = this.#rowOf, scales = this.#scale;
+    const skips = excludes.map((id) => id === undefined ? -1 : rowOf.tier.numberOf(id) ?? -1);
     const rowScale = new Float64Array(CHUNK);
     for (let first = 0; first < queries.length; first += QUERY_GROUP) {
       const group = queries.slice(first, first + QUERY_GROUP);
@@ -303,15 +304,15 @@ export class PackedVectors {
         for (let i = 0; i < n; i++) rowScale[i] = scales[dense.rowAt(from + i)]!;
         const sums = dense.dotsMany(quantised, nq, from, n);
         for (let j = 0; j < group.length; j++) {
-          const top = tops[first + j]!, exclude = excludes[first + j], queryScale = queryScales[j]!;
+          const top = tops[first + j]!, skip = skips[first + j]!, queryScale = queryScales[j]!;
           let floor = floors[j]!;
           for (let i = 0, at = j * n; i < n; i++, at++) {
             // As in `scan`: the same products in the same order, so the same scores.
             const score = sums[at]! * queryScale * rowScale[i]!;
             if (!(score > floor)) continue;
-            const id = ids[dense.rowAt(from + i)];
-            if (id === undefined || id === exclude) continue;
-            top.offer(id, score, NaN), offered[j] = true;
+            const n = rowOf.numberAt(dense.rowAt(from + i));
+            if (n < 0 || n === skip) continue;
+            top.offer(rowOf.tier.idAt(n), score, NaN), offered[j] = true;
             floor = top.floor;
           }
           floors[j] = floor;
@@ -353,7 +354,7 @@ export class PackedVectors {
   /** The live rows, packed without holes, row by row. */
   arrays(): PackedArrays {
     const live: number[] = [];
-    for (let row = 0; row < this.#rows; row++) if (this.#ids[row] !== undefined) live.push(row);
+    for (let row = 0; row < this.#rows; row++) if (this.#rowOf.numberAt(row) >= 0) live.push(row);
     const newRow = new Int32Array(this.#rows).fill(-1);
     live.forEach((row, i) => (newRow[row] = i));
     let values = 0;
@@ -375,7 +376,7 @@ export class PackedVectors {
     let x = 0;
     live.forEach((row, i) => {
       const n = this.#count[row]!;
-      out.ids.push(this.#ids[row]!);
+      out.ids.push(this.#rowOf.idAt(row)!);
       out.scale[i] = this.#scale[row]!;
       out.count[i] = n;
       const start = this.#start[row]!;
@@ -433,7 +434,7 @@ export class PackedVectors {
     const values = dense.packed() as Int8Array<ArrayBuffer>;
     for (let slot = 0; slot < dense.count; slot++) start[dense.rowAt(slot)] = slot * dim;
     return {
-      ids: this.#ids.slice(0, rows) as string[],
+      ids: this.#rowOf.packed(rows),
       scale: this.#scale.slice(0, rows),
       start,
       count: this.#count.slice(0, rows),
@@ -469,7 +470,7 @@ export class PackedVectors {
    * are copied to where the kernel reads them, unless they were read there (`dense`, from `denseFor`).
    */
   static fromLayout(dim: number, layout: PackedLayout, dense?: DenseRows, rowOf?: IdRows): PackedVectors {
-    const rows = layout.ids.length;
+    const rows = idCount(layout.ids);
     // A partition that never held a sparse row has no posting lists at all (dense embedders').
     const lists = layout.used.length === 0 ? 0 : Math.ceil(rows / BLOCK) * dim;
     if (
@@ -477,8 +478,7 @@ export class PackedVectors {
       layout.used.length !== lists || layout.postRows.length !== layout.postValues.length
     ) throw new Error("packed layout: array lengths do not match");
     const packed = new PackedVectors(dim, rowOf);
-    packed.#ids = [...layout.ids];
-    layout.ids.forEach((id, row) => packed.#rowOf.set(id, row));
+    packed.#rowOf.load(layout.ids);
     packed.#rows = rows;
     packed.#scale = layout.scale;
     packed.#start = layout.start.slice();
@@ -523,9 +523,8 @@ export class PackedVectors {
 
   #restore(a: PackedArrays) {
     const rows = a.ids.length;
-    for (const id of this.#ids) if (id !== undefined) this.#rowOf.delete(id);
-    this.#ids = [...a.ids];
-    a.ids.forEach((id, row) => this.#rowOf.set(id, row));
+    for (const id of [...this.ids()]) this.#rowOf.delete(id);
+    this.#rowOf.load(a.ids);
     this.#rows = rows;
     this.#scale = a.scale;
     this.#count = a.count;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { embedEntries, insertEntry, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { StaticEmbedder } from "../embeddings/static_minilm.ts";
-import { IdRows } from "./id_rows.ts";
+import { IdRows, IdSpace } from "./id_rows.ts";
 import { PackedVectors, TopK } from "./packed_vectors.ts";
 import { VectorBacklog } from "./vector_backlog.ts";
 import { VectorIndex } from "./vector_index.ts";
@@ -73,14 +73,14 @@ test("a loaded index keeps each id in one partition through moves and deletes", 
   }
 });
 
-test("partitions sharing one id map each see and compact only their own rows", () => {
-  const tier = new Map<string, number>();
+test("partitions sharing one id table each see and compact only their own rows", () => {
+  const tier = new IdSpace();
   const a = new PackedVectors(4, new IdRows(tier, 0)), b = new PackedVectors(4, new IdRows(tier, 1));
   const v = (i: number) => Float32Array.from([1, i % 3, (i % 5) / 5, 0.5]);
   for (let i = 0; i < 3_000; i++) a.put(`a${i}`, v(i));
   for (let i = 0; i < 10; i++) b.put(`b${i}`, v(i));
   assert.equal(tier.size, 3_010);
-  assert.equal(IdRows.partitionOf(tier, "b3"), 1);
+  assert.equal(tier.partitionOf("b3"), 1);
   // Enough deletes to compact a (its rows are renumbered); b's entries are untouched.
   for (let i = 0; i < 2_000; i++) a.delete(`a${i}`);
   assert.deepEqual([a.size, b.size, tier.size], [1_000, 10, 1_010]);
@@ -91,5 +91,5 @@ test("partitions sharing one id map each see and compact only their own rows", (
   assert.ok(top.items.every((n) => n.id.startsWith("a")));
   assert.deepEqual([...b.ids()], Array.from({ length: 10 }, (_, i) => `b${i}`));
   assert.equal(a.vectorOf("b3"), undefined);
-  assert.throws(() => new IdRows(tier, 2 ** 21), RangeError);
+  assert.throws(() => new IdRows(tier, -1), RangeError);
 });

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { cosine, normalize } from "../embeddings/mod.ts";
-import { type PackedArrays, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
+import { type PackedArrays, type PackedLayout, PackedVectors, TopK, withinReach } from "./packed_vectors.ts";
 import { queryLimit } from "./simd/int8_dots.ts";
 import { readPartitions } from "./vector_index.ts";
 import { readSnapshot, writeSnapshot } from "./vector_snapshot.ts";
@@ -153,6 +153,88 @@ function snapshotV1(arrays: PackedArrays, dim: number): Uint8Array {
   for (const p of parts) out.set(p, at), at += p.length;
   return out;
 }
+
+/** A version 2 snapshot as the previous release wrote it: ids as JSON strings, each array 8-aligned. */
+function snapshotV2(layout: PackedLayout, ids: string[], dim: number): Uint8Array {
+  const names = ["scale", "start", "count", "used", "values", "postRows", "postValues"] as const;
+  const header = new TextEncoder().encode(JSON.stringify({
+    instance: "i-1",
+    model: "m",
+    seenSeq: "42",
+    partitions: [{
+      key: "u|p|default",
+      dim,
+      ids,
+      lengths: Object.fromEntries(names.map((n) => [n, layout[n].length])),
+    }],
+  }));
+  const size = new Uint8Array(4);
+  new DataView(size.buffer).setUint32(0, header.length, true);
+  const parts = [new TextEncoder().encode("memsvc-vectors-2\n"), size, header];
+  const pad = () => {
+    const at = parts.reduce((s, p) => s + p.length, 0);
+    parts.push(new Uint8Array((8 - at % 8) % 8));
+  };
+  pad();
+  for (const n of names) {
+    parts.push(new Uint8Array(layout[n].buffer, layout[n].byteOffset, layout[n].byteLength));
+    pad();
+  }
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, at), at += p.length;
+  return out;
+}
+
+test("version 3 snapshots keep compact ids as bytes and others as strings; version 2 files still load", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "memsvc-snapshot-"));
+  try {
+    const embedder = new BuiltinEmbedder();
+    const vectors = await embedder.embed(TEXTS);
+    const ids = vectors.map((
+      _,
+      i,
+    ) => (i === 1 ? "imported-1" : `m_${(i * 977).toString(16).padStart(24, "0")}`));
+    const packed = new PackedVectors(embedder.dimensions);
+    vectors.forEach((v, i) => packed.put(ids[i]!, v));
+    packed.delete(ids[2]!);
+    const layout = packed.layout();
+    const file = join(dir, "vectors.bin");
+    await writeSnapshot(file, {
+      instance: "i-1",
+      model: embedder.id,
+      seenSeq: "42",
+      partitions: [{ key: "u|p|default", dim: embedder.dimensions, layout }],
+    });
+    const bytes = await readFile(file);
+    assert.equal(bytes.subarray(0, 17).toString(), "memsvc-vectors-3\n");
+    assert.ok(!bytes.includes(ids[0]!), "compact ids are not in the file as text");
+    assert.ok(bytes.includes("imported-1"), "an id of another shape is");
+    const [query] = await embedder.embed(["billing database"]);
+    const scores = (p: PackedVectors) => {
+      const top = new TopK(10);
+      p.scan(query!, top);
+      return top.items;
+    };
+    const check = (read: Awaited<ReturnType<typeof readSnapshot>>, what: string) => {
+      assert.ok(read, what);
+      const loaded = PackedVectors.fromLayout(read.partitions[0]!.dim, read.partitions[0]!.layout!);
+      assert.deepEqual([...loaded.ids()], [...packed.ids()], what);
+      for (const id of packed.ids()) assert.deepEqual(loaded.vectorOf(id), packed.vectorOf(id), what);
+      assert.deepEqual(scores(loaded), scores(packed), what);
+      assert.ok(loaded.has("imported-1") && !loaded.has(ids[2]!), what);
+    };
+    check(await readSnapshot(file), "version 3");
+    // The same partition as the previous release saved it.
+    await writeFile(file, snapshotV2(layout, [...packed.ids()], embedder.dimensions));
+    check(await readSnapshot(file), "version 2");
+    // A version 3 file whose id bytes are cut short reads as none.
+    await writeFile(file, bytes.subarray(0, bytes.length - 5));
+    assert.equal(await readSnapshot(file), undefined);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
 
 test("a snapshot round-trips packed partitions; a damaged or missing file reads as none", async () => {
   const dir = await mkdtemp(join(tmpdir(), "memsvc-snapshot-"));

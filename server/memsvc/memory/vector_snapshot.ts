@@ -11,14 +11,20 @@
  * place instead of regrouping it: dense rows straight into the memory the scan reads (`DenseTarget`),
  * the rest into arrays of their own. Writing goes from the arrays where they are, without a copy of
  * the whole file. Version 1 (row by row: PackedArrays) is still read.
+ *
+ * Version 3 stores the ids as one array of 12 bytes a row (id_rows.ts PackedIds; ids of another
+ * shape listed in the header) instead of a JSON array of strings: a load parses no 100,000 strings
+ * that the index no longer keeps. Version 2 files still load.
  */
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { readFile, rename } from "node:fs/promises";
+import { ID_BYTES, IdRows, type PackedIds } from "./id_rows.ts";
 import type { PackedArrays, PackedLayout } from "./packed_vectors.ts";
 
 const MAGIC_V1 = "memsvc-vectors-1\n";
-const MAGIC = "memsvc-vectors-2\n";
+const MAGIC_V2 = "memsvc-vectors-2\n";
+const MAGIC = "memsvc-vectors-3\n";
 
 export interface Snapshot {
   /** engine_state's instance id of the database the vectors came from. */
@@ -60,7 +66,10 @@ const ARRAYS = [
   ["postValues", Int8Array],
 ] as const;
 
-type ArrayName = (typeof ARRAYS)[number][0];
+/** Version 3: the arrays of version 2, then the ids' bytes. */
+const ARRAYS_V3 = [...ARRAYS, ["ids", Uint8Array]] as const;
+
+type ArrayName = (typeof ARRAYS_V3)[number][0];
 const ALIGN = 8;
 
 export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<void> {
@@ -68,8 +77,9 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<v
   let offset = 0;
   const partitions = snapshot.partitions.map((p) => {
     const lengths = {} as Record<ArrayName, number>;
-    for (const [name] of ARRAYS) {
-      const a = p.layout[name];
+    const ids = packedIds(p.layout.ids);
+    for (const [name] of ARRAYS_V3) {
+      const a = name === "ids" ? ids.bytes : p.layout[name];
       lengths[name] = a.length;
       chunks.push(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
       offset += a.byteLength;
@@ -77,7 +87,7 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<v
       chunks.push(new Uint8Array(pad));
       offset += pad;
     }
-    return { key: p.key, dim: p.dim, ids: p.layout.ids, lengths };
+    return { key: p.key, dim: p.dim, rows: ids.rows, others: ids.others, lengths };
   });
   const header = Buffer.from(JSON.stringify({ ...snapshot, partitions }));
   // The arrays start at an aligned offset of the file.
@@ -148,7 +158,8 @@ export async function readSnapshot(file: string, denseInto?: DenseTarget): Promi
     };
     const magic = Buffer.from(read(new Uint8Array(MAGIC.length)) as Uint8Array).toString();
     if (magic === MAGIC_V1) return parseV1(await readFile(file));
-    if (magic !== MAGIC) return undefined;
+    if (magic !== MAGIC && magic !== MAGIC_V2) return undefined;
+    const v3 = magic === MAGIC;
     const headerLength = Buffer.from(read(new Uint8Array(4)) as Uint8Array).readUInt32LE(0);
     const header = JSON.parse(
       Buffer.from(read(new Uint8Array(headerLength)) as Uint8Array).toString(),
@@ -157,16 +168,21 @@ export async function readSnapshot(file: string, denseInto?: DenseTarget): Promi
     align();
     const partitions = header.partitions.map((p, index) => {
       const layout = { ids: p.ids } as PackedLayout;
-      for (const [name, Type] of ARRAYS) {
+      for (const [name, Type] of v3 ? ARRAYS_V3 : ARRAYS) {
         const length = p.lengths[name]!;
         if (!Number.isSafeInteger(length) || length < 0 || at + length * Type.BYTES_PER_ELEMENT > size) {
           throw new Error("snapshot is truncated");
         }
         const into = name === "values" ? denseInto?.(index, p.dim, layout.start, length) : undefined;
-        (layout as unknown as Record<string, unknown>)[name] = read(into ?? new Type(length));
+        const array = read(into ?? new Type(length));
+        if (name === "ids") {
+          layout.ids = { rows: p.rows!, bytes: array as Uint8Array<ArrayBuffer>, others: p.others ?? [] };
+        } else (layout as unknown as Record<string, unknown>)[name] = array;
         align();
       }
-      if (layout.scale.length !== p.ids.length) throw new Error("snapshot rows do not match its ids");
+      const rows = v3 ? p.rows : p.ids?.length;
+      if (layout.scale.length !== rows) throw new Error("snapshot rows do not match its ids");
+      if (v3 && (layout.ids as PackedIds).bytes.length !== rows * ID_BYTES) throw new Error("snapshot ids");
       return { key: p.key, dim: p.dim, layout };
     });
     return { instance: header.instance, model: header.model, seenSeq: header.seenSeq, partitions };
@@ -178,8 +194,25 @@ export async function readSnapshot(file: string, denseInto?: DenseTarget): Promi
 }
 
 type Header = Omit<Snapshot, "partitions"> & {
-  partitions: { key: string; dim: number; ids: string[]; lengths: Record<string, number> }[];
+  partitions: {
+    key: string;
+    dim: number;
+    /** Versions 1 and 2. */
+    ids?: string[];
+    /** Version 3: rows, and the rows whose id is not in the bytes. */
+    rows?: number;
+    others?: [number, string][];
+    lengths: Record<string, number>;
+  }[];
 };
+
+/** Ids as version 3 stores them. */
+function packedIds(ids: string[] | PackedIds): PackedIds {
+  if (!Array.isArray(ids)) return ids;
+  const rows = IdRows.own();
+  rows.load(ids);
+  return rows.packed(ids.length);
+}
 
 /** A version 1 file (row by row), read whole. */
 function parseV1(bytes: Buffer): ReadSnapshot {
@@ -201,11 +234,11 @@ function parseV1(bytes: Buffer): ReadSnapshot {
     return new Type(copy.buffer);
   };
   const partitions = header.partitions.map((p) => {
-    const arrays = { ids: p.ids } as PackedArrays;
+    const arrays = { ids: p.ids! } as PackedArrays;
     for (const [name, Type] of ARRAYS_V1) {
       (arrays as unknown as Record<string, unknown>)[name] = take(Type, p.lengths[name]!);
     }
-    if (arrays.scale.length !== p.ids.length) throw new Error("snapshot rows do not match its ids");
+    if (arrays.scale.length !== p.ids!.length) throw new Error("snapshot rows do not match its ids");
     return { key: p.key, dim: p.dim, arrays };
   });
   return { instance: header.instance, model: header.model, seenSeq: header.seenSeq, partitions };
