@@ -27,6 +27,8 @@ import { startPostgres } from "../../test/harness/postgres.ts";
 import { conversationSet, DEFAULT_SET } from "./conversations.ts";
 import { memories, queries } from "./data.ts";
 import { type BenchServer, exportFile, post, serverEnv, startServer } from "./memsvc_server.ts";
+import { KeepAliveClient } from "./keep_alive_client.ts";
+import { postgresCpuMs } from "./postgres_cpu.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
 import { BuiltinEmbedder, MiniLMEmbedder, StaticEmbedder } from "../../server/memsvc/embeddings/mod.ts";
@@ -205,23 +207,60 @@ function cpuMs(pid: number): number | undefined {
   }
 }
 
-async function writePath(server: BenchServer, backend: string) {
-  const out: Record<string, LoadResult & { serverCpuMsPerWrite?: number }> = {};
+/** CPU per write of the server, the bench itself and, given `postgresCpu`, a PostgreSQL cluster's processes. */
+type WriteRow = LoadResult & {
+  serverCpuMsPerWrite?: number;
+  clientCpuMsPerWrite?: number;
+  postgresCpuMsPerWrite?: number;
+};
+
+async function writePath(server: BenchServer, backend: string, postgresCpu?: () => number | undefined) {
+  const out: Record<string, WriteRow> = {};
   for (const c of CONCURRENCY) {
     log(`${backend}: ${SIZES.write} remembers at concurrency ${c}`);
     const items = take(SIZES.write);
+    // Above concurrency 1, one kept-alive connection per worker written to directly
+    // (keep_alive_client.ts): fetch's own CPU took a fifth of the two cores the server shares with
+    // it. At concurrency 1 fetch stays: that row's latency is compared with the peers'.
+    const idle = c === 1 ? [] : Array.from({ length: c }, () =>
+      new KeepAliveClient(server.url, {
+        authorization: `Bearer ${server.token}`,
+        // The headers an HTTP library sends besides (fetch's), so the server parses as much.
+        accept: "*/*",
+        "accept-language": "*",
+        "user-agent": "memsvc-bench",
+        "accept-encoding": "gzip,br",
+      }));
+    const write = async (i: number) => {
+      const client = idle.pop();
+      if (!client) return await remember(server, items[i]!, `write-c${c}`);
+      try {
+        const answer = await client.postJson("/v1/remember", {
+          content: items[i]!,
+          namespace: `write-c${c}`,
+        });
+        if (answer.status >= 300) throw new Error(`POST /v1/remember: ${answer.status} ${answer.body}`);
+        JSON.parse(answer.body);
+      } finally {
+        idle.push(client);
+      }
+    };
     // The server's CPU per remember: a loaded machine distorts wall time far more than CPU time.
     const cpuBefore = cpuMs(server.pid);
-    out[`c${c}`] = await runLoad(
-      items.length,
-      c,
-      (i) => remember(server, items[i]!, `write-c${c}`),
-      progress("remembered"),
-    );
+    const clientBefore = process.cpuUsage();
+    const pgBefore = postgresCpu?.();
+    out[`c${c}`] = await runLoad(items.length, c, write, progress("remembered"));
+    const pgAfter = postgresCpu?.();
+    const client = process.cpuUsage(clientBefore);
     const cpuAfter = cpuMs(server.pid);
+    if (pgBefore !== undefined && pgAfter !== undefined) {
+      out[`c${c}`]!.postgresCpuMsPerWrite = Math.round(((pgAfter - pgBefore) / items.length) * 100) / 100;
+    }
+    idle.forEach((k) => k.close());
     if (cpuBefore !== undefined && cpuAfter !== undefined) {
       out[`c${c}`]!.serverCpuMsPerWrite = Math.round(((cpuAfter - cpuBefore) / items.length) * 100) / 100;
     }
+    out[`c${c}`]!.clientCpuMsPerWrite = Math.round((client.user + client.system) / 10 / items.length) / 100;
   }
   return out;
 }
@@ -445,7 +484,8 @@ if (runs("postgres")) {
   try {
     const server = await startServer({ databaseUrl: pg.url, binary: BINARY });
     await server.login();
-    results.postgres = { write: await writePath(server, "postgres") };
+    const port = new URL(pg.url).port;
+    results.postgres = { write: await writePath(server, "postgres", () => postgresCpuMs(port)) };
     await server.stop();
   } finally {
     await pg.stop();
@@ -517,12 +557,14 @@ console.log(`\nresults: ${outFile}`);
 
 // deno-lint-ignore no-explicit-any
 function report(r: any): string {
-  const w = (x: LoadResult & { serverCpuMsPerWrite?: number }) => [
+  const w = (x: WriteRow) => [
     x.throughput,
     x.latency.p50,
     x.latency.p95,
     x.latency.p99,
     x.serverCpuMsPerWrite ?? "-",
+    x.clientCpuMsPerWrite ?? "-",
+    x.postgresCpuMsPerWrite ?? "-",
   ];
   const l = (x: LatencySummary) => [x.p50, x.p95, x.p99];
   const sm = r.peers.serverMemory;
@@ -555,7 +597,10 @@ function report(r: any): string {
   if (writeRows.length) {
     section(
       "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s)",
-      table(["", "writes/s", "p50", "p95", "p99", "server CPU/write"], writeRows),
+      table(
+        ["", "writes/s", "p50", "p95", "p99", "server CPU/write", "bench CPU/write", "PG CPU/write"],
+        writeRows,
+      ),
     );
   }
   const searchRows = [

@@ -62,7 +62,10 @@ export interface MemsvcAppDeps {
   mcp: { registry: SessionRegistry; server: Omit<McpDeps, "toolNames"> };
   maintenance: Maintenance;
   metrics: MemsvcMetrics;
-  /** Pauses between API requests that background statements wait for (embedded database only). */
+  /**
+   * Counts API requests: garbage collection waits for pauses between them, and on the embedded database
+   * background statements too.
+   */
   pauses?: RequestPauses;
   /** The dashboard's bundle (see dashboard/serve.ts); undefined when it is not built. */
   dashboard?: DashboardBundle;

@@ -76,8 +76,10 @@ export async function startMemsvc(
     const sessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.MEMSVC_MCP_SSE_IDLE_MS }, log);
     const embedder = createEmbedder(config, { dataDir: config.MEMSVC_DATA_DIR });
     const embedded = store.database.backend === "pglite";
-    // PGlite runs statements on this thread: background ones wait for pauses between requests.
-    const pauses = embedded ? new RequestPauses() : undefined;
+    // API requests in flight: garbage is collected in pauses between them (below), and on PGlite,
+    // which runs statements on this thread, background statements wait for such pauses too.
+    const requests = new RequestPauses();
+    const pauses = embedded ? requests : undefined;
     const index = new VectorIndex(store.database.db, embedder, pauses);
     // Copies of rows and vectors for search, filled by the write path too (embedded database only).
     const copies = {
@@ -149,7 +151,7 @@ export async function startMemsvc(
       embedded ? HIT_FLUSH_EMBEDDED_MS : HIT_FLUSH_MS,
     );
     const app = await buildApp(config, log, store, {
-      pauses,
+      requests,
       hits,
       tokens,
       activeProjects: caches.activeProjects,
@@ -206,7 +208,9 @@ export async function startMemsvc(
       // From then on RSS, not the collector's own count (which includes the database's idle heap),
       // decides when garbage is collected, in pauses between requests (internal/platform/garbage.ts).
       stopGuard = startGarbageGuard({
-        ready: pauses && (() => pauses.idle(PAUSE_IDLE_MS)),
+        // On PostgreSQL too: under a stream of writes, collections due every 250 ms took their whole
+        // 5 % share of the thread (about a tenth of a remember's CPU, docs/benchmarks.md MEMPGW2).
+        ready: () => requests.idle(PAUSE_IDLE_MS),
         onCollect: (rss, ms) =>
           log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
       });
@@ -220,7 +224,7 @@ export async function startMemsvc(
 
 /** The long-lived parts the app's routes use; startMemsvc owns their lifecycle. */
 interface Parts {
-  pauses: RequestPauses | undefined;
+  requests: RequestPauses;
   hits: HitCounts;
   tokens: TokenStore;
   activeProjects: NotifiedCache<string | null>;
@@ -314,7 +318,7 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     memory,
     search,
     activity,
-    pauses: parts.pauses,
+    pauses: parts.requests,
     mcp: {
       registry: sessions,
       server: { memory, search, db, embedder, index, vectors, projects, log, metrics },
