@@ -33,6 +33,11 @@ import { NotifiedCache } from "./store/notified_cache.ts";
 const MINUTE = 60_000;
 /** The collection after the indexes are loaded waits this long at most for a pause between requests. */
 const COLLECT_MAX_WAIT_MS = 10_000;
+/**
+ * Growth past which the garbage guard collects without waiting for a pause: under back-to-back
+ * searches none comes.
+ */
+const GUARD_URGENT_BYTES = 64 * 2 ** 20;
 /** The keyword index is saved once this long passed without a change (and at shutdown). */
 const KEYWORD_SETTLE_MS = 30_000;
 
@@ -171,12 +176,14 @@ export async function startMemsvc(
     let warming = Promise.resolve();
     let warmingKeywords = Promise.resolve();
     let stopGuard = () => {};
+    let stopping = false;
     const server = serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
       log,
       drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        stopping = true;
         stopGuard();
         index.stop();
         await warming;
@@ -195,25 +202,33 @@ export async function startMemsvc(
       beforeDrain: () => sessions.closeAll(),
     });
     warmingKeywords = warmKeywords(keywords, keywordSnapshot, log);
-    warming = warmIndex(index, log).then(async () => {
+    const warmingVectors = warmIndex(index, log);
+    // From the moment both indexes are loaded, RSS, not the collector's own count (which includes the
+    // database's idle heap), decides when garbage is collected (internal/platform/garbage.ts). Not
+    // after the catch-up below: its statements wait for pauses between requests, and under
+    // back-to-back searches after a restart the guard did not run until they stopped.
+    const guarding = Promise.all([warmingVectors, warmingKeywords]).then(() => {
+      if (stopping) return;
+      stopGuard = startGarbageGuard({
+        // On PostgreSQL too: under a stream of writes, collections due every 250 ms took their whole
+        // 5 % share of the thread (about a tenth of a remember's CPU, docs/benchmarks.md MEMPGW2).
+        ready: () => requests.idle(PAUSE_IDLE_MS),
+        urgentBytes: GUARD_URGENT_BYTES,
+        onCollect: (rss, ms) =>
+          log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
+      });
+    });
+    warming = warmingVectors.then(async () => {
       preloadEmbedder();
       snapshot.start();
       if (loaded) await snapshot.reconcile();
       await vectors.recover();
       // Loading both indexes left tens of MB of garbage (parsed snapshot headers, read pages): gone
       // before the searches add theirs, in a pause between requests (a full collection stops the thread).
-      await warmingKeywords;
+      await guarding;
       await pauses?.pause(PAUSE_IDLE_MS, COLLECT_MAX_WAIT_MS);
+      if (stopping) return;
       collectGarbage();
-      // From then on RSS, not the collector's own count (which includes the database's idle heap),
-      // decides when garbage is collected, in pauses between requests (internal/platform/garbage.ts).
-      stopGuard = startGarbageGuard({
-        // On PostgreSQL too: under a stream of writes, collections due every 250 ms took their whole
-        // 5 % share of the thread (about a tenth of a remember's CPU, docs/benchmarks.md MEMPGW2).
-        ready: () => requests.idle(PAUSE_IDLE_MS),
-        onCollect: (rss, ms) =>
-          log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
-      });
     });
     return server;
   } catch (err) {
