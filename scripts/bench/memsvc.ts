@@ -9,6 +9,7 @@
  *   deno task bench:memsvc --only=search --warm-searches=300     # search rows of a warmed-up process
  *   deno task bench:memsvc --only=restart --data=/tmp/data-100k  # restart rows on a copy of a kept data dir
  *   deno task bench:memsvc --only=search --embedder=builtin-static  # MEMSVC_EMBEDDER of the servers
+ *   deno task bench:memsvc --only=write --write-client=fetch    # every write row through fetch (earlier runs' client)
  *
  * Phases (`--only`, comma-separated; default all): first-start, write, search, mcp, restart,
  * recall (the conversational set), postgres, peers. Rows of phases not run are left out of the table.
@@ -89,6 +90,11 @@ let cursor = 0;
 const take = (n: number) => texts.slice(cursor, cursor += n);
 const searchQueries = queries(QUERIES, 11);
 const WARM_SEARCHES = Number(flag("warm-searches") ?? 0);
+/** The write rows' client above concurrency 1: "kept-alive" (keep_alive_client.ts) or "fetch" (before 2026-11-27). */
+const WRITE_CLIENT = flag("write-client") ?? "kept-alive";
+if (!["kept-alive", "fetch"].includes(WRITE_CLIENT)) {
+  throw new Error(`--write-client: kept-alive or fetch, not ${WRITE_CLIENT}`);
+}
 const warmQueries = queries(Math.min(WARM_SEARCHES, 1_000), 13);
 
 const results: Record<string, unknown> = {
@@ -222,15 +228,17 @@ async function writePath(server: BenchServer, backend: string, postgresCpu?: () 
     // Above concurrency 1, one kept-alive connection per worker written to directly
     // (keep_alive_client.ts): fetch's own CPU took a fifth of the two cores the server shares with
     // it. At concurrency 1 fetch stays: that row's latency is compared with the peers'.
-    const idle = c === 1 ? [] : Array.from({ length: c }, () =>
-      new KeepAliveClient(server.url, {
-        authorization: `Bearer ${server.token}`,
-        // The headers an HTTP library sends besides (fetch's), so the server parses as much.
-        accept: "*/*",
-        "accept-language": "*",
-        "user-agent": "memsvc-bench",
-        "accept-encoding": "gzip,br",
-      }));
+    const idle = c === 1 || WRITE_CLIENT === "fetch"
+      ? []
+      : Array.from({ length: c }, () =>
+        new KeepAliveClient(server.url, {
+          authorization: `Bearer ${server.token}`,
+          // The headers an HTTP library sends besides (fetch's), so the server parses as much.
+          accept: "*/*",
+          "accept-language": "*",
+          "user-agent": "memsvc-bench",
+          "accept-encoding": "gzip,br",
+        }));
     const write = async (i: number) => {
       const client = idle.pop();
       if (!client) return await remember(server, items[i]!, `write-c${c}`);
@@ -596,7 +604,8 @@ function report(r: any): string {
   ];
   if (writeRows.length) {
     section(
-      "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s)",
+      "Write path: POST /v1/remember, " + SIZES.write + " entries per row (ms; writes/s; above c=1 through " +
+        (WRITE_CLIENT === "fetch" ? "fetch)" : "kept-alive connections)"),
       table(
         ["", "writes/s", "p50", "p95", "p99", "server CPU/write", "bench CPU/write", "PG CPU/write"],
         writeRows,
