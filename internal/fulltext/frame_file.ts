@@ -1,0 +1,76 @@
+/**
+ * A snapshot file's bytes for decodeFrame. On Bun, a frame checksummed with CRC-32 is mapped
+ * (private, copy-on-write) instead of read: views into it (postings, term lists) then cost only the
+ * pages a reader touches, counted as file-backed memory the kernel can drop and read back, where a
+ * read keeps the whole file as anonymous memory for the life of the process (31 MB at 100,000
+ * memsvc entries). The checksum is computed by streaming the file through a small buffer, so the
+ * check leaves no page of the mapping resident. Elsewhere (Deno, the tests), and for frames of the
+ * older "words" checksum, the file is read whole as before.
+ *
+ * A mapping stays valid only while nobody truncates or rewrites the file in place: the callers'
+ * files are written to a temporary file and renamed over the old one (a new inode; the mapped one
+ * lives until unmapped), never rewritten where they are.
+ */
+import { Buffer } from "node:buffer";
+import { open, readFile, stat } from "node:fs/promises";
+import { crc32 } from "node:zlib";
+import { frameBodyStart } from "./frame.ts";
+
+/** How much of the file the checksum reads at a time. */
+const CHUNK = 1 << 20;
+
+type Mmap = (path: string, options: { shared: boolean }) => Uint8Array;
+const bunMmap = (globalThis as { Bun?: { mmap?: Mmap } }).Bun?.mmap;
+
+export interface FrameFile {
+  bytes: Uint8Array;
+  /** The bytes were mapped and their CRC-32 checked already: decodeFrame's `checked`. */
+  checked: boolean;
+  mapped: boolean;
+}
+
+/**
+ * The file's bytes: mapped and checked when it begins with `crcMagic` (a frame with the "crc32"
+ * checksum) and the runtime can map files, else read whole (the caller's decodeFrame checks them).
+ * Throws when the file cannot be read, or a mapped frame's checksum does not match.
+ */
+export async function readFrameFile(
+  file: string,
+  crcMagic: string,
+  options: { map?: boolean } = {},
+): Promise<FrameFile> {
+  if (!bunMmap || options.map === false) {
+    return { bytes: await readFile(file), checked: false, mapped: false };
+  }
+  const body = frameBodyStart(crcMagic);
+  const handle = await open(file, "r");
+  try {
+    const before = await handle.stat();
+    const head = Buffer.alloc(body);
+    const { bytesRead } = await handle.read(head, 0, body, 0);
+    if (bytesRead < body || head.subarray(0, crcMagic.length).toString() !== crcMagic) {
+      // Not a CRC-32 frame (an older format, or damage): read whole, decodeFrame decides.
+      return { bytes: await readFile(file), checked: false, mapped: false };
+    }
+    const bytes = bunMmap(file, { shared: false });
+    // The path named the same file before and after it was mapped (a save renames a new file in),
+    // so the mapping is the file this handle streams.
+    const after = await stat(file);
+    if (after.ino !== before.ino || after.dev !== before.dev || bytes.length !== before.size) {
+      return { bytes: await readFile(file), checked: false, mapped: false };
+    }
+    let sum = 0;
+    const chunk = Buffer.alloc(Math.min(CHUNK, Math.max(1, before.size - body)));
+    for (let at = body; at < before.size;) {
+      const { bytesRead: n } = await handle.read(chunk, 0, Math.min(chunk.length, before.size - at), at);
+      if (n === 0) throw new Error("snapshot is truncated");
+      sum = crc32(chunk.subarray(0, n), sum);
+      at += n;
+    }
+    const stored = head.readUInt32LE(body - 8), length = head.readUInt32LE(body - 4);
+    if (stored !== sum || length !== before.size - body) throw new Error("snapshot checksum mismatch");
+    return { bytes, checked: true, mapped: true };
+  } finally {
+    await handle.close();
+  }
+}
