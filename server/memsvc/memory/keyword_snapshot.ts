@@ -20,8 +20,7 @@
  * file in place: a save renames a new file over it (the mapped inode lives on, unlinked, until the
  * index that views it is dropped), and nothing else in memsvc writes, truncates or deletes it.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
-import { decodeFrame, encodeFrame, readFrameFile } from "../../../internal/fulltext/mod.ts";
+import { decodeFrame, encodeFrame, readFrameFile, writeFrameFile } from "../../../internal/fulltext/mod.ts";
 
 export const KEYWORD_SNAPSHOT_FILE = "keyword-index.bin";
 /** Metadata in each index's JSON header. */
@@ -73,14 +72,7 @@ export async function writeKeywordSnapshot(file: string, snapshot: KeywordSnapsh
     "crc32",
   );
   // Never written in place: a running process may have the current file mapped (see above).
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, bytes, { mode: 0o600 });
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFrameFile(file, bytes);
 }
 
 /** The snapshot, or undefined when there is none or it is damaged. */
