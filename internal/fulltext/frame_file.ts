@@ -12,7 +12,8 @@
  * lives until unmapped), never rewritten where they are.
  */
 import { Buffer } from "node:buffer";
-import { open, readFile, rename, rm, stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { open, readFile, rename, rm } from "node:fs/promises";
 import { crc32 } from "node:zlib";
 import { frameBodyStart } from "./frame.ts";
 
@@ -46,30 +47,36 @@ export async function readFrameFile(
   crcMagic: string,
   options: { map?: boolean } = {},
 ): Promise<FrameFile> {
-  if (!bunMmap || options.map === false) {
-    return { bytes: await readFile(file), checked: false, mapped: false };
-  }
+  const mapped = bunMmap && options.map !== false ? mapFrame(file, crcMagic, bunMmap) : undefined;
+  return mapped ?? { bytes: await readFile(file), checked: false, mapped: false };
+}
+
+/**
+ * The mapped frame, checked; undefined when the file is not a CRC-32 frame (an older format, or
+ * damage: read whole, decodeFrame decides) or was replaced while being mapped. Synchronous: 31 MB
+ * checked in 1 MB reads is a few milliseconds, and as 31 turns of the event loop it took several
+ * times longer at start, where a restart's first search waits for it.
+ */
+function mapFrame(file: string, crcMagic: string, mmap: Mmap): FrameFile | undefined {
   const body = frameBodyStart(crcMagic);
-  const handle = await open(file, "r");
+  const fd = openSync(file, "r");
   try {
-    const before = await handle.stat();
+    const before = fstatSync(fd);
     const head = Buffer.alloc(body);
-    const { bytesRead } = await handle.read(head, 0, body, 0);
-    if (bytesRead < body || head.subarray(0, crcMagic.length).toString() !== crcMagic) {
-      // Not a CRC-32 frame (an older format, or damage): read whole, decodeFrame decides.
-      return { bytes: await readFile(file), checked: false, mapped: false };
+    if (readSync(fd, head, 0, body, 0) < body || head.subarray(0, crcMagic.length).toString() !== crcMagic) {
+      return undefined;
     }
-    const bytes = bunMmap(file, { shared: false });
+    const bytes = mmap(file, { shared: false });
     // The path named the same file before and after it was mapped (a save renames a new file in),
-    // so the mapping is the file this handle streams.
-    const after = await stat(file);
+    // so the mapping is the file this descriptor reads.
+    const after = statSync(file);
     if (after.ino !== before.ino || after.dev !== before.dev || bytes.length !== before.size) {
-      return { bytes: await readFile(file), checked: false, mapped: false };
+      return undefined;
     }
     let sum = 0;
     const chunk = Buffer.alloc(Math.min(CHUNK, Math.max(1, before.size - body)));
     for (let at = body; at < before.size;) {
-      const { bytesRead: n } = await handle.read(chunk, 0, Math.min(chunk.length, before.size - at), at);
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, before.size - at), at);
       if (n === 0) throw new Error("snapshot is truncated");
       sum = crc32(chunk.subarray(0, n), sum);
       at += n;
@@ -78,7 +85,7 @@ export async function readFrameFile(
     if (stored !== sum || length !== before.size - body) throw new Error("snapshot checksum mismatch");
     return { bytes, checked: true, mapped: true };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
