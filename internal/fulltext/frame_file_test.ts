@@ -5,7 +5,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeFrame, encodeFrame } from "./frame.ts";
-import { readFrameFile, writeFrameFile } from "./frame_file.ts";
+import { writeMappedFile } from "../platform/mod.ts";
+import { readFrameFile } from "./frame_file.ts";
 
 const MAGIC = "frame-file-test\n";
 
@@ -16,7 +17,7 @@ describe("frame files", () => {
       const file = join(dir, "index.bin");
       const values = Float64Array.from({ length: 40_000 }, (_, i) => i * 1.5);
       const first = encodeFrame(MAGIC, { n: 1 }, [values], "crc32");
-      await writeFrameFile(file, first);
+      await writeMappedFile(file, first);
       assert.deepEqual(
         new Uint8Array(await readFile(file)),
         first,
@@ -24,7 +25,7 @@ describe("frame files", () => {
       );
       const inode = statSync(file).ino;
       const second = encodeFrame(MAGIC, { n: 2 }, [values.subarray(1)], "crc32");
-      await writeFrameFile(file, second);
+      await writeMappedFile(file, second);
       assert.notEqual(statSync(file).ino, inode, "a new file renamed over the old one");
       assert.deepEqual(readdirSync(dir), ["index.bin"], "no temporary file left");
       const read = await readFrameFile(file, MAGIC);
@@ -35,13 +36,13 @@ describe("frame files", () => {
       // Damaged: refused by the mapped read's streamed check or by decodeFrame after a plain read.
       const bad = Uint8Array.from(second);
       bad[bad.length >> 1]! ^= 1;
-      await writeFrameFile(file, bad);
+      await writeMappedFile(file, bad);
       const load = async () => {
         const r = await readFrameFile(file, MAGIC);
         decodeFrame(MAGIC, r.bytes, { checksum: "crc32", checked: r.checked });
       };
       await assert.rejects(load, /checksum mismatch/);
-      await writeFrameFile(file, second.subarray(0, second.length - 8));
+      await writeMappedFile(file, second.subarray(0, second.length - 8));
       await assert.rejects(load, /checksum mismatch/, "truncated");
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -20,7 +20,8 @@
  * file in place: a save renames a new file over it (the mapped inode lives on, unlinked, until the
  * index that views it is dropped), and nothing else in memsvc writes, truncates or deletes it.
  */
-import { decodeFrame, encodeFrame, readFrameFile, writeFrameFile } from "../../../internal/fulltext/mod.ts";
+import { decodeFrame, encodeFrame, readFrameFile } from "../../../internal/fulltext/mod.ts";
+import { writeMappedFile } from "../../../internal/platform/mod.ts";
 
 export const KEYWORD_SNAPSHOT_FILE = "keyword-index.bin";
 /** Metadata in each index's JSON header. */
@@ -72,7 +73,7 @@ export async function writeKeywordSnapshot(file: string, snapshot: KeywordSnapsh
     "crc32",
   );
   // Never written in place: a running process may have the current file mapped (see above).
-  await writeFrameFile(file, bytes);
+  await writeMappedFile(file, bytes);
 }
 
 /** The snapshot, or undefined when there is none or it is damaged. */
