@@ -24,6 +24,11 @@ export type Checksum = "words" | "crc32";
 const HASH_BYTES = 8;
 const align = (n: number) => (n + 7) & ~7;
 
+/** Where a frame of `magic` starts its checksummed body; the checksum is the 8 bytes before. */
+export function frameBodyStart(magic: string): number {
+  return align(new TextEncoder().encode(magic).length) + HASH_BYTES;
+}
+
 /** The frame's bytes: magic, checksum, header length, header, sections. */
 export function encodeFrame(
   magic: string,

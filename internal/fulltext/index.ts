@@ -134,7 +134,8 @@ class Postings {
   /** Live documents holding the term. */
   df = 0;
   dead = 0;
-  maxImpact = 0;
+  /** NaN until first asked of a list read from a snapshot (see `of`). */
+  #maxImpact = 0;
   constructor(
     readonly id: number,
     readonly fieldCount: number,
@@ -143,12 +144,27 @@ class Postings {
     /** `fieldCount` bytes per posting: the term's frequency in each field. */
     public tfs: Uint8Array = new Uint8Array(4 * fieldCount),
   ) {}
-  /** A list over arrays read from a snapshot (views: the first push copies them into its own). */
+  /**
+   * A list over arrays read from a snapshot (views: the first push copies them into its own). Its
+   * highest impact is found when a search first needs it: reading every list's impacts at load
+   * would make all of a mapped snapshot's impacts resident (frame_file.ts).
+   */
   static of(id: number, fieldCount: number, docs: Int32Array, impacts: Float32Array, tfs: Uint8Array) {
     const p = new Postings(id, fieldCount, docs, impacts, tfs);
     p.length = p.df = docs.length;
-    for (let i = 0; i < impacts.length; i++) if (impacts[i]! > p.maxImpact) p.maxImpact = impacts[i]!;
+    p.#maxImpact = NaN;
     return p;
+  }
+  get maxImpact(): number {
+    if (Number.isNaN(this.#maxImpact)) {
+      let max = 0;
+      for (let i = 0; i < this.length; i++) if (this.impacts[i]! > max) max = this.impacts[i]!;
+      this.#maxImpact = max;
+    }
+    return this.#maxImpact;
+  }
+  set maxImpact(value: number) {
+    this.#maxImpact = value;
   }
   push(doc: number, tf: ArrayLike<number>, impact: number) {
     if (this.length === this.docs.length) {

@@ -27,5 +27,6 @@ export {
   type Section,
 } from "./frame.ts";
 export { CompactIds } from "./compact_ids.ts";
+export { type FrameFile, readFrameFile } from "./frame_file.ts";
 export { type IdKeys, IdTable } from "./id_table.ts";
 export { analyze, QUESTION_WORDS, stem, STOP_WORDS, words } from "./analyzer.ts";

@@ -41,6 +41,8 @@ export interface Persisted {
   readonly changedAt?: number;
   /** When the snapshot it loaded was saved (ms since the epoch); only needed with `refreshMs`. */
   readonly loadedSavedAt?: number;
+  /** Whether the loaded snapshot is mapped rather than read (logged with the load). */
+  readonly loadedMapped?: boolean;
   save(file: string, instance: string): Promise<void>;
   /** False when there was no usable snapshot (then the index reads the database). */
   load(file: string, instance: string): Promise<boolean>;
@@ -92,6 +94,7 @@ export class IndexSnapshot {
         this.log.info(`${this.#name} snapshot loaded`, {
           [this.options.unit]: this.index.size,
           ms: Math.round(performance.now() - started),
+          ...(this.index.loadedMapped ? { mapped: true } : {}),
         });
       }
       return loaded;

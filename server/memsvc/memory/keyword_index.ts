@@ -13,7 +13,8 @@
  * Memory: the index keeps no text. Re-indexing a neighbour (its context changed) reads its row
  * again; an entry's own text is known only as a hash, to tell a flag change from an edit. Entries'
  * metadata are typed-array columns (keyword_entries.ts), no object per entry; a loaded snapshot's
- * postings and term lists stay views into the file's bytes, and its ids are hashed only once one is
+ * postings and term lists stay views into the file's bytes (mapped on Bun: resident only where a
+ * search has read them, keyword_snapshot.ts), and its ids are hashed only once one is
  * looked up (a write, a delete, a conversation's neighbours), not before the first search.
  *
  * Persistence (`save`, `load`; keyword_snapshot.ts frames the file): the partitions' indexes as
@@ -87,6 +88,7 @@ export class KeywordIndex {
   #changes = 0;
   #changedAt = 0;
   #loadedSavedAt: number | undefined;
+  #loadedMapped = false;
   /** Query expansion's table (query_expansion.ts): undefined until read, null when there is none. */
   #neighbours: Neighbours | null | undefined;
   #neighboursLoading: Promise<unknown> | undefined;
@@ -119,6 +121,11 @@ export class KeywordIndex {
   /** When the loaded snapshot was saved (ms since the epoch); undefined when none was loaded. */
   get loadedSavedAt(): number | undefined {
     return this.#loadedSavedAt;
+  }
+
+  /** Whether the loaded snapshot's sections are views into the file mapped (keyword_snapshot.ts). */
+  get loadedMapped(): boolean {
+    return this.#loadedMapped;
   }
 
   /** When the index last changed (ms since the epoch). */
@@ -256,6 +263,7 @@ export class KeywordIndex {
     this.#cursor.restore(snapshot.seen, snapshot.gaps, Date.now());
     this.#changes = 0;
     this.#loadedSavedAt = snapshot.savedAt;
+    this.#loadedMapped = snapshot.mapped === true;
     return true;
   }
 

@@ -13,9 +13,15 @@
  * Written to a temporary file named for the process and renamed, so a crash mid-write, or two
  * processes sharing a data directory, leave a whole file; a file that does not read back whole is
  * ignored and the index rebuilt.
+ *
+ * On Bun (the compiled binary) a file of the current format is mapped, not read
+ * (internal/fulltext/frame_file.ts): the loaded index's postings and term lists stay views into the
+ * mapping, resident only where a search has read them. That is safe because nothing rewrites the
+ * file in place: a save renames a new file over it (the mapped inode lives on, unlinked, until the
+ * index that views it is dropped), and nothing else in memsvc writes, truncates or deletes it.
  */
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { decodeFrame, encodeFrame } from "../../../internal/fulltext/mod.ts";
+import { decodeFrame, encodeFrame, readFrameFile } from "../../../internal/fulltext/mod.ts";
+import { writeMappedFile } from "../../../internal/platform/mod.ts";
 
 export const KEYWORD_SNAPSHOT_FILE = "keyword-index.bin";
 /** Metadata in each index's JSON header. */
@@ -47,10 +53,12 @@ export interface KeywordSnapshot {
   savedAt: number;
   /** `columns` is absent in a file of the first format (metadata in the index's header). */
   partitions: { key: string; bytes: Uint8Array; columns?: KeywordColumns }[];
+  /** The sections are views into the file mapped, not read (set by a read only). */
+  mapped?: boolean;
 }
 
 /** What a save writes: every partition with its columns. */
-export type KeywordSnapshotToWrite = Omit<KeywordSnapshot, "partitions"> & {
+export type KeywordSnapshotToWrite = Omit<KeywordSnapshot, "partitions" | "mapped"> & {
   partitions: { key: string; bytes: Uint8Array; columns: KeywordColumns }[];
 };
 
@@ -64,21 +72,18 @@ export async function writeKeywordSnapshot(file: string, snapshot: KeywordSnapsh
     ) => [bytes, c.cold, c.capture, c.change, c.hash, c.session]),
     "crc32",
   );
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, bytes, { mode: 0o600 });
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  // Never written in place: a running process may have the current file mapped (see above).
+  await writeMappedFile(file, bytes);
 }
 
 /** The snapshot, or undefined when there is none or it is damaged. */
-export async function readKeywordSnapshot(file: string): Promise<KeywordSnapshot | undefined> {
-  let bytes: Uint8Array;
+export async function readKeywordSnapshot(
+  file: string,
+  options: { map?: boolean } = {},
+): Promise<KeywordSnapshot | undefined> {
+  let bytes: Uint8Array, checked: boolean, mapped: boolean;
   try {
-    bytes = await readFile(file);
+    ({ bytes, checked, mapped } = await readFrameFile(file, MAGIC, options));
   } catch {
     return undefined;
   }
@@ -87,7 +92,7 @@ export async function readKeywordSnapshot(file: string): Promise<KeywordSnapshot
       new TextDecoder().decode(bytes.subarray(0, m.length)) === m
     );
     if (!magic) return undefined;
-    const frame = decodeFrame(magic, bytes, { checksum: magic === MAGIC ? "crc32" : "words" });
+    const frame = decodeFrame(magic, bytes, { checksum: magic === MAGIC ? "crc32" : "words", checked });
     const header = frame.header as Omit<KeywordSnapshot, "partitions"> & {
       partitions: (string | { key: string; sessions: string[] })[];
     };
@@ -109,7 +114,7 @@ export async function readKeywordSnapshot(file: string): Promise<KeywordSnapshot
       }
       return { key: p.key, bytes, columns };
     });
-    return { ...header, partitions };
+    return { ...header, partitions, mapped };
   } catch {
     return undefined;
   }
