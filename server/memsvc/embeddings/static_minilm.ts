@@ -18,9 +18,8 @@
  * (hidden states within 4e-6): the same space. Changing the derivation, the tokenisation or the pooling
  * changes the vector space and must change STATIC_ID.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { canMapFiles, fileCrc32, mapFile } from "../../../internal/platform/mod.ts";
+import { canMapFiles, fileCrc32, mapFile, writeMappedFile } from "../../../internal/platform/mod.ts";
 import { STOP_WORDS } from "./builtin.ts";
 import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
 import { MINILM_FILES, miniLMAsset, miniLMGzipTrailer } from "./minilm_assets.ts";
@@ -138,15 +137,14 @@ export async function staticTableBytes(options: StaticTableOptions = {}): Promis
     if (mapped?.byteLength === kept.bytes) return mapped;
   }
   const bytes = await miniLMAsset(MINILM_FILES.staticTable);
-  // Written whole and renamed: a mapping of the file it replaces stays valid (mapped_file.ts).
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, bytes, { mode: 0o600 });
-    await rename(tmp, file);
+    // Renamed over the old file, and in small writes so a fault maps a few rows' pages, not 2 MB
+    // (mapped_file.ts).
+    await writeMappedFile(file, bytes);
     const mapped = map(file);
     if (mapped?.byteLength === bytes.byteLength) return mapped;
   } catch {
-    await rm(tmp, { force: true }).catch(() => {});
+    // Not writable (a read-only data directory): decompressed in memory, as off Bun.
   }
   return bytes;
 }
