@@ -6,15 +6,13 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "kysely";
 import { openDatabase } from "../../internal/db/mod.ts";
 import { BUILTIN_ID } from "../../server/memsvc/embeddings/builtin.ts";
 import { STATIC_ID } from "../../server/memsvc/embeddings/static_minilm.ts";
-import { type RunningBinary, startBinary } from "../harness/binary.ts";
+import type { RunningBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
+import { restartableMemsvc } from "../harness/memsvc.ts";
 
 const ENTRIES = 1_200;
 const fact = (i: number) =>
@@ -27,26 +25,7 @@ describe("memsvc embedder switch", () => {
   });
 
   it("re-embeds a builtin-hash store with the default embedder at start, searching throughout", async () => {
-    const home = await mkdtemp(join(tmpdir(), "memsvc-switch-"));
-    cleanup.push(() => rm(home, { recursive: true, force: true }));
-    const dataDir = join(home, "data");
-    const env = {
-      HOME: home,
-      MEMSVC_PORT: "0",
-      MEMSVC_LOG_FORMAT: "json",
-      MEMSVC_AUTH_MODE: "none",
-      MEMSVC_DATA_DIR: dataDir,
-      MEMSVC_DECAY_INTERVAL_MS: "3600000",
-    };
-    const start = async (extra: Record<string, string>) => {
-      const server = await startBinary("memsvc", ["serve"], {
-        cwd: home,
-        env: { ...env, ...extra },
-        timeoutMs: 90_000,
-      });
-      cleanup.push(() => server.stop("SIGKILL").then(() => {}));
-      return server;
-    };
+    const { dataDir, start } = await restartableMemsvc("memsvc-switch-", cleanup);
     const search = async (server: RunningBinary, query: string, mode: string) => {
       const r = await new Client(server.url).post("/v1/search", { query, mode, limit: 5 });
       assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -8,11 +8,11 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type RunningBinary, startBinary } from "../harness/binary.ts";
+import type { RunningBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
+import { restartableMemsvc } from "../harness/memsvc.ts";
 
 const linux = process.platform === "linux";
 const topics = ["lighthouse", "glacier", "orchard", "harbour", "observatory"];
@@ -35,23 +35,8 @@ describe("memsvc keyword index snapshot, mapped", () => {
   });
 
   it("answers like the index it saved, survives a save while mapped, and refuses a damaged file", async () => {
-    const home = await mkdtemp(join(tmpdir(), "memsvc-kwmap-"));
-    cleanup.push(() => rm(home, { recursive: true, force: true }));
-    const dataDir = join(home, "data");
+    const { dataDir, start } = await restartableMemsvc("memsvc-kwmap-", cleanup);
     const file = join(dataDir, "keyword-index.bin");
-    const env = {
-      HOME: home,
-      MEMSVC_PORT: "0",
-      MEMSVC_LOG_FORMAT: "json",
-      MEMSVC_AUTH_MODE: "none",
-      MEMSVC_DATA_DIR: dataDir,
-      MEMSVC_DECAY_INTERVAL_MS: "3600000",
-    };
-    const start = async () => {
-      const server = await startBinary("memsvc", ["serve"], { cwd: home, env, timeoutMs: 90_000 });
-      cleanup.push(() => server.stop("SIGKILL").then(() => {}));
-      return server;
-    };
     const search = async (server: RunningBinary, query: string) => {
       const r = await new Client(server.url).post("/v1/search", { query, mode: "keyword", limit: 8 });
       assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -7,13 +7,13 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { openDatabase } from "../../internal/db/mod.ts";
-import { type RunningBinary, startBinary } from "../harness/binary.ts";
+import type { RunningBinary } from "../harness/binary.ts";
 import { Client } from "../harness/http_client.ts";
+import { restartableMemsvc } from "../harness/memsvc.ts";
 
 const fact = (i: number) => `Service kw${i}q of the fleet keeps its nightly backups for ${i + 7} days.`;
 
@@ -24,22 +24,7 @@ describe("memsvc keyword index snapshot", () => {
   });
 
   it("is saved at a clean stop, loaded at the next start, and caught up with deletes and crashed writes", async () => {
-    const home = await mkdtemp(join(tmpdir(), "memsvc-keywords-"));
-    cleanup.push(() => rm(home, { recursive: true, force: true }));
-    const dataDir = join(home, "data");
-    const env = {
-      HOME: home,
-      MEMSVC_PORT: "0",
-      MEMSVC_LOG_FORMAT: "json",
-      MEMSVC_AUTH_MODE: "none",
-      MEMSVC_DATA_DIR: dataDir,
-      MEMSVC_DECAY_INTERVAL_MS: "3600000",
-    };
-    const start = async () => {
-      const server = await startBinary("memsvc", ["serve"], { cwd: home, env, timeoutMs: 90_000 });
-      cleanup.push(() => server.stop("SIGKILL").then(() => {}));
-      return server;
-    };
+    const { dataDir, start } = await restartableMemsvc("memsvc-keywords-", cleanup);
     const find = async (server: RunningBinary, query: string) => {
       const r = await new Client(server.url).post("/v1/search", { query, mode: "keyword", limit: 5 });
       assert.equal(r.status, 200, JSON.stringify(r.body));
