@@ -207,9 +207,8 @@ export async function startMemsvc(
     // database's idle heap), decides when garbage is collected (internal/platform/garbage.ts). Not
     // after the catch-up below: its statements wait for pauses between requests, and under
     // back-to-back searches after a restart the guard did not run until they stopped.
-    const guarding = Promise.all([warmingVectors, warmingKeywords]).then(() => {
-      if (stopping) return;
-      stopGuard = startGarbageGuard({
+    const startGuard = () =>
+      startGarbageGuard({
         // On PostgreSQL too: under a stream of writes, collections due every 250 ms took their whole
         // 5 % share of the thread (about a tenth of a remember's CPU, docs/benchmarks.md MEMPGW2).
         ready: () => requests.idle(PAUSE_IDLE_MS),
@@ -217,6 +216,11 @@ export async function startMemsvc(
         onCollect: (rss, ms) =>
           log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
       });
+    // Without a vector snapshot both indexes are built from the database (tens of seconds at 100,000
+    // entries, after an offline import): its garbage reached 1.3 GB when nothing collected it meanwhile.
+    if (!loaded) stopGuard = startGuard();
+    const guarding = Promise.all([warmingVectors, warmingKeywords]).then(() => {
+      if (!stopping && loaded) stopGuard = startGuard();
     });
     warming = warmingVectors.then(async () => {
       preloadEmbedder();
