@@ -9,7 +9,7 @@
  * never be truncated or rewritten in place while mapped (a read past its new end is SIGBUS), so
  * writers of mapped files write a temporary file and rename it.
  */
-import { readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { crc32 } from "node:zlib";
 import { bunGlobal } from "./runtime.ts";
@@ -31,27 +31,21 @@ export function mapFile(path: string): Uint8Array | undefined {
 }
 
 /**
- * zlib's CRC-32 of a file, read through a small buffer: checking a file before mapping it must not
- * touch the mapping's pages (they would all become resident).
+ * zlib's CRC-32 and length of a whole file, read through a small buffer (fdCrc32Sync): checking a
+ * file before mapping it must not touch the mapping's pages (they would all become resident).
  */
-export async function fileCrc32(path: string, chunkBytes = 1 << 20): Promise<{ crc: number; bytes: number }> {
-  const file = await open(path, "r");
+export function fileCrc32(path: string, chunkBytes = 1 << 20): { crc: number; bytes: number } {
+  const fd = openSync(path, "r");
   try {
-    const buffer = new Uint8Array(chunkBytes);
-    let crc = 0, bytes = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, chunkBytes, bytes);
-      if (bytesRead === 0) return { crc, bytes };
-      crc = crc32(buffer.subarray(0, bytesRead), crc);
-      bytes += bytesRead;
-    }
+    const { size } = fstatSync(fd);
+    return { crc: fdCrc32Sync(fd, 0, size, chunkBytes), bytes: size };
   } finally {
-    await file.close();
+    closeSync(fd);
   }
 }
 
 /**
- * fileCrc32 of the bytes [from, to) of an open file, synchronously. For a check on a start's
+ * zlib's CRC-32 of the bytes [from, to) of an open file, synchronously. For a check on a start's
  * critical path: memsvc's keyword snapshot (31 MB) logged its load at 430–610 ms with awaited reads,
  * which took turns with the rest of the start, against a few milliseconds read in one go.
  */

@@ -131,7 +131,12 @@ export async function staticTableBytes(options: StaticTableOptions = {}): Promis
   const want = options.dir && map ? await miniLMGzipTrailer(MINILM_FILES.staticTable) : undefined;
   if (!want || !options.dir || !map) return await miniLMAsset(MINILM_FILES.staticTable);
   const file = join(options.dir, STATIC_TABLE_FILE);
-  const kept = await fileCrc32(file).catch(() => undefined);
+  let kept: { crc: number; bytes: number } | undefined;
+  try {
+    kept = fileCrc32(file);
+  } catch {
+    // None yet, or unreadable: written again below.
+  }
   if (kept && kept.crc === want.crc && kept.bytes === want.bytes) {
     const mapped = map(file);
     if (mapped?.byteLength === kept.bytes) return mapped;
