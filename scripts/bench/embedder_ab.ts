@@ -8,13 +8,14 @@
  *   deno run -A scripts/bench/embedder_ab.ts --size=10000 [--queries=200] [--binary=dist/memsvc]
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { binaryPath } from "../../test/harness/binary.ts";
 import { memories, queries } from "./data.ts";
 import { type BenchServer, exportFile, post, serverEnv, startServer } from "./memsvc_server.ts";
+import { procStat } from "./proc_stat.ts";
 import { summarize } from "./stats.ts";
 import { table } from "./table.ts";
 
@@ -24,10 +25,7 @@ const QUERIES = Number(flag("queries") ?? 200);
 const BINARY = flag("binary") ?? binaryPath("memsvc");
 const MODES = ["hybrid", "keyword", "vector"] as const;
 
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+const cpuMs = (pid: number) => procStat(pid).cpuMs;
 
 const work = await mkdtemp(join(tmpdir(), "memsvc-ab-"));
 try {

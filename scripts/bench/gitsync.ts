@@ -39,6 +39,7 @@ import { Informer, installCrds, KubeClient, type KubeObject, objectKey } from ".
 import { startGitHttpServer } from "../../test/harness/git_server.ts";
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
 import { installControllerRbac } from "../../test/gitsync/install_fixture.ts";
+import { procStat } from "./proc_stat.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const MANAGER = join(ROOT, "dist", "gitsync-manager");
@@ -68,8 +69,7 @@ const line = (s: string) => process.stdout.write(`${s}\n`);
 
 /** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
 function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return procStat(pid).cpuMs / 1000;
 }
 
 /** The pids of this process's children named `name` (the harness's kube-apiserver and etcd). */
@@ -77,9 +77,7 @@ function childPid(name: string): number | undefined {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const { comm, ppid } = procStat(Number(entry));
       if (comm === name && ppid === process.pid) return Number(entry);
     } catch {
       // Gone since readdir.

@@ -30,6 +30,7 @@ import { memories, queries } from "./data.ts";
 import { type BenchServer, exportFile, post, serverEnv, startServer } from "./memsvc_server.ts";
 import { KeepAliveClient } from "./keep_alive_client.ts";
 import { postgresCpuMs } from "./postgres_cpu.ts";
+import { procStat } from "./proc_stat.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
 import { BuiltinEmbedder, MiniLMEmbedder, StaticEmbedder } from "../../server/memsvc/embeddings/mod.ts";
@@ -206,8 +207,7 @@ async function memsvcRecall(server: BenchServer) {
 /** CPU time (user + system) the process has used, in ms, from /proc (Linux; undefined elsewhere). */
 function cpuMs(pid: number): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
+    return procStat(pid).cpuMs;
   } catch {
     return undefined;
   }

@@ -5,13 +5,7 @@
  * costs per write is what bounds writes/s.
  */
 import { readdirSync, readFileSync } from "node:fs";
-
-/** user + system ms of a process from /proc/<pid>/stat, with its reaped children's when asked. */
-function stat(pid: number, reaped: boolean): { ppid: number; ms: number } {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
-  return { ppid: Number(f[1]), ms: ticks * 10 };
-}
+import { procStat } from "./proc_stat.ts";
 
 /** The cluster's CPU ms so far, or undefined when its postmaster is not found (not Linux, gone). */
 export function postgresCpuMs(port: string | number): number | undefined {
@@ -26,11 +20,12 @@ export function postgresCpuMs(port: string | number): number | undefined {
       }
     });
     if (postmaster === undefined) return undefined;
-    let ms = stat(postmaster, true).ms;
+    const own = procStat(postmaster);
+    let ms = own.cpuMs + own.reapedCpuMs;
     for (const pid of pids) {
       try {
-        const s = stat(pid, false);
-        if (s.ppid === postmaster) ms += s.ms;
+        const s = procStat(pid);
+        if (s.ppid === postmaster) ms += s.cpuMs;
       } catch {
         // exited meanwhile: its time is the postmaster's reaped children's from now on
       }
