@@ -6,4 +6,4 @@ export { randomRequestId, REQUEST_ID_PATTERN } from "./middleware/request_id.ts"
 export { refuseCrossSiteWrites } from "./middleware/cross_site.ts";
 export { type RunningServer, serve, type ServeOptions } from "./serve.ts";
 export { parseJson, parseQuery } from "./validate.ts";
-export { freePort } from "./free_port.ts";
+export { freePort, type HeldPort, holdFreePort } from "./free_port.ts";

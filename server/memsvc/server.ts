@@ -1,4 +1,4 @@
-import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
+import { holdFreePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import { collectGarbage, startGarbageGuard } from "../../internal/platform/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
@@ -53,14 +53,19 @@ export async function startMemsvc(
   log: Logger,
   options: { handleSignals?: boolean } = {},
 ): Promise<RunningServer> {
-  // The default public URL names the port, so port 0 is resolved before anything is built.
-  const config = given.MEMSVC_PORT === 0 && !given.MEMSVC_BASE_URL
-    ? { ...given, MEMSVC_PORT: await freePort(given.MEMSVC_HOST) }
-    : given;
+  // The default public URL names the port, so port 0 is resolved before anything is built, and
+  // held until the server listens on it.
+  const held = given.MEMSVC_PORT === 0 && !given.MEMSVC_BASE_URL
+    ? await holdFreePort(given.MEMSVC_HOST)
+    : undefined;
+  const config = held ? { ...given, MEMSVC_PORT: held.port } : given;
   const store = await openMemsvcStore({
     url: config.MEMSVC_DATABASE_URL,
     dataDir: config.MEMSVC_DATA_DIR,
     log,
+  }).catch(async (err) => {
+    await held?.release();
+    throw err;
   });
   log.info("database ready", {
     backend: store.database.backend,
@@ -177,6 +182,7 @@ export async function startMemsvc(
     let warmingKeywords = Promise.resolve();
     let stopGuard = () => {};
     let stopping = false;
+    await held?.release();
     const server = serve(app, {
       hostname: config.MEMSVC_HOST,
       port: config.MEMSVC_PORT,
@@ -236,6 +242,7 @@ export async function startMemsvc(
     });
     return server;
   } catch (err) {
+    await held?.release();
     await store.database.close();
     throw err;
   }

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { createRateLimiter } from "../../internal/auth/mod.ts";
-import { freePort, type RunningServer, serve } from "../../internal/http/mod.ts";
+import { holdFreePort, type RunningServer, serve } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
 import { loadVaultWebBundle } from "./routes/web_app.ts";
@@ -34,13 +34,19 @@ export async function startVault(
   log: Logger,
   options: { handleSignals?: boolean } = {},
 ): Promise<RunningServer> {
-  // The default public URL names the port, so port 0 is resolved before anything is built.
-  const config = given.VAULT_PORT === 0 && !given.VAULT_BASE_URL
-    ? { ...given, VAULT_PORT: await freePort(given.VAULT_HOST) }
-    : given;
-  await mkdir(config.VAULT_DATA_DIR, { recursive: true, mode: 0o700 });
+  // The default public URL names the port, so port 0 is resolved before anything is built, and
+  // held until the server listens on it.
+  const held = given.VAULT_PORT === 0 && !given.VAULT_BASE_URL
+    ? await holdFreePort(given.VAULT_HOST)
+    : undefined;
+  const config = held ? { ...given, VAULT_PORT: held.port } : given;
   const where = databaseOf(config);
-  const store = await openVaultStore({ ...where, log });
+  const store = await mkdir(config.VAULT_DATA_DIR, { recursive: true, mode: 0o700 })
+    .then(() => openVaultStore({ ...where, log }))
+    .catch(async (err) => {
+      await held?.release();
+      throw err;
+    });
   log.info("database ready", {
     backend: store.database.backend,
     location: where.dataDir ?? "DATABASE_URL",
@@ -144,6 +150,7 @@ export async function startVault(
       },
     });
     mcpSessions.start();
+    await held?.release();
     return serve(app, {
       hostname: config.VAULT_HOST,
       port: config.VAULT_PORT,
@@ -160,6 +167,7 @@ export async function startVault(
       handleSignals: options.handleSignals,
     });
   } catch (err) {
+    await held?.release();
     await mcpSessions.closeAll();
     await plugins?.close();
     await live?.close();

@@ -14,6 +14,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, openSync, readFileSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -178,9 +179,9 @@ current-context: test
 `;
 }
 
-function startProcess(bin: string, args: string[], logFile: string): ChildProcess {
+function startProcess(bin: string, args: string[], logFile: string, cwd: string): ChildProcess {
   const out = openSync(logFile, "a");
-  return spawn(bin, args, { stdio: ["ignore", out, out] });
+  return spawn(bin, args, { cwd, stdio: ["ignore", out, out] });
 }
 
 async function stopProcess(child: ChildProcess | undefined): Promise<void> {
@@ -210,6 +211,19 @@ function get(
       res.setEncoding("utf8");
       res.on("data", (d) => (body += d));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** etcd's /health over its Unix socket. */
+function etcdHealthy(socketPath: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ socketPath, path: "/health", timeout: 2000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode === 200));
     });
     req.on("timeout", () => req.destroy(new Error("timeout")));
     req.on("error", reject);
@@ -310,7 +324,7 @@ export async function startKubeApiServer(options: StartOptions = {}): Promise<Ku
   const f = (name: string) => join(dir, name);
   const start = (name: string, bin: string, args: string[]) => {
     const log = f(`${name}.log`);
-    const child = startProcess(bin, args, log);
+    const child = startProcess(bin, args, log, dir);
     children.push({ name, child });
     return () =>
       child.exitCode !== null || child.signalCode !== null
@@ -320,15 +334,13 @@ export async function startKubeApiServer(options: StartOptions = {}): Promise<Ku
         : undefined;
   };
   try {
-    const [, clientPort, peerPort, securePort, kwokPort] = await Promise.all([
-      generatePki(dir),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
-    const etcdUrl = `http://127.0.0.1:${clientPort}`;
-    const peerUrl = `http://127.0.0.1:${peerPort}`;
+    const [, securePort, kwokPort] = await Promise.all([generatePki(dir), freePort(), freePort()]);
+    // etcd listens on Unix sockets in the cluster's directory (every process runs there: etcd takes
+    // the socket's path from the URL's host part). A TCP port picked by freePort can be taken by
+    // another suite's etcd before ours binds it, and plain-HTTP etcd would then answer for both:
+    // the API server stored its objects in the other cluster (seen as "kwok-node-0 already exists").
+    const etcdUrl = "unix://etcd.sock:0";
+    const peerUrl = "unix://etcd-peer.sock:0";
     const etcdDead = start("etcd", bins.etcd, [
       "--name=default",
       `--data-dir=${f("etcd")}`,
@@ -340,7 +352,12 @@ export async function startKubeApiServer(options: StartOptions = {}): Promise<Ku
       "--logger=zap",
       "--log-level=warn",
     ]);
-    await waitUntil("etcd", async () => (await fetch(`${etcdUrl}/health`)).ok, etcdDead, timeoutMs);
+    await waitUntil(
+      "etcd",
+      () => etcdHealthy(f("etcd.sock:0")),
+      etcdDead,
+      timeoutMs,
+    );
 
     const server = `https://127.0.0.1:${securePort}`;
     const apiDead = start("kube-apiserver", bins.kubeApiServer, [
