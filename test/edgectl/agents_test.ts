@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { parse as parseYaml } from "yaml";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "../harness/ports.ts";
 import { KubeClient } from "../../internal/k8s/mod.ts";
 import { runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";

@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
 import { parse as parseYaml } from "yaml";
 import { formatTable } from "../../internal/cli/mod.ts";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "../harness/ports.ts";
 import { KubeClient } from "../../internal/k8s/mod.ts";
 import { RESOURCE_TYPES } from "../../cmd/edgectl/resources.ts";
 import { ROOT, runBinary } from "../harness/binary.ts";

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { freePort } from "../../internal/http/mod.ts";
+import { freePort } from "../harness/ports.ts";
 import { isKubeApiError, KubeClient } from "../../internal/k8s/mod.ts";
 import { baseEnv, binaryPath, parseRecords, runBinary } from "../harness/binary.ts";
 import { launchBrowser, watchedPage } from "../harness/browser.ts";

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/approval/review.ts";
 import { startWebhookServer, type WebhookServer } from "../../controller/gitsync/approval/webhook_server.ts";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "../harness/ports.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";

@@ -22,7 +22,7 @@ import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "../harness/ports.ts";
 import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";

@@ -18,7 +18,7 @@ import { promisify } from "node:util";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "../harness/ports.ts";
 import { applyObject, installCrds, KubeClient, parseManifests } from "../../internal/k8s/mod.ts";
 import { cachedBinary } from "../../scripts/testenv/go_build.ts";
 import { HELM } from "../../scripts/testenv/servers.ts";

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import ssh2, { type ParsedKey } from "ssh2";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "./ports.ts";
 
 const run = promisify(execFile);
 const BACKEND = "/usr/lib/git-core/git-http-backend";

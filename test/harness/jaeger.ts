@@ -10,7 +10,7 @@
  *   await jaeger.stop();
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "./ports.ts";
 import { cachedBinary } from "../../scripts/testenv/go_build.ts";
 import { JAEGER } from "../../scripts/testenv/servers.ts";
 

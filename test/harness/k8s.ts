@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "./ports.ts";
 import { cachedBinary, type Component } from "../../scripts/testenv/go_build.ts";
 import {
   ETCD,

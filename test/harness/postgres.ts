@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "./ports.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 const run = promisify(execFile);

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "./ports.ts";
 
 export const PROMETHEUS_BINARY = "/usr/bin/prometheus";
 

@@ -18,7 +18,7 @@ import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../internal/http/free_port.ts";
+import { freePort } from "./ports.ts";
 import { cachedBinary } from "../../scripts/testenv/go_build.ts";
 import { REGISTRY } from "../../scripts/testenv/servers.ts";
 import { servingCertificate } from "./serving_cert.ts";

@@ -7,7 +7,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { freePort } from "../../internal/http/mod.ts";
+import { freePort } from "./ports.ts";
 import { ROOT, type RunningBinary, startBinary } from "./binary.ts";
 import type { WatchedPage } from "./browser.ts";
 import { vaultEnv } from "./vault.ts";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { freePort } from "../../internal/http/mod.ts";
+import { freePort } from "../harness/ports.ts";
 import { ROOT, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser } from "../harness/browser.ts";
 import { VaultClient, vaultEnv } from "../harness/vault.ts";
