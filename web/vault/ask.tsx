@@ -1,5 +1,5 @@
 /** A small modal asking for one line of text (a name, a path): no native prompt(), keyboard first. */
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 export interface AskRequest {
   title: string;
@@ -14,9 +14,10 @@ export interface AskRequest {
 export function Ask({ req, onClose }: { req: AskRequest; onClose: () => void }) {
   const input = useRef<HTMLInputElement>(null);
   const select = useRef<HTMLSelectElement>(null);
-  useEffect(() => {
-    // Set once, not as a controlled value: a re-render of the page must not undo the user's typing.
-    if (input.current) input.current.value = req.value;
+  // The suggestion is the input's initial value and is selected in the same commit that shows the
+  // dialog. An effect runs a moment later: it used to set the suggestion then, over what had already
+  // been typed (quick hands, a test's fill under load: a note meant as "Ideas" became "Untitled").
+  useLayoutEffect(() => {
     input.current?.focus();
     input.current?.select();
   }, []);
@@ -44,7 +45,8 @@ export function Ask({ req, onClose }: { req: AskRequest; onClose: () => void }) 
             </label>
           )}
           <label>
-            {req.label} <input ref={input} />
+            {/* Uncontrolled: a re-render of the page must not undo the user's typing. */}
+            {req.label} <input ref={input} defaultValue={req.value} />
           </label>
           <div class="actions">
             <button type="button" onClick={onClose}>Cancel</button>
