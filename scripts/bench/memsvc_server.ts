@@ -5,9 +5,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { freePort } from "../../internal/http/free_port.ts";
 import { binaryPath, isReady } from "../../test/harness/binary.ts";
+import { procMemory } from "./proc_stat.ts";
 
 const ADMIN = { email: "bench@example.com", password: "bench-password-1" };
 const COOKIE_SECRET = "b".repeat(64);
@@ -116,9 +117,7 @@ function handle(
       return server.token = body.token;
     },
     peakRssMb() {
-      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-      return Math.round(kb / 1024);
+      return Math.round(procMemory(child.pid!).peakMb);
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, "SIGTERM");

@@ -8,7 +8,6 @@
  *   node_modules/.bin/bun scripts/bench/minilm_cost.ts
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import type * as Ort from "onnxruntime-web/wasm";
 import { MINILM_FILES, miniLMAsset } from "../../server/memsvc/embeddings/minilm_assets.ts";
 import { int8Gathers } from "../../server/memsvc/embeddings/minilm_graph.ts";
@@ -16,6 +15,7 @@ import { loadNative, type ModelRuntime } from "../../server/memsvc/embeddings/mi
 import { MiniLMEmbedder } from "../../server/memsvc/embeddings/minilm.ts";
 import { WordPieceTokenizer } from "../../server/memsvc/embeddings/wordpiece.ts";
 import { conversationSet, DEFAULT_SET } from "./conversations.ts";
+import { procMemory } from "./proc_stat.ts";
 import { table } from "./table.ts";
 
 const VARIANTS: Record<string, Record<string, unknown>> = {
@@ -28,7 +28,7 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
 };
 const TOKENS = [8, 16, 32, 64, 128];
 
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
+const rssMb = () => procMemory("self").rssMb;
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const c = process.cpuUsage(since);
   return (c.user + c.system) / 1000;

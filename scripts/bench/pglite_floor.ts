@@ -8,19 +8,23 @@
  *
  * Run it on a copy: opening the database may write to it.
  */
-import { readFileSync } from "node:fs";
 import { createPGlite } from "../../internal/db/create_pglite.ts";
 import { collectGarbage } from "../../internal/platform/mod.ts";
 import { EMBEDDED_SHARED_BUFFERS } from "../../server/memsvc/store/db.ts";
+import { procMemory } from "./proc_stat.ts";
 
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: pglite_floor.ts <memsvc data dir>");
 
-/** VmRSS, RssAnon, RssFile and VmHWM of this process in MB. */
+/** This process's resident memory, whole MB. */
 function memory() {
-  const status = readFileSync("/proc/self/status", "utf8");
-  const mb = (key: string) => Math.round(Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1]) / 1024);
-  return { rss: mb("VmRSS"), anon: mb("RssAnon"), file: mb("RssFile"), peak: mb("VmHWM") };
+  const m = procMemory("self");
+  return {
+    rss: Math.round(m.rssMb),
+    anon: Math.round(m.anonMb),
+    file: Math.round(m.fileMb),
+    peak: Math.round(m.peakMb),
+  };
 }
 
 const rows: Record<string, ReturnType<typeof memory>> = { "bare runtime": memory() };

@@ -1,7 +1,7 @@
 /**
- * A process's line of Linux's /proc/<pid>/stat, as the benchmarks read it for CPU per operation: its
- * name, parent, and user + system CPU time (its own, and that of the children it has reaped).
- * Throws when the process is gone (or off Linux).
+ * What the benchmarks read of a Linux process in /proc: its line of /proc/<pid>/stat for CPU per
+ * operation (name, parent, user + system CPU time, its own and that of the children it has reaped),
+ * and the memory lines of /proc/<pid>/status. Both throw when the process is gone (or off Linux).
  */
 import { readFileSync } from "node:fs";
 
@@ -28,4 +28,22 @@ export function procStat(pid: number): ProcStat {
     cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS,
     reapedCpuMs: (Number(f[13]) + Number(f[14])) * TICK_MS,
   };
+}
+
+/** Resident memory of a process from /proc/<pid>/status, in MB (not rounded). */
+export interface ProcMemory {
+  /** VmRSS. */
+  rssMb: number;
+  /** RssAnon and RssFile: anonymous and file-backed resident pages. */
+  anonMb: number;
+  fileMb: number;
+  /** VmHWM: the highest RSS so far. */
+  peakMb: number;
+}
+
+export function procMemory(pid: number | "self"): ProcMemory {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const mb = (key: string) =>
+    Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) / 1024;
+  return { rssMb: mb("VmRSS"), anonMb: mb("RssAnon"), fileMb: mb("RssFile"), peakMb: mb("VmHWM") };
 }

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { procStat } from "./proc_stat.ts";
+import { procMemory, procStat } from "./proc_stat.ts";
 
 test("procStat reads a process's name, parent and CPU, a name with spaces and ')' included", async () => {
   const before = procStat(process.pid);
@@ -27,4 +27,20 @@ test("procStat reads a process's name, parent and CPU, a name with spaces and ')
     rmSync(dir, { recursive: true, force: true });
   }
   assert.throws(() => procStat(2 ** 22 + 1), { code: "ENOENT" });
+});
+
+test("procMemory reads resident, anonymous, file-backed and peak memory, and sees a process grow", () => {
+  const before = procMemory("self");
+  assert.ok(procMemory(process.pid).peakMb >= before.rssMb);
+  assert.ok(before.rssMb > 0 && before.anonMb > 0 && before.fileMb > 0);
+  assert.ok(
+    Math.abs(before.anonMb + before.fileMb - before.rssMb) < 4,
+    "RssAnon + RssFile (+ RssShmem) is VmRSS",
+  );
+  const block = new Uint8Array(64 * 2 ** 20).fill(1);
+  const after = procMemory("self");
+  assert.ok(after.anonMb - before.anonMb > 48, `64 MB touched: ${before.anonMb} -> ${after.anonMb}`);
+  assert.ok(after.peakMb >= after.rssMb);
+  assert.equal(block[block.length - 1], 1);
+  assert.throws(() => procMemory(2 ** 22 + 1), { code: "ENOENT" });
 });

@@ -12,13 +12,14 @@
  * of the CPU. No peer runs beside it (y-websocket's server is not a dependency of this repository); the
  * figures are absolute.
  */
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningBinary, startBinary } from "../../test/harness/binary.ts";
 import { VaultClient, vaultEnv } from "../../test/harness/vault.ts";
 import { Editor } from "../../test/harness/yjs_client.ts";
+import { procMemory } from "./proc_stat.ts";
 import { type LatencySummary, summarize } from "./stats.ts";
 
 export interface LiveResult {
@@ -33,9 +34,8 @@ export interface LiveResult {
   rssMb: { start: number; idle: number; editors: number; peakEditing: number };
 }
 
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  return Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024);
+function rssMb(pid: number): number {
+  return Math.round(procMemory(pid).rssMb);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,7 +61,7 @@ export async function runLiveBench(
     const headers = { cookie: web.cookie!, origin: server.url };
     const ws = server.url.replace(/^http/, "ws");
     await sleep(1_000);
-    const start = await rssMb(server.pid);
+    const start = rssMb(server.pid);
 
     log(`live: ${o.idle} idle /ws/vault sockets`);
     const Ctor = WebSocket as unknown as new (
@@ -80,7 +80,7 @@ export async function runLiveBench(
       );
     }
     await sleep(1_000);
-    const idle = await rssMb(server.pid);
+    const idle = rssMb(server.pid);
 
     log(`live: ${o.editors} editors on one note`);
     const sent = new Map<string, number>();
@@ -110,12 +110,12 @@ export async function runLiveBench(
       await sleep(50);
     }
     await sleep(1_000);
-    const withEditors = await rssMb(server.pid);
+    const withEditors = rssMb(server.pid);
 
     const edits = Math.round(o.seconds * o.rate);
     log(`live: ${edits} inserts over ${o.seconds} s`);
     let peak = withEditors;
-    const watch = setInterval(async () => (peak = Math.max(peak, await rssMb(server!.pid))), 200);
+    const watch = setInterval(() => (peak = Math.max(peak, rssMb(server!.pid))), 200);
     const began = performance.now();
     for (let n = 0; n < edits; n++) {
       const due = began + (n * 1000) / o.rate;
