@@ -81,6 +81,11 @@ export interface ApplicationReconcilerOptions {
   getRevision?: (key: string) => Revision | undefined;
   defaultServiceAccount?: string;
   events: EventRecorder;
+  /**
+   * ENABLE_WEBHOOKS=false: a rollback counts as an approval, and nothing records who asked; an
+   * Application that does not sync automatically is then not rolled back (fail closed).
+   */
+  approvalsOff?: boolean;
   now?: () => Date;
 }
 
@@ -202,6 +207,9 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     const annotations = app.metadata?.annotations ?? {};
     const requestedAt = annotations[ROLLBACK_REQUESTED_AT];
     if (requestedAt && requestedAt !== app.status?.rollback?.requestedAt) {
+      if (o.approvalsOff && app.spec.sync?.automatic !== true) {
+        return await refuseRollback(app, requestedAt, commit);
+      }
       return await rollBack(app, requestedAt, annotations[ROLLBACK_REQUESTED_BY], commit);
     }
     // A rollback holds until the source moves on to a new commit.
@@ -261,6 +269,22 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     } catch (err) {
       if (!isKubeApiError(err, 409)) throw err;
     }
+  }
+
+  /** With approvals off, a rollback request of an Application that needs approval is recorded and refused. */
+  async function refuseRollback(
+    app: Application,
+    requestedAt: string,
+    commit: string,
+  ): Promise<ReconcileResult> {
+    const message = "approvals are off (the manager runs with ENABLE_WEBHOOKS=false): an Application that " +
+      "does not sync automatically is not rolled back";
+    await writeStatus(app, {
+      rollback: { requestedAt, sourceRevision: commit, message },
+      conditions: app.status?.conditions ?? [],
+    });
+    await o.events.warning(app, "RollbackFailed", message);
+    return {};
   }
 
   /** Points the Application at the rollback target and starts its rollout, approved by the request. */
