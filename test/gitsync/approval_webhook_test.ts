@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/approval/review.ts";
 import { startWebhookServer, type WebhookServer } from "../../controller/gitsync/approval/webhook_server.ts";
+import { certificateFiles } from "../../controller/gitsync/approval/certificate_source.ts";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import { freePort } from "../harness/ports.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
@@ -55,7 +56,7 @@ describe("approval through the admission webhook", () => {
     webhook = await startWebhookServer({
       host: "127.0.0.1",
       port: await freePort(),
-      ...cert,
+      certificate: certificateFiles(cert.certFile, cert.keyFile),
       planDigest: async (ns, name) => {
         try {
           const r = await admin.request<{ status?: { plan?: { digest?: string } } }>({
