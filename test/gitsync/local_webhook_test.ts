@@ -30,8 +30,9 @@ import { installCrds, isKubeApiError, KubeClient, listEvents } from "../../inter
 import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
-import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import { bindClusterRole, createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 import { freePort } from "../harness/ports.ts";
+import { until as untilDone } from "../harness/until.ts";
 
 const NS = "dev";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -55,25 +56,10 @@ describe("gitsync-manager outside a cluster: --local-webhook, and ENABLE_WEBHOOK
   let manager: RunningBinary | undefined;
 
   const get = <T>(path: string) => admin.request<T>({ path });
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    let last: unknown;
-    for (;;) {
-      try {
-        const v = await probe();
-        if (v !== undefined) return v;
-      } catch (err) {
-        last = err;
-      }
-      if (Date.now() > deadline) {
-        const log = manager?.output().split("\n").slice(-25).join("\n") ?? "";
-        throw new Error(
-          `${what}: not within ${ms} ms${last ? ` (${last})` : ""}\n--- gitsync-manager ---\n${log}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+    untilDone(what, probe, {
+      context: () => `--- gitsync-manager ---\n${manager?.output().split("\n").slice(-25).join("\n") ?? ""}`,
+    });
   /** `gitsync-manager run` with the developer's (admin) kubeconfig. */
   const startManager = async (args: string[], env: Record<string, string> = {}) =>
     manager = await startBinary("gitsync-manager", [
@@ -161,15 +147,7 @@ describe("gitsync-manager outside a cluster: --local-webhook, and ENABLE_WEBHOOK
         });
       }
     }
-    await admin.request({
-      method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
-      body: {
-        metadata: { name: "bob-approves" },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "gitsync-approver" },
-        subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
-      },
-    });
+    await bindClusterRole(admin, NS, "gitsync-approver", { kind: "User", name: "bob" });
     bobKubeconfig = await k8s.userKubeconfig("bob");
   });
   after(async () => {
@@ -320,7 +298,10 @@ describe("gitsync-manager outside a cluster: --local-webhook, and ENABLE_WEBHOOK
     });
     assert.match(app.status!.rollback!.message!, /approvals are off/);
     assert.equal(app.status!.rollback!.revision, undefined);
-    assert.ok((await listEvents(admin, app)).some((e) => e.reason === "RollbackFailed"));
+    await until(
+      "Event RollbackFailed",
+      async () => (await listEvents(admin, app)).some((e) => e.reason === "RollbackFailed") || undefined,
+    );
     assert.equal(await manager!.stop(), 0);
     manager = undefined;
   });
