@@ -152,9 +152,17 @@ for (const tool of tools) {
         [tool.name, tool.defaultCommand].filter(Boolean).join(" ")
       } --help' for usage.\n`,
     });
-    const unknown = await executeCaptured(tool.build, ["bogus"]);
-    assert.equal(unknown.code, 2);
-    // Commander may add a suggestion of a similar command.
-    assert.match(unknown.stderr, /^error: unknown command 'bogus'( \(Did you mean [\w-]+\?\))?\n/);
+    // Also when help is asked for: there is no help for a command that does not exist.
+    for (const args of [["bogus"], ["bogus", "--help"], ["help", "bogus"]]) {
+      const unknown = await executeCaptured(tool.build, args);
+      assert.equal(unknown.code, 2, args.join(" "));
+      assert.equal(unknown.stdout, "", args.join(" "));
+      // Commander may add a suggestion of a similar command.
+      assert.equal(
+        unknown.stderr.replace(/ \(Did you mean [\w-]+\?\)/, ""),
+        `error: unknown command 'bogus'\nRun '${tool.name} --help' for usage.\n`,
+        args.join(" "),
+      );
+    }
   });
 }
