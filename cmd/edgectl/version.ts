@@ -44,8 +44,9 @@ export function registerVersion(program: Command, io: Io) {
           async ({ client }) => kubernetesVersion(await serverVersion(client)),
         );
       } catch (err) {
-        // Like kubectl, the client version is printed even when the server cannot be asked.
-        if (flags.output === "table") print();
+        // Like kubectl, the client part is printed in every format when the server cannot be asked,
+        // then why on stderr, and the exit code is 1.
+        print();
         throw err;
       }
       print();
