@@ -11,6 +11,7 @@ import {
   type ApiResource,
   discoveryFor,
   getObject,
+  kindPlural,
   type KubeClient,
   type KubeObject,
   listDocument,
@@ -118,7 +119,7 @@ export function registerGatewayApi(program: Command, io: Io) {
     const cmd = gwapi
       .command(spec.name)
       .aliases(spec.aliases)
-      .summary(`List ${spec.kind}s (${[spec.name, ...spec.aliases].join(", ")})`)
+      .summary(`List ${kindPlural(spec.kind, spec.plural)} (${[spec.name, ...spec.aliases].join(", ")})`)
       .argument("[name]", `Name of one ${spec.kind}`)
       .option("-A, --all-namespaces", "Every namespace", false)
       .addOption(outputOption({ env: OUTPUT_ENV }))
