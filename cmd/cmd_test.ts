@@ -88,6 +88,7 @@ const tools: {
       "federation|fed",
       "sdwan",
       "gateway-api|gwapi",
+      "conformance",
       "generate",
       "check",
       "analyze",

@@ -170,7 +170,15 @@ export function registerGatewayApi(program: Command, io: Io) {
     "# Describe gateway main of namespace shop\nedgectl gateway-api describe-gateway main -n shop",
   ]);
 
-  const conformance = gwapi
+  registerConformance(gwapi, io);
+}
+
+/**
+ * `conformance` on `parent`: the seed's command table has it as `edgectl conformance`, and it is also
+ * `edgectl gateway-api conformance`; both spellings are the same command.
+ */
+export function registerConformance(parent: Command, io: Io) {
+  const conformance = parent
     .command("conformance")
     .summary("Check the proxy's GatewayClasses, Gateways and HTTPRoutes, or validate a ConformanceReport")
     .description(
@@ -216,7 +224,7 @@ export function registerGatewayApi(program: Command, io: Io) {
       });
     });
   addExamples(conformance, [
-    "# Live conformance of the proxy's classes\nedgectl gateway-api conformance",
-    "# Validate and show a conformance report\nedgectl gateway-api conformance -f conformance-report.yaml",
+    "# Live conformance of the proxy's classes\nedgectl conformance",
+    "# Validate and show a conformance report\nedgectl conformance -f conformance-report.yaml",
   ]);
 }

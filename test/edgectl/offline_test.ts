@@ -1,17 +1,20 @@
 /**
  * dist/edgectl where no cluster is involved: `version` without a kubeconfig (kubectl's behaviour:
- * the client part in the chosen format, the reason on stderr, exit 1).
+ * the client part in the chosen format, the reason on stderr, exit 1) and `conformance` as a
+ * command of its own beside `gateway-api conformance`.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse as parseYaml } from "yaml";
 import pkg from "../../package.json" with { type: "json" };
-import { runBinary } from "../harness/binary.ts";
+import { ROOT, runBinary } from "../harness/binary.ts";
 
 const VERSION = `v${pkg.version}`;
 const NO_KUBECONFIG = { KUBECONFIG: "/nonexistent/kubeconfig" };
 const REASON =
   "error: no kubeconfig found: none of the files in KUBECONFIG exist (/nonexistent/kubeconfig); pass --kubeconfig or set KUBECONFIG\n";
+const REPORT = join(ROOT, "test/edgectl/fixtures/gateway-api/conformance-report.yaml");
 
 const edgectl = (args: string[]) => runBinary("edgectl", args, { env: NO_KUBECONFIG });
 
@@ -37,5 +40,21 @@ describe("dist/edgectl without a cluster", () => {
       stdout: `{\n  "clientVersion": "${VERSION}"\n}\n`,
       stderr: "",
     });
+  });
+
+  test("conformance is a command of its own, the same as gateway-api conformance", async () => {
+    const help = await edgectl(["--help"]);
+    assert.match(help.stdout, /^ {2}conformance \[options\] +Check the proxy's GatewayClasses/m);
+    for (const args of [["-f", REPORT], ["-f", REPORT, "-o", "json"], ["-f", join(ROOT, "absent.yaml")]]) {
+      const own = await edgectl(["conformance", ...args]);
+      assert.deepEqual(own, await edgectl(["gateway-api", "conformance", ...args]), args.join(" "));
+    }
+    assert.match((await edgectl(["conformance", "-f", REPORT])).stdout, /^PROFILE +CORE +PASSED/m);
+    // Live, it needs the cluster: the kubeconfig's absence is the error.
+    assert.deepEqual(await edgectl(["conformance"]), { code: 1, stdout: "", stderr: REASON });
+    assert.match(
+      (await edgectl(["conformance", "--help"])).stdout,
+      /Examples:\n {2}# .*\n {2}edgectl conformance/,
+    );
   });
 });
