@@ -158,7 +158,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 export function staticPod(o: StaticPodOptions): Record<string, unknown> {
   if (!o.image.trim() || /\s/.test(o.image)) fail(`--image must be an image reference, not "${o.image}"`);
   if (!DNS_LABEL.test(o.name)) fail(`--name must be a DNS label, not "${o.name}"`);
-  if (!DNS_LABEL.test(o.namespace)) fail(`--pod-namespace must be a DNS label, not "${o.namespace}"`);
+  if (!DNS_LABEL.test(o.namespace)) fail(`-n/--namespace must be a DNS label, not "${o.namespace}"`);
   if (!o.kubeconfigPath.startsWith("/")) {
     fail(`--kubeconfig-path must be absolute, not "${o.kubeconfigPath}"`);
   }

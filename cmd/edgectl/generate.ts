@@ -1,5 +1,5 @@
 /** `edgectl generate static-pod|systemd-unit`: the agent's deployment artefacts, written to stdout. */
-import { type Command, Option } from "@commander-js/extra-typings";
+import { type Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult } from "../../internal/cli/mod.ts";
 import {
   DEFAULT_BINARY_PATH,
@@ -11,8 +11,21 @@ import {
   systemdUnit,
   type SystemdUnitOptions,
 } from "./agent_deploy.ts";
+import { kubeNamespace, useNamespaceOption } from "./kube.ts";
 
-type StaticPodFlags = Omit<StaticPodOptions, "namespace"> & { podNamespace: string; output: "yaml" | "json" };
+type StaticPodFlags = Omit<StaticPodOptions, "namespace"> & {
+  podNamespace?: string;
+  output: "yaml" | "json";
+};
+
+/** The static Pod's namespace: -n (or EDGECTL_NAMESPACE), or --pod-namespace, else kube-system. */
+function podNamespace(cmd: CommandUnknownOpts, podNamespaceFlag: string | undefined): string {
+  const n = kubeNamespace(cmd);
+  if (n !== undefined && podNamespaceFlag !== undefined && n !== podNamespaceFlag) {
+    cmd.error(`error: -n "${n}" and --pod-namespace "${podNamespaceFlag}" disagree; give one`);
+  }
+  return n ?? podNamespaceFlag ?? "kube-system";
+}
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -82,7 +95,8 @@ export function registerGenerate(program: Command, io: Io) {
     .option("--health-timeout <duration>", "How long one health check may take", "3s")
     .option("--node-name <name>", "Node name the agent reports (default: the host name)")
     .option("--name <name>", "Pod name", "edge-agent")
-    .option("--pod-namespace <namespace>", "Pod namespace", "kube-system")
+    // The first spelling; -n is the kubectl one. Accepted, not advertised.
+    .addOption(new Option("--pod-namespace <namespace>").hideHelp())
     .option("--kubeconfig-path <path>", "Host kubeconfig the agent uses", DEFAULT_KUBECONFIG_PATH)
     .addOption(
       new Option("-o, --output <format>", "Output format").choices(["yaml", "json"] as const).default(
@@ -91,9 +105,11 @@ export function registerGenerate(program: Command, io: Io) {
     )
     .action((flags, cmd) => {
       const o = flags as unknown as StaticPodFlags;
-      const manifest = generating(cmd, () => staticPod({ ...o, namespace: o.podNamespace }));
+      const namespace = podNamespace(cmd, o.podNamespace);
+      const manifest = generating(cmd, () => staticPod({ ...o, namespace }));
       printResult(io, manifest, o.output, () => "");
     });
+  useNamespaceOption(pod, "Namespace of the Pod (default: kube-system)");
   addExamples(pod, [
     "# ARP mode on eth0\nedgectl generate static-pod --image registry.example/edge-agent:v1.4.0 \\\n" +
     "  --vip-address 10.0.0.100/32 --interface eth0",

@@ -153,6 +153,28 @@ describe("edgectl generate", () => {
     assert.ok(created.spec.containers[0]!.args.includes("--bgp-peer=10.0.0.2:65000:1179"));
   });
 
+  test("static-pod: -n is the Pod's namespace; generate offers no flag it ignores", async () => {
+    const flags = ["--image", "registry.example/edge-agent:v1.4.0", "--vip-address", "10.0.0.100"];
+    const pod = parseYaml(await ok(["-n", "default", "generate", "static-pod", ...flags]));
+    assert.equal(pod.metadata.namespace, "default");
+    await dryRunCreate(pod);
+    assert.equal(parseYaml(await ok(["generate", "static-pod", ...flags])).metadata.namespace, "kube-system");
+    assert.equal(
+      parseYaml(await ok(["generate", "static-pod", ...flags, "--namespace", "edge-system"])).metadata
+        .namespace,
+      "edge-system",
+    );
+    const clash = await edgectl(["generate", "static-pod", ...flags, "-n", "a", "--pod-namespace", "b"]);
+    assert.equal(clash.code, 2, clash.stderr);
+    // Nothing is sent to a cluster, so --kubeconfig and --context are not offered; -n is, in its meaning here.
+    const podHelp = await ok(["generate", "static-pod", "--help"]);
+    assert.doesNotMatch(podHelp, /--kubeconfig(?!-path)|--context|--pod-namespace/);
+    assert.match(podHelp, /-n, --namespace <name>\s+Namespace of the Pod \(default: kube-system\)/);
+    for (const args of [["generate", "--help"], ["generate", "systemd-unit", "--help"]]) {
+      assert.doesNotMatch(await ok(args), /--kubeconfig|--context|--namespace/, args.join(" "));
+    }
+  });
+
   test("a bad flag is a usage error (exit 2) and prints no manifest", async () => {
     for (
       const args of [
