@@ -17,15 +17,15 @@ import type { AuthRouteAllowlist } from "./allowlist.ts";
 import type { Auth } from "./better_auth.ts";
 import { type AuthEnv, isSession } from "./caller.ts";
 import { demotedUser, withLastAdminGuard } from "./last_admin.ts";
-import { type RateLimiter, tooManyRequests } from "./rate_limit.ts";
+import { type TokenBuckets, tooManyRequests } from "../http/mod.ts";
 import { sessionHeaders } from "./resolve_caller.ts";
 
 export interface AuthRoutesDeps<DB extends AuditTables> {
   auth: Auth;
   database: Database<DB>;
   allowlist: AuthRouteAllowlist;
-  signInLimiter: RateLimiter;
-  passwordLimiter: RateLimiter;
+  signInLimiter: TokenBuckets;
+  passwordLimiter: TokenBuckets;
   /** The cluster-wide lock of admin changes, e.g. "memsvc:admin-change". */
   lastAdminLock: string;
   /** Where the library is mounted. Default /api/auth. */
@@ -70,7 +70,7 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
       : undefined;
     if (limitKey) {
       const limiter = limitKey.startsWith("sign-in:") ? deps.signInLimiter : deps.passwordLimiter;
-      const verdict = limiter.hit(limitKey);
+      const verdict = limiter.take(limitKey);
       if (!verdict.allowed) return tooManyRequests(c, verdict.retryAfterSeconds);
     }
 

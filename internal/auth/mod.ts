@@ -42,13 +42,6 @@ export {
   withLastAdminGuard,
 } from "./last_admin.ts";
 export {
-  createRateLimiter,
-  type RateLimiter,
-  type RateLimiterOptions,
-  type RateLimitResult,
-  tooManyRequests,
-} from "./rate_limit.ts";
-export {
   refuseReadOnlyWrites,
   requireAdmin,
   requireApiToken,
