@@ -10,11 +10,10 @@ import {
   authApi,
   authRoutes,
   csrfGuard,
-  type RateLimiter,
   refuseReadOnlyWrites,
   resolveCaller,
 } from "../../internal/auth/mod.ts";
-import { type AppEnv, createApp } from "../../internal/http/mod.ts";
+import { type AppEnv, createApp, type RateLimitBuckets, type TokenBuckets } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { apiDocsRoutes } from "../../internal/openapi/mod.ts";
 import { VERSION } from "../../internal/version/version.ts";
@@ -22,6 +21,7 @@ import { baseUrlOf, type VaultConfig } from "./config.ts";
 import type { VaultEnv } from "./env.ts";
 import { SESSION_COOKIE, VAULT_AUTH_ROUTES } from "./identity/vault_auth.ts";
 import { KEY_PREFIX, resolveKey } from "./keys/api_keys.ts";
+import { keyBudget } from "./keys/key_budget.ts";
 import { vaultDocument } from "./openapi/document.ts";
 import type { RouteSpec } from "./openapi/route_spec.ts";
 import { adminApi, adminRoutes } from "./routes/admin.ts";
@@ -71,7 +71,13 @@ export interface VaultAppDeps {
   log: Logger;
   store: VaultStore;
   auth: Auth;
-  limiters: { signIn: RateLimiter; password: RateLimiter; signUp: RateLimiter };
+  limiters: {
+    signIn: TokenBuckets;
+    password: TokenBuckets;
+    signUp: TokenBuckets;
+    /** Every API key's request budget (keys/key_budget.ts). */
+    apiKeys: RateLimitBuckets;
+  };
   /** The note files and the search index kept in step with them. */
   notes: { store: NoteStore; sync: IndexSync };
   /** The live MCP sessions of this process. */
@@ -101,6 +107,11 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
 
   const api = new Hono<VaultEnv>();
   const readOnly = refuseReadOnlyWrites();
+  const budget = keyBudget({
+    buckets: deps.limiters.apiKeys,
+    ratePerMinute: config.VAULT_API_KEY_RATE_PER_MINUTE,
+    burst: config.VAULT_API_KEY_BURST,
+  });
   api.use(
     "/api/*",
     resolveCaller({
@@ -109,6 +120,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       sessionCookie: SESSION_COOKIE,
       apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
     }),
+    budget,
     csrfGuard({ trustedOrigins: [baseUrl, ...config.VAULT_CORS_ORIGINS], requireHeader: "X-Requested-With" }),
     // /api/mcp POSTs every message, reads too: its tools decide (a read-only key gets the reading ones).
     (c, next) => (c.req.path === "/api/mcp" ? next() : readOnly(c, next)),
@@ -123,6 +135,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       sessionCookie: SESSION_COOKIE,
       apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
     }),
+    budget,
   );
   // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
   api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));

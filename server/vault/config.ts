@@ -43,6 +43,13 @@ export const vaultEnv = z.object({
   VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   /** An MCP session not used for this long ends; the client initializes again (default 30 minutes). */
   VAULT_MCP_IDLE_MS: positiveInt(30 * 60_000),
+  /**
+   * The sustained request rate of one API key (token bucket refill; docs/vault.md says why 600): agents
+   * that stay under it are never refused.
+   */
+  VAULT_API_KEY_RATE_PER_MINUTE: positiveInt(600),
+  /** Requests one API key may make at once after a quiet spell (the bucket's size). */
+  VAULT_API_KEY_BURST: positiveInt(300),
   /** How often /ws/vault sends a heartbeat. */
   VAULT_WS_HEARTBEAT_MS: positiveInt(25_000),
   /** Bytes that may wait for a slow /ws/vault client before it is dropped (1008). */

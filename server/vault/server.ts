@@ -1,6 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { createRateLimiter } from "../../internal/auth/mod.ts";
-import { holdFreePort, type RunningServer, serve } from "../../internal/http/mod.ts";
+import { holdFreePort, type RunningServer, serve, TokenBuckets } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
 import { loadVaultWebBundle } from "./routes/web_app.ts";
@@ -144,9 +143,13 @@ export async function startVault(
       plugins: pluginManager,
       web: { bundle: await loadVaultWebBundle(), oauthProviders: Object.keys(oauth) },
       limiters: {
-        signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
-        password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
-        signUp: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
+        signIn: TokenBuckets.perPeriod(10, 15 * MINUTE),
+        password: TokenBuckets.perPeriod(5, 15 * MINUTE),
+        signUp: TokenBuckets.perPeriod(10, 15 * MINUTE),
+        apiKeys: new TokenBuckets({
+          ratePerSecond: config.VAULT_API_KEY_RATE_PER_MINUTE / 60,
+          burst: config.VAULT_API_KEY_BURST,
+        }),
       },
     });
     mcpSessions.start();
