@@ -17,7 +17,7 @@ import type { AuthRouteAllowlist } from "./allowlist.ts";
 import type { Auth } from "./better_auth.ts";
 import { type AuthEnv, isSession } from "./caller.ts";
 import { demotedUser, withLastAdminGuard } from "./last_admin.ts";
-import { type TokenBuckets, tooManyRequests } from "../http/mod.ts";
+import { parseJsonText, type TokenBuckets, tooManyRequests } from "../http/mod.ts";
 import { sessionHeaders } from "./resolve_caller.ts";
 
 export interface AuthRoutesDeps<DB extends AuditTables> {
@@ -32,7 +32,25 @@ export interface AuthRoutesDeps<DB extends AuditTables> {
   prefix?: string;
   /** See ResolveCallerOptions.sessionBearerPrefix. */
   sessionBearerPrefix?: string;
+  /**
+   * Called after a route that may have ended sessions or a user succeeded (sign-out, revocations, a
+   * password change, a ban or removal), with whose: so a tool can close sockets opened with them.
+   */
+  onSessionsEnded?: (userId: string) => void;
 }
+
+/** Library routes that can end sessions; admin ones name the user in `userId`. */
+const ENDS_SESSIONS = new Set([
+  "POST /sign-out",
+  "POST /revoke-session",
+  "POST /revoke-other-sessions",
+  "POST /revoke-sessions",
+  "POST /change-password",
+  "POST /admin/ban-user",
+  "POST /admin/remove-user",
+  "POST /admin/revoke-user-session",
+  "POST /admin/revoke-user-sessions",
+]);
 
 const READ_ONLY_ADMIN = new Set(["GET /admin/list-users", "POST /admin/list-user-sessions"]);
 
@@ -47,7 +65,10 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
     }
     const caller = c.get("caller");
     const adminRoute = deps.allowlist.isAdmin(route);
-    const text = c.req.method === "GET" ? "" : await c.req.text();
+    const raw = c.req.method === "GET" ? "" : await c.req.text();
+    const schema = deps.allowlist.bodyOf(route);
+    // Checked (400 with issues) and normalised (a trimmed name) before the library sees it.
+    const text = schema ? JSON.stringify(parseJsonText(raw, schema)) : raw;
     const body = parseObject(text);
     // The same guard as the tool's own admin routes, before the library sees the request, so every
     // admin route answers 401 / 403 alike whatever the library would check first.
@@ -85,6 +106,10 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
       () => deps.auth.handler(request),
     );
 
+    if (response.ok && deps.onSessionsEnded && ENDS_SESSIONS.has(route)) {
+      const whose = adminRoute ? body.userId : caller?.userId;
+      if (typeof whose === "string") deps.onSessionsEnded(whose);
+    }
     if (response.ok && adminRoute && !READ_ONLY_ADMIN.has(route)) {
       await writeAudit(deps.database.db as unknown as Kysely<AuditTables>, {
         actorId: caller?.userId ?? null,

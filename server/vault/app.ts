@@ -33,6 +33,7 @@ import type { IndexSync } from "./indexing/index_sync.ts";
 import type { NoteStore } from "./notes/mod.ts";
 import { CLIENT_ID_HEADER, clientIdOf, runAs } from "./live/actor.ts";
 import type { LiveHub } from "./live/live_hub.ts";
+import type { AccessWatch } from "./live/access_watch.ts";
 import { liveApi, liveRoutes } from "./routes/live.ts";
 import { collabApi, collabRoutes } from "./routes/collab.ts";
 import type { CollabDocs } from "./collab/collab_docs.ts";
@@ -84,6 +85,8 @@ export interface VaultAppDeps {
   mcp: { registry: SessionRegistry };
   /** The live event channel's sockets. */
   live: LiveHub;
+  /** Re-checks open sockets when access ends (here and on the other replicas). */
+  access: AccessWatch;
   /** The notes open for collaborative editing. */
   collab: CollabDocs;
   /** The installed plugins and their sandboxes. */
@@ -139,7 +142,8 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   );
   // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
   api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));
-  api.route("/", sessionRoutes({ db: database.db }));
+  const access = deps.access;
+  api.route("/", sessionRoutes({ db: database.db, access }));
   api.route(
     "/",
     authRoutes({
@@ -149,19 +153,20 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       signInLimiter: deps.limiters.signIn,
       passwordLimiter: deps.limiters.password,
       lastAdminLock: "vault:admin-change",
+      onSessionsEnded: (userId) => access.ended([userId]),
     }),
   );
-  api.route("/", apiKeyRoutes({ db: database.db }));
+  api.route("/", apiKeyRoutes({ db: database.db, access }));
   api.route("/", preferencesRoutes({ db: database.db }));
-  api.route("/", adminRoutes({ database }));
+  api.route("/", adminRoutes({ database, access }));
   const notesDeps = { db: database.db, store: deps.notes.store, sync: deps.notes.sync };
   api.route("/", notesRoutes(notesDeps));
-  api.route("/", shareRoutes({ db: database.db, store: deps.notes.store }));
+  api.route("/", shareRoutes({ db: database.db, store: deps.notes.store, access }));
   api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry, plugins: deps.plugins }));
   api.route("/", pluginRoutes({ plugins: deps.plugins, db: database.db }));
   api.route(
     "/",
-    liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db }),
+    liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db, access }),
   );
   api.route(
     "/",
@@ -170,6 +175,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       db: database.db,
       store: deps.notes.store,
       origins: [baseUrl, ...config.VAULT_CORS_ORIGINS],
+      access,
     }),
   );
   app.route("/", api);

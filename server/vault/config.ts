@@ -54,6 +54,11 @@ export const vaultEnv = z.object({
   VAULT_WS_HEARTBEAT_MS: positiveInt(25_000),
   /** Bytes that may wait for a slow /ws/vault client before it is dropped (1008). */
   VAULT_WS_MAX_BUFFERED_BYTES: positiveInt(1024 * 1024),
+  /**
+   * For tests only: this process announces its changes to the other replicas this much later, as a slow
+   * database would (docs/vault.md, live events). Default 0.
+   */
+  VAULT_TEST_ANNOUNCE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** A collaboratively edited note is written back after this long without edits... */
   VAULT_COLLAB_WRITE_BACK_MS: positiveInt(2_000),
   /** ...and at most this long after its first unsaved edit. */

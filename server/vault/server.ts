@@ -12,17 +12,24 @@ import {
 } from "./identity/oauth.ts";
 import { createVaultAuth } from "./identity/vault_auth.ts";
 import { IndexSync } from "./indexing/index_sync.ts";
-import { NoteStore, watchVault } from "./notes/mod.ts";
+import { NoteStore, removeLeftoverTemps, watchVault } from "./notes/mod.ts";
 import { openVaultStore } from "./store/db.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
+import { ReplicaBus } from "./live/replica_bus.ts";
+import { AccessWatch } from "./live/access_watch.ts";
 import { CollabDocs } from "./collab/collab_docs.ts";
 import { UpdateLog } from "./collab/update_log.ts";
 import { notesApiFor } from "./mcp/note_tools.ts";
 import { PluginManager } from "./plugins/plugin_manager.ts";
 
 const MINUTE = 60_000;
+/**
+ * A temporary file this old is a write that never finished (a crash): removed at start, and once more
+ * a minute later for those that were younger then. A younger one may be another replica's write in flight.
+ */
+const LEFTOVER_TEMP_AGE_MS = MINUTE;
 
 /**
  * Starts the vault: opens the database (embedded or PostgreSQL) and migrates it, makes sure the
@@ -53,6 +60,8 @@ export async function startVault(
   });
   let watcher: { close(): Promise<void> } | undefined;
   let live: LiveHub | undefined;
+  let bus: ReplicaBus | undefined;
+  let access: AccessWatch | undefined;
   let collab: CollabDocs | undefined;
   let plugins: PluginManager | undefined;
   const mcpSessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.VAULT_MCP_IDLE_MS }, log);
@@ -70,21 +79,36 @@ export async function startVault(
       },
     });
     const sync = new IndexSync(store.database.db, notes, log);
+    const sweep = () =>
+      removeLeftoverTemps(notes.usersDir, Date.now() - LEFTOVER_TEMP_AGE_MS).then((removed) => {
+        if (removed.length) {
+          log.info("temporary files of interrupted writes removed", { count: removed.length });
+        }
+      }, (err) => log.warn("temporary files not cleaned up", { err }));
+    void sweep();
+    const sweepAgain = setTimeout(sweep, LEFTOVER_TEMP_AGE_MS + 1_000);
+    (sweepAgain as { unref?: () => void }).unref?.();
     // The catch-up runs while the server serves: searches, backlinks and the graph wait for their user's
     // (IndexSync.settled), everything else answers at once instead of after a whole vault's indexing.
     const started = Date.now();
     void sync.reconcileAll().then(() =>
       log.info("search index checked against the notes", { ms: Date.now() - started })
     );
+    // Replicas share a PostgreSQL server; the embedded database is one process's alone.
+    bus = where.url ? new ReplicaBus(where.url, log) : undefined;
     live = new LiveHub({
       db: store.database.db,
       store: notes,
       log,
-      postgresUrl: where.url,
+      bus,
+      announceDelayMs: config.VAULT_TEST_ANNOUNCE_DELAY_MS,
       heartbeatMs: config.VAULT_WS_HEARTBEAT_MS,
       maxBufferedBytes: config.VAULT_WS_MAX_BUFFERED_BYTES,
     });
     await live.start();
+    access = new AccessWatch({ log, bus, intervalMs: config.VAULT_WS_HEARTBEAT_MS });
+    await access.start();
+    const accessWatch = access;
     collab = new CollabDocs({
       store: notes,
       updates: new UpdateLog(store.database.db),
@@ -94,16 +118,9 @@ export async function startVault(
       evictMs: config.VAULT_COLLAB_EVICT_MS,
     });
     const hub = live;
-    const w = watchVault(notes, {
-      onChange: (c) => {
-        sync.handle(c);
-        notifyNoteChange(mcpSessions, c);
-        live?.handle(c);
-        collab?.handle(c);
-        plugins?.handle(c);
-      },
-      onError: (err) => log.warn("notes watcher", { err }),
-    });
+    // The store reports what the watcher finds (NoteStore.applyDiskChange) through its onChange above:
+    // passing it here too would tell every change on disk twice.
+    const w = watchVault(notes, { onError: (err) => log.warn("notes watcher", { err }) });
     watcher = w;
     await w.ready;
     const pluginsDir = pluginsDirOf(config);
@@ -139,6 +156,7 @@ export async function startVault(
       notes: { store: notes, sync },
       mcp: { registry: mcpSessions },
       live: hub,
+      access: accessWatch,
       collab,
       plugins: pluginManager,
       web: { bundle: await loadVaultWebBundle(), oauthProviders: Object.keys(oauth) },
@@ -162,7 +180,9 @@ export async function startVault(
       onClose: async () => {
         await mcpSessions.closeAll();
         await pluginManager.close();
-        await hub.close();
+        hub.close();
+        accessWatch.close();
+        await bus?.close();
         await collab?.flushAll();
         await w.close();
         await store.database.close();
@@ -173,7 +193,9 @@ export async function startVault(
     await held?.release();
     await mcpSessions.closeAll();
     await plugins?.close();
-    await live?.close();
+    live?.close();
+    access?.close();
+    await bus?.close();
     await watcher?.close();
     await store.database.close();
     throw err;
