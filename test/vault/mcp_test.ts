@@ -350,3 +350,152 @@ describe("vault MCP at /api/mcp", () => {
     }
   });
 });
+
+describe("vault API key budget (a token bucket: 5 at once, 60 a minute)", () => {
+  let home: string;
+  let server: RunningBinary;
+  let web: VaultClient;
+  const clients: Client[] = [];
+  const mint = async (name: string) => {
+    const minted = await web.write("POST", "/api/api-keys", { name, scope: "read-write" });
+    assert.equal(minted.status, 201, JSON.stringify(minted.body));
+    return minted.body.key as string;
+  };
+  const asKey = (key: string) => new VaultClient(server.url, { bearer: key });
+  /** Spends what is left of a key's bucket; returns the first refusal. */
+  const drain = async (key: string) => {
+    for (let i = 0; i < 20; i++) {
+      const res = await asKey(key).get("/api/me");
+      if (res.status === 429) return res;
+      assert.equal(res.status, 200);
+    }
+    assert.fail("never refused");
+  };
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), "vault-budget-"));
+    server = await startBinary("vault", ["serve"], {
+      cwd: home,
+      env: vaultEnv(home, { extra: { VAULT_API_KEY_BURST: "5", VAULT_API_KEY_RATE_PER_MINUTE: "60" } }),
+      timeoutMs: 60_000,
+    });
+    web = new VaultClient(server.url);
+    const res = await web.post("/api/auth/sign-up/email", {
+      email: "budget@example.test",
+      password: "budget-Pa55word-123",
+      name: "budget",
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+  });
+
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => {});
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it("lets a burst through, refuses the next with Retry-After, refills at the rate; sessions are not counted", async () => {
+    const key = await mint("burst");
+    const burst = await Promise.all(Array.from({ length: 5 }, () => asKey(key).get("/api/me")));
+    assert.deepEqual(burst.map((r) => r.status), [200, 200, 200, 200, 200]);
+    const refused = await asKey(key).get("/api/notes/tree");
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get("retry-after"), "1");
+    assert.deepEqual(refused.body, { error: "too many requests", retryAfterSeconds: 1 });
+    await new Promise((r) => setTimeout(r, 1_050));
+    assert.equal((await asKey(key).get("/api/me")).status, 200, "one token back after a second");
+    assert.equal((await asKey(key).get("/api/me")).status, 429, "and only one");
+    // The web app's session and another key have budgets of their own.
+    for (let i = 0; i < 10; i++) assert.equal((await web.get("/api/me")).status, 200);
+    assert.equal((await asKey(await mint("other")).get("/api/me")).status, 200);
+  });
+
+  it("the MCP handshake and the event streams are free; a refused call reaches the SDK client as a JSON-RPC error saying when to retry", async () => {
+    const key = await mint("mcp");
+    // Three sessions (initialize, notifications/initialized, the GET stream each) and three /ws/vault sockets.
+    for (let i = 0; i < 3; i++) {
+      const client = new Client({ name: "budget-test", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      );
+      clients.push(client);
+    }
+    for (let i = 0; i < 3; i++) {
+      const Ctor = WebSocket as unknown as new (
+        url: string,
+        o: { headers: Record<string, string> },
+      ) => WebSocket;
+      const ws = new Ctor(`${server.url.replace(/^http/, "ws")}/ws/vault`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await new Promise((resolve, reject) => {
+        ws.onopen = resolve;
+        ws.onerror = reject;
+      });
+      ws.close();
+    }
+    const client = clients.at(-1)!;
+    // The whole burst is still there for work: five tool calls.
+    for (let i = 0; i < 5; i++) await client.callTool({ name: "list_tags", arguments: {} });
+    await assert.rejects(
+      client.callTool({ name: "list_tags", arguments: {} }),
+      (err: Error & { code?: number }) => {
+        assert.equal(err.code, 429, "the SDK's StreamableHTTPError carries the status");
+        assert.match(err.message, /Rate limit exceeded for this API key: retry in 1 s/);
+        return true;
+      },
+    );
+    // The same refusal on the wire: HTTP 429, Retry-After, a JSON-RPC error with the request's id.
+    const raw = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+    });
+    assert.equal(raw.status, 429);
+    assert.equal(raw.headers.get("retry-after"), "1");
+    const body = await raw.json();
+    assert.equal(body.id, 7);
+    assert.equal(body.error.code, -32000);
+    assert.deepEqual(body.error.data, { retryAfterSeconds: 1 });
+  });
+
+  it("dist/vault-mcp waits out a short refusal of a read and sends it again; a write is refused, not resent", async () => {
+    const key = await mint("shim");
+    const client = new Client({ name: "budget-shim-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: binaryPath("vault-mcp"),
+        args: [],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VAULT_URL: server.url, VAULT_TOKEN: key },
+        stderr: "pipe",
+      }),
+    );
+    clients.push(client);
+    await client.listTools(); // the shim learns which tools only read (readOnlyHint)
+
+    await drain(key);
+    const started = Date.now();
+    const read = (await client.callTool({ name: "list_tags", arguments: {} })) as ToolResult;
+    assert.ok(!read.isError, JSON.stringify(read));
+    const waited = Date.now() - started;
+    assert.ok(waited >= 500, `answered after ${waited} ms: the shim waited for the refill`);
+
+    await drain(key);
+    await assert.rejects(
+      client.callTool({ name: "create_note", arguments: { path: "Budget/x.md", content: "once" } }),
+      /HTTP 429\): Rate limit exceeded for this API key: retry in 1 s/,
+    );
+    await new Promise((r) => setTimeout(r, 1_100));
+    assert.equal(
+      (await asKey(key).get("/api/notes?path=Budget/x.md")).status,
+      404,
+      "the write was not resent",
+    );
+  });
+});

@@ -37,6 +37,7 @@ const app = createVaultApp({
   notes: { store: unused, sync: unused },
   mcp: { registry: unused },
   live: unused,
+  access: unused,
   collab: unused,
   plugins: unused,
 });
