@@ -19,6 +19,7 @@ import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
 import { ReplicaBus } from "./live/replica_bus.ts";
 import { AccessWatch } from "./live/access_watch.ts";
+import { SharedKeyBuckets } from "./keys/shared_key_buckets.ts";
 import { CollabDocs } from "./collab/collab_docs.ts";
 import { UpdateLog } from "./collab/update_log.ts";
 import { notesApiFor } from "./mcp/note_tools.ts";
@@ -30,6 +31,8 @@ const MINUTE = 60_000;
  * a minute later for those that were younger then. A younger one may be another replica's write in flight.
  */
 const LEFTOVER_TEMP_AGE_MS = MINUTE;
+/** How often replicas settle API key budgets with each other (keys/shared_key_buckets.ts). */
+const KEY_BUDGET_SETTLE_MS = 1_000;
 
 /**
  * Starts the vault: opens the database (embedded or PostgreSQL) and migrates it, makes sure the
@@ -62,6 +65,7 @@ export async function startVault(
   let live: LiveHub | undefined;
   let bus: ReplicaBus | undefined;
   let access: AccessWatch | undefined;
+  let shared: SharedKeyBuckets | undefined;
   let collab: CollabDocs | undefined;
   let plugins: PluginManager | undefined;
   const mcpSessions = new SessionRegistry({ maxSsePerUser: 10, idleMs: config.VAULT_MCP_IDLE_MS }, log);
@@ -137,6 +141,16 @@ export async function startVault(
     });
     await plugins.start();
     const pluginManager = plugins;
+    // Replicas on one PostgreSQL share each key's budget; the embedded database has one process.
+    const budget = {
+      ratePerSecond: config.VAULT_API_KEY_RATE_PER_MINUTE / 60,
+      burst: config.VAULT_API_KEY_BURST,
+    };
+    const keyBuckets = where.url
+      ? new SharedKeyBuckets({ db: store.database.db, log, settleMs: KEY_BUDGET_SETTLE_MS, ...budget })
+      : new TokenBuckets(budget);
+    shared = keyBuckets instanceof SharedKeyBuckets ? keyBuckets : undefined;
+    shared?.start();
     const oauth = oauthConfigOf(config);
     const auth = createVaultAuth({
       db: store.database.db,
@@ -164,10 +178,7 @@ export async function startVault(
         signIn: TokenBuckets.perPeriod(10, 15 * MINUTE),
         password: TokenBuckets.perPeriod(5, 15 * MINUTE),
         signUp: TokenBuckets.perPeriod(10, 15 * MINUTE),
-        apiKeys: new TokenBuckets({
-          ratePerSecond: config.VAULT_API_KEY_RATE_PER_MINUTE / 60,
-          burst: config.VAULT_API_KEY_BURST,
-        }),
+        apiKeys: keyBuckets,
       },
     });
     mcpSessions.start();
@@ -182,6 +193,7 @@ export async function startVault(
         await pluginManager.close();
         hub.close();
         accessWatch.close();
+        await shared?.close();
         await bus?.close();
         await collab?.flushAll();
         await w.close();
@@ -195,6 +207,7 @@ export async function startVault(
     await plugins?.close();
     live?.close();
     access?.close();
+    await shared?.close();
     await bus?.close();
     await watcher?.close();
     await store.database.close();

@@ -2,7 +2,8 @@
  * Black-box: MCP at /api/mcp of `dist/vault serve` (embedded database) through the MCP SDK's own
  * clients: every tool, the version check, a read-only key that only reads, shares, sessions that
  * belong to one user, and `dist/vault-mcp` (stdio) across a server-side session expiry, receiving
- * the server's note-change notifications.
+ * the server's note-change notifications; the API key budget (burst, refill, Retry-After, the MCP
+ * error, what is free, vault-mcp's retry of a read) on one process and shared by two replicas.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -17,6 +18,7 @@ import { packageTool } from "../../scripts/package.ts";
 import { binaryPath, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
 import { VaultClient, vaultEnv } from "../harness/vault.ts";
+import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 
 const IDLE_MS = 4_000;
 const ALL_TOOLS = [
@@ -497,5 +499,69 @@ describe("vault API key budget (a token bucket: 5 at once, 60 a minute)", () => 
       404,
       "the write was not resent",
     );
+  });
+});
+
+describe("vault API key budget across two replicas on one PostgreSQL 15 (5 at once, 6 a minute)", () => {
+  let home: string;
+  let pg: PostgresServer;
+  let one: RunningBinary;
+  let two: RunningBinary;
+  let web: VaultClient;
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), "vault-budget-pg-"));
+    pg = await startPostgres();
+    const env = vaultEnv(home, {
+      databaseUrl: pg.url,
+      extra: { VAULT_API_KEY_BURST: "5", VAULT_API_KEY_RATE_PER_MINUTE: "6" },
+    });
+    one = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
+    two = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
+    web = new VaultClient(one.url);
+    const res = await web.post("/api/auth/sign-up/email", {
+      email: "replicas@example.test",
+      password: "replicas-Pa55word-123",
+      name: "replicas",
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+  });
+
+  after(async () => {
+    await one?.stop();
+    await two?.stop();
+    await pg?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  const mint = async (name: string) => {
+    const key = (await web.write("POST", "/api/api-keys", { name, scope: "read" })).body.key as string;
+    return [new VaultClient(one.url, { bearer: key }), new VaultClient(two.url, { bearer: key })] as const;
+  };
+
+  it("what a key spent on one replica is spent on the other", async () => {
+    const [viaOne, viaTwo] = await mint("moved");
+    for (let i = 0; i < 5; i++) assert.equal((await viaOne.get("/api/me")).status, 200);
+    await new Promise((r) => setTimeout(r, 1_500)); // one settlement
+    const refused = await viaTwo.get("/api/me");
+    assert.equal(refused.status, 429, "a budget per replica would let 5 more through here");
+    assert.ok(
+      Number(refused.headers.get("retry-after")) >= 5,
+      `Retry-After ${refused.headers.get("retry-after")}`,
+    );
+  });
+
+  it("a key spread over both replicas gets its burst about once, not once per replica", async () => {
+    const via = await mint("spread");
+    // A load balancer spreading one agent's requests: 20, alternating, over about 3 s.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      statuses.push((await via[i % 2]!.get("/api/me")).status);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const passed = statuses.filter((s) => s === 200).length;
+    // Per replica: 10 (5 each). Shared: the burst, and what the other replica let through before the
+    // balances met (a settlement period or two).
+    assert.ok(passed >= 5 && passed <= 8, `${passed} passed: ${statuses.join(" ")}`);
   });
 });

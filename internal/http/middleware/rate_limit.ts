@@ -13,10 +13,12 @@
  * }));
  */
 import type { Context, Env, MiddlewareHandler } from "hono";
-import type { TokenBuckets, Verdict } from "../token_buckets.ts";
+import type { Verdict } from "../token_buckets.ts";
 
 /** What `rateLimit` needs of its buckets: the in-memory TokenBuckets, or a store shared by replicas. */
-export type RateLimitBuckets = Pick<TokenBuckets, "take">;
+export interface RateLimitBuckets {
+  take(key: string, cost?: number): Verdict | Promise<Verdict>;
+}
 
 export interface RateLimitOptions<E extends Env = Env> {
   buckets: RateLimitBuckets;
@@ -34,7 +36,7 @@ export function rateLimit<E extends Env = Env>(options: RateLimitOptions<E>): Mi
     if (key === undefined) return await next();
     const cost = options.cost ? await options.cost(c) : 1;
     if (cost <= 0) return await next();
-    const verdict = options.buckets.take(key, cost);
+    const verdict = await options.buckets.take(key, cost);
     if (verdict.allowed) return await next();
     const res = options.refuse
       ? await options.refuse(c, verdict)
