@@ -66,10 +66,7 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
     const caller = c.get("caller");
     const adminRoute = deps.allowlist.isAdmin(route);
     const raw = c.req.method === "GET" ? "" : await c.req.text();
-    const schema = deps.allowlist.bodyOf(route);
-    // Checked (400 with issues) and normalised (a trimmed name) before the library sees it.
-    const text = schema ? JSON.stringify(parseJsonText(raw, schema)) : raw;
-    const body = parseObject(text);
+    const body = parseObject(raw);
     // The same guard as the tool's own admin routes, before the library sees the request, so every
     // admin route answers 401 / 403 alike whatever the library would check first.
     if (adminRoute) {
@@ -81,6 +78,10 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
         throw new HTTPException(403, { message: "admin routes need a signed-in admin session" });
       }
     }
+
+    // Checked (400 with issues) and normalised (a trimmed name) before the library sees it.
+    const schema = deps.allowlist.bodyOf(route);
+    const text = schema ? JSON.stringify(parseJsonText(raw, schema)) : raw;
 
     const limitKey = route === "POST /sign-in/email"
       ? `sign-in:${String(body.email ?? "").trim().toLowerCase()}`
