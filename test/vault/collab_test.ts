@@ -15,7 +15,7 @@ import * as Y from "yjs";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 import { Client, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
-import { VaultClient, vaultEnv } from "../harness/vault.ts";
+import { signUpAs, VaultClient, vaultEnv } from "../harness/vault.ts";
 import { Editor } from "../harness/yjs_client.ts";
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000) {
@@ -197,16 +197,8 @@ describe("vault collaborative editing at /ws/yjs", () => {
 
   it("when access ends, open editors close (or stop writing) within a second: a share, a key, a session, a user", async () => {
     const alice = people.alice!;
-    const carol = new VaultClient(server.url);
     const code = (await alice.web.write("POST", "/api/admin/invites", {})).body.code;
-    const signed = await carol.post("/api/auth/sign-up/email", {
-      email: "carol@example.test",
-      password: "carol-Pa55word-123",
-      name: "carol",
-      inviteCode: code,
-    });
-    assert.equal(signed.status, 201, JSON.stringify(signed.body));
-    const carolId = signed.body.user.id;
+    const { client: carol, id: carolId } = await signUpAs(server.url, "carol", code);
     const keys = await Promise.all(
       ["one", "two", "three"].map(async (name) =>
         (await carol.write("POST", "/api/api-keys", { name, scope: "read-write" })).body as {

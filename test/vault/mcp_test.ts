@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { packageTool } from "../../scripts/package.ts";
 import { binaryPath, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
-import { VaultClient, vaultEnv } from "../harness/vault.ts";
+import { signUpAs, VaultClient, vaultEnv } from "../harness/vault.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 
 const IDLE_MS = 4_000;
@@ -381,13 +381,7 @@ describe("vault API key budget (a token bucket: 5 at once, 60 a minute)", () => 
       env: vaultEnv(home, { extra: { VAULT_API_KEY_BURST: "5", VAULT_API_KEY_RATE_PER_MINUTE: "60" } }),
       timeoutMs: 60_000,
     });
-    web = new VaultClient(server.url);
-    const res = await web.post("/api/auth/sign-up/email", {
-      email: "budget@example.test",
-      password: "budget-Pa55word-123",
-      name: "budget",
-    });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
+    web = (await signUpAs(server.url, "budget")).client;
   });
 
   after(async () => {
@@ -518,13 +512,7 @@ describe("vault API key budget across two replicas on one PostgreSQL 15 (5 at on
     });
     one = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
     two = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
-    web = new VaultClient(one.url);
-    const res = await web.post("/api/auth/sign-up/email", {
-      email: "replicas@example.test",
-      password: "replicas-Pa55word-123",
-      name: "replicas",
-    });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
+    web = (await signUpAs(one.url, "replicas")).client;
   });
 
   after(async () => {
