@@ -83,6 +83,7 @@ export {
   patchObject,
   type PatchType,
   replaceObject,
+  replacingMergePatch,
   resourcePath,
   serverSideApply,
   type ServerVersion,
