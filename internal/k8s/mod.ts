@@ -81,6 +81,7 @@ export {
   type ObjectMeta,
   objectRef,
   patchObject,
+  patchStatusLocked,
   type PatchType,
   replaceObject,
   replacingMergePatch,

@@ -392,6 +392,37 @@ export function replacingMergePatch(
 }
 
 /**
+ * Patches an object's status subresource at `path` (the object's path) with `build(current)`, written
+ * with replacingMergePatch and locked to `current`'s resourceVersion; when `current` is behind (409), it
+ * reads the object afresh and builds again (three attempts). For writers whose copy comes from a cache
+ * that may lag behind another writer's change of the same list (conditions go whole in a merge patch).
+ */
+export async function patchStatusLocked<T extends KubeObject & { status?: Record<string, unknown> }>(
+  client: KubeClient,
+  path: string,
+  current: T,
+  build: (current: T) => Record<string, unknown>,
+): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      await client.request({
+        method: "PATCH",
+        path: `${path}/status`,
+        contentType: "application/merge-patch+json",
+        body: {
+          metadata: { resourceVersion: current.metadata?.resourceVersion },
+          status: replacingMergePatch(current.status, build(current)),
+        },
+      });
+      return;
+    } catch (err) {
+      if (!isKubeApiError(err, 409) || attempt === 3) throw err;
+      current = await client.request<T>({ path });
+    }
+  }
+}
+
+/**
  * kubectl's client-side apply (`kubectl apply` without --server-side): creates the object with a
  * last-applied-configuration annotation, or patches the live object with a three-way merge patch
  * computed from that annotation, the manifest and the live object. Built-in types are patched with a

@@ -213,7 +213,8 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
       await writeStatus(app, {
         desiredRevision: name,
         sourceRevision: commit,
-        conditions: staleReady ? readyNow(app, name) : app.status?.conditions ?? [],
+        // Conditions only when they change: the list goes whole, and a cached one may be behind.
+        ...(staleReady ? { conditions: readyNow(app, name) } : {}),
       });
       await supersede(app, name);
     }
@@ -301,7 +302,7 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     const request = { requestedAt, ...(requestedBy ? { requestedBy } : {}), sourceRevision: commit };
     if ("refused" in found) {
       const message = found.refused;
-      await writeStatus(app, { rollback: { ...request, message }, conditions: app.status?.conditions ?? [] });
+      await writeStatus(app, { rollback: { ...request, message } });
       await o.events.warning(app, "RollbackFailed", message);
       return {};
     }

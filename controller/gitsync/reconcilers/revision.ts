@@ -15,6 +15,7 @@ import {
   type EventRecorder,
   type KubeClient,
   type KubeObject,
+  patchStatusLocked,
   replacingMergePatch,
 } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
@@ -24,6 +25,7 @@ import {
   APPROVED_DIGEST,
   APPROVED_REVISION,
   RETRY_REQUESTED_AT,
+  ROLLBACK_REQUESTED_AT,
 } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
 import { freshDiagnosis } from "../diagnosis/fresh.ts";
@@ -137,15 +139,15 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     });
   }
 
-  async function writeAppStatus(app: Application, status: NonNullable<Application["status"]>) {
-    await o.client.request({
-      method: "PATCH",
-      path: `/apis/${API_VERSION}/namespaces/${app.metadata!.namespace}/applications/${
-        app.metadata!.name
-      }/status`,
-      contentType: "application/merge-patch+json",
-      body: { status: replacingMergePatch(app.status, status) },
-    });
+  /** The Application's status from `build`, again from a fresh copy when the cached one is behind. */
+  async function writeAppStatus(
+    app: Application,
+    build: (a: Application) => NonNullable<Application["status"]>,
+  ) {
+    const path = `/apis/${API_VERSION}/namespaces/${app.metadata!.namespace}/applications/${
+      app.metadata!.name
+    }`;
+    await patchStatusLocked(o.client, path, app, build);
   }
 
   const desiredState = (rev: Revision, app: Application, sa: KubeClient) => renderDesired(o, rev, app, sa);
@@ -238,7 +240,10 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         message: "the cluster matches the deployed Revision",
       };
     if (condition.status !== was) {
-      await writeAppStatus(app, { conditions: setCondition(app.status?.conditions, condition, now()) });
+      await writeAppStatus(
+        app,
+        (a) => ({ conditions: setCondition(a.status?.conditions, condition, now()) }),
+      );
       if (drifted.length) await o.events.warning(app, "DriftDetected", condition.message);
     }
     if (!drifted.length || !app.spec.sync?.selfHeal) return;
@@ -304,9 +309,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     await o.events.warning(rev, failure.reason, failure.message);
     tell(app, rev, "Failed", `${failure.reason}: ${failure.message}`);
     const changed = extra.changedCluster === true;
-    await writeAppStatus(app, {
-      conditions: failedConditions(app, rev.metadata!.name!, redacted, changed, now()),
-    });
+    await writeAppStatus(app, (a) => ({
+      conditions: failedConditions(a, rev.metadata!.name!, redacted, changed, now()),
+    }));
     return {};
   }
 
@@ -365,14 +370,14 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     await writeStatus(rev, { ...fresh, ...completedStatus(rev, "NoChanges", message, now()) });
     ended.set(key, 1);
     await o.events.normal(rev, "NoChanges", message);
-    await writeAppStatus(app, {
+    await writeAppStatus(app, (a) => ({
       deployedRevision: name,
       managedKinds: managedKinds(objects),
-      conditions: deployedConditions(app, name, {
+      conditions: deployedConditions(a, name, {
         reason: "NoChanges",
         message: `Revision ${name} is deployed and Healthy (its plan changed nothing)`,
       }, now()),
-    });
+    }));
     lastInSync.set(key, { at: now().getTime(), generation: app.metadata?.generation });
     return o.driftIntervalMs ? { requeueAfterMs: o.driftIntervalMs } : {};
   }
@@ -484,14 +489,14 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       rolledBack ? "RolledBack" : "Healthy",
       rolledBack ? `rolled back to Revision ${rev.metadata!.name}` : "every group is Healthy",
     );
-    await writeAppStatus(app, {
+    await writeAppStatus(app, (a) => ({
       deployedRevision: rev.metadata!.name,
       managedKinds: managedKinds(objects),
-      conditions: deployedConditions(app, rev.metadata!.name!, {
+      conditions: deployedConditions(a, rev.metadata!.name!, {
         reason: rolledBack ? "RolledBack" : "RolloutComplete",
         message: `Revision ${rev.metadata!.name} is deployed and Healthy`,
       }, now()),
-    });
+    }));
     // After a self-heal, check at once that the drift is gone (the Drifted condition clears then);
     // otherwise what was just applied is in sync until the interval or a change says otherwise.
     if (selfHeal) lastInSync.delete(key);
@@ -514,6 +519,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     // Not wanted (any more): one that moved on regardless ends Superseded (a Pending one may be about to
     // be wanted: the Application reconciler supersedes those).
     if (app.status?.desiredRevision !== rev.metadata!.name) {
+      // A rollback being set up makes this Revision wanted in a moment (the cache has its status already).
+      const rollback = app.metadata?.annotations?.[ROLLBACK_REQUESTED_AT];
+      if (rollback && rollback !== app.status?.rollback?.requestedAt) return {};
       if (phase === "Pending" || !UNFINISHED_PHASES.has(phase)) return {};
       await writeStatus(rev, supersededStatus(rev, app.status!.desiredRevision!, now()));
       return {};
