@@ -329,7 +329,7 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
     const events = await listEvents(admin, { ...rev, apiVersion: API_VERSION, kind: "Revision" });
     const failures = events.filter((e) => e.reason === "HealthFailure");
     assert.deepEqual(failures.map((e) => e.count ?? 1), [1]);
-    await until("the Failed notification", async () => notified.length || undefined);
+    await until("the Failed notification", () => Promise.resolve(notified.length || undefined));
     await new Promise((r) => setTimeout(r, 2_000)); // time for a second one, were there any
     assert.deepEqual(notified.map((n) => `${n.event} ${n.revision}`), [`Failed ${revisions.v120}`]);
 
