@@ -104,6 +104,17 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
       const rev = d && d !== not ? await revision(d) : undefined;
       return rev?.status?.phase === phase ? rev : undefined;
     });
+  const createRepository = (name: string, repo: GitRepo) =>
+    admin.request({
+      method: "POST",
+      path: `${API}/repositories`,
+      body: {
+        apiVersion: API_VERSION,
+        kind: "Repository",
+        metadata: { name },
+        spec: { git: { url: repo.url }, pollInterval: "1h" },
+      },
+    });
   const createApplication = (name: string, spec: Record<string, unknown>) =>
     admin.request({
       method: "POST",
@@ -246,18 +257,7 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
     const webhookPort = manager.records().find((r) => r.msg === "listening")!.webhookPort as number;
     await registerApprovalWebhook(admin, webhookPort, cert.certFile);
 
-    for (const [name, repo] of [["shop", shop], ["edge", edge]] as const) {
-      await admin.request({
-        method: "POST",
-        path: `${API}/repositories`,
-        body: {
-          apiVersion: API_VERSION,
-          kind: "Repository",
-          metadata: { name },
-          spec: { git: { url: repo.url }, pollInterval: "1h" },
-        },
-      });
-    }
+    await createRepository("shop", shop);
     const source = (path: string, repo = "shop") => ({ repositoryRef: { name: repo }, path });
     await createApplication("web", {
       serviceAccountName: "deployer",
@@ -464,7 +464,23 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
       healthTimeout: "5m",
       source: { repositoryRef: { name: "edge" }, path: "edge" },
     });
+    // Before its Repository has a commit, the Application says so; once it has, that no longer holds.
+    await until(
+      "edge: SourceNotReady",
+      async () => (await ready("edge"))?.reason === "SourceNotReady" || undefined,
+    );
+    await createRepository("edge", edge);
     const a = (await desiredIn("edge", "AwaitingApproval")).metadata!.name!;
+    assert.deepEqual(
+      { ...(await ready("edge")), lastTransitionTime: undefined },
+      {
+        type: "Ready",
+        status: "Unknown",
+        reason: "Progressing",
+        message: `Revision ${a} is not rolled out yet (gitsync get edge says where it is)`,
+        lastTransitionTime: undefined,
+      },
+    );
     await edge.commit(lb("b"), "b");
     assert.equal((await gitsync("sync", "edge", "--wait", "--timeout", "60s")).code, 0);
     const b = (await app("edge")).status!.desiredRevision!;

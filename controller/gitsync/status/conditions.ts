@@ -126,7 +126,7 @@ export function readyFromRevision(
       type: "Ready",
       status: "Unknown",
       reason: "Progressing",
-      message: `Revision ${name} is ${phase ?? "being planned"}`,
+      message: `Revision ${name} is not rolled out yet (gitsync get ${app.metadata!.name} says where it is)`,
     };
   return setCondition(app.status?.conditions, ready, now);
 }
