@@ -29,6 +29,7 @@ import { freePort } from "../harness/ports.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 import { installControllerRbac } from "./install_fixture.ts";
+import { untilWithLog } from "./until_fixture.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -80,23 +81,8 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
   const gitsync = (...args: string[]) =>
     runBinary("gitsync", [...args, "-n", NS, "--kubeconfig", bob], { timeoutMs: 180_000 });
 
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    let last: unknown;
-    for (;;) {
-      try {
-        const v = await probe();
-        if (v !== undefined) return v;
-      } catch (err) {
-        last = err;
-      }
-      if (Date.now() > deadline) {
-        const log = manager.output().split("\n").slice(-30).join("\n");
-        throw new Error(`${what}: not within ${ms} ms${last ? ` (${last})` : ""}\n--- manager ---\n${log}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  const until = untilWithLog(() => manager.output());
+
   /** The Application's desired Revision once it is `phase` (and, given, other than `not`). */
   const desiredIn = (name: string, phase: string, not?: string) =>
     until(`${name}: a Revision ${phase}`, async () => {
@@ -182,28 +168,27 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
 
     const controllerKubeconfig = await installControllerRbac(admin, k8s, join(dir, "controller.kubeconfig"));
     bob = await k8s.userKubeconfig("bob");
+    // bob approves (gitsync-approver) and, as a CI job's account does for `gitsync sync`, patches Repositories.
+    const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}`;
     await admin.request({
       method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
+      path: `${rbac}/roles`,
       body: {
-        metadata: { name: "bob-approves" },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "gitsync-approver" },
-        subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
+        metadata: { name: "sync-repositories" },
+        rules: [{ apiGroups: ["sync.gitsync.io"], resources: ["repositories"], verbs: ["patch"] }],
       },
     });
-    // `gitsync sync` patches the Repository (a CI job's account needs that too).
-    (await serviceAccountWithRole(admin, NS, "sync-repositories", [
-      { apiGroups: ["sync.gitsync.io"], resources: ["repositories"], verbs: ["patch"] },
-    ])).close();
-    await admin.request({
-      method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
-      body: {
-        metadata: { name: "bob-syncs" },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "sync-repositories" },
-        subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
-      },
-    });
+    for (const [kind, name] of [["ClusterRole", "gitsync-approver"], ["Role", "sync-repositories"]]) {
+      await admin.request({
+        method: "POST",
+        path: `${rbac}/rolebindings`,
+        body: {
+          metadata: { name: `bob-${name}` },
+          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind, name },
+          subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
+        },
+      });
+    }
     const cert = await servingCertificate(dir, "gitsync-webhook");
     sink = createHttpsServer(
       { cert: await readFile(cert.certFile), key: await readFile(cert.keyFile) },
