@@ -443,6 +443,34 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
     assert.match(approve.stdout, /is deployed and Healthy: nothing to approve/);
   });
 
+  it("approve --wait exits 1 at once, naming the new digest, when the plan changed after the approval", async () => {
+    await shop.commit({
+      "cfg/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {mode: v2}\n",
+    });
+    const synced = await gitsync("sync", "cfg", "--wait", "--timeout", "60s", "-o", "json");
+    assert.equal(synced.code, 0, synced.stderr);
+    const reviewed = JSON.parse(synced.stdout).planDigest as string;
+    // Someone changes the live object after the plan was made: at rollout start the plan differs.
+    await admin.request({
+      method: "PATCH",
+      path: `/api/v1/namespaces/${NS}/configmaps/cfg`,
+      contentType: "application/merge-patch+json",
+      body: { data: { extra: "by hand" } },
+    });
+    const stale = await gitsync("approve", "cfg", "--digest", reviewed, "--wait", "--timeout", "5m");
+    assert.equal(stale.code, 1, stale.stderr);
+    const now = (await revision((await app("cfg")).status!.desiredRevision!)).status!.plan!.digest;
+    assert.notEqual(now, reviewed);
+    assert.match(
+      stale.stderr,
+      new RegExp(
+        `^error: ApprovalStale: .* \\(approved ${reviewed}\\): it is now ${now} and needs a fresh approval`,
+        "m",
+      ),
+    );
+    assert.equal((await gitsync("approve", "cfg", "--digest", now, "--wait", "--timeout", "60s")).code, 0);
+  });
+
   it("Revisions the Application stops wanting end Superseded and cannot be approved; a rollout says what it waits for and fails at spec.healthTimeout", async () => {
     await createApplication("edge", {
       serviceAccountName: "deployer",
@@ -509,11 +537,13 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
       revision: string;
       phase: string;
     }[];
-    assert.deepEqual(history.map((i) => `${i.revision} ${i.phase}`), [
-      `${c} AwaitingApproval`,
-      `${b} Superseded`,
-      `${a} Superseded`,
-    ]);
+    // (Revisions created within the same second have no order between them.)
+    assert.deepEqual(Object.fromEntries(history.map((i) => [i.revision, i.phase])), {
+      [c]: "AwaitingApproval",
+      [b]: "Superseded",
+      [a]: "Superseded",
+    });
+    assert.equal(history[0]!.revision, c);
 
     // The LoadBalancer never gets an address: with a health timeout of 5 s, c fails at it.
     await admin.request({
@@ -545,7 +575,7 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
       pull: ["False", "HealthFailure"],
       edge: ["False", "HealthFailure"],
       web: ["True", "RolledBack"],
-      cfg: ["True", "NoChanges"],
+      cfg: ["True", "RolloutComplete"],
     };
     await until("every failure recorded", async () => {
       for (const [name, [, reason]] of Object.entries(expected)) {
