@@ -33,7 +33,7 @@ import { startRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
-import { until as waitUntil } from "../harness/until.ts";
+import { untilWithLog } from "../harness/until.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -144,11 +144,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   let bobKubeconfig: string;
 
   const get = <T>(path: string) => admin.request<T>({ path });
-  const until = <T>(what: string, probe: () => Promise<T | undefined>, ms = 40_000) =>
-    waitUntil(what, probe, {
-      ms,
-      context: () => `--- gitsync-manager ---\n${manager.output().split("\n").slice(-30).join("\n")}`,
-    });
+  const until = untilWithLog(() => manager.output(), { ms: 40_000 });
   const app = () => get<Application>(`${API}/applications/shop`);
   const revision = (name: string) => get<Revision>(`${API}/revisions/${name}`);
   /** `gitsync <args> -n shop` as bob, who holds gitsync-approver in the namespace. */

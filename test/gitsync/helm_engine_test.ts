@@ -28,7 +28,7 @@ import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
 import { startRegistry, type TestRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
-import { until as waitUntil } from "../harness/until.ts";
+import { untilWithLog } from "../harness/until.ts";
 
 const NS = "charts";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -65,12 +65,7 @@ describe("Helm Applications through gitsync-manager run", () => {
   let dir: string;
 
   const get = <T>(path: string) => admin.request<T>({ path });
-  const until = <T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000) =>
-    waitUntil(what, probe, {
-      ms,
-      intervalMs: 250,
-      context: () => manager.output().split("\n").slice(-30).join("\n"),
-    });
+  const until = untilWithLog(() => manager.output());
   const create = (path: string, body: unknown) => admin.request({ method: "POST", path, body });
   const createApplication = (name: string, spec: Record<string, unknown>) =>
     create(`${API}/applications`, { apiVersion: API_VERSION, kind: "Application", metadata: { name }, spec });

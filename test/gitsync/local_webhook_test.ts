@@ -32,7 +32,7 @@ import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { bindClusterRole, createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 import { freePort } from "../harness/ports.ts";
-import { until as untilDone } from "../harness/until.ts";
+import { untilWithLog } from "../harness/until.ts";
 
 const NS = "dev";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -56,10 +56,7 @@ describe("gitsync-manager outside a cluster: --local-webhook, and ENABLE_WEBHOOK
   let manager: RunningBinary | undefined;
 
   const get = <T>(path: string) => admin.request<T>({ path });
-  const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
-    untilDone(what, probe, {
-      context: () => `--- gitsync-manager ---\n${manager?.output().split("\n").slice(-25).join("\n") ?? ""}`,
-    });
+  const until = untilWithLog(() => manager?.output() ?? "", { ms: 40_000 });
   /** `gitsync-manager run` with the developer's (admin) kubeconfig. */
   const startManager = async (args: string[], env: Record<string, string> = {}) =>
     manager = await startBinary("gitsync-manager", [

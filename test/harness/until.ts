@@ -31,3 +31,21 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, o.intervalMs ?? 200));
   }
 }
+
+/**
+ * An `until(what, probe, ms?)` bound to a server's log: on timeout the error ends with the last 30 lines of
+ * `log()` under `--- <label> ---`, which is what tells why. For a black-box test file that waits on one
+ * server (the gitsync tests wait on gitsync-manager).
+ */
+export function untilWithLog(
+  log: () => string,
+  o: { ms?: number; intervalMs?: number; label?: string } = {},
+) {
+  const label = o.label ?? "gitsync-manager";
+  return <T>(what: string, probe: () => Promise<T | undefined>, ms = o.ms ?? 60_000): Promise<T> =>
+    until(what, probe, {
+      ms,
+      intervalMs: o.intervalMs ?? 250,
+      context: () => `--- ${label} ---\n${log().split("\n").slice(-30).join("\n")}`,
+    });
+}
