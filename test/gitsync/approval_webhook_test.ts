@@ -18,6 +18,7 @@ import { freePort } from "../harness/ports.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
+import { bindClusterRole } from "../harness/k8s_fixtures.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 
 const run = promisify(execFile);
@@ -100,15 +101,7 @@ describe("approval through the admission webhook", () => {
       },
     });
     for (const user of ["bob", "mallory"]) {
-      await admin.request({
-        method: "POST",
-        path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "gitsync-approver" },
-          subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }],
-        },
-      });
+      await bindClusterRole(admin, NS, "gitsync-approver", { kind: "User", name: user });
     }
     bob = await k8s.userKubeconfig("bob", ["release-managers"]);
     mallory = await k8s.userKubeconfig("mallory");

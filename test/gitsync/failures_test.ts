@@ -24,7 +24,7 @@ import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
-import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import { bindClusterRole, createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 import { freePort } from "../harness/ports.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
@@ -178,17 +178,8 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
         rules: [{ apiGroups: ["sync.gitsync.io"], resources: ["repositories"], verbs: ["patch"] }],
       },
     });
-    for (const [kind, name] of [["ClusterRole", "gitsync-approver"], ["Role", "sync-repositories"]]) {
-      await admin.request({
-        method: "POST",
-        path: `${rbac}/rolebindings`,
-        body: {
-          metadata: { name: `bob-${name}` },
-          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind, name },
-          subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
-        },
-      });
-    }
+    await bindClusterRole(admin, NS, "gitsync-approver", { kind: "User", name: "bob" });
+    await bindClusterRole(admin, NS, "sync-repositories", { kind: "User", name: "bob" }, "Role");
     const cert = await servingCertificate(dir, "gitsync-webhook");
     sink = createHttpsServer(
       { cert: await readFile(cert.certFile), key: await readFile(cert.keyFile) },
