@@ -491,7 +491,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
         certificate: o.webhook.certificate,
         http2: o.http2 ?? false,
         onCertificateError: (err) => log.error("webhook certificate not usable", { error: err.message }),
-        planDigest: (ns, name) => Promise.resolve(revs.get(`${ns}/${name}`)?.status?.plan?.digest),
+        revision: (ns, name) => Promise.resolve(revs.get(`${ns}/${name}`)),
         onDecision: (d) => {
           if (!d.allowed) log.info("approval refused", { user: d.user, reason: d.message });
         },

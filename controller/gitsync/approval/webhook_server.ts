@@ -10,12 +10,12 @@
  * @example
  * const server = await startWebhookServer({
  *   port: 9443, certificate: certificateFiles(".../tls.crt", ".../tls.key"),
- *   planDigest: (ns, name) => revisions.get(`${ns}/${name}`)?.status?.plan?.digest,
+ *   revision: (ns, name) => Promise.resolve(revisions.get(`${ns}/${name}`)),
  * });
  */
 import { startTlsServer } from "../tls_server.ts";
 import type { CertificateSource } from "./certificate_source.ts";
-import { type AdmissionRequest, type PlanDigestLookup, reviewApplication } from "./review.ts";
+import { type AdmissionRequest, reviewApplication, type RevisionLookup } from "./review.ts";
 
 export const MUTATE_APPLICATION_PATH = "/mutate-sync-gitsync-io-v1alpha1-application";
 /** AdmissionReviews are small; anything bigger is not from the API server. */
@@ -52,7 +52,8 @@ export interface WebhookServerOptions {
   certificate: CertificateSource;
   /** --enable-http2: offer HTTP/2 besides HTTP/1.1; default false. */
   http2?: boolean;
-  planDigest: PlanDigestLookup;
+  /** The Revisions approvals name (the manager's cache). */
+  revision: RevisionLookup;
   /** Called for each refused or failed review, for logs and Events; never given the object. */
   onDecision?: (d: { uid: string; user?: string; allowed: boolean; message?: string }) => void;
   /** A renewed certificate could not be used (the current one stays). */
@@ -102,7 +103,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
         }
         let response;
         try {
-          response = await reviewApplication(request, options.planDigest);
+          response = await reviewApplication(request, options.revision);
         } catch (err) {
           // Fail closed: an error reading the Revision refuses the change instead of letting it through.
           response = {
