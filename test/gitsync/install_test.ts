@@ -211,6 +211,13 @@ describe("install.yaml on a cluster without cert-manager: the manager's own webh
       contentType: "application/merge-patch+json",
       body: { status: { phase: "AwaitingApproval", plan: { digest: PLAN } } },
     });
+    // The (suspended) Application wants it, as its reconciler would have written.
+    await admin.request({
+      method: "PATCH",
+      path: `${APPS}/web/status`,
+      contentType: "application/merge-patch+json",
+      body: { status: { desiredRevision: "web-1" } },
+    });
     // bob holds the install's gitsync-approver role in the namespace.
     await bindClusterRole(admin, NS, "gitsync-approver", { kind: "User", name: "bob" });
     bob = KubeClient.fromKubeconfig({ path: await k8s.userKubeconfig("bob") });
@@ -240,8 +247,8 @@ describe("install.yaml on a cluster without cert-manager: the manager's own webh
 
   it("a second replica serves the same certificate from the Secret and writes nothing; --enable-http2 is honoured", async () => {
     const metricsDir = join(dir, "metrics");
-    const metricsCa = issueCa({ notAfter: new Date(Date.now() + 3600_000) });
-    const metricsCert = issueServing(metricsCa, {
+    const metricsCa = await issueCa({ notAfter: new Date(Date.now() + 3600_000) });
+    const metricsCert = await issueServing(metricsCa, {
       ipAddresses: ["127.0.0.1"],
       notAfter: new Date(Date.now() + 3600_000),
     });
