@@ -318,11 +318,11 @@ export function registerRun(program: Command) {
           }),
         };
       } else if (webhookCertificate === "local") {
-        const ca = issueCa({
+        const ca = await issueCa({
           commonName: "gitsync-local-webhook-ca",
           notAfter: new Date(Date.now() + caValidityMs),
         });
-        const leaf = issueServing(ca, {
+        const leaf = await issueServing(ca, {
           ipAddresses: ["127.0.0.1"],
           dnsNames: ["localhost"],
           notAfter: new Date(Date.now() + validityMs),

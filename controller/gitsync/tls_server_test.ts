@@ -7,9 +7,17 @@ import { issueCa, issueServing } from "./approval/x509.ts";
 import { startTlsServer, type TlsRequest, type TlsResponse, type TlsServer } from "./tls_server.ts";
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000);
-const ca = issueCa({ notAfter: inHours(2) });
-const first = issueServing(ca, { ipAddresses: ["127.0.0.1"], commonName: "first", notAfter: inHours(1) });
-const second = issueServing(ca, { ipAddresses: ["127.0.0.1"], commonName: "second", notAfter: inHours(1) });
+const ca = await issueCa({ notAfter: inHours(2) });
+const first = await issueServing(ca, {
+  ipAddresses: ["127.0.0.1"],
+  commonName: "first",
+  notAfter: inHours(1),
+});
+const second = await issueServing(ca, {
+  ipAddresses: ["127.0.0.1"],
+  commonName: "second",
+  notAfter: inHours(1),
+});
 
 /** The ALPN protocol and certificate CN a client offering h2 and http/1.1 gets. */
 function handshake(port: number): Promise<{ alpn: string | false; cn: string }> {

@@ -217,7 +217,7 @@ export class SelfManagedCertificate implements CertificateSource {
     const caDue = !oldCa || this.due(oldCa.notAfter, this.caValidityMs, now);
     let ca = oldCa!;
     if (caDue) {
-      const pair = issueCa({
+      const pair = await issueCa({
         commonName: `${this.o.serviceName}-ca`,
         notAfter: new Date(now + this.caValidityMs),
       });
@@ -234,7 +234,7 @@ export class SelfManagedCertificate implements CertificateSource {
     const leafUntil = leafOk ? servedUntil : Math.min(now + this.validityMs, ca.notAfter);
     const leaf: KeyPair = leafOk
       ? served!
-      : issueServing(ca.pair, { dnsNames: this.dnsNames, notAfter: new Date(leafUntil) });
+      : await issueServing(ca.pair, { dnsNames: this.dnsNames, notAfter: new Date(leafUntil) });
 
     // The previous CA stays trusted while replicas may still serve the certificate it signed.
     let previous: { cert: string; until: number } | undefined;

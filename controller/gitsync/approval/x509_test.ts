@@ -4,18 +4,22 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { issueCa, issueServing } from "./x509.ts";
+import { issueCa, issueServing, type KeyPair } from "./x509.ts";
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000);
 
 describe("x509", () => {
-  const ca = issueCa({ commonName: "test-ca", notAfter: inHours(48) });
-  const leaf = issueServing(ca, {
-    dnsNames: ["gitsync-webhook.gitsync-system.svc", "localhost"],
-    ipAddresses: ["127.0.0.1", "::1"],
-    notAfter: inHours(1),
+  let ca: KeyPair;
+  let leaf: KeyPair;
+  before(async () => {
+    ca = await issueCa({ commonName: "test-ca", notAfter: inHours(48) });
+    leaf = await issueServing(ca, {
+      dnsNames: ["gitsync-webhook.gitsync-system.svc", "localhost"],
+      ipAddresses: ["127.0.0.1", "::1"],
+      notAfter: inHours(1),
+    });
   });
 
   it("issues a CA that signs a serving certificate for the names and addresses asked", () => {
@@ -51,7 +55,7 @@ describe("x509", () => {
       ]);
       assert.match(stdout, /tls\.crt: OK/);
       // Another CA's certificate is not accepted.
-      await writeFile(join(dir, "other.crt"), issueCa({ notAfter: inHours(1) }).cert);
+      await writeFile(join(dir, "other.crt"), (await issueCa({ notAfter: inHours(1) })).cert);
       await assert.rejects(
         promisify(execFile)("openssl", ["verify", "-CAfile", join(dir, "other.crt"), join(dir, "tls.crt")]),
       );
@@ -60,13 +64,13 @@ describe("x509", () => {
     }
   });
 
-  it("a serving certificate names at least one DNS name or address", () => {
-    assert.throws(() => issueServing(ca, { notAfter: inHours(1) }), /at least one DNS name or IP address/);
-    assert.throws(() => issueServing(ca, { ipAddresses: ["not-an-ip"], notAfter: inHours(1) }), /not an IP/);
+  it("a serving certificate names at least one DNS name or address", async () => {
+    await assert.rejects(issueServing(ca, { notAfter: inHours(1) }), /at least one DNS name or IP address/);
+    await assert.rejects(issueServing(ca, { ipAddresses: ["not-an-ip"], notAfter: inHours(1) }), /not an IP/);
   });
 
-  it("dates from 2050 on are GeneralizedTime", () => {
-    const far = issueCa({ notAfter: new Date("2061-03-04T05:06:07Z") });
+  it("dates from 2050 on are GeneralizedTime", async () => {
+    const far = await issueCa({ notAfter: new Date("2061-03-04T05:06:07Z") });
     assert.equal(
       new Date(Date.parse(new X509Certificate(far.cert).validTo)).toISOString(),
       "2061-03-04T05:06:07.000Z",
