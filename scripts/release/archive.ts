@@ -16,5 +16,5 @@ export function releaseArchive(
     { path: "LICENSE", type: "file", mode: 0o644, data: text(files.license) },
     { path: "THIRD_PARTY_NOTICES.md", type: "file", mode: 0o644, data: text(files.notices) },
   ], mtime);
-  return gzipSync(tar, { level: 9 });
+  return gzipSync(tar, { level: 6 });
 }

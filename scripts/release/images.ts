@@ -75,7 +75,7 @@ const text = (s: string) => new TextEncoder().encode(s);
 /** A gzipped layer and the digest of its uncompressed tar (the config's diff_id). */
 function layer(entries: TarEntry[], epoch: number): { blob: Uint8Array; diffId: string } {
   const tar = writeTar(entries, epoch);
-  return { blob: gzipSync(tar, { level: 9 }), diffId: sha256(tar) };
+  return { blob: gzipSync(tar, { level: 6 }), diffId: sha256(tar) };
 }
 
 /** The base file system for one architecture: packages, accounts, CA bundle, writable /tmp and home. */

@@ -6,6 +6,8 @@
  *   install.sh, allowed_signers           the install script (stamped with version, URL and key), the key
  *   SHA256SUMS, SHA256SUMS.sig            checksums of all the above, signed with `ssh-keygen -Y sign`
  *   oci/<tool>/                           OCI image layouts (linux amd64 + arm64 under one index) of the servers
+ *   <chart>-<version>.tgz                 the Helm charts at the release's version
+ *   gitsync-manager_<version>_install.yaml  deploy/gitsync/install.yaml with the image pinned by digest
  *
  * The executables are compiled with scripts/lib/compile.ts, as `deno task build` does, for linux-x64,
  * linux-arm64, darwin-x64 and darwin-arm64 (each on that platform's pinned Bun runtime), stamped with the
@@ -28,6 +30,7 @@ import { noticesText } from "./notices.ts";
 import { sbomJson } from "./sbom.ts";
 import { allowedSignersLine, sha256sums, signFile } from "./signing.ts";
 import { archiveName, executablePlatform, type Target, TARGET_NAMES, TARGETS } from "./targets.ts";
+import { CHARTS, releaseCharts } from "./charts.ts";
 import { buildImages, IMAGE_TOOLS, type ImageTool } from "./images.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -207,11 +210,12 @@ export async function release(o: ReleaseOptions, log: (line: string) => void): P
     files.push(sbom);
   }
 
+  let digests: Record<string, string> = {};
   if (o.images) {
     const imageTools = o.tools.filter((t): t is ImageTool => (IMAGE_TOOLS as readonly string[]).includes(t));
     const linux = o.targets.filter((t) => TARGETS[t].debian);
     if (imageTools.length && linux.length) {
-      await buildImages({
+      digests = await buildImages({
         tools: imageTools,
         targets: linux,
         binary: (tool, target) => join(work, target, tool),
@@ -223,6 +227,11 @@ export async function release(o: ReleaseOptions, log: (line: string) => void): P
         log,
       });
     }
+  }
+
+  const chartTools = o.tools.filter((t): t is keyof typeof CHARTS => t in CHARTS);
+  if (chartTools.length) {
+    files.push(...await releaseCharts({ tools: chartTools, version: o.version, out: o.out, digests, log }));
   }
 
   // Sign first: install.sh carries the key that verifies the signature, and is itself in SHA256SUMS.

@@ -31,6 +31,8 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
   { name: "chromium", file: "/usr/bin/chromium", for: "the browser tests" },
   { name: "kubectl", file: "/usr/bin/kubectl", for: "the kubectl comparisons (the machine image has it)" },
   { name: "prometheus", file: "/usr/bin/prometheus", for: "the edgectl metrics tests (a real Prometheus)" },
+  { name: "qemu-user", file: "/usr/bin/qemu-aarch64", for: "the release tests (the linux-arm64 binary under emulation)" },
+  { name: "shellcheck", file: "/usr/bin/shellcheck", for: "the release tests (install.sh is POSIX sh)" },
 ];
 
 /** Go is needed only when a test server is not cached yet; this is the oldest that builds them all. */
