@@ -19,8 +19,34 @@ export async function pushImage(crane: string, layout: string, ref: string): Pro
   return stdout.trim();
 }
 
+/** Logs crane and helm in to the registry's host when REGISTRY_USERNAME and REGISTRY_PASSWORD are set (CI). */
+async function login(host: string, crane: string, helm: string) {
+  const { REGISTRY_USERNAME: user, REGISTRY_PASSWORD: password } = process.env;
+  if (!user || !password) return;
+  for (
+    const [bin, args] of [
+      [crane, ["auth", "login", host, "--username", user, "--password-stdin"]],
+      [helm, ["registry", "login", host, "--username", user, "--password-stdin"]],
+    ] as const
+  ) {
+    await new Promise<void>((resolve, reject) => {
+      const child = execFile(
+        bin,
+        [...args],
+        (err) => (err ? reject(new Error(`${bin} login to ${host} failed`)) : resolve()),
+      );
+      child.stdin!.end(password);
+    });
+  }
+}
+
 export async function pushRelease(o: { dir: string; registry: string; log: (line: string) => void }) {
   const registry = o.registry.replace(/\/+$/, "");
+  await login(
+    registry.split("/")[0]!,
+    (await ensureBinary(CRANE, o.log)).path,
+    (await ensureBinary(HELM, o.log)).path,
+  );
   const oci = join(o.dir, "oci");
   const pushed: string[] = [];
   if (existsSync(oci)) {
