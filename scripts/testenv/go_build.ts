@@ -167,6 +167,52 @@ export async function ensureBinary(
   const started = performance.now();
   const cached = cachedBinary(c);
   if (cached) return { path: cached, cached: true, seconds: 0 };
+  // Two processes building the same component (the test command's build and a release, say) would share
+  // its src/ and vendor/ folders and break each other's `go mod vendor`: the second waits for the first.
+  const release = await lockComponent(c, log);
+  try {
+    const built = cachedBinary(c);
+    if (built) return { path: built, cached: true, seconds: 0 };
+    return await build(c, log, started);
+  } finally {
+    release();
+  }
+}
+
+/** An exclusive lock on a component's cache folder: a lock file naming the holder's pid. */
+export async function lockComponent(c: Component, log: (line: string) => void): Promise<() => void> {
+  const lock = `${componentDir(c)}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  let said = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      return () => rmSync(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(lock, "utf8"));
+    } catch {
+      continue; // released in between
+    }
+    let alive = false;
+    try {
+      process.kill(holder, 0);
+      alive = holder > 0;
+    } catch { /* the holder is gone: its lock is stale */ }
+    if (!alive) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (!said) log(`waiting for process ${holder}, which is building ${c.name} ${c.version}`);
+    said = true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function build(c: Component, log: (line: string) => void, started: number): Promise<BuildResult> {
   const dir = componentDir(c);
   const src = join(dir, "src");
   const bin = binaryPath(c);

@@ -31,7 +31,11 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
   { name: "chromium", file: "/usr/bin/chromium", for: "the browser tests" },
   { name: "kubectl", file: "/usr/bin/kubectl", for: "the kubectl comparisons (the machine image has it)" },
   { name: "prometheus", file: "/usr/bin/prometheus", for: "the edgectl metrics tests (a real Prometheus)" },
-  { name: "qemu-user", file: "/usr/bin/qemu-aarch64", for: "the release tests (the linux-arm64 binary under emulation)" },
+  {
+    name: "qemu-user",
+    file: "/usr/bin/qemu-aarch64",
+    for: "the release tests (the linux-arm64 binary under emulation)",
+  },
   { name: "shellcheck", file: "/usr/bin/shellcheck", for: "the release tests (install.sh is POSIX sh)" },
 ];
 
