@@ -57,7 +57,7 @@ function aptOptions(arch: string): string[] {
   ];
 }
 
-async function listsFresh(arch: string): Promise<boolean> {
+function listsFresh(arch: string): boolean {
   const lists = join(releaseCacheRoot(), "apt", arch, "lists");
   const files = readdirSync(lists).filter((f) => f.endsWith("Packages") || f.includes("Packages."));
   return files.length > 0 &&
@@ -71,7 +71,7 @@ export async function debianPackages(
   log: (line: string) => void,
 ): Promise<DebianPackage[]> {
   const options = aptOptions(arch);
-  if (!(await listsFresh(arch))) {
+  if (!listsFresh(arch)) {
     log(`apt-get update (${arch} package lists, kept under ${releaseCacheRoot()}/apt)`);
     await run("apt-get", [...options, "update"], { maxBuffer: 16 << 20 });
   }

@@ -3,15 +3,15 @@
  * (sbom.ts), taken from what the build actually used rather than from package.json: the npm packages
  * behind the bundle's inputs (Bun's metafile) and behind the embedded files (browser bundles' esbuild
  * inputs, node_modules assets), each as package-lock.json pins it; the Go modules linked into the wasm
- * renderers (`go version -m`, the binary's own build record) with the Go standard library; memsvc's model
+ * renderers (`go list -deps` of their build, with go.sum's hashes) with the Go standard library; memsvc's model
  * and onnxruntime; and the Bun runtime of each target.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cacheRoot } from "../testenv/go_build.ts";
-import { WASM_OUT } from "../lib/wasm.ts";
+import { cacheRoot, linkedModules } from "../testenv/go_build.ts";
+import { WASM_OUT, WASM_RENDERERS } from "../lib/wasm.ts";
 import { MINILM_OUT, MODEL_WHEEL, TOKENIZER_WHEEL } from "../lib/minilm.ts";
 import { NATIVE_PLATFORMS, ORT_NATIVE_VERSION } from "../../server/memsvc/embeddings/minilm_assets.ts";
 import { type Tool, WEB_APPS } from "../lib/tools.ts";
@@ -96,24 +96,6 @@ function npmComponents(paths: Iterable<string>, role: (key: string) => string): 
 /** Go's module cache escapes upper-case letters as `!` + lower case. */
 const escapeModule = (path: string) => path.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
 
-/** The modules a Go binary links, from its build record: path, version and go.sum hash. */
-export function goModules(binary: string): { path: string; version: string; sum: string }[] {
-  const out = execFileSync("go", ["version", "-m", binary], {
-    encoding: "utf8",
-    env: { ...process.env, GOTOOLCHAIN: "local" },
-  });
-  const modules: { path: string; version: string; sum: string }[] = [];
-  for (const line of out.split("\n")) {
-    const f = line.trim().split(/\s+/);
-    if (f[0] === "dep") modules.push({ path: f[1]!, version: f[2]!, sum: f[3] ?? "" });
-    // A replaced module: the replacement is what is linked.
-    if (f[0] === "=>" && modules.length) {
-      modules[modules.length - 1] = { path: f[1]!, version: f[2]!, sum: f[3] ?? "" };
-    }
-  }
-  return modules;
-}
-
 /** A module's license files, from the module cache the renderers were built with. */
 const goLicenseTexts = (path: string, version: string) =>
   licenseTexts(join(cacheRoot(), "go", "mod", `${escapeModule(path)}@${version}`));
@@ -140,7 +122,9 @@ function goComponents(wasmFiles: string[]): ThirdParty[] {
     hashes: [],
   });
   for (const file of wasmFiles) {
-    for (const m of goModules(join(ROOT, file))) {
+    const component = WASM_RENDERERS.find((c) => c.output === file.split("/").pop());
+    if (!component) throw new Error(`${file}: no wasm renderer builds it`);
+    for (const m of linkedModules(component)) {
       if (seen.has(m.path)) continue;
       const texts = goLicenseTexts(m.path, m.version);
       seen.set(m.path, {

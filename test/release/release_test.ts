@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -294,7 +294,7 @@ describe("deno task release", { skip }, () => {
         assert.deepEqual(readdirSync(home), []);
         // The attacker also rewrites SHA256SUMS to match: the signature no longer verifies.
         const sums = readFileSync(join(copy, "SHA256SUMS"), "utf8").replace(
-          /^[0-9a-f]{64}(  memsvc_9\.8\.7_linux_x64\.tar\.gz)$/m,
+          /^[0-9a-f]{64}( {2}memsvc_9\.8\.7_linux_x64\.tar\.gz)$/m,
           `${(await run("sha256sum", [archive])).stdout.slice(0, 64)}$1`,
         );
         writeFileSync(join(copy, "SHA256SUMS"), sums);
