@@ -20,7 +20,7 @@ import { gunzipSync } from "node:zlib";
 import * as CDX from "@cyclonedx/cyclonedx-library";
 import { cachedBinary } from "../../scripts/testenv/go_build.ts";
 import { CRANE, HELM } from "../../scripts/testenv/servers.ts";
-import { tarEntries } from "../../scripts/lib/tar.ts";
+import { tarEntries, type TarEntry } from "../../scripts/lib/tar.ts";
 import { buildImages } from "../../scripts/release/images.ts";
 import { pushImage } from "../../scripts/release/push.ts";
 import { executablePlatform, type Target } from "../../scripts/release/targets.ts";
@@ -49,9 +49,13 @@ async function release(args: string[], env: Record<string, string> = {}): Promis
   return stdout + stderr;
 }
 
-/** The members of a release archive. */
+/** The members of a release archive (read once: the archives are large). */
+const unpacked = new Map<string, Map<string, TarEntry>>();
 function archiveMembers(file: string) {
-  return new Map(tarEntries(gunzipSync(readFileSync(file))).map((e) => [e.path, e]));
+  if (!unpacked.has(file)) {
+    unpacked.set(file, new Map(tarEntries(gunzipSync(readFileSync(file))).map((e) => [e.path, e])));
+  }
+  return unpacked.get(file)!;
 }
 
 /** Serves `dir` over HTTP on a ledger port. */
@@ -340,7 +344,7 @@ describe("deno task release", { skip }, () => {
   describe("images", { skip: skipBecause(chrootSkipReason()) }, () => {
     const digests: Record<string, string> = {};
     before(async () => {
-      registry = await startRegistry();
+      registry = await startRegistry({ realmHost: "localhost", onDisk: true });
       for (const tool of TOOLS) {
         const ref = await pushImage(crane!, join(out, "oci", tool), `${registry.host}/${tool}:${VERSION}`);
         digests[tool] = ref.split("@")[1]!;

@@ -28,26 +28,32 @@ export interface ChrootOptions {
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
+/** Host commands by absolute path: the process's PATH is the image's, which has no /usr/sbin. */
+const HOST_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
+const which = (cmd: string) =>
+  execFileSync("sh", ["-c", `command -v ${cmd}`], { env: { PATH: HOST_PATH }, encoding: "utf8" }).trim();
+
 /** Starts `argv` in `root`; the whole mount namespace goes away with the process. */
 export function startInChroot(root: string, argv: string[], o: ChrootOptions): ChildProcess {
   const [uid, gid] = o.user.split(":");
   for (const d of ["proc", "dev", ...o.volumes.map((v) => v.replace(/^\//, ""))]) {
     if (!existsSync(join(root, d))) mkdirSync(join(root, d), { recursive: true });
   }
+  const mount = which("mount");
   const script = [
-    `mount --bind ${quote(root)} ${quote(root)}`,
-    `mount -o remount,bind,ro ${quote(root)}`,
-    `mount -t proc proc ${quote(join(root, "proc"))}`,
-    `mount --rbind /dev ${quote(join(root, "dev"))}`,
+    `${mount} --bind ${quote(root)} ${quote(root)}`,
+    `${mount} -o remount,bind,ro ${quote(root)}`,
+    `${mount} -t proc proc ${quote(join(root, "proc"))}`,
+    `${mount} --rbind /dev ${quote(join(root, "dev"))}`,
     ...o.volumes.map((v) =>
-      `mount -t tmpfs -o uid=${uid},gid=${gid},mode=${v === "/tmp" ? "1777" : "0700"} tmpfs ${
+      `${mount} -t tmpfs -o uid=${uid},gid=${gid},mode=${v === "/tmp" ? "1777" : "0700"} tmpfs ${
         quote(join(root, v))
       }`
     ),
-    `exec chroot --userspec=${o.user} ${quote(root)} ${argv.map(quote).join(" ")}`,
+    `exec ${which("chroot")} --userspec=${o.user} ${quote(root)} ${argv.map(quote).join(" ")}`,
   ].join(" && ");
-  return spawn("unshare", ["-m", "sh", "-c", script], {
-    env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", ...o.env },
+  return spawn(which("unshare"), ["-m", which("sh"), "-c", script], {
+    env: { PATH: HOST_PATH, ...o.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
