@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -375,6 +375,8 @@ describe("deno task release", { skip }, () => {
     /** The image's amd64 file system as crane exports it (layers applied), and its config's Env. */
     async function pulled(tool: string): Promise<{ root: string; env: Record<string, string> }> {
       const root = await mkdtemp(join(dir, `${tool}-root-`));
+      // A runtime's root directory is 0755; mkdtemp's 0700 would shut uid 65532 out of everything.
+      await chmod(root, 0o755);
       const ref = `${registry!.host}/${tool}@${digests[tool]}`;
       await run(crane!, ["export", "--platform", "linux/amd64", ref, join(dir, `${tool}.tar`)], {
         maxBuffer: 1 << 20,
