@@ -63,6 +63,18 @@ export function packageKey(path: string): string | undefined {
   return `${path.slice(0, at)}node_modules/${name}`;
 }
 
+/** package.json's license, in the old `licenses: [{type}]` form too (which the lock file does not record). */
+function declaredLicense(dir: string): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    if (typeof pkg.license === "string") return pkg.license;
+    const types = (pkg.licenses ?? []).map((l: { type?: string }) => l.type).filter(Boolean);
+    return types.length ? types.join(" OR ") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const npmPurl = (name: string, version: string) =>
   `pkg:npm/${name.startsWith("@") ? `%40${name.slice(1)}` : name}@${version}`;
 const hexOfIntegrity = (integrity: string) =>
@@ -79,15 +91,17 @@ function npmComponents(paths: Iterable<string>, role: (key: string) => string): 
     const p = lock[key];
     if (!p) throw new Error(`${key} is bundled but package-lock.json has no entry for it`);
     const hex = hexOfIntegrity(p.integrity);
+    const texts = licenseTexts(join(ROOT, key));
     return {
       ecosystem: "npm",
       name: p.name,
       version: p.version,
-      license: p.license ?? "NOASSERTION",
+      license: p.license ?? declaredLicense(join(ROOT, key)) ??
+        spdxFromText(texts.map((t) => t.text).join("\n")),
       purl: npmPurl(p.name, p.version),
       type: "library",
       role: role(key),
-      texts: licenseTexts(join(ROOT, key)),
+      texts,
       hashes: hex ? [{ alg: "SHA-512", content: hex }] : [],
     } satisfies ThirdParty;
   });
