@@ -432,6 +432,25 @@ describe("deno task release", { skip }, () => {
       assert.match(stdout, new RegExp(`^v${VERSION} \\(commit [0-9a-f]{40}`));
     });
 
+    it("`deno task release:push` pushes the images and the charts (OCI) as the workflow does", async () => {
+      const { stdout } = await run(DENO, [
+        "run",
+        "--allow-all",
+        "scripts/release/push.ts",
+        "--registry",
+        `${registry!.host}/toolkit`,
+        "--dir",
+        out,
+      ], { cwd: ROOT, maxBuffer: 16 << 20 });
+      for (const tool of TOOLS) {
+        assert.match(stdout, new RegExp(`pushed ${registry!.host}/toolkit/${tool}@${digests[tool]}`));
+      }
+      for (const chart of ["memsvc", "vault", "gitsync"]) {
+        const tags = (await run(crane!, ["ls", `${registry!.host}/toolkit/charts/${chart}`])).stdout.trim();
+        assert.equal(tags, VERSION, chart);
+      }
+    });
+
     it("the same inputs give the same digest", async () => {
       const extracted = async (target: Target) => {
         const os = target.replace("-", "_");
