@@ -229,6 +229,7 @@ async function build(c: Component, log: (line: string) => void, started: number)
   try {
     log(`  go mod tidy`);
     await go(["mod", "tidy"], src);
+    checkPinnedVersion(c, src);
     if (c.overlay) {
       rmSync(join(src, "vendor"), { recursive: true, force: true });
       await go(["mod", "vendor"], src);
@@ -247,6 +248,28 @@ async function build(c: Component, log: (line: string) => void, started: number)
   }
   writeFileSync(`${bin}.recipe`, `${recipeHash(c)}\n`);
   return { path: bin, cached: false, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * `go mod tidy` drops a requirement that no package of the recipe imports, and `-mod=mod` then builds the
+ * newest version instead (helm "v3.16.4" was built as v3.22.0 that way). A recipe keeps its module with a
+ * `tool` directive; this refuses a build whose package resolves to any version but the pinned one.
+ */
+function checkPinnedVersion(c: Component, src: string): void {
+  const format = "{{with .Module}}{{.Main}} {{.Path}} {{.Version}}{{end}}";
+  const out = execFileSync("go", ["list", "-f", format, c.pkg], {
+    cwd: src,
+    env: goEnv(c.target),
+    encoding: "utf8",
+  });
+  const [main, path, version] = out.trim().split(" ");
+  if (main === "true") return; // the recipe's own package (the wasm renderers)
+  if (!version || !c.version.endsWith(version)) {
+    throw new Error(
+      `${c.name}: ${c.pkg} resolves to ${path} ${version ?? "(none)"}, not ${c.version}; ` +
+        `keep the module required in ${c.recipeDir}/go.mod with a \`tool ${c.pkg}\` directive`,
+    );
+  }
 }
 
 /** A module the built binary links: path, version, and go.sum's h1: hash of its content. */

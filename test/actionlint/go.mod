@@ -6,6 +6,8 @@ module toolkit/test/actionlint
 
 go 1.25.0
 
+tool github.com/rhysd/actionlint/cmd/actionlint
+
 require github.com/rhysd/actionlint v1.7.12
 
 require (

@@ -6,6 +6,8 @@ module toolkit/test/crane
 
 go 1.25.0
 
+tool github.com/google/go-containerregistry/cmd/crane
+
 require github.com/google/go-containerregistry v0.22.1
 
 require (
