@@ -1,18 +1,20 @@
 /**
  * Conversational recall in process, for tuning ranking: the search pipeline of memsvc's hybrid search
- * (keyword_index.ts's BM25F with session context and neighbour lending, the built-in hashing
- * embedder's cosine, fusion.ts, the near-duplicate collapse) rebuilt over one index per chat, with no
- * server and no database, so a variant's figure takes seconds. It mirrors the server's ranking for
- * a fresh load (every entry confidence 1, no cold entries); recall.ts through the real API is the check.
+ * (keyword_index.ts's BM25F with session context, speaker field and neighbour lending, the embedder's
+ * cosine, fusion.ts, the question-turn prior, the near-duplicate collapse) rebuilt over one index per
+ * chat, with no server and no database, so a variant's figure takes seconds. It mirrors the server's
+ * ranking for a fresh load (every entry confidence 1, no cold entries; identical texts are not merged
+ * into one entry as the store merges them); recall.ts through the real API is the check.
  *
- *   deno run -A scripts/bench/recall_offline.ts --seed 7 --chats 8          # tune on another seed
- *   deno run -A scripts/bench/recall_offline.ts --seed 7 --chats 8 --sweep  # one parameter at a time
- *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-static   # its vectors and fusion
- *   deno run -A scripts/bench/recall_offline.ts --no-expansion             # without query expansion
- *   deno run -A scripts/bench/recall_offline.ts --seed 7 --misses          # questions missed at 5, why
+ * It reads the same sets as recall.ts (the generated one and the public ones, public_sets.ts), the dev
+ * half unless told otherwise: tune there, and report the held-back half through recall.ts once.
  *
- * Tune on another seed and keep the default set (seed 25) as the held-out check. The harness gave the
- * server's figures to the third decimal on the default set's first 4 chats (hybrid R@5 0.622, R@10 0.721).
+ *   deno run -A scripts/bench/recall_offline.ts                       # dev halves, builtin-static
+ *   deno run -A scripts/bench/recall_offline.ts --candidates          # issue 40's candidate methods
+ *   deno run -A scripts/bench/recall_offline.ts --sweep               # one parameter at a time
+ *   deno run -A scripts/bench/recall_offline.ts --sets realtalk --misses   # questions missed at 5, why
+ *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-hash    # or builtin-minilm (slow)
+ *   deno run -A scripts/bench/recall_offline.ts --no-expansion --kinds    # without query expansion
  */
 import {
   analyze,
