@@ -198,6 +198,11 @@ export function dateWords(iso: string): string {
 export interface Figures {
   r5: number;
   r10: number;
+  /**
+   * Share of questions with an evidence turn anywhere among the candidates hybrid fuses (each tier's
+   * best 30, after lending): what any re-ranking of them could reach at most.
+   */
+  pool: number;
   byKind: Record<string, [number, number, number]>;
 }
 
@@ -218,7 +223,7 @@ export function evaluate(
 ): Figures {
   const indexes = new Map([...prepared].map(([id, chat]) => [id, buildIndex(chat, p)]));
   const byKind: Record<string, [number, number, number]> = {};
-  let r5 = 0, r10 = 0;
+  let r5 = 0, r10 = 0, pool = 0;
   const now = new Date();
   for (const q of set.questions) {
     const chat = prepared.get(q.chat)!;
@@ -259,6 +264,7 @@ export function evaluate(
       for (const [id, bonus] of lentV) cos.set(id, Math.max(cos.get(id) ?? 0, bonus));
       vector = [...cos].map(([id, score]) => ({ id, score }));
     }
+    if ([...keyword, ...vector].some((r) => q.answers.includes(r.id))) pool++;
     const tiers = new Map<string, { k?: number; v?: number }>();
     if (mode !== "vector") {
       const max = Math.max(0, ...keyword.map((r) => r.score));
@@ -329,7 +335,7 @@ export function evaluate(
     if (rank >= 0) (r10++, k[1]++);
   }
   const n = set.questions.length;
-  return { r5: r5 / n, r10: r10 / n, byKind };
+  return { r5: r5 / n, r10: r10 / n, pool: pool / n, byKind };
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {
@@ -459,10 +465,10 @@ if (import.meta.main) {
   for (const s of prepared) {
     for (const mode of ["keyword", "vector", "hybrid"]) {
       const f = evaluate(s.set, params, s.prepared, mode);
-      rows.push([s.name, mode, r3(f.r5), r3(f.r10)]);
+      rows.push([s.name, mode, r3(f.r5), r3(f.r10), mode === "hybrid" ? r3(f.pool) : ""]);
     }
   }
-  console.log(table(["set", "tier", "R@5", "R@10"], rows));
+  console.log(table(["set", "tier", "R@5", "R@10", "in the fused pool"], rows));
   if (process.argv.includes("--kinds")) {
     for (const s of prepared) {
       const f = evaluate(s.set, params, s.prepared);
