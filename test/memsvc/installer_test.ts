@@ -102,6 +102,23 @@ describe("memsvc install / uninstall", () => {
     assert.match(noState.stderr, /not installed/);
   });
 
+  it("vault-init pointed at memsvc names the server and the command that wires hosts to it", async () => {
+    const r = await runBinary("vault-init", ["install", "--server", server.url, "--yes"], {
+      env: { HOME: home, VAULT_EMAIL: ADMIN.email, VAULT_PASSWORD: ADMIN.password },
+      timeoutMs: 60_000,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `error: ${server.url} is a memsvc server, not a vault: .*'memsvc install --server ${server.url}'`,
+      ),
+    );
+    assert.doesNotMatch(r.stderr, /404/);
+    assert.deepEqual(await snapshot(), originals);
+    await assert.rejects(stat(path(".config/vault-init/state.json")));
+  });
+
   it("refuses to run unattended without the email, naming the flag, and changes nothing", async () => {
     const r = await memsvc(["install", "--url", server.url, "--password-stdin", "--yes"], ADMIN.password);
     assert.equal(r.code, 2, r.stderr);
