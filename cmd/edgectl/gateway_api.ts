@@ -7,17 +7,10 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "@commander-js/extra-typings";
 import { parse as parseYaml } from "yaml";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import {
-  type ApiResource,
-  discoveryFor,
-  getObject,
-  type KubeClient,
-  type KubeObject,
-  listDocument,
-  listEvents,
-  listObjects,
-  withoutManagedFields,
-} from "../../internal/k8s/mod.ts";
+import type { ApiResource, KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../internal/k8s/discovery.ts";
+import { getObject, listEvents, listObjects } from "../../internal/k8s/resources.ts";
+import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import { type ConformanceReport, formatReport, validateReport } from "./conformance_report.ts";
 import { describeObject, type KubeEvent } from "./describe_format.ts";
 import {

@@ -11,7 +11,7 @@
  */
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { envOption } from "../cli/mod.ts";
-import { KubeClient } from "./client.ts";
+import type { KubeClient } from "./client.ts";
 
 /** The global flags, accepted before or after the command name. */
 export function addKubeOptions(program: Command, envPrefix: string) {
@@ -52,6 +52,8 @@ export async function withKubeSession<T>(
   fn: (session: KubeSession) => Promise<T>,
 ): Promise<T> {
   const flags = command.optsWithGlobals() as KubeFlags;
+  // Loaded here, not at the top: the flags are registered at every start, the client only runs in commands.
+  const { KubeClient } = await import("./client.ts");
   const client = KubeClient.fromKubeconfig({
     ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
     ...(flags.context ? { context: flags.context } : {}),
