@@ -2,7 +2,6 @@
 import { CliError } from "../../internal/cli/mod.ts";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
-import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getRevision } from "./kube.ts";
 
@@ -41,7 +40,9 @@ export function outcome(rev: Revision): string {
 }
 
 /** --timeout in milliseconds; anything but a duration like 90s or 10m is a usage error. */
-export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
+export async function timeoutOption(cmd: CommandUnknownOpts, text: string): Promise<number> {
+  // The reconciler's parser, loaded here: its module brings the Git client, which gitsync's start must not.
+  const { parseDuration } = await import("../../controller/gitsync/reconcilers/repository.ts");
   const ms = /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;
   return ms > 0 ? ms : cmd.error(`--timeout must be a duration like 90s or 10m, not "${text}"`);
 }

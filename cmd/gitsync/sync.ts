@@ -6,7 +6,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { RECONCILE_REQUESTED_AT, type Repository } from "../../controller/gitsync/reconcilers/repository.ts";
+import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import { collection, getApplication, getOne, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
 import { timeoutOption } from "./rollout_wait.ts";
 
@@ -25,7 +25,8 @@ export function registerSync(program: Command, io: Io) {
     .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "2m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const timeoutMs = await timeoutOption(cmd, flags.timeout);
+      const { RECONCILE_REQUESTED_AT } = await import("../../controller/gitsync/reconcilers/repository.ts");
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         const repoName = app.spec.source.repositoryRef.name;
