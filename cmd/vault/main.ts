@@ -23,10 +23,10 @@ export function buildProgram(io: Io = processIo) {
   return program;
 }
 
+// Not awaited: the binaries are CommonJS bundles (scripts/build.ts), which have no top-level await.
 if (import.meta.main) {
   // A plugin's sandbox process is this binary too (server/vault/plugins/plugin_process.ts).
   if (process.argv[2] === SANDBOX_ARG) {
-    const { runPluginSandbox } = await import("../../server/vault/plugins/sandbox.ts");
-    await runPluginSandbox();
-  } else await run(buildProgram());
+    void import("../../server/vault/plugins/sandbox.ts").then(({ runPluginSandbox }) => runPluginSandbox());
+  } else void run(buildProgram());
 }
