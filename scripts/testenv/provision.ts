@@ -31,7 +31,7 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
   { name: "chromium", file: "/usr/bin/chromium", for: "the browser tests" },
   { name: "kubectl", file: "/usr/bin/kubectl", for: "the kubectl comparisons (the machine image has it)" },
   { name: "prometheus", file: "/usr/bin/prometheus", for: "the edgectl metrics tests (a real Prometheus)" },
-  { name: "jq", file: "/usr/bin/jq", for: "the docs' quick starts (README, docs/vault.md) that the tests run" },
+  { name: "jq", file: "/usr/bin/jq", for: "the quick starts in README and docs/vault.md, run by tests" },
 ];
 
 /** Go is needed only when a test server is not cached yet; this is the oldest that builds them all. */
