@@ -4,7 +4,7 @@ import { addExamples, CliError, type Io, outputOption, printResult } from "../..
 import type { KubeObject, Manifest } from "../../internal/k8s/mod.ts";
 import { applyObject, objectRef } from "../../internal/k8s/resources.ts";
 import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import { OUTPUT_ENV, readNamedManifests, withSession } from "./kube.ts";
+import { OUTPUT_ENV, readNamedManifests, useKubeOptions, withSession } from "./kube.ts";
 
 export const FIELD_MANAGER = "edgectl";
 
@@ -64,6 +64,7 @@ export function registerApply(program: Command, io: Io) {
         }
       });
     });
+  useKubeOptions(command, { namespace: true });
   addExamples(command, [
     "# Apply every manifest of a directory\nedgectl apply -f manifests/",
     "# Apply two files with server-side apply\nedgectl apply -f gateway.yaml -f routes.yaml --server-side",

@@ -11,6 +11,7 @@ import {
   type NamedManifest,
   readNamedManifests,
   resourceTypesArgument,
+  useKubeOptions,
   withSession,
 } from "./kube.ts";
 
@@ -95,6 +96,7 @@ export function registerDelete(program: Command, io: Io) {
         });
       });
     });
+  useKubeOptions(command, { namespace: true });
   addExamples(command, [
     "# Delete one gateway\nedgectl delete gateway main",
     "# Delete the objects a manifest created\nedgectl delete -f manifests/",

@@ -4,7 +4,14 @@ import { addExamples, CliError, type Io, outputOption, printResult } from "../..
 import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
 import { listObjects } from "../../internal/k8s/resources.ts";
 import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import { apiResource, getByName, OUTPUT_ENV, resourceTypeArgument, withSession } from "./kube.ts";
+import {
+  apiResource,
+  getByName,
+  OUTPUT_ENV,
+  resourceTypeArgument,
+  useKubeOptions,
+  withSession,
+} from "./kube.ts";
 import { RESOURCE_TYPES, type ResourceType } from "./resources.ts";
 import { resourceTable } from "./table.ts";
 
@@ -47,6 +54,7 @@ export function registerGet(program: Command, io: Io) {
         });
       });
     });
+  useKubeOptions(command, { namespace: true });
   addExamples(command, [
     "# List the gateways of the current namespace\nedgectl get gateways",
     "# List the routes of every namespace\nedgectl get routes -A",

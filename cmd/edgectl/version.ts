@@ -4,7 +4,7 @@ import { addExamples, type Io, outputOption, printResult } from "../../internal/
 import type { ServerVersion } from "../../internal/k8s/mod.ts";
 import { serverVersion } from "../../internal/k8s/resources.ts";
 import { VERSION } from "../../internal/version/version.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 
 interface Versions {
   clientVersion: string;
@@ -45,12 +45,14 @@ export function registerVersion(program: Command, io: Io) {
           async ({ client }) => kubernetesVersion(await serverVersion(client)),
         );
       } catch (err) {
-        // Like kubectl, the client version is printed even when the server cannot be asked.
-        if (flags.output === "table") print();
+        // Like kubectl, the client part is printed in every format when the server cannot be asked,
+        // then why on stderr, and the exit code is 1.
+        print();
         throw err;
       }
       print();
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# Print the client and Kubernetes versions\nedgectl version",
     "# Print the client version only, as JSON\nedgectl version --client -o json",

@@ -8,6 +8,7 @@ import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { type Endpoint, parseEndpoint } from "./endpoint.ts";
 import { DEFAULT_TRACE_ENDPOINT } from "./jaeger_client.ts";
+import { kubeClient, useKubeOptions } from "./kube.ts";
 import { DEFAULT_PROMETHEUS_URL } from "./prometheus_client.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
 
@@ -134,13 +135,14 @@ export function registerWeb(program: Command, _io: Io) {
     .action(async (flags, cmd) => {
       const config = validateWebFlags(flags as WebFlags);
       if (typeof config === "string") cmd.error(`error: ${config}`);
-      const globals = cmd.optsWithGlobals() as { kubeconfig?: string; context?: string };
       // The server (Hono, the Kubernetes client, OIDC) loads here: other commands never evaluate it.
       const { serveWeb } = await import("./web_serve.ts");
-      await serveWeb(config as WebConfig, { ...globals, proxyNamespace: flags.proxyNamespace });
-      // Serve until a stop signal: serve() handles SIGTERM/SIGINT and exits.
-      await new Promise(() => {});
+      await serveWeb(config as WebConfig, {
+        kube: () => kubeClient(cmd),
+        proxyNamespace: flags.proxyNamespace,
+      });
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# The dashboard on this machine only\nedgectl web --listen 127.0.0.1:9080",
     "# Read-only, with Prometheus and Jaeger in the cluster (port-forwarded)\nedgectl web --read-only --prometheus-url http://localhost:9090 --trace-endpoint http://localhost:16686",

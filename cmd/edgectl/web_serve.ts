@@ -6,10 +6,9 @@
 import { readFileSync } from "node:fs";
 import { CliError } from "../../internal/cli/mod.ts";
 import { serve } from "../../internal/http/mod.ts";
-import { KubeClient } from "../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../internal/k8s/mod.ts";
 import { createLogger } from "../../internal/log/mod.ts";
 import { OidcClient } from "../../internal/oidc/mod.ts";
-import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { JaegerClient } from "./jaeger_client.ts";
 import { PrometheusClient } from "./prometheus_client.ts";
 import { createWebApp, type WebOidc } from "./web/web_app.ts";
@@ -19,7 +18,7 @@ import type { WebConfig } from "./web.ts";
 /** Serves the dashboard until a stop signal (serve() handles SIGTERM and SIGINT and exits). */
 export async function serveWeb(
   c: WebConfig,
-  flags: { kubeconfig?: string; context?: string; proxyNamespace: string },
+  flags: { kube: () => Promise<KubeClient>; proxyNamespace: string },
 ): Promise<never> {
   let tls: { cert: string; key: string } | undefined;
   if (c.tls) {
@@ -29,11 +28,7 @@ export async function serveWeb(
       throw new CliError(`cannot read the TLS certificate or key: ${(err as Error).message}`);
     }
   }
-  const kube = KubeClient.fromKubeconfig({
-    ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
-    userAgent: `edgectl/${TOOL_VERSION}`,
-  });
+  const kube = await flags.kube();
   const oidc = c.oidc ? await oidcFor(c.oidc) : undefined;
   const log = createLogger({ bindings: { service: "edgectl-web" } });
   const app = createWebApp({

@@ -31,6 +31,14 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
   { name: "chromium", file: "/usr/bin/chromium", for: "the browser tests" },
   { name: "kubectl", file: "/usr/bin/kubectl", for: "the kubectl comparisons (the machine image has it)" },
   { name: "prometheus", file: "/usr/bin/prometheus", for: "the edgectl metrics tests (a real Prometheus)" },
+  // Only its systemd-analyze runs (verify, security --offline); no service manager is started.
+  { name: "systemd", file: "/usr/bin/systemd-analyze", for: "systemd-analyze in the edgectl unit tests" },
+  {
+    name: "qemu-user",
+    file: "/usr/bin/qemu-aarch64",
+    for: "the release tests (the linux-arm64 binary under emulation)",
+  },
+  { name: "shellcheck", file: "/usr/bin/shellcheck", for: "the release tests (install.sh is POSIX sh)" },
   { name: "jq", file: "/usr/bin/jq", for: "the quick starts in README and docs/vault.md, run by tests" },
 ];
 
