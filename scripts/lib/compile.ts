@@ -40,6 +40,12 @@ export function compileArgs(o: CompileOptions): string[] {
   return [
     "build",
     "--compile",
+    // Start-up (issue 41): a CommonJS bundle requires node: built-ins where the modules that import them
+    // are first evaluated (an ES module bundle imports them all at the top), and the bytecode (portable
+    // across targets) spares parsing the whole bundle at every start. Neither has top-level await or an
+    // import.meta object; see internal/platform/worker.ts for how a module tells it runs compiled.
+    "--format=cjs",
+    "--bytecode",
     "--minify",
     "--sourcemap=inline",
     // A compiled binary must not change behaviour because of files in the user's working directory.

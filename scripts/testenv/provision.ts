@@ -39,6 +39,7 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
     for: "the release tests (the linux-arm64 binary under emulation)",
   },
   { name: "shellcheck", file: "/usr/bin/shellcheck", for: "the release tests (install.sh is POSIX sh)" },
+  { name: "jq", file: "/usr/bin/jq", for: "the quick starts in README and docs/vault.md, run by tests" },
 ];
 
 /** Go is needed only when a test server is not cached yet; this is the oldest that builds them all. */
