@@ -1,12 +1,10 @@
 /** `gitsync-manager run`: the controller, until SIGTERM or SIGINT (seed section 4, manager flags). */
 import { existsSync, readFileSync } from "node:fs";
-import { startTracing } from "../../controller/gitsync/tracing.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "@commander-js/extra-typings";
 import { Option } from "@commander-js/extra-typings";
 import { addExamples, CliError } from "../../internal/cli/mod.ts";
-import { KubeClient } from "../../internal/k8s/mod.ts";
 import {
   createLogger,
   LOG_LEVELS,
@@ -14,23 +12,14 @@ import {
   TIME_ENCODINGS,
   type TimeEncoding,
 } from "../../internal/log/mod.ts";
-import { exitOnStopSignals, purgeFreedMemoryPromptly } from "../../internal/platform/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { DEFAULT_DRIFT_WATCH_KINDS, parseWatchKind } from "../../controller/gitsync/drift_watch.ts";
-import { parseBindAddress, startManager } from "../../controller/gitsync/manager.ts";
-import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
-import { certificateFiles, fixedCertificate } from "../../controller/gitsync/approval/certificate_source.ts";
+import type { LocalWebhook } from "../../controller/gitsync/approval/local_webhook.ts";
 import {
   LOCAL_WEBHOOK_CONFIGURATION,
-  type LocalWebhook,
-  registerLocalWebhook,
-} from "../../controller/gitsync/approval/local_webhook.ts";
-import {
-  SelfManagedCertificate,
   WEBHOOK_CONFIGURATION,
   WEBHOOK_SERVICE,
-} from "../../controller/gitsync/approval/self_managed_certificate.ts";
-import { issueCa, issueServing } from "../../controller/gitsync/approval/x509.ts";
+} from "../../controller/gitsync/approval/webhook_names.ts";
 
 /** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
 const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
@@ -164,6 +153,15 @@ export function registerRun(program: Command) {
         ),
     )
     .action(async (flags, cmd) => {
+      // The controller (Kubernetes client, Git, renderers, OpenTelemetry) loads here, not at every start.
+      const [{ KubeClient }, { exitOnStopSignals, purgeFreedMemoryPromptly }, controller, { parseDuration }] =
+        await Promise.all([
+          import("../../internal/k8s/mod.ts"),
+          import("../../internal/platform/mod.ts"),
+          import("../../controller/gitsync/manager.ts"),
+          import("../../controller/gitsync/reconcilers/repository.ts"),
+        ]);
+      const { parseBindAddress, startManager } = controller;
       purgeFreedMemoryPromptly();
       // Validate everything before connecting anywhere.
       const bind = (flag: string, value: string) => {
@@ -302,8 +300,12 @@ export function registerRun(program: Command) {
       let webhook;
       let localCa: string | undefined;
       if (webhookCertificate === "files") {
+        const { certificateFiles } = await import("../../controller/gitsync/approval/certificate_source.ts");
         webhook = { ...webhookAt, certificate: certificateFiles(certFiles!.certFile, certFiles!.keyFile) };
       } else if (webhookCertificate === "secret") {
+        const { SelfManagedCertificate } = await import(
+          "../../controller/gitsync/approval/self_managed_certificate.ts"
+        );
         webhook = {
           ...webhookAt,
           certificate: new SelfManagedCertificate({
@@ -318,6 +320,10 @@ export function registerRun(program: Command) {
           }),
         };
       } else if (webhookCertificate === "local") {
+        const [{ issueCa, issueServing }, { fixedCertificate }] = await Promise.all([
+          import("../../controller/gitsync/approval/x509.ts"),
+          import("../../controller/gitsync/approval/certificate_source.ts"),
+        ]);
         const ca = await issueCa({
           commonName: "gitsync-local-webhook-ca",
           notAfter: new Date(Date.now() + caValidityMs),
@@ -330,6 +336,7 @@ export function registerRun(program: Command) {
         localCa = ca.cert;
         webhook = { host: "127.0.0.1", port: webhookAt.port, certificate: fixedCertificate(leaf) };
       }
+      const { startTracing } = await import("../../controller/gitsync/tracing.ts");
       const tracing = startTracing(process.env, log);
       if (tracing) log.info("tracing", { endpoint: tracing.endpoint });
       const manager = await startManager({
@@ -357,6 +364,7 @@ export function registerRun(program: Command) {
       // --local-webhook: the API server calls https://127.0.0.1:<port> while this process runs.
       let local: LocalWebhook | undefined;
       if (localCa) {
+        const { registerLocalWebhook } = await import("../../controller/gitsync/approval/local_webhook.ts");
         try {
           local = await registerLocalWebhook(client, { port: manager.webhookPort!, caBundle: localCa });
         } catch (err) {

@@ -57,7 +57,7 @@ export function registerPlan(program: Command, io: Io) {
     .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "2m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const timeoutMs = await timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
         const rev = flags.wait
           ? await waitForPlan(client, namespace, name, flags.revision, timeoutMs)

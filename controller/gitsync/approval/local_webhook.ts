@@ -10,8 +10,9 @@
 import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import { isKubeApiError } from "../../../internal/k8s/mod.ts";
 import { approvalWebhook } from "./webhook_server.ts";
+import { LOCAL_WEBHOOK_CONFIGURATION } from "./webhook_names.ts";
 
-export const LOCAL_WEBHOOK_CONFIGURATION = "gitsync-approval-local";
+export { LOCAL_WEBHOOK_CONFIGURATION };
 const PATH = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations";
 
 export interface LocalWebhook {

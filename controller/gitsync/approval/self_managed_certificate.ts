@@ -32,10 +32,7 @@ import type { ServingCertificate } from "../tls_server.ts";
 import type { CertificateSource } from "./certificate_source.ts";
 import { issueCa, issueServing, type KeyPair } from "./x509.ts";
 
-/** Names the chart (deploy/gitsync/chart) gives the webhook's Service, configuration and Secret. */
-export const WEBHOOK_SERVICE = "gitsync-webhook";
-export const WEBHOOK_CONFIGURATION = "gitsync-approval";
-export const WEBHOOK_CERT_SECRET = "gitsync-webhook-cert";
+export { WEBHOOK_CERT_SECRET, WEBHOOK_CONFIGURATION, WEBHOOK_SERVICE } from "./webhook_names.ts";
 export const DEFAULT_CERT_VALIDITY_MS = 365 * 24 * 3600_000;
 export const DEFAULT_CA_VALIDITY_MS = 10 * DEFAULT_CERT_VALIDITY_MS;
 
