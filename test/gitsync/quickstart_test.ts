@@ -1,32 +1,39 @@
 /**
  * docs/gitsync.md's quick start, run as written: every ```sh block marked `<!-- quickstart -->` runs in
  * order, each in its own bash (set -eo pipefail) in one working directory, against a cluster with workloads
- * (kube-apiserver, controllers, kwok nodes), with the built binaries first on PATH, the admin kubeconfig as
- * KUBECONFIG and an empty repository of a local Git server as REPO_URL; each block must end with the exit
- * status and print what its marker states. The only change made to the commands: the manager's listeners get
- * free ports instead of :9443 and :8081 (tests never bind fixed ports).
+ * (kube-apiserver, controllers, kwok nodes), with the built binaries first on PATH and the admin kubeconfig
+ * as KUBECONFIG; each block must end with the exit status and print what its marker states. The block
+ * marked `<!-- quickstart-git -->` (git daemon serving an empty repository) runs in its place too, and the
+ * REPO_URL it exports is what the later blocks get, as they would in the reader's shell. The only change
+ * made to the commands: the manager's listeners and the Git daemon get free ports instead of :9443, :8081
+ * and :9418 (tests never bind fixed ports).
  *
  * Also the CI recipe: its YAML blocks are the files in examples/gitsync/ci (comments aside), and every
  * `gitsync` command in them uses only flags that command has.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import { ROOT, runBinary } from "../harness/binary.ts";
 import { markedBlocks, sectionBlocks } from "../harness/doc_blocks.ts";
-import { type GitHttpServer, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { freePort } from "../harness/ports.ts";
 
 const DOC = join(ROOT, "docs/gitsync.md");
 const MANAGER = "gitsync-manager run --local-webhook";
 const BLOCK_TIMEOUT_MS = 180_000;
-const BLOCKS = markedBlocks(readFileSync(DOC, "utf8"), "quickstart");
+const GIT_PORT = "9418";
+const BLOCKS = [
+  ...markedBlocks(readFileSync(DOC, "utf8"), "quickstart"),
+  ...markedBlocks(readFileSync(DOC, "utf8"), "quickstart-git").map((b) => ({ ...b, git: true })),
+].sort((a, b) => a.line - b.line);
 
 /** Runs one block in bash; resolves with its exit status and output (stdout and stderr interleaved). */
 function runBlock(
@@ -60,18 +67,13 @@ function runBlock(
 
 describe("docs/gitsync.md: the quick start, run as written", () => {
   let k8s: KubeApiServer;
-  let git: GitHttpServer;
   let dir: string;
   let env: Record<string, string>;
   const groups: number[] = [];
   let broken: string | undefined;
 
   before(async () => {
-    [k8s, git] = await Promise.all([
-      startKubeApiServer({ workloads: true }),
-      startGitHttpServer({ anonymousPush: true }),
-    ]);
-    const repo = await git.createRepo("shop-config", { "README.md": "# shop-config\n" });
+    k8s = await startKubeApiServer({ workloads: true });
     dir = await mkdtemp(join(tmpdir(), "gitsync-quickstart-"));
     // Commands run "from the repository's root": its examples/ and deploy/, and nothing written into it.
     for (const d of ["examples", "deploy"]) await symlink(join(ROOT, d), join(dir, d));
@@ -79,7 +81,6 @@ describe("docs/gitsync.md: the quick start, run as written", () => {
       PATH: `${join(ROOT, "dist")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
       HOME: dir,
       KUBECONFIG: k8s.kubeconfigPath,
-      REPO_URL: repo.url,
       GIT_AUTHOR_NAME: "Quick Start",
       GIT_AUTHOR_EMAIL: "quickstart@example.test",
       GIT_COMMITTER_NAME: "Quick Start",
@@ -95,13 +96,19 @@ describe("docs/gitsync.md: the quick start, run as written", () => {
         // Already gone.
       }
     }
-    await Promise.all([k8s?.stop(), git?.stop()]);
+    await k8s?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it("marks the blocks it runs: install, repository, application, approve, failure, rollback, clean-up", () => {
-    assert.ok(BLOCKS.length >= 10, `${BLOCKS.length} blocks`);
+    assert.ok(BLOCKS.length >= 11, `${BLOCKS.length} blocks`);
     assert.equal(BLOCKS.filter((b) => b.code.includes(MANAGER)).length, 1, `one block runs "${MANAGER}"`);
+    const git = BLOCKS.filter((b) => "git" in b);
+    assert.equal(git.length, 1, "one block serves the Git repository");
+    assert.match(
+      git[0]!.code,
+      new RegExp(`--port=${GIT_PORT}\\b[\\s\\S]*^export REPO_URL=\\S+:${GIT_PORT}/`, "m"),
+    );
   });
 
   // One test per block, in the document's order.
@@ -117,6 +124,7 @@ describe("docs/gitsync.md: the quick start, run as written", () => {
             `--health-probe-bind-address 127.0.0.1:${await freePort()}`,
         );
       }
+      if ("git" in block) code = code.replaceAll(GIT_PORT, String(await freePort()));
       const r = await runBlock(code, { cwd: dir, env, groups });
       const log = await readFile(join(dir, "gitsync-manager.log"), "utf8").catch(() => "");
       const explain =
@@ -126,12 +134,38 @@ describe("docs/gitsync.md: the quick start, run as written", () => {
       try {
         assert.equal(r.code, block.exit, explain);
         if (block.output) assert.match(r.output, block.output, explain);
+        // The reader's shell keeps what the block exports.
+        const exported = /^export REPO_URL=(\S+)$/m.exec(code);
+        if (exported) env.REPO_URL = exported[1]!;
       } catch (err) {
         broken = `line ${block.line}`;
         throw err;
       }
     });
   }
+
+  it("the install block does not wait forever when the manager cannot start: it prints why", async () => {
+    const install = BLOCKS.find((b) => b.code.includes(MANAGER))!;
+    // Something else holds the health probes' port.
+    const taken = createServer().listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const code = install.code.replace(
+        MANAGER,
+        `${MANAGER} --webhook-bind-address 127.0.0.1:${await freePort()} --health-probe-bind-address 127.0.0.1:${port}`,
+      );
+      const cwd = await mkdtemp(join(tmpdir(), "gitsync-quickstart-busy-"));
+      for (const d of ["examples", "deploy"]) await symlink(join(ROOT, d), join(cwd, d));
+      const started = Date.now();
+      const r = await runBlock(code, { cwd, env, groups });
+      assert.ok(Date.now() - started < 60_000, "the loop ended");
+      assert.match(r.output, new RegExp(`port ${port} in use`), r.output);
+      await rm(cwd, { recursive: true, force: true });
+    } finally {
+      taken.close();
+    }
+  });
 });
 
 describe("docs/gitsync.md: the CI recipe", () => {
