@@ -30,6 +30,8 @@ const HEAVY: Record<string, RegExp> = {
   "Git and the renderers":
     /node_modules\/isomorphic-git\/|node_modules\/ssh2\/|^controller\/gitsync\/(source\/git\/git_source|render\/(render|helm|kustomize))\.ts$/,
   "the Kubernetes client": /^internal\/k8s\/client\.ts$/,
+  "the X.509 library (@peculiar/x509, reflect-metadata)":
+    /node_modules\/@peculiar\/|node_modules\/reflect-metadata\/|node_modules\/tsyringe\//,
   "zod schemas of the servers' configuration": /^(server\/(memsvc|vault)\/config|internal\/config\/env)\.ts$/,
 };
 

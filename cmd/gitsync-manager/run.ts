@@ -14,6 +14,12 @@ import {
 } from "../../internal/log/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { DEFAULT_DRIFT_WATCH_KINDS, parseWatchKind } from "../../controller/gitsync/drift_watch.ts";
+import type { LocalWebhook } from "../../controller/gitsync/approval/local_webhook.ts";
+import {
+  LOCAL_WEBHOOK_CONFIGURATION,
+  WEBHOOK_CONFIGURATION,
+  WEBHOOK_SERVICE,
+} from "../../controller/gitsync/approval/webhook_names.ts";
 
 /** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
 const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
@@ -30,8 +36,12 @@ export function registerRun(program: Command) {
         "account. Serves /healthz and /readyz and the approval admission webhook on every replica; with " +
         "--leader-elect only the replica holding the Lease reconciles. Logs are JSON lines on stderr, " +
         "secrets redacted. Stops on SIGTERM or SIGINT.\n\n" +
-        "Environment: ENABLE_WEBHOOKS=false turns the admission webhook off (then Applications can only " +
-        "sync automatically); POD_NAMESPACE names the Lease's namespace when not in a cluster; " +
+        "The webhook's certificate: --webhook-cert-secret (the manager issues and renews its own, for " +
+        "clusters without cert-manager), --webhook-cert-path (cert-manager's or your own files), or " +
+        "--local-webhook (outside a cluster: 127.0.0.1, registered with the API server while it runs).\n\n" +
+        "Environment: ENABLE_WEBHOOKS=false turns the admission webhook off, and with it every approval: " +
+        "approval annotations are then ignored, so only Applications with spec.sync.automatic deploy; " +
+        "POD_NAMESPACE names the manager's namespace (Lease, webhook Secret) when not in a cluster; " +
         "OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT turns OTLP gRPC trace export on " +
         "(with OTEL_SERVICE_NAME, default gitsync, OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS, " +
         "OTEL_EXPORTER_OTLP_INSECURE; OTEL_SDK_DISABLED=true keeps it off).",
@@ -97,6 +107,30 @@ export function registerRun(program: Command) {
     )
     .option("--webhook-cert-name <file>", "Certificate file name in --webhook-cert-path", "tls.crt")
     .option("--webhook-cert-key <file>", "Key file name in --webhook-cert-path", "tls.key")
+    .option(
+      "--webhook-cert-secret <name>",
+      `Without cert-manager: issue the webhook's CA and certificate into this Secret of the manager's ` +
+        `namespace, renew them before they expire and write the CA into the caBundle of ` +
+        `MutatingWebhookConfiguration ${WEBHOOK_CONFIGURATION} (the leader writes, every replica serves it)`,
+    )
+    .option(
+      "--webhook-cert-validity <duration>",
+      "Lifetime of a certificate the manager issues (renewed when a third is left)",
+      "8760h",
+    )
+    .option("--webhook-ca-validity <duration>", "Lifetime of the CA the manager issues", "87600h")
+    .option(
+      "--local-webhook",
+      `Outside a cluster: serve the webhook on 127.0.0.1 (port of --webhook-bind-address) with a ` +
+        `certificate made up at start, registered as MutatingWebhookConfiguration ` +
+        `${LOCAL_WEBHOOK_CONFIGURATION} (clientConfig.url) and removed on exit`,
+      false,
+    )
+    .option(
+      "--enable-http2",
+      "Offer HTTP/2 on the webhook and metrics HTTPS servers (default: HTTP/1.1 only)",
+      false,
+    )
     .option(
       "--cache-dir <dir>",
       "Where fetched Git repositories are cached",
@@ -183,26 +217,64 @@ export function registerRun(program: Command) {
         ? bind("--webhook-receiver-bind-address", flags.webhookReceiverBindAddress)
         : undefined;
       const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
-      let webhook;
-      if (webhooksOn) {
-        const dir = flags.webhookCertPath ?? DEFAULT_CERT_DIR;
-        const certFile = join(dir, flags.webhookCertName);
-        const keyFile = join(dir, flags.webhookCertKey);
-        for (const f of [certFile, keyFile]) {
-          if (!existsSync(f)) {
-            throw new CliError(
-              `the admission webhook needs ${f}: mount the serving certificate there (for example from a ` +
-                `cert-manager Certificate), point --webhook-cert-path at it, or set ENABLE_WEBHOOKS=false`,
-              2,
-            );
-          }
-        }
-        webhook = { ...bind("--webhook-bind-address", flags.webhookBindAddress), certFile, keyFile };
+      const duration = (flag: string, text: string) =>
+        /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) && parseDuration(text) >= 1000
+          ? parseDuration(text)
+          : cmd.error(`${flag} must be a duration of at least 1s like 8760h or 90s, not "${text}"`);
+      const validityMs = duration("--webhook-cert-validity", flags.webhookCertValidity);
+      const caValidityMs = duration("--webhook-ca-validity", flags.webhookCaValidity);
+      if (caValidityMs < 2 * validityMs) {
+        cmd.error("--webhook-ca-validity must be at least twice --webhook-cert-validity");
       }
-      const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ??
+      const sources = [
+        flags.webhookCertPath && "--webhook-cert-path",
+        flags.webhookCertSecret && "--webhook-cert-secret",
+        flags.localWebhook && "--local-webhook",
+      ].filter(Boolean);
+      if (sources.length > 1) {
+        cmd.error(`choose one webhook certificate source, not ${sources.join(" and ")}`);
+      }
+      if (flags.localWebhook && !webhooksOn) {
+        cmd.error("--local-webhook serves the approval webhook, which ENABLE_WEBHOOKS=false turns off");
+      }
+      if (
+        flags.webhookCertSecret !== undefined &&
+        !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(flags.webhookCertSecret)
+      ) {
+        cmd.error(`--webhook-cert-secret: "${flags.webhookCertSecret}" is not a Secret name`);
+      }
+      const webhookAt = bind("--webhook-bind-address", flags.webhookBindAddress);
+      if (flags.localWebhook && !["0.0.0.0", "127.0.0.1", "localhost"].includes(webhookAt.host)) {
+        cmd.error(`--local-webhook serves on 127.0.0.1; --webhook-bind-address names ${webhookAt.host}`);
+      }
+      // The manager's namespace: its webhook Secret, and its Lease unless --leader-election-namespace.
+      const managerNamespace = process.env.POD_NAMESPACE ??
         (existsSync(IN_CLUSTER_NAMESPACE)
           ? readFileSync(IN_CLUSTER_NAMESPACE, "utf8").trim()
           : "gitsync-system");
+      let webhookCertificate: "files" | "secret" | "local" | undefined;
+      let certFiles: { certFile: string; keyFile: string } | undefined;
+      if (webhooksOn) {
+        if (flags.localWebhook) webhookCertificate = "local";
+        else if (flags.webhookCertSecret) webhookCertificate = "secret";
+        else {
+          const dir = flags.webhookCertPath ?? DEFAULT_CERT_DIR;
+          const certFile = join(dir, flags.webhookCertName);
+          const keyFile = join(dir, flags.webhookCertKey);
+          for (const f of [certFile, keyFile]) {
+            if (!existsSync(f)) {
+              throw new CliError(
+                `the admission webhook needs a certificate: ${f} does not exist. Use --webhook-cert-secret ` +
+                  `<name> (the manager issues its own), --webhook-cert-path <dir> (cert-manager's or your ` +
+                  `own), --local-webhook (outside a cluster), or set ENABLE_WEBHOOKS=false`,
+                2,
+              );
+            }
+          }
+          webhookCertificate = "files";
+          certFiles = { certFile, keyFile };
+        }
+      }
 
       // zap's JSON (level, ts, logger, msg) as controller-runtime managers write it, so log pipelines built
       // for Kubernetes controllers read gitsync-manager as they read the others.
@@ -219,9 +291,50 @@ export function registerRun(program: Command) {
       });
       if (!webhooksOn) {
         log.warn(
-          "ENABLE_WEBHOOKS=false: the approval webhook is OFF. Nobody can approve a plan, approval annotations " +
-            "are not checked, and only Applications with spec.sync.automatic deploy",
+          "ENABLE_WEBHOOKS=false: the approval webhook is OFF, so approvals are ignored: nothing records who " +
+            "approved, and an approval annotation could be anyone's. Applications without spec.sync.automatic " +
+            "wait in AwaitingApproval and never roll out (nor roll back)",
         );
+      }
+      // The webhook's certificate, by source.
+      let webhook;
+      let localCa: string | undefined;
+      if (webhookCertificate === "files") {
+        const { certificateFiles } = await import("../../controller/gitsync/approval/certificate_source.ts");
+        webhook = { ...webhookAt, certificate: certificateFiles(certFiles!.certFile, certFiles!.keyFile) };
+      } else if (webhookCertificate === "secret") {
+        const { SelfManagedCertificate } = await import(
+          "../../controller/gitsync/approval/self_managed_certificate.ts"
+        );
+        webhook = {
+          ...webhookAt,
+          certificate: new SelfManagedCertificate({
+            client,
+            namespace: managerNamespace,
+            secretName: flags.webhookCertSecret!,
+            serviceName: WEBHOOK_SERVICE,
+            configurations: [{ kind: "MutatingWebhookConfiguration", name: WEBHOOK_CONFIGURATION }],
+            validityMs,
+            caValidityMs,
+            log,
+          }),
+        };
+      } else if (webhookCertificate === "local") {
+        const [{ issueCa, issueServing }, { fixedCertificate }] = await Promise.all([
+          import("../../controller/gitsync/approval/x509.ts"),
+          import("../../controller/gitsync/approval/certificate_source.ts"),
+        ]);
+        const ca = await issueCa({
+          commonName: "gitsync-local-webhook-ca",
+          notAfter: new Date(Date.now() + caValidityMs),
+        });
+        const leaf = await issueServing(ca, {
+          ipAddresses: ["127.0.0.1"],
+          dnsNames: ["localhost"],
+          notAfter: new Date(Date.now() + validityMs),
+        });
+        localCa = ca.cert;
+        webhook = { host: "127.0.0.1", port: webhookAt.port, certificate: fixedCertificate(leaf) };
       }
       const { startTracing } = await import("../../controller/gitsync/tracing.ts");
       const tracing = startTracing(process.env, log);
@@ -236,12 +349,37 @@ export function registerRun(program: Command) {
         ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
         ...(healthProbe ? { healthProbe } : {}),
         ...(webhook ? { webhook } : {}),
+        http2: flags.enableHttp2,
         ...(metrics ? { metrics } : {}),
         ...(receiver ? { receiver } : {}),
         ...(flags.leaderElect
-          ? { leaderElection: { namespace: leaseNamespace, name: "gitsync-manager.sync.gitsync.io" } }
+          ? {
+            leaderElection: {
+              namespace: flags.leaderElectionNamespace ?? managerNamespace,
+              name: "gitsync-manager.sync.gitsync.io",
+            },
+          }
           : {}),
       });
+      // --local-webhook: the API server calls https://127.0.0.1:<port> while this process runs.
+      let local: LocalWebhook | undefined;
+      if (localCa) {
+        const { registerLocalWebhook } = await import("../../controller/gitsync/approval/local_webhook.ts");
+        try {
+          local = await registerLocalWebhook(client, { port: manager.webhookPort!, caBundle: localCa });
+        } catch (err) {
+          await manager.stop();
+          client.close();
+          throw new CliError(
+            `--local-webhook could not register MutatingWebhookConfiguration ${LOCAL_WEBHOOK_CONFIGURATION}: ` +
+              `${(err as Error).message}`,
+          );
+        }
+        log.info("local webhook registered", {
+          configuration: LOCAL_WEBHOOK_CONFIGURATION,
+          url: `https://127.0.0.1:${manager.webhookPort}`,
+        });
+      }
       log.info("listening", {
         version: TOOL_VERSION,
         ...(manager.healthProbePort !== undefined ? { port: manager.healthProbePort } : {}),
@@ -249,8 +387,14 @@ export function registerRun(program: Command) {
         ...(manager.metricsPort !== undefined ? { metricsPort: manager.metricsPort } : {}),
         ...(manager.receiverPort !== undefined ? { receiverPort: manager.receiverPort } : {}),
         leaderElect: flags.leaderElect,
+        http2: flags.enableHttp2,
       });
       exitOnStopSignals(log, async () => {
+        // The local configuration goes first: a webhook that no longer answers would block every
+        // Application write (failurePolicy Fail).
+        await local?.remove().catch((err) =>
+          log.warn("could not remove the local webhook configuration", { error: (err as Error).message })
+        );
         await manager.stop();
         await tracing?.shutdown();
         client.close();
@@ -259,10 +403,13 @@ export function registerRun(program: Command) {
       await new Promise(() => {}); // Runs until a stop signal.
     });
   addExamples(command, [
-    "# Run against the current kubeconfig context, webhook off (automatic sync only)\n" +
+    "# On your machine against the current kubeconfig context, approvals through a local webhook\n" +
+    "gitsync-manager run --local-webhook",
+    "# In a cluster, as the chart runs it: two replicas, the manager's own webhook certificate\n" +
+    "gitsync-manager run --leader-elect --webhook-cert-secret gitsync-webhook-cert",
+    "# In a cluster with cert-manager's certificate mounted\n" +
+    "gitsync-manager run --leader-elect --webhook-cert-path /tmp/k8s-webhook-server/serving-certs",
+    "# Webhook off: approvals are ignored, only Applications that sync automatically deploy\n" +
     "ENABLE_WEBHOOKS=false gitsync-manager run",
-    "# In a cluster, as the chart runs it: two replicas, a default service account\n" +
-    "gitsync-manager run --leader-elect --default-service-account gitsync-deployer \\\n" +
-    "  --webhook-cert-path /tmp/k8s-webhook-server/serving-certs",
   ]);
 }

@@ -34,6 +34,7 @@ test("rollback, plan, history: a missing application, a bad timeout, an unknown 
     /^error: --to-revision must be a Revision name, not "Not_A_Name"/,
   );
   await usageError(["plan"], /^error: missing required argument 'application'/);
+  await usageError(["plan", "web", "--wait", "--timeout", "later"], /^error: --timeout must be a duration/);
   await usageError(["history", "web", "-o", "wide"], /argument 'wide' is invalid/);
   await usageError(["apps", "extra"], /too many arguments/);
 });

@@ -1,9 +1,16 @@
-/** `gitsync plan <application>`: the redacted plan of the Revision the Application wants deployed. */
+/**
+ * `gitsync plan <application>`: the redacted plan of the Revision the Application wants deployed. With
+ * --wait (CI, right after `gitsync sync --wait`) it first waits until the Application wants the Revision of
+ * the Repository's current commit and that Revision is planned.
+ */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import type { KubeClient } from "../../internal/k8s/mod.ts";
 import type { Plan } from "../../controller/gitsync/plan/plan.ts";
+import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { getApplication, OUTPUT_ENV, revisionOf, shortCommit, withSession } from "./kube.ts";
+import { getApplication, getOne, OUTPUT_ENV, revisionOf, shortCommit, withSession } from "./kube.ts";
+import { timeoutOption } from "./rollout_wait.ts";
 
 /** The plan as people read it: what happens to each object, then the diffs. */
 export function formatPlan(rev: Revision, plan: Plan, diffs: boolean): string {
@@ -42,11 +49,19 @@ export function registerPlan(program: Command, io: Io) {
     .argument("<application>", "Application name")
     .option("--revision <name>", "A Revision of the Application other than the one it wants deployed")
     .option("--no-diff", "List the objects only, without diffs")
+    .option(
+      "--wait",
+      "Wait until the Application wants the Revision of its Repository's current commit and it is planned",
+      false,
+    )
+    .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "2m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
+      const timeoutMs = await timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
-        const app = await getApplication(client, namespace, name);
-        const rev = await revisionOf(client, app, flags.revision);
+        const rev = flags.wait
+          ? await waitForPlan(client, namespace, name, flags.revision, timeoutMs)
+          : await revisionOf(client, await getApplication(client, namespace, name), flags.revision);
         const plan = rev.status?.plan;
         if (!plan) {
           throw new CliError(
@@ -66,7 +81,52 @@ export function registerPlan(program: Command, io: Io) {
     });
   addExamples(command, [
     "# What approving Application web would change\ngitsync plan web -n shop",
+    "# In CI after a push: fetch, wait for the new commit's plan, show it\n" +
+    "gitsync sync web -n shop --wait && gitsync plan web -n shop --wait",
     "# The objects only\ngitsync plan web --no-diff",
     "# The plan as JSON (digest, summary, entries with diffs)\ngitsync plan web -o json",
   ]);
+}
+
+/** Polls until the Revision meant is planned (a failure before any plan ends the wait with its reason). */
+async function waitForPlan(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  explicit: string | undefined,
+  timeoutMs: number,
+): Promise<Revision> {
+  const deadline = Date.now() + timeoutMs;
+  let waitingFor = "";
+  for (;;) {
+    const app = await getApplication(client, namespace, name);
+    const repo = await getOne<Repository>(
+      client,
+      "repositories",
+      "Repository",
+      namespace,
+      app.spec.source.repositoryRef.name,
+    ).catch(() => undefined);
+    const commit = repo?.status?.artifact?.revision;
+    const revName = explicit ?? app.status?.desiredRevision;
+    const rev = revName ? await revisionOf(client, app, revName).catch(() => undefined) : undefined;
+    const phase = rev?.status?.phase ?? "Pending";
+    const current = explicit !== undefined || !commit || rev?.spec.sourceRevision === commit;
+    if (rev && current && rev.status?.plan && phase !== "Pending" && phase !== "Planning") return rev;
+    if (rev && current && phase === "Failed") {
+      const f = rev.status?.failure;
+      throw new CliError(
+        `Revision ${rev.metadata!.name} failed before a plan${f ? `: ${f.reason}: ${f.message}` : ""}`,
+      );
+    }
+    waitingFor = !rev
+      ? `Application ${name} has no Revision yet`
+      : !current
+      ? `Application ${name} still wants Revision ${rev.metadata!.name} (commit ${
+        shortCommit(rev.spec.sourceRevision)
+      }), not one for commit ${shortCommit(commit)}`
+      : `Revision ${rev.metadata!.name} is ${phase}`;
+    if (Date.now() > deadline) throw new CliError(`no plan within ${timeoutMs / 1000} s: ${waitingFor}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }

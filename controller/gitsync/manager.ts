@@ -2,7 +2,10 @@
  * The manager (`gitsync-manager run`; seed section 4): one informer per kind, one work queue per
  * reconciler, and the listeners. Reads as its life: start informers → wait until synced → (win the
  * Lease when leader election is on) → run the reconcilers → stop. The approval webhook and the
- * health probes serve on every replica; only the leader reconciles.
+ * health probes serve on every replica; only the leader reconciles (and, with the manager's own webhook
+ * certificate, renews it: every replica serves it from the Secret). Without the webhook
+ * (ENABLE_WEBHOOKS=false) approvals are ignored: nothing records who approved, so an approval annotation
+ * could be anyone's, and Applications that do not sync automatically never roll out.
  *
  * Wiring between kinds: a Repository's new commit queues the Applications of its namespace; an
  * Application's change (a new desired Revision, an approval recorded by the webhook) queues its
@@ -28,6 +31,8 @@ import {
 import type { Logger } from "../../internal/log/mod.ts";
 import { redact } from "./redact.ts";
 import { startWebhookServer, type WebhookServer } from "./approval/webhook_server.ts";
+import type { CertificateSource } from "./approval/certificate_source.ts";
+import { SelfManagedCertificate } from "./approval/self_managed_certificate.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./metrics_server.ts";
 import { Notifier, readSink } from "./notify/notifier.ts";
@@ -63,8 +68,14 @@ export interface ManagerOptions {
   defaultServiceAccount?: string;
   /** --health-probe-bind-address as host and port; undefined disables the probes. */
   healthProbe?: { host: string; port: number };
-  /** The admission webhook's listener and certificate files; undefined disables it (ENABLE_WEBHOOKS=false). */
-  webhook?: { host: string; port: number; certFile: string; keyFile: string };
+  /**
+   * The admission webhook's listener and certificate: files (cert-manager's, your own), a fixed pair
+   * (--local-webhook) or a SelfManagedCertificate (the leader renews it). Undefined disables the webhook
+   * (ENABLE_WEBHOOKS=false), and with it every approval.
+   */
+  webhook?: { host: string; port: number; certificate: CertificateSource };
+  /** --enable-http2: HTTP/2 on the webhook's and the metrics' HTTPS listeners; default false. */
+  http2?: boolean;
   /** --drift-resync-interval: how often deployed Revisions are compared with the cluster; 0 turns it off. */
   driftIntervalMs?: number;
   /** --drift-watch-kinds: kinds whose managed objects are watched for drift (checked at once on a change). */
@@ -153,6 +164,9 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   revs.onEvent((e) => revQ.add(objectKey(e.object)));
   const driftSuspected = new Set<string>();
   const informers = [repos, apps, revs, policies].map((i) => i.run(stop.signal));
+  if (o.webhook?.certificate instanceof SelfManagedCertificate) {
+    informers.push(o.webhook.certificate.run(stop.signal));
+  }
   // Drift on watched kinds: a changed managed object asks for its Application's drift check now.
   if (o.driftWatchKinds?.length && (o.driftIntervalMs ?? 1) > 0) {
     informers.push(
@@ -255,7 +269,14 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
   const concurrency = o.workers ?? 4;
   const failed = (kind: string) => (key: string, err: unknown) =>
     log.error("reconcile failed; retrying with backoff", { kind, key, error: (err as Error).message });
+  const certificate = o.webhook?.certificate;
   const reconcile = async (signal: AbortSignal) => {
+    // The leader keeps the webhook's own certificate current (every replica serves it from the Secret).
+    const renewing = certificate instanceof SelfManagedCertificate
+      ? certificate.rotate(signal).catch((err) =>
+        log.error("webhook certificate renewal stopped", { error: (err as Error).message })
+      )
+      : undefined;
     await synced;
     log.info("reconciling", { repositories: repos.list().length, applications: apps.list().length });
     for (const r of repos.list()) repoQ.add(objectKey(r));
@@ -318,6 +339,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
               getRevision: (k) => revs.get(k),
               ...(o.defaultServiceAccount ? { defaultServiceAccount: o.defaultServiceAccount } : {}),
               events,
+              approvalsOff: !o.webhook,
             }),
           ),
           failed("Application"),
@@ -341,6 +363,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
             redact,
             driftIntervalMs: o.driftIntervalMs ?? 5 * 60_000,
             driftSuspected,
+            approvalsOff: !o.webhook,
           }),
         ),
         failed("Revision"),
@@ -360,7 +383,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       signal.addEventListener("abort", () => resolve(), { once: true });
     });
     for (const q of [repoQ, appQ, revQ, policyQ]) q.shutDown();
-    await Promise.all(workers);
+    await Promise.all([...workers, renewing]);
   };
 
   let running: Promise<void>;
@@ -398,10 +421,15 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     if (o.healthProbe) {
       probes = createServer((req, res) => {
         const path = req.url?.split("?")[0];
-        const ok = path === "/healthz" || (path === "/readyz" && isSynced);
+        // Ready: caches synced and, with the webhook on, a certificate served (the Service then sends
+        // the API server only to replicas that can answer).
+        const ready = isSynced && (!o.webhook || webhook?.serving() === true);
+        const ok = path === "/healthz" || (path === "/readyz" && ready);
         const known = path === "/healthz" || path === "/readyz";
         res.writeHead(known ? (ok ? 200 : 503) : 404, { "content-type": "text/plain" });
-        res.end(known ? (ok ? "ok" : "informers not synced") : "not found");
+        res.end(
+          known ? (ok ? "ok" : isSynced ? "webhook not serving yet" : "informers not synced") : "not found",
+        );
       });
       await listen(probes, o.healthProbe);
     }
@@ -410,6 +438,7 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
         host: o.metrics.host,
         port: o.metrics.port,
         ...(o.metrics.secure ? { secure: { ...o.metrics.secure, client: o.client } } : {}),
+        http2: o.http2 ?? false,
         render: () => metrics.render(),
       });
     }
@@ -457,8 +486,12 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
     }
     if (o.webhook) {
       webhook = await startWebhookServer({
-        ...o.webhook,
-        planDigest: (ns, name) => Promise.resolve(revs.get(`${ns}/${name}`)?.status?.plan?.digest),
+        host: o.webhook.host,
+        port: o.webhook.port,
+        certificate: o.webhook.certificate,
+        http2: o.http2 ?? false,
+        onCertificateError: (err) => log.error("webhook certificate not usable", { error: err.message }),
+        revision: (ns, name) => Promise.resolve(revs.get(`${ns}/${name}`)),
         onDecision: (d) => {
           if (!d.allowed) log.info("approval refused", { user: d.user, reason: d.message });
         },
@@ -485,7 +518,6 @@ export async function startManager(o: ManagerOptions): Promise<Manager> {
       stop.abort();
       await Promise.allSettled([running, ...informers]);
       renderers.kustomize.close();
-      renderers.helm.close();
       renderers.helm.close();
       await Promise.race([notifier.settled(), new Promise((r) => setTimeout(r, 5_000))]);
       await webhook?.close();

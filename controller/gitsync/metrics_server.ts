@@ -4,26 +4,24 @@
  * TokenReview, then the user must be allowed `get` on the non-resource URL /metrics (a
  * SubjectAccessReview; bind the ClusterRole gitsync-metrics-reader of install.yaml). Decisions are
  * cached for a minute per token, so a scrape every few seconds costs the API server nothing.
- * `--metrics-secure=false` serves plain HTTP without authentication.
+ * `--metrics-secure=false` serves plain HTTP without authentication. HTTPS offers HTTP/2 only with
+ * `--enable-http2`; the certificate files are re-read when they change.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
-import { createServer as createHttpsServer } from "node:https";
+import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import { PROM_CONTENT_TYPE } from "../../internal/metrics/mod.ts";
+import { certificateFiles } from "./approval/certificate_source.ts";
+import { startTlsServer, type TlsRequest, type TlsResponse } from "./tls_server.ts";
 
 export interface MetricsServerOptions {
   host: string;
   port: number;
-  /** Certificate and key files for HTTPS, with authentication; undefined serves plain HTTP without it. */
+  /** Certificate and key files for HTTPS (re-read when they change), with authentication; undefined serves plain HTTP without it. */
   secure?: { certFile: string; keyFile: string; client: KubeClient };
+  /** --enable-http2: offer HTTP/2 on the HTTPS listener; default false. */
+  http2?: boolean;
   render: () => string;
 }
 
@@ -38,7 +36,7 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
   const decisions = new Map<string, { status: 200 | 401 | 403; until: number }>();
 
   /** 200, 401 (no or bad token) or 403 (authenticated, not allowed). */
-  async function authorize(req: IncomingMessage): Promise<200 | 401 | 403> {
+  async function authorize(req: TlsRequest): Promise<200 | 401 | 403> {
     if (!o.secure) return 200;
     const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
     if (!token) return 401;
@@ -76,7 +74,7 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
     return status;
   }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: TlsRequest, res: TlsResponse) => {
     const reply = (status: number, body: string, type = "text/plain; charset=utf-8") => {
       res.writeHead(status, { "content-type": type });
       res.end(body);
@@ -93,14 +91,31 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
     if (status === 403) return reply(403, "Forbidden\n");
     reply(200, o.render(), PROM_CONTENT_TYPE);
   };
-  const server: Server = o.secure
-    ? createHttpsServer({
-      cert: readFileSync(o.secure.certFile, "utf8"),
-      key: readFileSync(o.secure.keyFile, "utf8"),
-      minVersion: "TLSv1.2",
-    }, (req, res) => void handle(req, res))
-    : createHttpServer((req, res) => void handle(req, res));
-  server.on("tlsClientError", () => {});
+  if (o.secure) {
+    const files = certificateFiles(o.secure.certFile, o.secure.keyFile);
+    const server = await startTlsServer({
+      host: o.host,
+      port: o.port,
+      certificate: files.current()!,
+      http2: o.http2 ?? false,
+      handler: (req, res) => void handle(req, res),
+    });
+    const unsubscribe = files.subscribe((c) => {
+      try {
+        server.setCertificate(c);
+      } catch {
+        // A pair that does not match (mid-rotation): keep serving the current one.
+      }
+    });
+    return {
+      port: server.port,
+      close: async () => {
+        unsubscribe();
+        await server.close();
+      },
+    };
+  }
+  const server: Server = createHttpServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(o.port, o.host, () => resolve());

@@ -1,6 +1,6 @@
 /** Registers gitsync's approval webhook with the API server, as install.yaml does, at a URL on 127.0.0.1. */
 import { readFile } from "node:fs/promises";
-import { MUTATE_APPLICATION_PATH } from "../../controller/gitsync/approval/webhook_server.ts";
+import { approvalWebhook } from "../../controller/gitsync/approval/webhook_server.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 
 export async function registerApprovalWebhook(
@@ -13,24 +13,11 @@ export async function registerApprovalWebhook(
     path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
     body: {
       metadata: { name: "gitsync-approval" },
-      webhooks: [{
-        name: "approval.sync.gitsync.io",
-        clientConfig: {
-          url: `https://127.0.0.1:${port}${MUTATE_APPLICATION_PATH}`,
-          caBundle: Buffer.from(await readFile(caFile)).toString("base64"),
-        },
-        rules: [{
-          apiGroups: ["sync.gitsync.io"],
-          apiVersions: ["v1alpha1"],
-          operations: ["CREATE", "UPDATE"],
-          resources: ["applications"],
-        }],
-        // Fails closed, as in install.yaml: no Application changes while the webhook is down.
-        failurePolicy: "Fail",
-        sideEffects: "None",
-        admissionReviewVersions: ["v1"],
-        timeoutSeconds: 5,
-      }],
+      // Fails closed, as in install.yaml: no Application changes while the webhook is down.
+      webhooks: [approvalWebhook({
+        url: `https://127.0.0.1:${port}`,
+        caBundle: Buffer.from(await readFile(caFile)).toString("base64"),
+      })],
     },
   });
 }

@@ -10,19 +10,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/approval/review.ts";
+import {
+  APPROVED_BY,
+  APPROVED_DIGEST,
+  type ReviewedRevision,
+} from "../../controller/gitsync/approval/review.ts";
 import { startWebhookServer, type WebhookServer } from "../../controller/gitsync/approval/webhook_server.ts";
+import { certificateFiles } from "../../controller/gitsync/approval/certificate_source.ts";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import { freePort } from "../harness/ports.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
+import { bindClusterRole } from "../harness/k8s_fixtures.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 
 const run = promisify(execFile);
 const NS = "team";
 const APPS = `/apis/${API_VERSION}/namespaces/${NS}/applications`;
 const PLAN = "sha256:" + "1".repeat(64);
+const OLD_PLAN = "sha256:" + "0".repeat(64);
 
 async function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; out: string }> {
   try {
@@ -55,13 +62,12 @@ describe("approval through the admission webhook", () => {
     webhook = await startWebhookServer({
       host: "127.0.0.1",
       port: await freePort(),
-      ...cert,
-      planDigest: async (ns, name) => {
+      certificate: certificateFiles(cert.certFile, cert.keyFile),
+      revision: async (ns, name) => {
         try {
-          const r = await admin.request<{ status?: { plan?: { digest?: string } } }>({
+          return await admin.request<ReviewedRevision>({
             path: `/apis/${API_VERSION}/namespaces/${ns}/revisions/${name}`,
           });
-          return r.status?.plan?.digest;
         } catch {
           return undefined;
         }
@@ -69,22 +75,27 @@ describe("approval through the admission webhook", () => {
     });
     await registerApprovalWebhook(admin, webhook.port, cert.certFile);
     await admin.request({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: NS } } });
-    await admin.request({
-      method: "POST",
-      path: `/apis/${API_VERSION}/namespaces/${NS}/revisions`,
-      body: {
-        apiVersion: API_VERSION,
-        kind: "Revision",
-        metadata: { name: "web-1" },
-        spec: { applicationRef: { name: "web" }, sourceRevision: "abc123" },
-      },
-    });
-    await admin.request({
-      method: "PATCH",
-      path: `/apis/${API_VERSION}/namespaces/${NS}/revisions/web-1/status`,
-      contentType: "application/merge-patch+json",
-      body: { status: { phase: "AwaitingApproval", plan: { digest: PLAN } } },
-    });
+    // web-1 waits for approval; web-0, planned before it, was superseded by it.
+    for (
+      const [name, phase, digest] of [["web-0", "Superseded", OLD_PLAN], ["web-1", "AwaitingApproval", PLAN]]
+    ) {
+      await admin.request({
+        method: "POST",
+        path: `/apis/${API_VERSION}/namespaces/${NS}/revisions`,
+        body: {
+          apiVersion: API_VERSION,
+          kind: "Revision",
+          metadata: { name },
+          spec: { applicationRef: { name: "web" }, sourceRevision: "abc123" },
+        },
+      });
+      await admin.request({
+        method: "PATCH",
+        path: `/apis/${API_VERSION}/namespaces/${NS}/revisions/${name}/status`,
+        contentType: "application/merge-patch+json",
+        body: { status: { phase, plan: { digest } } },
+      });
+    }
     // People who may update Applications (and so approve them): RBAC decides who.
     await admin.request({
       method: "POST",
@@ -99,15 +110,7 @@ describe("approval through the admission webhook", () => {
       },
     });
     for (const user of ["bob", "mallory"]) {
-      await admin.request({
-        method: "POST",
-        path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "gitsync-approver" },
-          subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }],
-        },
-      });
+      await bindClusterRole(admin, NS, "gitsync-approver", { kind: "User", name: user });
     }
     bob = await k8s.userKubeconfig("bob", ["release-managers"]);
     mallory = await k8s.userKubeconfig("mallory");
@@ -128,6 +131,13 @@ describe("approval through the admission webhook", () => {
         await new Promise((r) => setTimeout(r, 200));
       }
     }
+    // The Application wants web-1 (the manager's Application reconciler would write this).
+    await admin.request({
+      method: "PATCH",
+      path: `${APPS}/web/status`,
+      contentType: "application/merge-patch+json",
+      body: { status: { desiredRevision: "web-1" } },
+    });
   });
   after(async () => {
     await webhook?.close();
@@ -185,6 +195,22 @@ describe("approval through the admission webhook", () => {
     assert.match(r.out, /admission webhook "approval.sync.gitsync.io" denied the request/);
     assert.match(r.out, new RegExp(`you approved ${stale} but its plan is now ${PLAN}`));
     assert.equal((await annotations())[APPROVED_DIGEST], PLAN, "nothing changed");
+  });
+
+  it("a hand-written approval of a superseded Revision is refused, naming the Revision the Application wants", async () => {
+    const r = await kubectl(bob, [
+      "annotate",
+      "--overwrite",
+      "applications.sync.gitsync.io",
+      "web",
+      "sync.gitsync.io/approved-revision=web-0",
+    ]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.out, /admission webhook "approval.sync.gitsync.io" denied the request/);
+    assert.match(r.out, /Revision web-0 is superseded: Application web wants Revision web-1 now/);
+    const a = await annotations();
+    assert.equal(a["sync.gitsync.io/approved-revision"], "web-1", "nothing changed");
+    assert.equal(a[APPROVED_DIGEST], PLAN);
   });
 
   it("fails closed: with the webhook down no Application can change", async () => {

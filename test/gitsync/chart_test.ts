@@ -12,7 +12,15 @@ import { parseAllDocuments } from "yaml";
 import { applyObject, KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
 import { cachedBinary } from "../../scripts/testenv/go_build.ts";
 import { HELM } from "../../scripts/testenv/servers.ts";
-import { CHART, INSTALL_MANIFEST, installManifest, renderChart } from "../../scripts/gen_install.ts";
+import {
+  CHART,
+  INSTALL_MANIFEST,
+  installManifest,
+  renderChart,
+  ROLES_MANIFEST,
+  rolesManifest,
+} from "../../scripts/gen_install.ts";
+import { approvalWebhook } from "../../controller/gitsync/approval/webhook_server.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { skipBecause } from "../harness/skip.ts";
 
@@ -43,23 +51,85 @@ describe("the gitsync Helm chart", {
     assert.match(stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
   });
 
-  it("install.yaml is the chart rendered with its defaults (`deno task gen:install`)", async () => {
+  it("install.yaml and roles.yaml are the chart rendered with its defaults (`deno task gen:install`)", async () => {
     assert.equal(await readFile(INSTALL_MANIFEST, "utf8"), await installManifest(helm!));
+    assert.equal(await readFile(ROLES_MANIFEST, "utf8"), await rolesManifest(helm!));
+    const roles = objects(await readFile(ROLES_MANIFEST, "utf8"));
+    assert.deepEqual(roles.map((o) => `${o.kind}/${o.metadata!.name}`), [
+      "ClusterRole/gitsync-viewer",
+      "ClusterRole/gitsync-approver",
+    ]);
   });
 
-  it("defaults: two replicas, leader election, cert-manager, no default service account, no receiver", async () => {
+  it("defaults: two replicas, leader election, the manager's own webhook certificate (no cert-manager), no default service account, no receiver", async () => {
     const os = objects(await renderChart(helm!));
     assert.equal(byKind(os, "Deployment")!.spec.replicas, 2);
     const args = managerArgs(os);
     assert.ok(args.includes("--leader-elect"));
+    assert.ok(args.includes("--webhook-cert-secret=gitsync-webhook-cert"), `${args}`);
+    assert.ok(!args.some((a: string) => a.startsWith("--webhook-cert-path")));
+    assert.ok(!args.includes("--enable-http2"));
     assert.ok(!args.some((a: string) => a.startsWith("--default-service-account")));
     assert.ok(!args.some((a: string) => a.startsWith("--webhook-receiver-bind-address")));
+    // Nothing of cert-manager's: applying install.yaml needs no CRD that is not there.
+    assert.equal(byKind(os, "Certificate"), undefined);
+    assert.equal(byKind(os, "Issuer"), undefined);
+    const config = byKind(os, "MutatingWebhookConfiguration");
+    assert.equal(config.metadata.annotations, undefined);
+    assert.equal(config.webhooks[0].clientConfig.caBundle, undefined, "the manager writes it");
+    // The empty Secret it fills, and only the rights it needs for that.
+    const secret = byKind(os, "Secret", "gitsync-webhook-cert");
+    assert.equal(secret.type, "Opaque");
+    assert.equal(secret.data, undefined);
+    const role = byKind(os, "Role", "gitsync-manager-webhook-cert");
+    assert.deepEqual(role.rules[0].resourceNames, ["gitsync-webhook-cert"]);
+    const cluster = byKind(os, "ClusterRole", "gitsync-manager");
+    assert.ok(
+      cluster.rules.some((r: { resources: string[]; resourceNames?: string[] }) =>
+        r.resources.includes("mutatingwebhookconfigurations") &&
+        r.resourceNames?.join() === "gitsync-approval"
+      ),
+    );
+    assert.equal(
+      byKind(os, "Deployment").spec.template.spec.volumes.some((v: { name: string }) =>
+        v.name === "webhook-cert"
+      ),
+      false,
+    );
+    assert.equal(byKind(os, "Service", "gitsync-receiver"), undefined);
+  });
+
+  it("the webhook is the one the manager registers in --local-webhook mode (rules, failurePolicy Fail)", async () => {
+    const hook = byKind(objects(await renderChart(helm!)), "MutatingWebhookConfiguration").webhooks[0];
+    const { clientConfig: _, ...expected } = approvalWebhook({ url: "https://127.0.0.1" });
+    const { clientConfig, ...actual } = hook;
+    assert.deepEqual(actual, expected);
+    assert.equal(
+      clientConfig.service.path,
+      new URL(approvalWebhook({ url: "https://x" }).clientConfig.url).pathname,
+    );
+  });
+
+  it("certManager.enabled: a Certificate and Issuer, CA injection, the Secret mounted; enableHttp2", async () => {
+    const os = objects(await renderChart(helm!, ["certManager.enabled=true", "enableHttp2=true"]));
     assert.ok(byKind(os, "Certificate") && byKind(os, "Issuer"));
     assert.equal(
       byKind(os, "MutatingWebhookConfiguration")!.metadata!.annotations!["cert-manager.io/inject-ca-from"],
       "gitsync-system/gitsync-webhook",
     );
-    assert.equal(byKind(os, "Service", "gitsync-receiver"), undefined);
+    const args = managerArgs(os);
+    assert.ok(args.includes("--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs"));
+    assert.ok(args.includes("--enable-http2"));
+    assert.ok(!args.some((a: string) => a.startsWith("--webhook-cert-secret")));
+    assert.equal(byKind(os, "Secret", "gitsync-webhook-cert"), undefined, "cert-manager makes it");
+    assert.equal(byKind(os, "Role", "gitsync-manager-webhook-cert"), undefined);
+    assert.equal(
+      byKind(os, "Deployment").spec.template.spec.volumes.find((v: { name: string }) =>
+        v.name === "webhook-cert"
+      )
+        .secret.secretName,
+      "gitsync-webhook-cert",
+    );
   });
 
   it("values: defaultServiceAccount, webhookReceiver, metrics, own certificate; every object accepted by the API server", async () => {
@@ -68,7 +138,6 @@ describe("the gitsync Helm chart", {
       "webhookReceiver.enabled=true",
       "metrics.enabled=true",
       "metrics.certSecret=metrics-tls",
-      "certManager.enabled=false",
       "webhookCert.secretName=webhook-tls",
       `webhookCert.caBundle=${Buffer.from("-----BEGIN CERTIFICATE-----\n").toString("base64")}`,
       "replicas=3",
@@ -101,6 +170,8 @@ describe("the gitsync Helm chart", {
     );
     assert.equal(byKind(os, "Certificate"), undefined);
     assert.ok(byKind(os, "MutatingWebhookConfiguration")!.webhooks[0].clientConfig.caBundle);
+    assert.ok(args.includes("--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs"));
+    assert.equal(byKind(os, "Secret", "gitsync-webhook-cert"), undefined);
     await admin.request({
       method: "POST",
       path: "/api/v1/namespaces",
@@ -115,8 +186,8 @@ describe("the gitsync Helm chart", {
     for (
       const [values, message] of [
         [
-          ["certManager.enabled=false"],
-          /webhookCert\.(secretName|caBundle) is required without cert-manager/,
+          ["webhookCert.secretName=mine"],
+          /webhookCert\.caBundle is required with webhookCert\.secretName/,
         ],
         [["metrics.enabled=true"], /metrics.certSecret is required when metrics are enabled/],
       ] as const

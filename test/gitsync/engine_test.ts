@@ -27,13 +27,18 @@ import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
-import { createNamespace, serviceAccountToken, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import {
+  bindClusterRole,
+  createNamespace,
+  serviceAccountToken,
+  serviceAccountWithRole,
+} from "../harness/k8s_fixtures.ts";
 import { installControllerRbac } from "./install_fixture.ts";
 import { startRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
-import { untilWithLog } from "./until_fixture.ts";
+import { untilWithLog } from "../harness/until.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -144,8 +149,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   let bobKubeconfig: string;
 
   const get = <T>(path: string) => admin.request<T>({ path });
-  const until = untilWithLog(() => manager.output(), 40_000);
-
+  const until = untilWithLog(() => manager.output(), { ms: 40_000 });
   const app = () => get<Application>(`${API}/applications/shop`);
   const revision = (name: string) => get<Revision>(`${API}/revisions/${name}`);
   /** `gitsync <args> -n shop` as bob, who holds gitsync-approver in the namespace. */
@@ -220,15 +224,7 @@ describe("gitsync engine: Repository → Application → Revision", () => {
 
     controllerKubeconfig = await installControllerRbac(admin, k8s, join(cacheRoot, "controller.kubeconfig"));
     bobKubeconfig = await k8s.userKubeconfig("bob");
-    await admin.request({
-      method: "POST",
-      path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
-      body: {
-        metadata: { name: "bob-approves" },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "gitsync-approver" },
-        subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
-      },
-    });
+    await bindClusterRole(admin, NS, "gitsync-approver", { kind: "User", name: "bob" });
     // The webhook's serving certificate for 127.0.0.1, trusted by the API server through caBundle.
     const cert = await servingCertificate(cacheRoot, "gitsync-webhook");
     const run = async () =>

@@ -6,7 +6,7 @@
  * once with the cause; Ready, Drifted, `apps`, `get` and `diagnose` say what failed and what is live;
  * rollback lands on the last good Revision (1.0.0 → 1.1.0 → 1.2.0 failing → 1.1.0), or the one
  * `--to-revision` names; Revisions the Application stopped wanting end Superseded and cannot be
- * approved; a rollout waiting on a LoadBalancer says so, and fails at spec.healthTimeout; a plan that
+ * approved, neither with the CLI nor by hand (nor can a failed or a deployed one); a rollout waiting on a LoadBalancer says so, and fails at spec.healthTimeout; a plan that
  * changes nothing needs no approval; failures at planning (RenderFailure, Forbidden, ApplyFailure)
  * show in `apps` with their reason.
  */
@@ -17,6 +17,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { APPROVE_DIGEST, APPROVED_REVISION } from "../../controller/gitsync/approval/review.ts";
 import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
@@ -24,12 +25,12 @@ import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
-import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import { bindClusterRole, createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 import { freePort } from "../harness/ports.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 import { installControllerRbac } from "./install_fixture.ts";
-import { untilWithLog } from "./until_fixture.ts";
+import { untilWithLog } from "../harness/until.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -107,6 +108,27 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
       path: `${API}/applications`,
       body: { apiVersion: API_VERSION, kind: "Application", metadata: { name }, spec },
     });
+  /**
+   * An approval written by hand as bob (`kubectl annotate ... approved-revision=<rev>
+   * approve-digest=<its plan's digest>`, no CLI): the webhook's answer, undefined when it admitted it.
+   */
+  const handApprove = async (application: string, rev: string) => {
+    const digest = (await revision(rev)).status!.plan!.digest;
+    const asBob = KubeClient.fromKubeconfig({ path: bob });
+    try {
+      await asBob.request({
+        method: "PATCH",
+        path: `${API}/applications/${application}`,
+        contentType: "application/merge-patch+json",
+        body: { metadata: { annotations: { [APPROVED_REVISION]: rev, [APPROVE_DIGEST]: digest } } },
+      });
+      return undefined;
+    } catch (err) {
+      return (err as { serverMessage?: string }).serverMessage ?? String(err);
+    } finally {
+      asBob.close();
+    }
+  };
   const ready = async (name: string) => (await app(name)).status?.conditions?.find((c) => c.type === "Ready");
   const drifted = async (name: string) =>
     (await app(name)).status?.conditions?.find((c) => c.type === "Drifted");
@@ -178,17 +200,8 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
         rules: [{ apiGroups: ["sync.gitsync.io"], resources: ["repositories"], verbs: ["patch"] }],
       },
     });
-    for (const [kind, name] of [["ClusterRole", "gitsync-approver"], ["Role", "sync-repositories"]]) {
-      await admin.request({
-        method: "POST",
-        path: `${rbac}/rolebindings`,
-        body: {
-          metadata: { name: `bob-${name}` },
-          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind, name },
-          subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" }],
-        },
-      });
-    }
+    await bindClusterRole(admin, NS, "gitsync-approver", { kind: "User", name: "bob" });
+    await bindClusterRole(admin, NS, "sync-repositories", { kind: "User", name: "bob" }, "Role");
     const cert = await servingCertificate(dir, "gitsync-webhook");
     sink = createHttpsServer(
       { cert: await readFile(cert.certFile), key: await readFile(cert.keyFile) },
@@ -285,6 +298,11 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
     revisions.v100 = (await desiredIn("web", "AwaitingApproval")).metadata!.name!;
     const first = await gitsync("approve", "web", "--yes", "--wait", "--timeout", "60s");
     assert.equal(first.code, 0, first.stderr);
+    // Deployed and Healthy: the webhook records no approval of it either (the CLI says the same).
+    assert.match(
+      (await handApprove("web", revisions.v100)) ?? "admitted",
+      new RegExp(`Revision ${revisions.v100} is deployed and Healthy: there is nothing to approve`),
+    );
     revisions.v110 = await pushWeb("1.1.0");
     assert.equal((await gitsync("approve", "web", "--yes", "--wait", "--timeout", "60s")).code, 0);
     assert.equal(await image(), "registry.example/web:1.1.0");
@@ -342,6 +360,13 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
     assert.equal(again.code, 1);
     assert.match(again.stderr, new RegExp(`^error: Revision ${revisions.v120} failed: HealthFailure: `, "m"));
     assert.match(again.stderr, /^there is nothing to approve: fix the cause, then gitsync retry web/m);
+    // Nor by hand: the webhook refuses it the same way, and nothing is recorded.
+    const before = (await app("web")).metadata!.annotations!;
+    assert.match(
+      (await handApprove("web", revisions.v120)) ?? "admitted",
+      new RegExp(`Revision ${revisions.v120} failed: HealthFailure: there is nothing to approve`),
+    );
+    assert.deepEqual((await app("web")).metadata!.annotations, before);
   });
 
   it("rollback lands on the last good Revision (1.1.0), --to-revision on an older one; bad targets are refused", async () => {
@@ -503,6 +528,10 @@ describe("gitsync failure paths: failing rollouts fail, rollback lands on the la
     assert.match(
       refused.stderr,
       new RegExp(`^error: Revision ${a} is superseded: Application edge wants Revision ${b} now`),
+    );
+    assert.match(
+      (await handApprove("edge", a)) ?? "admitted",
+      new RegExp(`Revision ${a} is superseded: Application edge wants Revision ${b} now`),
     );
 
     assert.equal((await gitsync("approve", "edge", "--yes")).code, 0);

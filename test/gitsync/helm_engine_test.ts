@@ -28,7 +28,7 @@ import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
 import { startRegistry, type TestRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
-import { untilWithLog } from "./until_fixture.ts";
+import { untilWithLog } from "../harness/until.ts";
 
 const NS = "charts";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -66,7 +66,6 @@ describe("Helm Applications through gitsync-manager run", () => {
 
   const get = <T>(path: string) => admin.request<T>({ path });
   const until = untilWithLog(() => manager.output());
-
   const create = (path: string, body: unknown) => admin.request({ method: "POST", path, body });
   const createApplication = (name: string, spec: Record<string, unknown>) =>
     create(`${API}/applications`, { apiVersion: API_VERSION, kind: "Application", metadata: { name }, spec });

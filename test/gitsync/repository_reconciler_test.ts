@@ -25,6 +25,7 @@ import {
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { startRegistry, type TestRegistry } from "../harness/registry.ts";
+import { until as waitUntil } from "../harness/until.ts";
 import {
   type ImagePolicy,
   imagePolicyReconciler,
@@ -48,15 +49,8 @@ describe("Repository reconciler", () => {
 
   const status = async (name: string) =>
     (await client.request<Repository>({ path: `${REPOS}/${name}` })).status;
-  async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`${what}: not within 20 s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+    waitUntil(what, probe, { ms: 20_000, intervalMs: 100 });
   const secret = (name: string, password: string, labelled: boolean) =>
     client.request({
       method: "POST",

@@ -17,6 +17,7 @@ import { type GitHttpServer, startGitHttpServer } from "../harness/git_server.ts
 import { type JaegerServer, startJaeger } from "../harness/jaeger.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
+import { untilWithLog } from "../harness/until.ts";
 
 const NS = "traced";
 const SERVICE = "gitsync-tracing-test";
@@ -78,17 +79,7 @@ describe("gitsync-manager tracing over OTLP gRPC", () => {
     if (cacheRoot) await rm(cacheRoot, { recursive: true, force: true });
   });
 
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe().catch(() => undefined);
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) {
-        throw new Error(`${what}: not within ${ms} ms\n${manager.output().slice(-3000)}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  const until = untilWithLog(() => manager.output(), { ms: 40_000 });
 
   it("a deployment's Revision reconcile is one trace with render, plan and apply-group children", async () => {
     const repo = await git.createRepo("traced", {

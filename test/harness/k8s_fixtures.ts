@@ -88,3 +88,29 @@ export async function serviceAccountToken(
   });
   return r.status.token;
 }
+
+/**
+ * Binds ClusterRole `clusterRole` (or, with `roleKind: "Role"`, the namespace's Role of that name) in
+ * `namespace` to a user or a service account (of that namespace).
+ */
+export async function bindClusterRole(
+  admin: KubeClient,
+  namespace: string,
+  clusterRole: string,
+  subject: { kind: "User" | "ServiceAccount"; name: string },
+  roleKind: "ClusterRole" | "Role" = "ClusterRole",
+): Promise<void> {
+  await admin.request({
+    method: "POST",
+    path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`,
+    body: {
+      metadata: { name: `${subject.name}-${clusterRole}` },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: roleKind, name: clusterRole },
+      subjects: [
+        subject.kind === "User"
+          ? { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: subject.name }
+          : { kind: "ServiceAccount", name: subject.name, namespace },
+      ],
+    },
+  });
+}

@@ -5,7 +5,10 @@
  * they reviewed, `approve-digest`); the webhook refuses an approve-digest that differs from the
  * Revision's current plan digest, records approved-by/at/digest, and drops approve-digest (it is never
  * stored). Any hand-made change to approved-by/at/digest is undone: those keep the values the webhook
- * last wrote. This module is the decision only (AdmissionReview in, response with a JSON Patch out).
+ * last wrote. Only the Revision the Application wants deployed, waiting for approval, can be approved: one
+ * superseded, failed, rolling out or deployed already is refused naming the current Revision, so nothing
+ * records an approval that would roll out nothing. This module is the decision only (AdmissionReview in,
+ * response with a JSON Patch out).
  */
 import { ANNOTATION } from "../rollout/groups.ts";
 
@@ -29,7 +32,10 @@ export interface AdmissionRequest {
   namespace?: string;
   operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
   userInfo: { username?: string; groups?: string[] };
-  object?: { metadata?: { name?: string; annotations?: Record<string, string> } };
+  object?: {
+    metadata?: { name?: string; annotations?: Record<string, string> };
+    status?: { desiredRevision?: string };
+  };
   oldObject?: { metadata?: { annotations?: Record<string, string> } } | null;
 }
 
@@ -42,8 +48,46 @@ export interface AdmissionResponse {
   patch?: string;
 }
 
-/** Looks up the current plan digest of a Revision in the Application's namespace (undefined: none). */
-export type PlanDigestLookup = (namespace: string, revision: string) => Promise<string | undefined>;
+/** What the review reads of a Revision (a Revision of the manager's cache is one). */
+export interface ReviewedRevision {
+  status?: {
+    phase?: string;
+    plan?: { digest?: string };
+    failure?: { reason?: string; message?: string };
+  };
+}
+
+/** Looks up a Revision in the Application's namespace (undefined: not found). */
+export type RevisionLookup = (namespace: string, revision: string) => Promise<ReviewedRevision | undefined>;
+
+/**
+ * Why Revision `name` cannot be approved now, naming what to do instead; undefined when it can: it is the
+ * one the Application wants (status.desiredRevision) and it waits for approval.
+ */
+function unapprovable(
+  app: string,
+  desired: string | undefined,
+  name: string,
+  rev: ReviewedRevision,
+): string | undefined {
+  const phase = rev.status?.phase;
+  if (phase === "Superseded" || name !== desired) {
+    return `Revision ${name} is superseded: Application ${app} wants Revision ${
+      desired ?? "(none yet)"
+    } now; ` +
+      `review and approve that one (gitsync plan ${app}; gitsync approve ${app})`;
+  }
+  if (phase === "Failed") {
+    const f = rev.status?.failure;
+    return `Revision ${name} failed${f?.reason ? `: ${f.reason}` : ""}: there is nothing to approve; ` +
+      `fix the cause, then gitsync retry ${app}, or roll back: gitsync rollback ${app}`;
+  }
+  if (phase === "Healthy") return `Revision ${name} is deployed and Healthy: there is nothing to approve`;
+  if (phase !== "AwaitingApproval") {
+    return `Revision ${name} is ${phase ?? "Pending"}, not AwaitingApproval: there is nothing to approve`;
+  }
+  return undefined;
+}
 
 const deny = (uid: string, code: number, reason: string, message: string): AdmissionResponse => ({
   uid,
@@ -56,7 +100,7 @@ const pointer = (key: string) => `/metadata/annotations/${key.replace(/~/g, "~0"
 
 export async function reviewApplication(
   req: AdmissionRequest,
-  planDigest: PlanDigestLookup,
+  lookup: RevisionLookup,
   now: () => Date = () => new Date(),
 ): Promise<AdmissionResponse> {
   if (req.operation !== "CREATE" && req.operation !== "UPDATE") return { uid: req.uid, allowed: true };
@@ -82,7 +126,8 @@ export async function reviewApplication(
     const user = req.userInfo.username;
     if (!user) return deny(req.uid, 403, "Forbidden", "an approval needs an authenticated user");
     const ns = req.namespace ?? "";
-    const actual = await planDigest(ns, revision);
+    const rev = await lookup(ns, revision);
+    const actual = rev?.status?.plan?.digest;
     if (!actual) {
       return deny(
         req.uid,
@@ -91,6 +136,13 @@ export async function reviewApplication(
         `Revision ${ns}/${revision} has no plan to approve (not found or not planned yet)`,
       );
     }
+    const refused = unapprovable(
+      req.object?.metadata?.name ?? "",
+      req.object?.status?.desiredRevision,
+      revision,
+      rev!,
+    );
+    if (refused) return deny(req.uid, 409, "Conflict", refused);
     if (digest !== undefined && digest !== actual) {
       return deny(
         req.uid,

@@ -9,13 +9,17 @@ import {
   APPROVED_DIGEST,
   APPROVED_REVISION,
   reviewApplication,
+  type ReviewedRevision,
   ROLLBACK_REQUESTED_AT,
   ROLLBACK_REQUESTED_BY,
 } from "./review.ts";
 
 const PLAN = "sha256:" + "a".repeat(64);
-const digests: Record<string, string> = { "team/web-7": PLAN };
-const lookup = (ns: string, rev: string) => Promise.resolve(digests[`${ns}/${rev}`]);
+const revisions: Record<string, ReviewedRevision> = {
+  "team/web-7": { status: { phase: "AwaitingApproval", plan: { digest: PLAN } } },
+  "team/web-6": { status: { phase: "Superseded", plan: { digest: PLAN } } },
+};
+const lookup = (ns: string, rev: string) => Promise.resolve(revisions[`${ns}/${rev}`]);
 const now = () => new Date("2026-11-25T10:11:12.345Z");
 
 function update(
@@ -29,7 +33,10 @@ function update(
     namespace: "team",
     operation: "UPDATE",
     userInfo: { username: user, groups: ["devs"] },
-    object: { metadata: { name: "web", ...(annotations ? { annotations } : {}) } },
+    object: {
+      metadata: { name: "web", ...(annotations ? { annotations } : {}) },
+      status: { desiredRevision: "web-7" },
+    },
     oldObject: { metadata: { annotations: old } },
   };
 }
@@ -128,4 +135,43 @@ test("a rollback request records who asked; a hand-made requested-by is undone",
   const before = { [ROLLBACK_REQUESTED_AT]: "2026-11-25T10:00:00Z", [ROLLBACK_REQUESTED_BY]: "carol" };
   const forged = update({ ...before, [ROLLBACK_REQUESTED_BY]: "the-boss" }, before, "mallory");
   assert.deepEqual(annotationsAfter(forged, await reviewApplication(forged, lookup, now)), before);
+});
+
+test("only the Revision the Application wants, waiting for approval, is approved: others are refused (409) saying why", async () => {
+  const refused = async (rev: ReviewedRevision | undefined, name = "web-7") => {
+    const res = await reviewApplication(
+      update({ [APPROVED_REVISION]: name }),
+      (ns, r) => Promise.resolve(r === name ? rev : revisions[`${ns}/${r}`]),
+      now,
+    );
+    assert.equal(res.allowed, false, JSON.stringify(res));
+    assert.equal(res.status?.code, 409);
+    return res.status!.message;
+  };
+  const planned = (phase: string, extra = {}) => ({ status: { phase, plan: { digest: PLAN }, ...extra } });
+  // Superseded, or simply not the one the Application wants (another Application's, an older one).
+  const superseded =
+    /^Revision web-6 is superseded: Application web wants Revision web-7 now; review and approve that one/;
+  assert.match(await refused(planned("Superseded"), "web-6"), superseded);
+  assert.match(await refused(planned("AwaitingApproval"), "web-6"), superseded);
+  assert.match(
+    await refused(
+      planned("Failed", { failure: { reason: "HealthFailure", message: "Deployment/web is Degraded" } }),
+    ),
+    /^Revision web-7 failed: HealthFailure: there is nothing to approve; fix the cause, then gitsync retry web/,
+  );
+  assert.match(
+    await refused(planned("Healthy")),
+    /^Revision web-7 is deployed and Healthy: there is nothing to approve$/,
+  );
+  assert.match(await refused(planned("Applying")), /^Revision web-7 is Applying, not AwaitingApproval/);
+  // On a new Application nothing is wanted yet.
+  const created = {
+    ...update({ [APPROVED_REVISION]: "web-7" }),
+    operation: "CREATE" as const,
+    object: { metadata: { name: "web", annotations: { [APPROVED_REVISION]: "web-7" } } },
+    oldObject: null,
+  };
+  const res = await reviewApplication(created, lookup, now);
+  assert.match(res.status!.message, /wants Revision \(none yet\) now/);
 });

@@ -2,58 +2,80 @@
  * The admission webhook's HTTPS endpoint (seed sections 4 and 5.1; port 9443 in the manager): the API
  * server POSTs an admission.k8s.io/v1 AdmissionReview for every Application create and update, and
  * the answer carries reviewApplication's decision. Registered with failurePolicy Fail, so no
- * Application changes while the webhook is down (fails closed). TLS comes from the certificate files
- * the manager is given (--webhook-cert-path); they are re-read when they change on disk, as
- * cert-manager rotates them.
+ * Application changes while the webhook is down (fails closed). The certificate comes from a
+ * CertificateSource (files from cert-manager, the manager's own Secret, or --local-webhook's) and is
+ * swapped while serving when it is renewed. Until a source has a certificate the listener is bound but
+ * refuses handshakes (the API server then refuses the change: still closed).
  *
  * @example
  * const server = await startWebhookServer({
- *   port: 9443, certFile: "/tmp/k8s-webhook-server/serving-certs/tls.crt", keyFile: ".../tls.key",
- *   planDigest: (ns, name) => revisions.get(`${ns}/${name}`)?.status?.plan?.digest,
+ *   port: 9443, certificate: certificateFiles(".../tls.crt", ".../tls.key"),
+ *   revision: (ns, name) => Promise.resolve(revisions.get(`${ns}/${name}`)),
  * });
  */
-import { readFileSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
-import { type AdmissionRequest, type PlanDigestLookup, reviewApplication } from "./review.ts";
+import { startTlsServer } from "../tls_server.ts";
+import type { CertificateSource } from "./certificate_source.ts";
+import { type AdmissionRequest, reviewApplication, type RevisionLookup } from "./review.ts";
 
 export const MUTATE_APPLICATION_PATH = "/mutate-sync-gitsync-io-v1alpha1-application";
 /** AdmissionReviews are small; anything bigger is not from the API server. */
 const MAX_BODY = 3 * 1024 * 1024;
 
+/**
+ * The webhook entry of a MutatingWebhookConfiguration, as deploy/gitsync/chart's webhook.yaml has it:
+ * Application creates and updates, failurePolicy Fail. `url` is the server's base (local mode).
+ */
+export function approvalWebhook(clientConfig: { url: string; caBundle?: string }) {
+  return {
+    name: "approval.sync.gitsync.io",
+    admissionReviewVersions: ["v1"],
+    sideEffects: "None",
+    // Fails closed: no Application changes while the webhook is down.
+    failurePolicy: "Fail",
+    timeoutSeconds: 10,
+    clientConfig: {
+      url: `${clientConfig.url}${MUTATE_APPLICATION_PATH}`,
+      ...(clientConfig.caBundle ? { caBundle: clientConfig.caBundle } : {}),
+    },
+    rules: [{
+      apiGroups: ["sync.gitsync.io"],
+      apiVersions: ["v1alpha1"],
+      operations: ["CREATE", "UPDATE"],
+      resources: ["applications"],
+    }],
+  };
+}
+
 export interface WebhookServerOptions {
   host?: string;
   port: number;
-  certFile: string;
-  keyFile: string;
-  planDigest: PlanDigestLookup;
+  certificate: CertificateSource;
+  /** --enable-http2: offer HTTP/2 besides HTTP/1.1; default false. */
+  http2?: boolean;
+  /** The Revisions approvals name (the manager's cache). */
+  revision: RevisionLookup;
   /** Called for each refused or failed review, for logs and Events; never given the object. */
   onDecision?: (d: { uid: string; user?: string; allowed: boolean; message?: string }) => void;
+  /** A renewed certificate could not be used (the current one stays). */
+  onCertificateError?: (err: Error) => void;
 }
 
 export interface WebhookServer {
   /** The bound port (useful with port 0). */
   port: number;
+  /** True once a certificate is served (readiness). */
+  serving(): boolean;
   close(): Promise<void>;
 }
 
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
-  let loaded = { mtimes: "", cert: "", key: "" };
-  const tls = () => {
-    const mtimes = `${statSync(options.certFile).mtimeMs}/${statSync(options.keyFile).mtimeMs}`;
-    if (mtimes !== loaded.mtimes) {
-      loaded = {
-        mtimes,
-        cert: readFileSync(options.certFile, "utf8"),
-        key: readFileSync(options.keyFile, "utf8"),
-      };
-    }
-    return loaded;
-  };
-  const first = tls();
-  const server: Server = createServer(
-    { cert: first.cert, key: first.key, minVersion: "TLSv1.2" },
-    (req, res) => {
+  const first = options.certificate.current();
+  const server = await startTlsServer({
+    host: options.host ?? "0.0.0.0",
+    port: options.port,
+    ...(first ? { certificate: first } : {}),
+    http2: options.http2 ?? false,
+    handler: (req, res) => {
       const reply = (status: number, body: unknown) => {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
@@ -81,7 +103,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
         }
         let response;
         try {
-          response = await reviewApplication(request, options.planDigest);
+          response = await reviewApplication(request, options.revision);
         } catch (err) {
           // Fail closed: an error reading the Revision refuses the change instead of letting it through.
           response = {
@@ -103,32 +125,22 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
         reply(200, { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response });
       });
     },
-  );
-  // A client that fails the handshake is the client's problem; it must not stop the server.
-  server.on("tlsClientError", () => {});
-  // Rotated certificates (cert-manager rewrites the files) are picked up within 10 s.
-  const refresh = setInterval(() => {
+  });
+  let serving = first !== undefined;
+  const unsubscribe = options.certificate.subscribe((c) => {
     try {
-      const before = loaded.mtimes;
-      const now = tls();
-      if (now.mtimes !== before) server.setSecureContext({ cert: now.cert, key: now.key });
-    } catch {
-      // Mid-rotation: keep the current certificate until both files are readable.
+      server.setCertificate(c);
+      serving = true;
+    } catch (err) {
+      options.onCertificateError?.(err as Error);
     }
-  }, 10_000);
-  refresh.unref?.();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
   });
   return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise((resolve) => {
-        clearInterval(refresh);
-        server.close(() => resolve());
-        // Keep-alive connections from the API server would hold close() open until they time out.
-        server.closeAllConnections?.();
-      }),
+    port: server.port,
+    serving: () => serving,
+    close: async () => {
+      unsubscribe();
+      await server.close();
+    },
   };
 }

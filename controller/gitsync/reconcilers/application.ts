@@ -75,6 +75,9 @@ export interface Application extends KubeObject {
 
 export { type Condition, setCondition };
 
+const APPROVALS_OFF_ROLLBACK = "approvals are off (the manager runs with ENABLE_WEBHOOKS=false): an " +
+  "Application that does not sync automatically is not rolled back";
+
 export interface ApplicationReconcilerOptions {
   client: KubeClient;
   getApplication: (key: string) => Application | undefined;
@@ -87,6 +90,11 @@ export interface ApplicationReconcilerOptions {
   getRevision?: (key: string) => Revision | undefined;
   defaultServiceAccount?: string;
   events: EventRecorder;
+  /**
+   * ENABLE_WEBHOOKS=false: a rollback counts as an approval, and nothing records who asked; an
+   * Application that does not sync automatically is then not rolled back (fail closed).
+   */
+  approvalsOff?: boolean;
   now?: () => Date;
 }
 
@@ -293,12 +301,15 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     commit: string,
   ): Promise<ReconcileResult> {
     const ns = app.metadata!.namespace!;
-    const found = rollbackTarget(
-      app,
-      o.listRevisions(ns, app.metadata!.name!),
-      app.metadata?.annotations?.[ROLLBACK_TO_REVISION],
-      (name) => o.getRevision?.(`${ns}/${name}`),
-    );
+    // With approvals off nothing records who asked, and the request would count as an approval.
+    const found = o.approvalsOff && app.spec.sync?.automatic !== true
+      ? { refused: APPROVALS_OFF_ROLLBACK }
+      : rollbackTarget(
+        app,
+        o.listRevisions(ns, app.metadata!.name!),
+        app.metadata?.annotations?.[ROLLBACK_TO_REVISION],
+        (name) => o.getRevision?.(`${ns}/${name}`),
+      );
     const request = { requestedAt, ...(requestedBy ? { requestedBy } : {}), sourceRevision: commit };
     if ("refused" in found) {
       const message = found.refused;

@@ -85,6 +85,11 @@ export interface RevisionReconcilerOptions {
    * reconcile whatever the interval; the reconciler takes a key out once checked.
    */
   driftSuspected?: Set<string>;
+  /**
+   * ENABLE_WEBHOOKS=false: no webhook records who approved, so approval annotations could be anyone's.
+   * They are ignored (fail closed): a Revision waiting for approval keeps waiting.
+   */
+  approvalsOff?: boolean;
   now?: () => Date;
 }
 
@@ -110,6 +115,8 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
    * rollout was followed at once by a check of what it had just applied.
    */
   const lastInSync = new Map<string, { at: number; generation: number | undefined }>();
+  /** Revisions told (Event ApprovalsDisabled) that approvals are off; once per Revision and process. */
+  const approvalsOffTold = new Set<string>();
 
   /** Whether a Healthy Revision's drift check is due now (see lastInSync). */
   function driftCheckDue(key: string, app: Application): boolean {
@@ -580,6 +587,18 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
 
       // Approval: the webhook recorded who approved which digest on the Application.
       if (phase === "AwaitingApproval") {
+        if (o.approvalsOff) {
+          if (!approvalsOffTold.has(key)) {
+            approvalsOffTold.add(key);
+            await o.events.warning(
+              rev,
+              "ApprovalsDisabled",
+              "the manager runs with ENABLE_WEBHOOKS=false: approvals are ignored, so this plan cannot be " +
+                "approved; turn the webhook on, or let the Application sync automatically",
+            );
+          }
+          return {};
+        }
         const a = app.metadata?.annotations ?? {};
         if (a[APPROVED_REVISION] !== rev.metadata!.name || a[APPROVED_DIGEST] !== rev.status?.plan?.digest) {
           return {};

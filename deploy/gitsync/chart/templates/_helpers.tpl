@@ -1,6 +1,14 @@
-{{/* The certificate Secret the webhook serves with. */}}
+{{/*
+Where the webhook's certificate comes from: "cert-manager", "own" (webhookCert.secretName and caBundle) or
+"manager" (the manager issues and renews its own in the Secret gitsync-webhook-cert; the default).
+*/}}
+{{- define "gitsync.webhookCertMode" -}}
+{{- if .Values.certManager.enabled -}}cert-manager{{- else if .Values.webhookCert.secretName -}}own{{- else -}}manager{{- end -}}
+{{- end -}}
+
+{{/* The Secret the webhook serves from (mounted, except in "manager" mode where the manager reads it). */}}
 {{- define "gitsync.webhookCertSecret" -}}
-{{- if .Values.certManager.enabled -}}gitsync-webhook-cert{{- else -}}{{ required "webhookCert.secretName is required without cert-manager" .Values.webhookCert.secretName }}{{- end -}}
+{{- if eq (include "gitsync.webhookCertMode" .) "own" -}}{{ .Values.webhookCert.secretName }}{{- else -}}gitsync-webhook-cert{{- end -}}
 {{- end -}}
 
 {{- define "gitsync.labels" -}}
