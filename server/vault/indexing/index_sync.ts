@@ -1,29 +1,27 @@
 /**
- * Keeps the search index (server/vault/search) in step with the note files, following
- * docs/vault-search.md "Keeping the index current": every change the NoteStore reports (its own
- * writes and edits the watcher saw on disk) is applied per user, in order, on one queue; searches,
- * backlinks and the graph wait for the caller's queue first (`settled`), so a note written through
- * the API is found by the next request. At start `reconcile` compares `indexedVersions` with the
- * files and indexes what changed while the server was down.
+ * Keeps the search index and the link graph (server/vault/search) in step with the files,
+ * following docs/vault-search.md "Keeping the index current": every change the NoteStore reports
+ * (its own writes and edits the watcher saw on disk) is applied per user, in order, on one queue;
+ * searches, backlinks and the graph wait for the caller's queue first (`settled`), so a note written
+ * through the API is found by the next request. At start `reconcile` compares what is indexed with
+ * the files and indexes what changed while the server was down, through the same functions: links
+ * are resolved by the database against every file it knows (search/link_targets.ts), so the order
+ * in which notes arrive never changes where their links point.
  */
 import { readdir } from "node:fs/promises";
 import type { Kysely } from "kysely";
 import type { Logger } from "../../../internal/log/mod.ts";
 import { frontMatterEnd } from "../notes/mask_code.ts";
+import { entryKind, linkSpec, type NoteChange, NoteError, type NoteStore, parseNote } from "../notes/mod.ts";
 import {
-  entryKind,
-  type NoteChange,
-  NoteError,
-  type NoteStore,
-  parseNote,
-  PathSet,
-  resolveLink,
-} from "../notes/mod.ts";
-import {
+  addFiles,
+  indexedFiles,
   indexedVersions,
   type NoteDocument,
+  type NoteLink,
   removeFolder,
   removeNote,
+  removeNotes,
   renameFolder,
   renameNote,
   type SearchTables,
@@ -65,9 +63,9 @@ export class IndexSync {
     const { userId, path } = change;
     if (change.kind === "renamed") {
       if (change.folder) await renameFolder(this.db, userId, change.from!, path);
-      else if (entryKind(path) === "note") {
+      else {
         await renameNote(this.db, userId, change.from!, path);
-        await this.#index(userId, path);
+        if (entryKind(path) === "note") await this.#index(userId, path);
       }
       return;
     }
@@ -76,13 +74,9 @@ export class IndexSync {
       else await removeNote(this.db, userId, path);
       return;
     }
-    if (change.folder || entryKind(path) !== "note") return;
-    await this.#index(userId, path);
-    if (change.kind === "created") {
-      // Links written before this note existed were stored as their text; resolve them now.
-      const idx = await this.store.index(userId);
-      for (const b of idx.backlinks(path)) if (b.source !== path) await this.#index(userId, b.source);
-    }
+    if (change.folder) return;
+    if (entryKind(path) === "note") await this.#index(userId, path);
+    else await addFiles(this.db, userId, [path]);
   }
 
   async #index(userId: string, path: string): Promise<void> {
@@ -92,7 +86,7 @@ export class IndexSync {
   }
 
   /** The index document of a note as it is on disk now; undefined when it is gone. */
-  async document(userId: string, path: string, files?: PathSet): Promise<NoteDocument | undefined> {
+  async document(userId: string, path: string): Promise<NoteDocument | undefined> {
     let note;
     try {
       note = await this.store.read(userId, path);
@@ -102,43 +96,35 @@ export class IndexSync {
       }
       throw err;
     }
-    const parsed = parseNote(note.path, note.content);
-    const known = files ?? (await this.store.index(userId)).files;
-    const links = parsed.links.map((link) => ({
-      target: resolveLink(link, note.path, known) ?? link.target,
-      kind: link.embed ? "embed" as const : link.kind,
-    }));
-    return {
-      path: note.path,
-      title: parsed.title,
-      tags: parsed.tags,
-      body: note.content.slice(frontMatterEnd(note.content)),
-      contentHash: note.version,
-      mtime: note.mtime,
-      size: note.size,
-      links: dedupe(links),
-    };
+    return noteDocument(note);
   }
 
-  /** Brings one user's index up to date with the files (new, changed and removed notes). */
+  /** Brings one user's index up to date with the files (new, changed and removed files and notes). */
   reconcileUser(userId: string): Promise<void> {
     return this.#enqueue(userId, async () => {
-      const indexed = await indexedVersions(this.db, userId);
-      const idx = await this.store.index(userId);
       const tree = await this.store.tree(userId, { stats: true });
+      const files = tree.filter((e) => e.kind !== "folder");
+      const onDisk = new Set(files.map((e) => e.path));
+      const recorded = await indexedFiles(this.db, userId);
+      const indexed = await indexedVersions(this.db, userId);
+      // Gone first, then every file there is, then the notes' text and links: a link resolves
+      // against all the files at once, whichever note is indexed first.
+      const gone = [...new Set([...recorded, ...indexed.keys()])].filter((p) => !onDisk.has(p));
+      await removeNotes(this.db, userId, gone);
+      await addFiles(this.db, userId, files.map((e) => e.path).filter((p) => !recorded.has(p)));
       const changed: NoteDocument[] = [];
-      const onDisk = new Set<string>();
-      for (const e of tree) {
+      for (const e of files) {
         if (e.kind !== "note") continue;
-        onDisk.add(e.path);
         const known = indexed.get(e.path);
         if (known && known.size === e.size && known.mtime.getTime() === e.mtime.getTime()) continue;
-        const doc = await this.document(userId, e.path, idx.files);
+        const doc = await this.document(userId, e.path);
         if (doc && doc.contentHash !== known?.contentHash) changed.push(doc);
+        else if (doc) await upsertNote(this.db, userId, doc); // same text: mtime and size only
       }
       if (changed.length) await upsertNotes(this.db, userId, changed);
-      for (const path of indexed.keys()) if (!onDisk.has(path)) await removeNote(this.db, userId, path);
-      if (changed.length) this.log?.info("search index caught up", { userId, notes: changed.length });
+      if (changed.length || gone.length) {
+        this.log?.info("search index caught up", { userId, notes: changed.length, removed: gone.length });
+      }
     });
   }
 
@@ -152,12 +138,23 @@ export class IndexSync {
   }
 }
 
-function dedupe<T extends { target: string; kind: string }>(links: T[]): T[] {
-  const seen = new Set<string>();
-  return links.filter((l) => {
-    const key = `${l.kind}\0${l.target}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/** A note's index document: title, tags, the text without front matter, and its links as written. */
+export function noteDocument(
+  note: { path: string; content: string; version: string; mtime: Date; size: number },
+): NoteDocument {
+  const parsed = parseNote(note.path, note.content);
+  const links: NoteLink[] = parsed.links.map((link) => ({
+    ...linkSpec(link),
+    kind: link.embed ? "embed" as const : link.kind,
+  }));
+  return {
+    path: note.path,
+    title: parsed.title,
+    tags: parsed.tags,
+    body: note.content.slice(frontMatterEnd(note.content)),
+    contentHash: note.version,
+    mtime: note.mtime,
+    size: note.size,
+    links,
+  };
 }

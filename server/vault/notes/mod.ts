@@ -46,7 +46,18 @@ export {
 export { type Backlink, type GraphEdge, NoteIndex } from "./note_index.ts";
 export { type ParsedNote, parseNote } from "./parse_note.ts";
 export { extractLinks, type MarkdownLink, type NoteLink, type WikiLink } from "./links.ts";
-export { PathSet, resolveLink, resolveTarget, shortestLinkText } from "./resolve_link.ts";
+export {
+  candidateNames,
+  fileName,
+  linkNamesFor,
+  type LinkSpec,
+  linkSpec,
+  PathSet,
+  resolveLink,
+  resolveSpec,
+  resolveTarget,
+  shortestLinkText,
+} from "./resolve_link.ts";
 export { type Canvas, canvasSchema, formatCanvas, parseCanvas } from "./canvas.ts";
 export {
   attachmentHeaders,
