@@ -85,6 +85,41 @@ export class IndexSync {
     else await removeNote(this.db, userId, path);
   }
 
+  /**
+   * Indexes files an import wrote (NoteStore.importFiles reports them to nobody): all of them
+   * recorded first, then the notes whose text is not indexed yet, in batches. On the user's queue,
+   * like every other change; unlike them, a failure is thrown at the importer.
+   */
+  indexImported(
+    userId: string,
+    files: readonly {
+      path: string;
+      kind: string;
+      text?: string;
+      version: string;
+      mtime: Date;
+      size: number;
+    }[],
+  ): Promise<void> {
+    let failure: unknown;
+    const done = this.#enqueue(userId, async () => {
+      try {
+        await addFiles(this.db, userId, files.map((f) => f.path));
+        const notes = files.filter((f) => f.kind === "note" && f.text !== undefined);
+        const known = await indexedVersions(this.db, userId, notes.map((n) => n.path));
+        const docs = notes.filter((n) => known.get(n.path)?.contentHash !== n.version)
+          .map((n) => noteDocument({ ...n, content: n.text! }));
+        if (docs.length) await upsertNotes(this.db, userId, docs);
+      } catch (err) {
+        failure = err;
+        throw err;
+      }
+    });
+    return done.then(() => {
+      if (failure) throw failure;
+    });
+  }
+
   /** The index document of a note as it is on disk now; undefined when it is gone. */
   async document(userId: string, path: string): Promise<NoteDocument | undefined> {
     let note;

@@ -259,12 +259,22 @@ export async function removeUserIndex(db: SearchDb, userId: string): Promise<voi
 }
 
 /**
- * What is indexed for a user, path by path: compare with the files on disk to find what to
- * upsert (new or changed hash) and what to remove (gone), after a start or a missed watch event.
+ * What is indexed for a user (of `paths`, when given), path by path: compare with the files on disk
+ * to find what to upsert (new or changed hash) and what to remove (gone), after a start or a missed
+ * watch event.
  */
-export async function indexedVersions(db: SearchDb, userId: string): Promise<Map<string, IndexedVersion>> {
-  const rows = await db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"])
-    .where("user_id", "=", userId).execute();
+export async function indexedVersions(
+  db: SearchDb,
+  userId: string,
+  paths?: readonly string[],
+): Promise<Map<string, IndexedVersion>> {
+  let q = db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"]).where(
+    "user_id",
+    "=",
+    userId,
+  );
+  if (paths) q = q.where(sql<boolean>`path = any(${[...paths]}::text[])`);
+  const rows = await q.execute();
   return new Map(rows.map((r) => [r.path, { contentHash: r.content_hash, mtime: r.mtime, size: r.size }]));
 }
 
