@@ -15,6 +15,7 @@ import { createVaultAuth } from "./identity/vault_auth.ts";
 import { IndexSync } from "./indexing/index_sync.ts";
 import { NoteStore, watchVault } from "./notes/mod.ts";
 import { openVaultStore } from "./store/db.ts";
+import { markServing } from "./store/serving_marker.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
@@ -47,6 +48,12 @@ export async function startVault(
       await held?.release();
       throw err;
     });
+  // So `vault import --data-dir` refuses while this server uses the notes folder.
+  const serving = await markServing(config.VAULT_DATA_DIR).catch(async (err) => {
+    await held?.release();
+    await store.database.close();
+    throw err;
+  });
   log.info("database ready", {
     backend: store.database.backend,
     location: where.dataDir ?? "DATABASE_URL",
@@ -163,6 +170,7 @@ export async function startVault(
         await collab?.flushAll();
         await w.close();
         await store.database.close();
+        await serving.release();
       },
       handleSignals: options.handleSignals,
     });
@@ -173,6 +181,7 @@ export async function startVault(
     await live?.close();
     await watcher?.close();
     await store.database.close();
+    await serving.release();
     throw err;
   }
 }
