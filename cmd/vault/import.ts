@@ -132,7 +132,8 @@ async function uploadFolder(
   const plan = planImport((await folderSource(dir)).entries);
   const refused: Refusal[] = [...plan.refused];
   const total = plan.files.reduce((n, f) => n + f.entry.size, 0);
-  const zip = zipStream();
+  // Deflate's fastest level: Markdown still shrinks about threefold on the wire, for a fraction of the CPU.
+  const zip = zipStream({ level: 1 });
   let sent = 0;
   const producing = (async () => {
     for (const f of plan.files) {

@@ -87,7 +87,8 @@ export class IndexSync {
 
   /**
    * Indexes files an import wrote (NoteStore.importFiles reports them to nobody): all of them
-   * recorded first, then the notes whose text is not indexed yet, in batches. On the user's queue,
+   * recorded first, then the notes whose text is not indexed yet, in batches (`last`: the import's
+   * last batch, after which the planner's statistics are refreshed). On the user's queue,
    * like every other change; unlike them, a failure is thrown at the importer.
    */
   indexImported(
@@ -100,6 +101,7 @@ export class IndexSync {
       mtime: Date;
       size: number;
     }[],
+    options: { last?: boolean } = {},
   ): Promise<void> {
     let failure: unknown;
     const done = this.#enqueue(userId, async () => {
@@ -109,7 +111,10 @@ export class IndexSync {
         const known = await indexedVersions(this.db, userId, notes.map((n) => n.path));
         const docs = notes.filter((n) => known.get(n.path)?.contentHash !== n.version)
           .map((n) => noteDocument({ ...n, content: n.text! }));
-        if (docs.length) await upsertNotes(this.db, userId, docs);
+        // The planner's statistics once, after the last batch, not after every one.
+        if (docs.length || options.last) {
+          await upsertNotes(this.db, userId, docs, { analyze: options.last ?? false });
+        }
       } catch (err) {
         failure = err;
         throw err;

@@ -99,7 +99,6 @@ export async function writeLinks(
     .where(sql<boolean>`source_path = any(${sources}::text[])`).execute();
   const rows = notes.flatMap((n) =>
     uniqueLinks(n.links).map((l) => ({
-      user_id: userId,
       source_path: n.path,
       kind: l.kind,
       target: l.target,
@@ -110,8 +109,13 @@ export async function writeLinks(
   );
   const targets = await resolveRows(tx, userId, rows);
   rows.forEach((r, i) => (r.target_path = targets[i]!));
+  // One JSON parameter per statement: PGlite parses it much faster than thousands of bound values
+  // (3,463 links of 1,000 notes: 0.6 s instead of 1.7 s, load average 16).
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await tx.insertInto("note_links").values(rows.slice(i, i + CHUNK)).execute();
+    await sql`insert into note_links (user_id, source_path, kind, target, dest, name, target_path)
+      select ${userId}, d.source_path, d.kind, d.target, d.dest, d.name, d.target_path
+      from jsonb_to_recordset(${rows.slice(i, i + CHUNK)}::jsonb)
+        as d(source_path text, kind text, target text, dest text, name text, target_path text)`.execute(tx);
   }
 }
 

@@ -68,8 +68,8 @@ export async function importVault(
 
   let batch: ImportFile[] = [];
   let batchBytes = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
+  const flush = async (last = false) => {
+    if (batch.length === 0 && !last) return;
     const outcomes = await store.importFiles(userId, batch, options);
     const indexable: Extract<ImportOutcome, { status: "created" }>[] = [];
     for (const o of outcomes) {
@@ -80,7 +80,7 @@ export async function importVault(
         else indexable.push(o as Extract<ImportOutcome, { status: "created" }>);
       }
     }
-    if (!options.dryRun) await sync.indexImported(userId, indexable);
+    if (!options.dryRun) await sync.indexImported(userId, indexable, { last });
     done += batch.length;
     options.onProgress?.({ done, total });
     batch = [];
@@ -110,7 +110,7 @@ export async function importVault(
     batchBytes += bytes.length;
     if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
   }
-  await flush();
+  await flush(true);
   report.refused.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return report;
 }

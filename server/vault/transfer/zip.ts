@@ -138,16 +138,17 @@ export async function openZipFile(path: string): Promise<{ entries: ZipEntry[]; 
 
 /**
  * A zip written as a stream: `add` entries one after another, then `close`; `readable` carries the
- * archive as it is made (with backpressure: `add` waits while nobody reads).
+ * archive as it is made (with backpressure: `add` waits while nobody reads). `level`: deflate's, 0
+ * (stored) to 9, default 6.
  */
-export function zipStream(): {
+export function zipStream(options: { level?: number } = {}): {
   readable: ReadableStream<Uint8Array>;
   add(path: string, bytes: Uint8Array, mtime: Date): Promise<void>;
   close(): Promise<void>;
   abort(reason: unknown): Promise<void>;
 } {
   const pipe = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = new ZipWriter(pipe.writable, { level: 6, keepOrder: true });
+  const writer = new ZipWriter(pipe.writable, { level: options.level ?? 6, keepOrder: true });
   return {
     readable: pipe.readable,
     add: async (path, bytes, mtime) => {
