@@ -11,10 +11,15 @@ import {
   outputOption,
   printResult,
 } from "../../internal/cli/mod.ts";
-import { planImport, type Refusal, storedPath } from "../../server/vault/transfer/import_plan.ts";
+import {
+  planImport,
+  readPlanned,
+  type Refusal,
+  storedPath,
+} from "../../server/vault/transfer/import_plan.ts";
 import { folderSource, type ImportSource, zipSource } from "../../server/vault/transfer/import_source.ts";
 import { type ImportReport, importVault } from "../../server/vault/transfer/import_vault.ts";
-import { EntryTooLargeError, NotAZipError, zipStream } from "../../server/vault/transfer/zip.ts";
+import { NotAZipError, zipStream } from "../../server/vault/transfer/zip.ts";
 import type { VaultClientConfig } from "../../server/vault/config.ts";
 import { progressBar } from "./progress.ts";
 import { callServer, openOffline, targetOf } from "./transfer_target.ts";
@@ -137,16 +142,13 @@ async function uploadFolder(
   let sent = 0;
   const producing = (async () => {
     for (const f of plan.files) {
-      let bytes: Uint8Array;
-      try {
-        bytes = await f.entry.read(f.limit);
-      } catch (err) {
-        if (!(err instanceof EntryTooLargeError)) throw err;
-        refused.push({ path: f.entry.path, reason: `too large (more than ${f.limit} bytes)` });
+      const read = await readPlanned(f);
+      if ("refused" in read) {
+        refused.push(read.refused);
         continue;
       }
-      await zip.add(storedPath(f), bytes, f.entry.mtime);
-      sent += bytes.length;
+      await zip.add(storedPath(f), read.bytes, f.entry.mtime);
+      sent += read.bytes.length;
       progress(sent, total);
     }
     await zip.close();

@@ -6,6 +6,7 @@
  * (so it does not upload what the server would refuse) and in the server.
  */
 import { posix } from "node:path";
+import { EntryTooLargeError } from "./zip.ts";
 import {
   entryKind,
   MAX_ATTACHMENT_BYTES,
@@ -143,6 +144,16 @@ function commonVaultFolder(entries: readonly SourceEntry[]): string | undefined 
     if (second === OBSIDIAN_DIR) hasSettings = true;
   }
   return hasSettings && top && top !== OBSIDIAN_DIR ? top : undefined;
+}
+
+/** A planned file's bytes, or its refusal when they turn out larger than its limit. */
+export async function readPlanned(f: PlannedFile): Promise<{ bytes: Uint8Array } | { refused: Refusal }> {
+  try {
+    return { bytes: await f.entry.read(f.limit) };
+  } catch (err) {
+    if (!(err instanceof EntryTooLargeError)) throw err;
+    return { refused: { path: f.entry.path, reason: `too large (more than ${f.limit} bytes)` } };
+  }
 }
 
 /** The name of a planned file as it is stored in the user's folder. */

@@ -16,9 +16,8 @@
  */
 import type { IndexSync } from "../indexing/index_sync.ts";
 import type { ImportFile, ImportOutcome, NoteStore } from "../notes/mod.ts";
-import { planImport, type Refusal } from "./import_plan.ts";
+import { planImport, readPlanned, type Refusal } from "./import_plan.ts";
 import type { ImportSource } from "./import_source.ts";
-import { EntryTooLargeError } from "./zip.ts";
 
 export interface ImportOptions {
   dryRun?: boolean;
@@ -88,15 +87,13 @@ export async function importVault(
   };
 
   for (const f of plan.files) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await f.entry.read(f.limit);
-    } catch (err) {
-      if (!(err instanceof EntryTooLargeError)) throw err;
-      report.refused.push({ path: f.entry.path, reason: `too large (more than ${f.limit} bytes)` });
+    const read = await readPlanned(f);
+    if ("refused" in read) {
+      report.refused.push(read.refused);
       done++;
       continue;
     }
+    const { bytes } = read;
     if (options.maxBytes !== undefined && taken + bytes.length > options.maxBytes) {
       report.refused.push({
         path: f.entry.path,
