@@ -214,8 +214,9 @@ export async function removeFolder(db: SearchDb, userId: string, folder: string)
 /**
  * Moves a file's rows (a note's, an attachment's) and the links written in it; links that may name
  * the old or the new path are resolved again. A file already recorded at `to` is replaced. The
- * title and text stay as indexed: when they change with the name (a title taken from the file name,
- * links rewritten by the move), upsert the moved note afterwards.
+ * title and text stay as indexed, but the next upsert of the note rewrites them in full (its hash is
+ * cleared): upsert the moved note afterwards, as its title (taken from the file name) and the targets
+ * of its Markdown links (relative to its folder) may change with the move.
  */
 export async function renameNote(db: SearchDb, userId: string, from: string, to: string): Promise<void> {
   checkPath(to);
@@ -223,7 +224,9 @@ export async function renameNote(db: SearchDb, userId: string, from: string, to:
   await db.transaction().execute(async (tx) => {
     await lockLinks(tx, userId);
     await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", to).execute();
-    await tx.updateTable("note_index").set({ path: to, folder: folderOf(to) })
+    // content_hash '' makes the next upsert of the moved note write its links again: a Markdown
+    // link's target is resolved against its note's folder, so the same text names other paths now.
+    await tx.updateTable("note_index").set({ path: to, folder: folderOf(to), content_hash: "" })
       .where("user_id", "=", userId).where("path", "=", from).execute();
     await moveFiles(tx, userId, new Map([[from, to]]));
   });
@@ -249,7 +252,7 @@ export async function renameFolder(db: SearchDb, userId: string, from: string, t
       (select ${toPrefix} || substr(path, ${start}) from note_index
         where user_id = ${userId} and starts_with(path, ${fromPrefix}))`.execute(tx);
     await sql`update note_index set path = ${toPrefix} || substr(path, ${start}),
-        folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/')
+        folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/'), content_hash = ''
       where user_id = ${userId} and starts_with(path, ${fromPrefix})`.execute(tx);
     await moveFiles(tx, userId, new Map(files.map(({ path }) => [path, move(path)])));
   });
