@@ -15,7 +15,8 @@ import { createVaultAuth } from "./identity/vault_auth.ts";
 import { IndexSync } from "./indexing/index_sync.ts";
 import { NoteStore, watchVault } from "./notes/mod.ts";
 import { openVaultStore } from "./store/db.ts";
-import { markServing } from "./store/serving_marker.ts";
+import { markServing, removeLeftovers } from "./store/serving_marker.ts";
+import { importsDir } from "./routes/transfer.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
@@ -54,6 +55,9 @@ export async function startVault(
     await store.database.close();
     throw err;
   });
+  // Uploads of imports cut short by a crash of this host's earlier processes.
+  const leftovers = await removeLeftovers(importsDir(config.VAULT_DATA_DIR));
+  if (leftovers) log.info("removed uploads left by an interrupted import", { files: leftovers });
   log.info("database ready", {
     backend: store.database.backend,
     location: where.dataDir ?? "DATABASE_URL",

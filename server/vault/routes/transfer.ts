@@ -22,7 +22,13 @@ import { exportVault } from "../transfer/export_vault.ts";
 import { zipSource } from "../transfer/import_source.ts";
 import { importVault } from "../transfer/import_vault.ts";
 import { NotAZipError, zipStream } from "../transfer/zip.ts";
+import { processTempName } from "../store/serving_marker.ts";
 import { noteErrorBody, refusal, withNoteErrors } from "./note_errors.ts";
+
+/** Where uploads wait while they are imported: `<VAULT_DATA_DIR>/.imports`. */
+export function importsDir(dataDir: string): string {
+  return join(dataDir, ".imports");
+}
 
 export interface TransferDeps {
   store: NoteStore;
@@ -87,9 +93,9 @@ export function transferRoutes({ store, sync, maxBytes, log }: TransferDeps): Ho
     const { userId } = callerOf(c);
     const body = c.req.raw.body;
     if (!body) throw refusal(400, "invalid_archive", "the body must be a zip archive");
-    const dir = join(store.dataDir, ".imports");
+    const dir = importsDir(store.dataDir);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const tmp = join(dir, `${crypto.randomUUID()}.zip`);
+    const tmp = join(dir, processTempName(".zip"));
     try {
       let received = 0;
       const count = new Transform({

@@ -46,6 +46,27 @@ export async function serversUsing(dataDir: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * A name for a temporary file of this process (`<host>.<pid>.<random><suffix>`), which
+ * `removeLeftovers` can tell from another live process's.
+ */
+export function processTempName(suffix: string): string {
+  return `${hostname()}.${process.pid}.${crypto.randomUUID()}${suffix}`;
+}
+
+/** Removes the files `processTempName` named in `dir` for processes of this host that are gone (a crash). */
+export async function removeLeftovers(dir: string): Promise<number> {
+  const here = hostname();
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = /^(.+)\.(\d+)\.[0-9a-f-]{36}/.exec(name);
+    if (!m || m[1] !== here || Number(m[2]) === process.pid || isAlive(Number(m[2]))) continue;
+    await rm(join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
