@@ -1,9 +1,9 @@
 /** Every binary's entry point, run in-process: version, help and usage errors behave the same. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Command } from "@commander-js/extra-typings";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Io } from "../internal/cli/mod.ts";
-import { executeCaptured, withEnv } from "../internal/cli/testing.ts";
+import { captureIo, executeCaptured, withEnv } from "../internal/cli/testing.ts";
 import * as edgectl from "./edgectl/main.ts";
 import * as gitsyncManager from "./gitsync-manager/main.ts";
 import * as gitsync from "./gitsync/main.ts";
@@ -88,6 +88,7 @@ const tools: {
       "federation|fed",
       "sdwan",
       "gateway-api|gwapi",
+      "conformance",
       "generate",
       "check",
       "analyze",
@@ -110,6 +111,22 @@ const tools: {
     defaultCommand: "serve",
   },
 ];
+
+/** Every command below the root, as the words that run it. */
+function commandPaths(command: CommandUnknownOpts, path: string[] = []): string[][] {
+  return command.commands.flatMap((c) => {
+    const words = [...path, c.name()];
+    return [words, ...commandPaths(c, words)];
+  });
+}
+
+/**
+ * Plurals made by appending "s" where English wants more: "GatewayClasss", "ProxyPolicys",
+ * "Patchs", "Boxs". (A vowel before "y" is fine: "Gateways", "keys", "days".)
+ */
+const MALFORMED_PLURAL = /\b[A-Za-z]*(?:sss|[b-df-hj-np-tv-z]ys|xs|chs|shs)\b/g;
+/** Words the rule above would flag that are right as they are. */
+const PLURAL_EXCEPTIONS = new Set(["standbys"]);
 
 /** The names in the "Commands:" section of a help text. */
 function helpCommands(help: string): string[] {
@@ -152,9 +169,29 @@ for (const tool of tools) {
         [tool.name, tool.defaultCommand].filter(Boolean).join(" ")
       } --help' for usage.\n`,
     });
-    const unknown = await executeCaptured(tool.build, ["bogus"]);
-    assert.equal(unknown.code, 2);
-    // Commander may add a suggestion of a similar command.
-    assert.match(unknown.stderr, /^error: unknown command 'bogus'( \(Did you mean [\w-]+\?\))?\n/);
+    // Also when help is asked for: there is no help for a command that does not exist.
+    for (const args of [["bogus"], ["bogus", "--help"], ["help", "bogus"]]) {
+      const unknown = await executeCaptured(tool.build, args);
+      assert.equal(unknown.code, 2, args.join(" "));
+      assert.equal(unknown.stdout, "", args.join(" "));
+      // Commander may add a suggestion of a similar command.
+      assert.equal(
+        unknown.stderr.replace(/ \(Did you mean [\w-]+\?\)/, ""),
+        `error: unknown command 'bogus'\nRun '${tool.name} --help' for usage.\n`,
+        args.join(" "),
+      );
+    }
   });
 }
+
+test("no command's help of any binary misspells a plural", async () => {
+  for (const tool of tools) {
+    for (const path of [[], ...commandPaths(tool.build(captureIo().io))]) {
+      const { stdout } = await executeCaptured(tool.build, [...path, "--help"]);
+      const bad = (stdout.match(MALFORMED_PLURAL) ?? []).filter((w) =>
+        !PLURAL_EXCEPTIONS.has(w.toLowerCase())
+      );
+      assert.deepEqual(bad, [], `${tool.name} ${path.join(" ")} --help: ${bad?.join(", ")}`);
+    }
+  }
+});

@@ -25,7 +25,7 @@ import {
   vipRows,
   vipsDocument,
 } from "./agent_format.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
 
 interface AgentFlags {
@@ -119,6 +119,7 @@ export function registerAgent(program: Command, io: Io) {
     });
   });
 
+  useKubeOptions(agent);
   addExamples(agent, [
     "# The config the agent on node worker-1 applies\nedgectl agent config worker-1",
     "# Its backends as JSON, waiting at most 2 seconds\nedgectl agent backends worker-1 -o json --timeout 2s",

@@ -33,7 +33,10 @@ const UNIT: SystemdUnitOptions = {
   ...VIP,
   binaryPath: "/usr/local/bin/edge-agent",
   configPath: "/etc/edgeproxy/agent.yaml",
+  user: "edge-agent",
+  root: false,
   description: "Edge proxy agent",
+  documentation: ["https://docs.example/edge-agent"],
 };
 
 function args(pod: Record<string, unknown>): string[] {
@@ -123,33 +126,66 @@ test("bad flags are refused with the flag's name", () => {
   }
   assert.throws(() => systemdUnit({ ...UNIT, configPath: "agent.yaml" }), /--config-path must be absolute/);
   assert.throws(() => systemdUnit({ ...UNIT, binaryPath: "edge-agent" }), /--binary-path must be absolute/);
-  assert.throws(() => systemdUnit({ ...UNIT, user: "Root Admin" }), /--user/);
+  assert.throws(() => systemdUnit({ ...UNIT, user: "Root Admin" }), /--user is not a system user name/);
   assert.throws(() => systemdUnit({ ...UNIT, description: "a\n[Service]" }), /one line/);
   assert.throws(() => systemdUnit({ ...UNIT, bfdEnabled: true }), /need --vip-address/);
 });
 
-test("systemd unit: golden text", () => {
+test("systemd unit: golden text, as a dedicated user", () => {
   assert.equal(
     systemdUnit({ ...UNIT, vipAddress: "192.168.1.50", interface: "eth1", user: "edge", nodeName: "edge-1" }),
-    `[Unit]
-Description=Edge proxy agent
-Wants=network-online.target
-After=network-online.target
-
-[Service]
-Type=simple
-ExecStart=/usr/local/bin/edge-agent --config=/etc/edgeproxy/agent.yaml --vip-address=192.168.1.50 --vip-mode=l2 --interface=eth1 --node-name=edge-1
-Restart=on-failure
-RestartSec=5s
-LimitNOFILE=1048576
-User=edge
-AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW CAP_NET_BIND_SERVICE
-CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_NET_BIND_SERVICE
-
-[Install]
-WantedBy=multi-user.target
-`,
+    GOLDEN_USER,
   );
+});
+
+test("systemd unit as root: no User=, no ambient capabilities, the same sandbox", () => {
+  const root = systemdUnit({ ...UNIT, root: true, user: "ignored" });
+  const user = systemdUnit(UNIT);
+  const settings = (text: string) => text.split("\n").filter((l) => /^[A-Z]\w+=/.test(l));
+  assert.deepEqual(
+    settings(user).filter((l) => !settings(root).includes(l)),
+    [
+      "User=edge-agent",
+      "Group=edge-agent",
+      "AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW CAP_NET_BIND_SERVICE",
+      "RemoveIPC=yes",
+    ],
+  );
+  assert.deepEqual(settings(root).filter((l) => !settings(user).includes(l)), []);
+  assert.match(root, /^# Runs as root \(--root\)/m);
+});
+
+test("systemd unit: a group of its own, and paths with spaces and % quoted where they are set", () => {
+  const unit = systemdUnit({ ...UNIT, group: "netops", configPath: "/etc/edge proxy 50%/agent.yaml" });
+  assert.match(unit, /^# {3}groupadd --system netops && useradd --system --gid netops .* edge-agent$/m);
+  assert.match(unit, /^# {3}chgrp netops '\/etc\/edge proxy 50%\/agent.yaml' && chmod 0640 /m);
+  assert.match(unit, /^Group=netops$/m);
+  assert.match(unit, /^ReadOnlyPaths="-\/etc\/edge proxy 50%%"$/m);
+});
+
+test("systemd unit: paths the sandbox hides, bad users and documentation URIs are refused", () => {
+  for (
+    const [change, message] of [
+      [
+        { binaryPath: "/home/ops/edge-agent" },
+        /--binary-path \/home\/ops\/edge-agent is hidden .*ProtectHome=yes/,
+      ],
+      [{ binaryPath: "/root/edge-agent" }, /ProtectHome=yes/],
+      [{ configPath: "/tmp/agent.yaml" }, /--config-path \/tmp\/agent.yaml is hidden .*PrivateTmp=yes/],
+      [{ configPath: "/var/tmp/a/agent.yaml" }, /PrivateTmp=yes/],
+      [{ user: "root" }, /--user is not a system user name: "root"/],
+      [{ group: "Ops Team" }, /--group is not a group name/],
+      [
+        { documentation: ["docs/agent.md"] },
+        /--documentation must be an http\(s\):, file:, man: or info: URI/,
+      ],
+    ] as [Partial<SystemdUnitOptions>, RegExp][]
+  ) {
+    assert.throws(() => systemdUnit({ ...UNIT, ...change }), message, JSON.stringify(change));
+  }
+  // Near misses are fine: /homestead is not /home, and root needs no user name.
+  assert.doesNotThrow(() => systemdUnit({ ...UNIT, binaryPath: "/homestead/edge-agent" }));
+  assert.doesNotThrow(() => systemdUnit({ ...UNIT, root: true, user: "root" }));
 });
 
 test("ExecStart words: specifiers and variables doubled, spaces and quotes quoted", () => {
@@ -157,3 +193,67 @@ test("ExecStart words: specifiers and variables doubled, spaces and quotes quote
   assert.equal(unitWord("/opt/50%/$HOME"), "/opt/50%%/$$HOME");
   assert.equal(unitWord('/etc/my "edge"/a b'), '"/etc/my \\"edge\\"/a b"');
 });
+
+const GOLDEN_USER = `# The edge proxy's agent, from \`edgectl generate systemd-unit\`.
+# Runs as the system user edge. Create it, and let it read the configuration:
+#   useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin edge
+#   chgrp edge /etc/edgeproxy/agent.yaml && chmod 0640 /etc/edgeproxy/agent.yaml
+# The file system is read-only to it except its state directory /var/lib/edge-agent ($STATE_DIRECTORY);
+# relax a setting with \`systemctl edit\` rather than in this file.
+
+[Unit]
+Description=Edge proxy agent
+Documentation=https://docs.example/edge-agent
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+Type=simple
+User=edge
+Group=edge
+EnvironmentFile=-/etc/default/edge-agent
+ExecStart=/usr/local/bin/edge-agent --config=/etc/edgeproxy/agent.yaml --vip-address=192.168.1.50 --vip-mode=l2 --interface=eth1 --node-name=edge-1
+Restart=on-failure
+RestartSec=5s
+LimitNOFILE=1048576
+
+# Capabilities: announcing VIPs (addresses, routes, ARP/NDP), raw probes, ports below 1024.
+CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_NET_BIND_SERVICE
+AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW CAP_NET_BIND_SERVICE
+NoNewPrivileges=yes
+
+# File system: read-only but for the state directory; the configuration read-only too.
+ProtectSystem=strict
+StateDirectory=edge-agent
+StateDirectoryMode=0750
+ReadWritePaths=/var/lib/edge-agent
+ReadOnlyPaths=-/etc/edgeproxy
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+PrivateMounts=yes
+UMask=0027
+RemoveIPC=yes
+
+# Kernel and process isolation.
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+ProtectProc=invisible
+RestrictSUIDSGID=yes
+RestrictNamespaces=yes
+RestrictRealtime=yes
+LockPersonality=yes
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK AF_PACKET
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged @resources
+SystemCallErrorNumber=EPERM
+# MemoryDenyWriteExecute= is left off: WASM plugins are compiled to machine code at run time.
+
+[Install]
+WantedBy=multi-user.target
+`;

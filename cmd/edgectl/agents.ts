@@ -25,7 +25,7 @@ import {
 } from "./agent_client.ts";
 import { configDocument } from "./agent_format.ts";
 import { agentNamespaceAlias } from "./agent.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { labelSelector, proxyNamespaceOption } from "./proxy_pods.ts";
 
 function readyCount(pod: AgentPod): string {
@@ -64,6 +64,7 @@ export function registerAgents(program: Command, io: Io) {
         "app.kubernetes.io/component=agent in --proxy-namespace (default edge-system). describe and config " +
         "also ask each agent over gRPC (see `edgectl agent --help` for how it is dialled).",
     );
+  useKubeOptions(agents);
 
   const list = agents
     .command("list")

@@ -7,7 +7,7 @@ import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { readManifests } from "../../internal/k8s/mod.ts";
 import { analyze, formatFinding, type Level, LEVELS } from "./analyze_rules.ts";
-import { OUTPUT_ENV } from "./kube.ts";
+import { kubeNamespace, OUTPUT_ENV, useNamespaceOption } from "./kube.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -44,7 +44,7 @@ export function registerAnalyze(program: Command, io: Io) {
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       if (flags.filename.length === 0) cmd.error("error: -f <file|dir|-> is required");
-      const namespace = (cmd.optsWithGlobals() as { namespace?: string }).namespace ?? "default";
+      const namespace = kubeNamespace(cmd) ?? "default";
       const manifests = await readManifests(flags.filename, { recursive: flags.recursive });
       const all = analyze(
         manifests.map((m) => ({ object: m.object, origin: `${m.source}:${m.index}` })),
@@ -66,6 +66,7 @@ export function registerAnalyze(program: Command, io: Io) {
         throw new CliError(`${failing} finding(s) at or above ${flags.failureThreshold}`);
       }
     });
+  useNamespaceOption(command, "Namespace of the manifests that name none (default: default)");
   addExamples(command, [
     "# Analyze a directory of manifests before applying it\nedgectl analyze -f manifests/",
     "# Fail CI on warnings too, as JSON\nedgectl analyze -f manifests/ --failure-threshold Warning -o json",

@@ -9,7 +9,7 @@ import {
   objectRef,
   withoutManagedFields,
 } from "../../internal/k8s/mod.ts";
-import { OUTPUT_ENV, readNamedManifests, withSession } from "./kube.ts";
+import { OUTPUT_ENV, readNamedManifests, useKubeOptions, withSession } from "./kube.ts";
 
 export const FIELD_MANAGER = "edgectl";
 
@@ -69,6 +69,7 @@ export function registerApply(program: Command, io: Io) {
         }
       });
     });
+  useKubeOptions(command, { namespace: true });
   addExamples(command, [
     "# Apply every manifest of a directory\nedgectl apply -f manifests/",
     "# Apply two files with server-side apply\nedgectl apply -f gateway.yaml -f routes.yaml --server-side",

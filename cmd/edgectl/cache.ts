@@ -23,7 +23,7 @@ import {
 } from "./agent_client.ts";
 import { agentRef } from "./agent_format.ts";
 import { agentNamespaceAlias } from "./agent.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { kubeNamespace, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
 
 interface CommonFlags {
@@ -47,7 +47,7 @@ async function onAgents<T>(
   const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
   if (flags.agentAddr) {
     const target = { name: flags.agentAddr, address: flags.agentAddr };
-    const namespace = (cmd.optsWithGlobals() as { namespace?: string }).namespace ?? "default";
+    const namespace = kubeNamespace(cmd) ?? "default";
     return { results: await callAgents([target], timeoutMs, makeCall(namespace)), skipped: [] };
   }
   return await withSession(cmd, async ({ client, namespace }) => {
@@ -88,6 +88,7 @@ export function registerCache(program: Command, io: Io) {
       "The response cache of every agent, over gRPC (AgentService GetCacheStats and PurgeCache). " +
         "Agents are found as for `edgectl agents`; --agent-addr talks to one agent without Kubernetes.",
     );
+  useKubeOptions(cache, { namespace: true });
 
   const stats = cache
     .command("stats")
@@ -102,7 +103,7 @@ export function registerCache(program: Command, io: Io) {
     .addOption(agentNamespaceAlias())
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
-      const namespace = (cmd.optsWithGlobals() as { namespace?: string }).namespace ?? "";
+      const namespace = kubeNamespace(cmd) ?? "";
       const { results, skipped } = await onAgents(
         cmd as unknown as Command,
         flags,

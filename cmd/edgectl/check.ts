@@ -9,7 +9,7 @@ import { discoveryFor, isKubeApiError, type KubeClient, type KubeObject } from "
 import { type Category, type Check, formatReport, report } from "./check_results.ts";
 import { loadCrds } from "./crds.ts";
 import { conditionStatus, DEFAULT_CONTROLLER, GATEWAY_GROUP } from "./gateway_api_view.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import {
   labelSelector,
   listProxyPods,
@@ -169,6 +169,7 @@ export function registerCheck(program: Command, io: Io) {
         if (!result.success) throw new CliError("some checks failed");
       });
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# Check the proxy installed in edge-system\nedgectl check",
     "# Installed elsewhere, as JSON for scripts\nedgectl check --proxy-namespace proxy -o json",

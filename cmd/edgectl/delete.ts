@@ -15,6 +15,7 @@ import {
   type NamedManifest,
   readNamedManifests,
   resourceTypesArgument,
+  useKubeOptions,
   withSession,
 } from "./kube.ts";
 
@@ -99,6 +100,7 @@ export function registerDelete(program: Command, io: Io) {
         });
       });
     });
+  useKubeOptions(command, { namespace: true });
   addExamples(command, [
     "# Delete one gateway\nedgectl delete gateway main",
     "# Delete the objects a manifest created\nedgectl delete -f manifests/",

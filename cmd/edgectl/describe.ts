@@ -3,7 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { listEvents } from "../../internal/k8s/mod.ts";
 import { describeObject, type KubeEvent } from "./describe_format.ts";
-import { getByName, resourceTypeArgument, withSession } from "./kube.ts";
+import { getByName, resourceTypeArgument, useKubeOptions, withSession } from "./kube.ts";
 
 export function registerDescribe(program: Command, io: Io) {
   const command = program
@@ -24,6 +24,7 @@ export function registerDescribe(program: Command, io: Io) {
         io.stdout.write(describeObject(object, events as KubeEvent[] | undefined, new Date()));
       });
     });
+  useKubeOptions(command, { namespace: true });
   addExamples(command, [
     "# Describe a gateway of the current namespace\nedgectl describe gateway main",
     "# Describe a route in another namespace\nedgectl describe rt web -n shop",

@@ -25,7 +25,7 @@ import {
   withoutManagedFields,
 } from "../../internal/k8s/mod.ts";
 import { parseDuration } from "./duration.ts";
-import { apiResource, OUTPUT_ENV, withSession } from "./kube.ts";
+import { apiResource, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 
 export const KIND = "ProxyFederation";
 export const SYNC_ANNOTATION = "edgeproxy.io/sync-requested-at";
@@ -251,6 +251,7 @@ export function registerFederation(program: Command, io: Io) {
         "controller records them in status. Member clusters are ProxyCluster resources " +
         "(`edgectl get clusters`, `edgectl describe cluster <name>`).",
     );
+  useKubeOptions(fed, { namespace: true });
 
   const status = fed
     .command("status")

@@ -6,11 +6,19 @@
 import { readFile } from "node:fs/promises";
 import type { Command } from "@commander-js/extra-typings";
 import { parse as parseYaml } from "yaml";
-import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import {
+  addExamples,
+  CliError,
+  type Io,
+  type OutputFormat,
+  outputOption,
+  printResult,
+} from "../../internal/cli/mod.ts";
 import {
   type ApiResource,
   discoveryFor,
   getObject,
+  kindPlural,
   type KubeClient,
   type KubeObject,
   listDocument,
@@ -29,7 +37,7 @@ import {
   HTTPROUTE_COLUMNS,
   liveConformance,
 } from "./gateway_api_view.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import type { Column, ResourceType } from "./resources.ts";
 import { resourceTable } from "./table.ts";
 
@@ -115,36 +123,43 @@ export function registerGatewayApi(program: Command, io: Io) {
   ]);
 
   for (const spec of LISTS) {
-    const cmd = gwapi
+    const kinds = kindPlural(spec.kind, spec.plural);
+    const base = gwapi
       .command(spec.name)
       .aliases(spec.aliases)
-      .summary(`List ${spec.kind}s (${[spec.name, ...spec.aliases].join(", ")})`)
-      .argument("[name]", `Name of one ${spec.kind}`)
-      .option("-A, --all-namespaces", "Every namespace", false)
+      .summary(`List ${kinds} (${[spec.name, ...spec.aliases].join(", ")})`)
+      .argument("[name]", `Name of one ${spec.kind}`);
+    // A cluster-scoped kind has no namespace to pick or span: no -n, no -A.
+    const cmd = spec.namespaced ? base.option("-A, --all-namespaces", "Every namespace", false) : base;
+    useKubeOptions(cmd, spec.namespaced ? { namespace: true } : {});
+    cmd
       .addOption(outputOption({ env: OUTPUT_ENV }))
-      .action(async (name, flags, command) => {
-        if (name !== undefined && flags.allNamespaces && spec.namespaced) {
+      .action(async (name, opts, command) => {
+        const flags = opts as { allNamespaces?: boolean; output: OutputFormat };
+        if (name !== undefined && flags.allNamespaces) {
           command.error("error: a resource cannot be retrieved by name across all namespaces");
         }
-        await withSession(command, async ({ client, namespace }) => {
+        await withSession(command, async (session) => {
+          const { client } = session;
           const type = { columns: spec.columns } as unknown as ResourceType;
-          const allNs = spec.namespaced && flags.allNamespaces;
+          const allNs = flags.allNamespaces === true;
+          const namespace = spec.namespaced && !allNs ? session.namespace : undefined;
           const now = new Date();
           if (name !== undefined) {
             const res = await gatewayResource(client, spec.plural);
             const object = withoutManagedFields(
-              await getObject(client, res, name, res.namespaced ? { namespace } : {}),
+              await getObject(client, res, name, res.namespaced && namespace ? { namespace } : {}),
             );
             const table = resourceTable(type, [object], { allNamespaces: false, now });
             printResult(io, object, flags.output, { headers: table.headers, rows: () => table.rows });
             return;
           }
-          const objects = await list(client, spec.plural, allNs || !spec.namespaced ? undefined : namespace);
+          const objects = await list(client, spec.plural, namespace);
           const table = resourceTable(type, objects, { allNamespaces: allNs, now });
           printResult(io, listDocument(objects), flags.output, {
             headers: table.headers,
             rows: () => table.rows,
-            empty: allNs || !spec.namespaced
+            empty: namespace === undefined
               ? "No resources found"
               : `No resources found in ${namespace} namespace.`,
           });
@@ -165,11 +180,20 @@ export function registerGatewayApi(program: Command, io: Io) {
         io.stdout.write(describeObject(gateway, events as KubeEvent[] | undefined, new Date()));
       });
     });
+  useKubeOptions(describe, { namespace: true });
   addExamples(describe, [
     "# Describe gateway main of namespace shop\nedgectl gateway-api describe-gateway main -n shop",
   ]);
 
-  const conformance = gwapi
+  registerConformance(gwapi, io);
+}
+
+/**
+ * `conformance` on `parent`: the seed's command table has it as `edgectl conformance`, and it is also
+ * `edgectl gateway-api conformance`; both spellings are the same command.
+ */
+export function registerConformance(parent: Command, io: Io) {
+  const conformance = parent
     .command("conformance")
     .summary("Check the proxy's GatewayClasses, Gateways and HTTPRoutes, or validate a ConformanceReport")
     .description(
@@ -214,8 +238,9 @@ export function registerGatewayApi(program: Command, io: Io) {
         }
       });
     });
+  useKubeOptions(conformance);
   addExamples(conformance, [
-    "# Live conformance of the proxy's classes\nedgectl gateway-api conformance",
-    "# Validate and show a conformance report\nedgectl gateway-api conformance -f conformance-report.yaml",
+    "# Live conformance of the proxy's classes\nedgectl conformance",
+    "# Validate and show a conformance report\nedgectl conformance -f conformance-report.yaml",
   ]);
 }

@@ -8,7 +8,14 @@ import {
   listObjects,
   withoutManagedFields,
 } from "../../internal/k8s/mod.ts";
-import { apiResource, getByName, OUTPUT_ENV, resourceTypeArgument, withSession } from "./kube.ts";
+import {
+  apiResource,
+  getByName,
+  OUTPUT_ENV,
+  resourceTypeArgument,
+  useKubeOptions,
+  withSession,
+} from "./kube.ts";
 import { RESOURCE_TYPES, type ResourceType } from "./resources.ts";
 import { resourceTable } from "./table.ts";
 
@@ -51,6 +58,7 @@ export function registerGet(program: Command, io: Io) {
         });
       });
     });
+  useKubeOptions(command, { namespace: true });
   addExamples(command, [
     "# List the gateways of the current namespace\nedgectl get gateways",
     "# List the routes of every namespace\nedgectl get routes -A",

@@ -4,7 +4,7 @@ import { addExamples, CliError, type Io, outputOption, printResult } from "../..
 import { CrdsNotEstablishedError, installCrds } from "../../internal/k8s/mod.ts";
 import { loadCrds } from "./crds.ts";
 import { FIELD_MANAGER } from "./apply.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 
 export function registerInstallCrds(program: Command, io: Io) {
   const command = program
@@ -39,6 +39,7 @@ export function registerInstallCrds(program: Command, io: Io) {
         });
       });
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# Install or upgrade the CRDs in the current cluster\nedgectl install-crds",
     "# Same, in another context, as JSON\nedgectl install-crds --context prod -o json",

@@ -5,7 +5,12 @@
  */
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { CliError } from "../../internal/cli/mod.ts";
-import { addKubeOptions, type KubeSession, withKubeSession } from "../../internal/k8s/cli_session.ts";
+import {
+  addKubeOptions,
+  kubeClientFor,
+  type KubeSession,
+  withKubeSession,
+} from "../../internal/k8s/cli_session.ts";
 import {
   type ApiResource,
   discoveryFor,
@@ -22,12 +27,22 @@ import { API_VERSION, resolveResourceTypes, type ResourceType, UnknownTypeError 
 
 export const OUTPUT_ENV = "EDGECTL_OUTPUT";
 
-/** The global flags (--kubeconfig, --context, -n), accepted before or after the command name. */
+/**
+ * The global flags (--kubeconfig, --context, -n), accepted before or after the command name. A
+ * command's help lists those it declares with useKubeOptions or useNamespaceOption, no others.
+ */
 export function addGlobalOptions(program: Command) {
-  return addKubeOptions(program, "EDGECTL");
+  return addKubeOptions(program, "EDGECTL", { scoped: true });
 }
 
+export { kubeNamespace, useKubeOptions, useNamespaceOption } from "../../internal/k8s/cli_session.ts";
+
 export type Session = KubeSession;
+
+/** A client for the selected kubeconfig and context, for commands that keep it open (web). */
+export function kubeClient(command: CommandUnknownOpts): KubeClient {
+  return kubeClientFor(command, `edgectl/${TOOL_VERSION}`);
+}
 
 /** Runs `fn` with a client for the selected kubeconfig and context; closes it afterwards. */
 export function withSession<T>(

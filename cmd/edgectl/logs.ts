@@ -8,7 +8,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { parseAccessLine } from "./access_log.ts";
 import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { withSession } from "./kube.ts";
+import { useKubeOptions, withSession } from "./kube.ts";
 import { followLogs, formatLogLine, kubeStreamOpener, type LogLine, readLogs } from "./pod_logs.ts";
 import {
   findProxyPods,
@@ -98,6 +98,7 @@ export function registerLogs(program: Command, io: Io) {
         );
       });
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# The controller's last 50 lines\nedgectl logs controller",
     "# Follow the agent on node worker-1, with timestamps\nedgectl logs agent worker-1 -f --timestamps",

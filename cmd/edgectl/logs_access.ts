@@ -14,7 +14,7 @@ import {
   parseAccessLine,
 } from "./access_log.ts";
 import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { followUntilInterrupted, parseTail } from "./logs.ts";
 import { followLogs, kubeStreamOpener, type LogLine, readLogs, resumePoints } from "./pod_logs.ts";
 import { findProxyPods, logSources, proxyNamespaceOption } from "./proxy_pods.ts";
@@ -97,6 +97,7 @@ export function registerLogsAccess(program: Command, io: Io) {
         );
       });
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# Server errors of the last hour\nedgectl logs-access --since 1h --status 503",
     "# Requests of one route, as JSON\nedgectl logs-access --route shop/web -o json",

@@ -10,7 +10,7 @@ import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
 import { registerFederation } from "./federation.ts";
 import { registerGenerate } from "./generate.ts";
-import { registerGatewayApi } from "./gateway_api.ts";
+import { registerConformance, registerGatewayApi } from "./gateway_api.ts";
 import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
@@ -33,10 +33,9 @@ export function buildProgram(io: Io = processIo) {
       "from Jaeger (trace), and serves a web dashboard of all of it (web). It asks the proxy's agents over gRPC " +
       "what they have applied and manages their response cache (agent, agents, cache), shows the federation of " +
       "controllers across clusters (federation, describe cluster), inspects the SD-WAN overlay (sdwan) and the " +
-      "Gateway API objects and conformance (gateway-api), checks an installation (check), finds mistakes in " +
-      "manifests offline (analyze) and generates the agent's static Pod or systemd unit (generate). Output is a " +
-      "table, JSON or YAML " +
-      "(-o, or EDGECTL_OUTPUT).",
+      "Gateway API objects (gateway-api), reports the proxy's Gateway API conformance (conformance), checks an " +
+      "installation (check), finds mistakes in manifests offline (analyze) and generates the agent's static Pod " +
+      "or systemd unit (generate). Output is a table, JSON or YAML (-o, or EDGECTL_OUTPUT).",
     description:
       "It uses your kubeconfig like kubectl: --kubeconfig, else $KUBECONFIG, else ~/.kube/config; " +
       "--context or EDGECTL_CONTEXT picks a context, -n or EDGECTL_NAMESPACE a namespace.",
@@ -52,7 +51,7 @@ export function buildProgram(io: Io = processIo) {
       "# The slowest routes, from Prometheus\nedgectl metrics top-routes --prometheus-url http://localhost:9090",
       "# WAN links of every namespace with latency, loss and health\nedgectl sdwan links -A",
       "# Recent traces from Jaeger\nedgectl trace list --lookback 2h",
-      "# Gateway API gateways of every namespace, and the proxy's conformance\nedgectl gateway-api gw -A\nedgectl gateway-api conformance",
+      "# Gateway API gateways of every namespace, and the proxy's conformance\nedgectl gateway-api gw -A\nedgectl conformance",
       "# A systemd unit for the agent on a host outside Kubernetes\nedgectl generate systemd-unit > edge-agent.service",
       "# The web dashboard, read-only, on this machine\nedgectl web --listen 127.0.0.1:9080 --read-only",
       "# The agents, and what the one on node worker-1 applies\nedgectl agents list -o wide\nedgectl agent config worker-1",
@@ -82,6 +81,7 @@ export function buildProgram(io: Io = processIo) {
   registerCache(program, io);
   registerFederation(program, io);
   registerGatewayApi(program, io);
+  registerConformance(program, io);
   registerGenerate(program, io);
   registerAnalyze(program, io);
   registerCheck(program, io);

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { type KubeClient, type KubeObject, listDocument, listObjects } from "../../internal/k8s/mod.ts";
-import { apiResource, OUTPUT_ENV, withSession } from "./kube.ts";
+import { apiResource, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { formatSummary, formatTopology, summarize, topology } from "./sdwan_view.ts";
 import { resourceTypeOfKind } from "./resources.ts";
 import { resourceTable } from "./table.ts";
@@ -28,6 +28,7 @@ export function registerSdwan(program: Command, io: Io) {
         "policies (ProxyWANPolicy). A link is unhealthy when its measured latency or loss breaks its SLA " +
         "(spec.sla), or when its agent reports it down.",
     );
+  useKubeOptions(sdwan, { namespace: true });
   addExamples(sdwan, [
     "# A summary of every namespace's links\nedgectl sdwan status -A",
     "# The links of one namespace as a table\nedgectl sdwan links -n branch-offices",

@@ -3,7 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { type ServerVersion, serverVersion } from "../../internal/k8s/mod.ts";
 import { VERSION } from "../../internal/version/version.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 
 interface Versions {
   clientVersion: string;
@@ -44,12 +44,14 @@ export function registerVersion(program: Command, io: Io) {
           async ({ client }) => kubernetesVersion(await serverVersion(client)),
         );
       } catch (err) {
-        // Like kubectl, the client version is printed even when the server cannot be asked.
-        if (flags.output === "table") print();
+        // Like kubectl, the client part is printed in every format when the server cannot be asked,
+        // then why on stderr, and the exit code is 1.
+        print();
         throw err;
       }
       print();
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# Print the client and Kubernetes versions\nedgectl version",
     "# Print the client version only, as JSON\nedgectl version --client -o json",

@@ -7,12 +7,11 @@ import { readFileSync } from "node:fs";
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io } from "../../internal/cli/mod.ts";
 import { serve } from "../../internal/http/mod.ts";
-import { KubeClient } from "../../internal/k8s/mod.ts";
 import { createLogger } from "../../internal/log/mod.ts";
 import { OidcClient } from "../../internal/oidc/mod.ts";
-import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { type Endpoint, parseEndpoint } from "./endpoint.ts";
 import { DEFAULT_TRACE_ENDPOINT, JaegerClient } from "./jaeger_client.ts";
+import { kubeClient, useKubeOptions } from "./kube.ts";
 import { DEFAULT_PROMETHEUS_URL, PrometheusClient } from "./prometheus_client.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
 import { createWebApp, type WebOidc } from "./web/web_app.ts";
@@ -171,12 +170,7 @@ export function registerWeb(program: Command, _io: Io) {
           throw new CliError(`cannot read the TLS certificate or key: ${(err as Error).message}`);
         }
       }
-      const globals = cmd.optsWithGlobals() as { kubeconfig?: string; context?: string; namespace?: string };
-      const kube = KubeClient.fromKubeconfig({
-        ...(globals.kubeconfig ? { path: globals.kubeconfig } : {}),
-        ...(globals.context ? { context: globals.context } : {}),
-        userAgent: `edgectl/${TOOL_VERSION}`,
-      });
+      const kube = kubeClient(cmd);
       const oidc = c.oidc ? await oidcFor(c.oidc) : undefined;
       const log = createLogger({ bindings: { service: "edgectl-web" } });
       const app = createWebApp({
@@ -212,6 +206,7 @@ export function registerWeb(program: Command, _io: Io) {
       // Serve until a stop signal: serve() handles SIGTERM/SIGINT and exits.
       await new Promise(() => {});
     });
+  useKubeOptions(command);
   addExamples(command, [
     "# The dashboard on this machine only\nedgectl web --listen 127.0.0.1:9080",
     "# Read-only, with Prometheus and Jaeger in the cluster (port-forwarded)\nedgectl web --read-only --prometheus-url http://localhost:9090 --trace-endpoint http://localhost:16686",

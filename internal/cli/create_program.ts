@@ -1,6 +1,7 @@
-import { Command } from "@commander-js/extra-typings";
+import { Command, type Help } from "@commander-js/extra-typings";
 import { VERSION } from "../version/version.ts";
 import { addExamples } from "./examples.ts";
+import { visibleGlobalOptions } from "./global_options.ts";
 import { type Io, processIo } from "./io.ts";
 import { addVersionCommand } from "./version_command.ts";
 
@@ -34,7 +35,13 @@ export function createProgram(options: ProgramOptions): Command {
     .version(VERSION, "--version", "Print the version")
     .helpOption("-h, --help", "Show help")
     .helpCommand("help [command]", "Show help for a command")
-    .configureHelp({ sortSubcommands: true, showGlobalOptions: true })
+    .configureHelp({
+      sortSubcommands: true,
+      showGlobalOptions: true,
+      visibleGlobalOptions(this: Help, cmd) {
+        return visibleGlobalOptions(this, cmd);
+      },
+    })
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   addExamples(program, options.examples);
   program.addHelpText("after", `\nDocumentation: ${options.docs}`);

@@ -30,6 +30,7 @@ export { CliError } from "./cli_error.ts";
 export { createProgram, type ProgramOptions } from "./create_program.ts";
 export { envOption } from "./env_option.ts";
 export { addExamples } from "./examples.ts";
+export { scopeGlobalOptions, useGlobalOptions, usesGlobalOption } from "./global_options.ts";
 export { type Io, processIo, type Writer } from "./io.ts";
 export { canPrompt, confirm, promptLine, promptSecret, readStdin } from "./prompt.ts";
 export { OUTPUT_FORMATS, type OutputFormat, outputOption, wideOutputOption } from "./output_option.ts";

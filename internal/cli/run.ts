@@ -23,16 +23,21 @@ function exitWhenReaderGone(err: Error & { code?: string }) {
 /**
  * Parses `args` (user arguments, without the executable), runs the matched command and returns the
  * exit code: 0 ok (including `--help`, `--version`), 1 a command failed, 2 a usage error (unknown
- * command or option, missing or invalid value, no command given). A failure prints one line,
- * `error: <message>`; usage errors add `Run '<command> --help' for usage.`
+ * command or option, missing or invalid value, no command given). As kubectl does, a failure prints
+ * one line, `error: <message>`, and a usage error adds a second, `Run '<command> --help' for usage.`,
+ * whether commander found it or the command did (`command.error(...)`, or a CliError with exit code 2).
  */
 export async function execute(program: CommandUnknownOpts, args: readonly string[]): Promise<number> {
   const output = program.configureOutput();
   configureErrors(program, program.name());
+  let running: CommandUnknownOpts = program;
+  program.hook("preAction", (_program, command) => {
+    running = command;
+  });
   // Without the help request, commander reports the unknown command itself (with a suggestion).
   const stray = wordForDefaultCommand(program, args);
   if (stray !== undefined) {
-    output.writeErr?.(`error: unknown command '${stray}'\nRun '${program.name()} --help' for usage.\n`);
+    output.writeErr?.(`error: unknown command '${stray}'\n${usageHint(program.name())}\n`);
     return 2;
   }
   const parsed = hasUnknownCommand(program, args)
@@ -43,9 +48,11 @@ export async function execute(program: CommandUnknownOpts, args: readonly string
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return commanderExitCode(err);
+    const code = err instanceof CliError ? err.exitCode : 1;
     output.writeErr?.(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (code === 2) output.writeErr?.(`${usageHint(commandPath(running))}\n`);
     if (process.env.DEBUG && err instanceof Error && err.stack) output.writeErr?.(`${err.stack}\n`);
-    return err instanceof CliError ? err.exitCode : 1;
+    return code;
   }
 }
 
@@ -84,6 +91,7 @@ function wordForDefaultCommand(program: CommandUnknownOpts, args: readonly strin
   const name = (program as unknown as { _defaultCommandName?: string })._defaultCommandName;
   const fallback = name ? program.commands.find((c) => c.name() === name) : undefined;
   if (!fallback || fallback.registeredArguments.length > 0) return undefined;
+  let sawHelp = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--") return undefined;
@@ -91,8 +99,12 @@ function wordForDefaultCommand(program: CommandUnknownOpts, args: readonly strin
       if (!arg.includes("=") && (takesValue(program, arg) || takesValue(fallback, arg))) i++;
       continue;
     }
-    const known = arg === "help" ||
-      program.commands.some((c) => c.name() === arg || c.aliases().includes(arg));
+    // `help <word>` asks about <word>: that is the word to check.
+    if (arg === "help" && !sawHelp) {
+      sawHelp = true;
+      continue;
+    }
+    const known = program.commands.some((c) => c.name() === arg || c.aliases().includes(arg));
     return known ? undefined : arg;
   }
   return undefined;
@@ -116,8 +128,20 @@ function configureErrors(command: CommandUnknownOpts, path: string, output = com
   command
     .exitOverride()
     .configureOutput({ ...output, outputError: (message, write) => write(oneLine(message)) })
-    .showHelpAfterError(`Run '${path} --help' for usage.`);
+    .showHelpAfterError(usageHint(path));
   for (const sub of command.commands) configureErrors(sub, `${path} ${sub.name()}`, output);
+}
+
+/** The line a usage error ends with, as kubectl's. */
+function usageHint(commandPath: string): string {
+  return `Run '${commandPath} --help' for usage.`;
+}
+
+/** "edgectl generate systemd-unit": the words that run `command`. */
+function commandPath(command: CommandUnknownOpts): string {
+  const names: string[] = [];
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
 }
 
 /** Commander puts "(Did you mean …?)" on a second line; keep the error to one line. */

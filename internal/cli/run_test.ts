@@ -25,6 +25,7 @@ function demo(io: Io) {
       if (flags.limit !== undefined && !/^\d+$/.test(flags.limit)) command.error("--limit must be a number");
       if (name === "fail") throw new Error("backend unreachable");
       if (name === "refuse") throw new CliError("not allowed", 3);
+      if (name === "misused") throw new CliError("--limit needs a name", 2);
       if (name === "string") throw "plain string";
       io.stdout.write(`got ${name}\n`);
     });
@@ -145,6 +146,27 @@ test("a CliError chooses the exit code", async () => {
     stdout: "",
     stderr: "error: not allowed\n",
   });
+});
+
+test("a CliError with exit code 2 is a usage error: the hint names the command", async () => {
+  assert.deepEqual(await executeCaptured(demo, ["get", "misused"]), {
+    code: 2,
+    stdout: "",
+    stderr: "error: --limit needs a name\nRun 'demo get --help' for usage.\n",
+  });
+});
+
+test("an unknown command is a usage error with or without --help", async () => {
+  for (const args of [["bogus"], ["bogus", "--help"], ["help", "bogus"]]) {
+    const r = await executeCaptured(demo, args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.equal(r.stdout, "", args.join(" "));
+    assert.match(
+      r.stderr,
+      /^error: unknown command 'bogus'.*\nRun 'demo --help' for usage\.\n$/,
+      args.join(" "),
+    );
+  }
 });
 
 test("a thrown non-Error is printed as text and exits 1", async () => {

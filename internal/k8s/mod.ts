@@ -81,8 +81,10 @@ export {
   type ObjectMeta,
   objectRef,
   patchObject,
+  patchStatusLocked,
   type PatchType,
   replaceObject,
+  replacingMergePatch,
   resourcePath,
   serverSideApply,
   type ServerVersion,
@@ -125,4 +127,5 @@ export { type LeaderElectionOptions, runLeaderElection } from "./leader_election
 export { type BackoffOptions, type ReconcileResult, runWorkers, WorkQueue } from "./workqueue.ts";
 export { CrdsNotEstablishedError, installCrds, type InstalledCrd, readCrds } from "./crds.ts";
 export { EventRecorder, type EventRecorderOptions } from "./event_recorder.ts";
+export { kindPlural } from "./kind_plural.ts";
 export { sleep } from "../async/sleep.ts";

@@ -31,6 +31,8 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
   { name: "chromium", file: "/usr/bin/chromium", for: "the browser tests" },
   { name: "kubectl", file: "/usr/bin/kubectl", for: "the kubectl comparisons (the machine image has it)" },
   { name: "prometheus", file: "/usr/bin/prometheus", for: "the edgectl metrics tests (a real Prometheus)" },
+  // Only its systemd-analyze runs (verify, security --offline); no service manager is started.
+  { name: "systemd", file: "/usr/bin/systemd-analyze", for: "systemd-analyze in the edgectl unit tests" },
 ];
 
 /** Go is needed only when a test server is not cached yet; this is the oldest that builds them all. */

@@ -213,6 +213,8 @@ shop        api    main:http   True       False
 shop        web    main        True       True
 `,
     );
+    // The contract's spelling is the same command.
+    assert.equal(await ok(["conformance"]), out);
     const json = JSON.parse(await ok(["gateway-api", "conformance", "-o", "json"]));
     assert.deepEqual(
       json.gatewayClasses.map((c: { name: string; accepted: boolean }) => [c.name, c.accepted]),

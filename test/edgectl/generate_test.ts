@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -52,6 +52,16 @@ async function verifyUnit(text: string, name = "edge-agent.service") {
     (r) => ({ code: 0, stderr: r.stderr }),
     (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
   );
+}
+
+/** The "Overall exposure level" systemd-analyze security gives a unit file, 0.0 (safe) to 10.0. */
+async function securityExposure(text: string, name: string): Promise<number> {
+  const path = join(work, name);
+  await writeFile(path, text);
+  const r = await execFileAsync(SYSTEMD_ANALYZE, ["security", "--offline=true", path]);
+  const m = /Overall exposure level for \S+: (\d+\.\d+)/.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  return Number(m[1]);
 }
 
 describe("edgectl generate", () => {
@@ -153,6 +163,28 @@ describe("edgectl generate", () => {
     assert.ok(created.spec.containers[0]!.args.includes("--bgp-peer=10.0.0.2:65000:1179"));
   });
 
+  test("static-pod: -n is the Pod's namespace; generate offers no flag it ignores", async () => {
+    const flags = ["--image", "registry.example/edge-agent:v1.4.0", "--vip-address", "10.0.0.100"];
+    const pod = parseYaml(await ok(["-n", "default", "generate", "static-pod", ...flags]));
+    assert.equal(pod.metadata.namespace, "default");
+    await dryRunCreate(pod);
+    assert.equal(parseYaml(await ok(["generate", "static-pod", ...flags])).metadata.namespace, "kube-system");
+    assert.equal(
+      parseYaml(await ok(["generate", "static-pod", ...flags, "--namespace", "edge-system"])).metadata
+        .namespace,
+      "edge-system",
+    );
+    const clash = await edgectl(["generate", "static-pod", ...flags, "-n", "a", "--pod-namespace", "b"]);
+    assert.equal(clash.code, 2, clash.stderr);
+    // Nothing is sent to a cluster, so --kubeconfig and --context are not offered; -n is, in its meaning here.
+    const podHelp = await ok(["generate", "static-pod", "--help"]);
+    assert.doesNotMatch(podHelp, /--kubeconfig(?!-path)|--context|--pod-namespace/);
+    assert.match(podHelp, /-n, --namespace <name>\s+Namespace of the Pod \(default: kube-system\)/);
+    for (const args of [["generate", "--help"], ["generate", "systemd-unit", "--help"]]) {
+      assert.doesNotMatch(await ok(args), /--kubeconfig|--context|--namespace/, args.join(" "));
+    }
+  });
+
   test("a bad flag is a usage error (exit 2) and prints no manifest", async () => {
     for (
       const args of [
@@ -172,11 +204,8 @@ describe("edgectl generate", () => {
   });
 
   test("systemd-unit passes systemd-analyze verify; a mangled unit does not", async () => {
-    const binary = join(work, "bin dir", "edge-agent");
-    await rm(join(work, "bin dir"), { recursive: true, force: true });
-    await import("node:fs/promises").then((fs) => fs.mkdir(join(work, "bin dir")));
-    await writeFile(binary, "#!/bin/sh\nexit 0\n");
-    await chmod(binary, 0o755);
+    // The binary must exist for verify, and outside the directories the sandbox hides (/tmp, /home).
+    const binary = "/usr/bin/true";
     const unit = await ok([
       "generate",
       "systemd-unit",
@@ -200,8 +229,9 @@ describe("edgectl generate", () => {
     ]);
     assert.match(
       unit,
-      /^ExecStart=".*\/bin dir\/edge-agent" "--config=\/etc\/edge proxy\/agent.yaml" --vip-address=/m,
+      /^ExecStart=\/usr\/bin\/true "--config=\/etc\/edge proxy\/agent.yaml" --vip-address=/m,
     );
+    assert.match(unit, /^ReadOnlyPaths="-\/etc\/edge proxy"$/m);
     assert.match(unit, /^Description=Edge agent \(50%% canary\)$/m);
     const good = await verifyUnit(unit);
     assert.equal(good.code, 0, good.stderr);
@@ -211,6 +241,56 @@ describe("edgectl generate", () => {
     assert.notEqual(missing.code, 0);
     const unknownKey = await verifyUnit(unit.replace("Restart=", "Restrat="), "typo.service");
     assert.match(unknownKey.stderr, /Unknown key/);
+  });
+
+  test("systemd-unit is sandboxed: exposure ≤ 3.0 as a user and ≤ 4.5 as root, and still verifies", async () => {
+    const user = await ok(["generate", "systemd-unit", "--binary-path", "/usr/bin/true"]);
+    const root = await ok(["generate", "systemd-unit", "--binary-path", "/usr/bin/true", "--root"]);
+    // A dedicated system user by default, with the command that creates it; root only when asked.
+    assert.match(user, /^User=edge-agent\nGroup=edge-agent$/m);
+    assert.match(user, /^# {3}useradd --system --user-group .* edge-agent$/m);
+    assert.match(user, /^AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW CAP_NET_BIND_SERVICE$/m);
+    assert.doesNotMatch(root, /^(User|Group|AmbientCapabilities)=/m);
+    for (const [name, text, limit] of [["user", user, 3.0], ["root", root, 4.5]] as const) {
+      for (
+        const line of [
+          "NoNewPrivileges=yes",
+          "ProtectSystem=strict",
+          "ProtectHome=yes",
+          "PrivateTmp=yes",
+          "CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_NET_BIND_SERVICE",
+          "SystemCallFilter=@system-service",
+          "EnvironmentFile=-/etc/default/edge-agent",
+          "ReadWritePaths=/var/lib/edge-agent",
+          "ReadOnlyPaths=-/etc/edgeproxy",
+        ]
+      ) assert.ok(text.split("\n").includes(line), `${name}: ${line}`);
+      assert.match(text, /^Documentation=https:\/\//m);
+      const verified = await verifyUnit(text, `${name}.service`);
+      assert.equal(verified.code, 0, verified.stderr);
+      const exposure = await securityExposure(text, `${name}-security.service`);
+      assert.ok(exposure <= limit, `${name}: exposure ${exposure} > ${limit}`);
+    }
+  });
+
+  test("systemd-unit refuses paths the sandbox hides, and --root with --user", async () => {
+    for (
+      const [args, message] of [
+        [
+          ["--binary-path", "/home/me/edge-agent"],
+          /--binary-path \/home\/me\/edge-agent is hidden .*ProtectHome/,
+        ],
+        [["--config-path", "/tmp/agent.yaml"], /--config-path \/tmp\/agent.yaml is hidden .*PrivateTmp/],
+        [["--root", "--user", "edge"], /'--root' cannot be used with option '--user <name>'/],
+        [["--user", "root"], /--user is not a system user name: "root"/],
+        [["--documentation", "docs/agent.md"], /--documentation must be an http\(s\):/],
+      ] as const
+    ) {
+      const r = await edgectl(["generate", "systemd-unit", ...args]);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, message);
+    }
   });
 
   test("defaults: the agent binary and config in their standard places; help has examples", async () => {

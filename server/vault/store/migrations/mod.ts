@@ -9,6 +9,7 @@ import { plugins } from "./0006_plugins.ts";
 import { searchChanges } from "./0007_search_changes.ts";
 import { preferences } from "./0008_preferences.ts";
 import { linkTargets } from "./0009_link_targets.ts";
+import { keyBuckets } from "./0010_key_buckets.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_identity": identity,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0007_search_changes": searchChanges,
   "0008_preferences": preferences,
   "0009_link_targets": linkTargets,
+  "0010_key_buckets": keyBuckets,
 };
