@@ -72,11 +72,16 @@ export class IndexSync {
     if (change.kind === "deleted") {
       if (change.folder) await removeFolder(this.db, userId, path);
       else await removeNote(this.db, userId, path);
+      // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
+      // gone, unless its in-memory index was built): what was recorded below it is gone too.
+      if (!change.folder && change.source === "disk") await removeFolder(this.db, userId, path);
       return;
     }
     if (change.folder) return;
     if (entryKind(path) === "note") await this.#index(userId, path);
-    else await addFiles(this.db, userId, [path]);
+    // As for notes, what is on disk when the change is applied counts (it may be gone again by now).
+    else if (await this.store.isFile(userId, path)) await addFiles(this.db, userId, [path]);
+    else await removeNote(this.db, userId, path);
   }
 
   async #index(userId: string, path: string): Promise<void> {

@@ -263,6 +263,12 @@ export class NoteStore {
     };
   }
 
+  /** Whether a file (not a folder) is at `path` now. */
+  async isFile(userId: string, path: string): Promise<boolean> {
+    const { abs } = await this.#resolve(userId, path);
+    return (await lstat(abs).catch(() => undefined))?.isFile() ?? false;
+  }
+
   /** A note or canvas with its current version. */
   async read(userId: string, path: string): Promise<Note> {
     const { rel, abs } = await this.#resolve(userId, path);
