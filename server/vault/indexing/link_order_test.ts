@@ -210,6 +210,7 @@ async function runSeed(
     const step = async (what: string, paths: string[], fn: (s: NoteStore) => Promise<unknown>) => {
       const [me, other] = r.next() < 0.5 ? replicas : [replicas[1]!, replicas[0]!];
       log.push(`${me === replicas[0] ? "A" : "B"} ${what}`);
+      if (process.env.VAULT_LINK_DEBUG) console.error(log.at(-1));
       let result: unknown;
       try {
         result = await fn(me!.store);
