@@ -192,8 +192,8 @@ async function runSeed(
   const dataDir = await mkdtemp(join(tmpdir(), "vault-links-"));
   const [dbA, dbB] = await open();
   const log: string[] = [];
+  const replicas = [replica(dataDir, dbA.db), replica(dataDir, dbB.db)];
   try {
-    const replicas = [replica(dataDir, dbA.db), replica(dataDir, dbB.db)];
     const root = join(dataDir, "users", USER);
     const targets = [...notes, ...attachments, ...GHOSTS.map((g) => `${g}.md`)];
     const trash: { id: string; path: string }[] = [];
@@ -343,6 +343,8 @@ async function runSeed(
       await fresh.close();
     }
   } finally {
+    // A failed step leaves changes queued: they finish before the databases close.
+    for (const rep of replicas) await rep.sync.settled(USER);
     await dbA.close();
     if (dbB !== dbA) await dbB.close();
     await rm(dataDir, { recursive: true, force: true });
