@@ -19,11 +19,8 @@ import {
   indexedVersions,
   type NoteDocument,
   type NoteLink,
-  removeFolder,
   removeNote,
   removeNotes,
-  renameFolder,
-  renameNote,
   type SearchTables,
   upsertNote,
   upsertNotes,
@@ -59,27 +56,37 @@ export class IndexSync {
     return next;
   }
 
+  /**
+   * Every change is applied as "make the index say what the disk says now" at the paths it names,
+   * never as a step relative to what the index held (a move of whatever was recorded at `from`):
+   * replicas sharing a database apply each other's changes in no set order, and a relative step
+   * applied late moves rows that are no longer there, or that came back since.
+   */
   async #apply(change: NoteChange): Promise<void> {
     const { userId, path } = change;
     if (change.kind === "renamed") {
-      if (change.folder) await renameFolder(this.db, userId, change.from!, path);
-      else {
-        await renameNote(this.db, userId, change.from!, path);
-        if (entryKind(path) === "note") await this.#index(userId, path);
+      if (change.folder) {
+        await this.#reconcile(userId, change.from!);
+        await this.#reconcile(userId, path);
+      } else {
+        await this.#sync(userId, change.from!);
+        await this.#sync(userId, path);
       }
       return;
     }
-    if (change.kind === "deleted") {
-      if (change.folder) await removeFolder(this.db, userId, path);
-      else await removeNote(this.db, userId, path);
-      // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
-      // gone, unless its in-memory index was built): what was recorded below it is gone too.
-      if (!change.folder && change.source === "disk") await removeFolder(this.db, userId, path);
+    if (change.folder) {
+      if (change.kind === "deleted") await this.#reconcile(userId, path);
       return;
     }
-    if (change.folder) return;
+    await this.#sync(userId, path);
+    // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
+    // gone, unless its in-memory index was built): what was recorded below it goes too.
+    if (change.kind === "deleted" && change.source === "disk") await this.#reconcile(userId, path);
+  }
+
+  /** One path as it is on disk now: a note indexed, another file recorded, nothing removed. */
+  async #sync(userId: string, path: string): Promise<void> {
     if (entryKind(path) === "note") await this.#index(userId, path);
-    // As for notes, what is on disk when the change is applied counts (it may be gone again by now).
     else if (await this.store.isFile(userId, path)) await addFiles(this.db, userId, [path]);
     else await removeNote(this.db, userId, path);
   }
@@ -146,31 +153,36 @@ export class IndexSync {
 
   /** Brings one user's index up to date with the files (new, changed and removed files and notes). */
   reconcileUser(userId: string): Promise<void> {
-    return this.#enqueue(userId, async () => {
-      const tree = await this.store.tree(userId, { stats: true });
-      const files = tree.filter((e) => e.kind !== "folder");
-      const onDisk = new Set(files.map((e) => e.path));
-      const recorded = await indexedFiles(this.db, userId);
-      const indexed = await indexedVersions(this.db, userId);
-      // Gone first, then every file there is, then the notes' text and links: a link resolves
-      // against all the files at once, whichever note is indexed first.
-      const gone = [...new Set([...recorded, ...indexed.keys()])].filter((p) => !onDisk.has(p));
-      await removeNotes(this.db, userId, gone);
-      await addFiles(this.db, userId, files.map((e) => e.path).filter((p) => !recorded.has(p)));
-      const changed: NoteDocument[] = [];
-      for (const e of files) {
-        if (e.kind !== "note") continue;
-        const known = indexed.get(e.path);
-        if (known && known.size === e.size && known.mtime.getTime() === e.mtime.getTime()) continue;
-        const doc = await this.document(userId, e.path);
-        if (doc && doc.contentHash !== known?.contentHash) changed.push(doc);
-        else if (doc) await upsertNote(this.db, userId, doc); // same text: mtime and size only
-      }
-      if (changed.length) await upsertNotes(this.db, userId, changed);
-      if (changed.length || gone.length) {
-        this.log?.info("search index caught up", { userId, notes: changed.length, removed: gone.length });
-      }
-    });
+    return this.#enqueue(userId, () => this.#reconcile(userId));
+  }
+
+  /**
+   * The index of the user's files (below folder `under`, or all) made equal to the disk: the start's
+   * catch-up, and a folder that moved or went. Gone first, then every file there is, then the notes'
+   * text and links: a link resolves against all the files at once, whichever note is indexed first.
+   */
+  async #reconcile(userId: string, under?: string): Promise<void> {
+    const tree = await this.store.tree(userId, { stats: true, under });
+    const files = tree.filter((e) => e.kind !== "folder");
+    const onDisk = new Set(files.map((e) => e.path));
+    const recorded = await indexedFiles(this.db, userId, under);
+    const indexed = await indexedVersions(this.db, userId, undefined, under);
+    const gone = [...new Set([...recorded, ...indexed.keys()])].filter((p) => !onDisk.has(p));
+    await removeNotes(this.db, userId, gone);
+    await addFiles(this.db, userId, files.map((e) => e.path).filter((p) => !recorded.has(p)));
+    const changed: NoteDocument[] = [];
+    for (const e of files) {
+      if (e.kind !== "note") continue;
+      const known = indexed.get(e.path);
+      if (known && known.size === e.size && known.mtime.getTime() === e.mtime.getTime()) continue;
+      const doc = await this.document(userId, e.path);
+      if (doc && doc.contentHash !== known?.contentHash) changed.push(doc);
+      else if (doc) await upsertNote(this.db, userId, doc); // same text: mtime and size only
+    }
+    if (changed.length) await upsertNotes(this.db, userId, changed);
+    if (!under && (changed.length || gone.length)) {
+      this.log?.info("search index caught up", { userId, notes: changed.length, removed: gone.length });
+    }
   }
 
   /**

@@ -583,11 +583,18 @@ export class NoteStore {
   }
 
   /**
-   * Every folder and file of the user's vault (hidden entries and symlinks left out), sorted by path.
-   * `stats: false` skips sizes and mtimes (one stat per entry), 4-5x faster at 10,000 notes.
+   * Every folder and file of the user's vault (hidden entries and symlinks left out), sorted by path;
+   * with `under`, those below that folder. `stats: false` skips sizes and mtimes (one stat per
+   * entry), 4-5x faster at 10,000 notes.
    */
-  async tree(userId: string, opts: { stats?: boolean } = {}): Promise<TreeEntry[]> {
-    const out = await walkVault(await this.userRoot(userId), opts.stats ?? true);
+  async tree(userId: string, opts: { stats?: boolean; under?: string } = {}): Promise<TreeEntry[]> {
+    let out: TreeEntry[];
+    if (opts.under) {
+      // One folder's subtree (nothing when it is not a folder now), with vault paths.
+      const { rel, abs } = await this.#resolve(userId, opts.under);
+      if (!(await lstat(abs).catch(() => undefined))?.isDirectory()) return [];
+      out = (await walkVault(abs, opts.stats ?? true)).map((e) => ({ ...e, path: `${rel}/${e.path}` }));
+    } else out = await walkVault(await this.userRoot(userId), opts.stats ?? true);
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 

@@ -173,10 +173,11 @@ export async function addFiles(db: SearchDb, userId: string, paths: readonly str
   });
 }
 
-/** Every file recorded for a user (notes included): compare with the files on disk after a start. */
-export async function indexedFiles(db: SearchDb, userId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom("vault_files").select("path").where("user_id", "=", userId).execute();
-  return new Set(rows.map((r) => r.path));
+/** Every file recorded for a user (notes included; below folder `under`, when given): compare with the files on disk. */
+export async function indexedFiles(db: SearchDb, userId: string, under?: string): Promise<Set<string>> {
+  let q = db.selectFrom("vault_files").select("path").where("user_id", "=", userId);
+  if (under) q = q.where(sql<boolean>`starts_with(path, ${folderPrefix(under)})`);
+  return new Set((await q.execute()).map((r) => r.path));
 }
 
 /**
@@ -268,7 +269,7 @@ export async function removeUserIndex(db: SearchDb, userId: string): Promise<voi
 }
 
 /**
- * What is indexed for a user (of `paths`, when given), path by path: compare with the files on disk
+ * What is indexed for a user (of `paths`, or below folder `under`, when given), path by path: compare with the files on disk
  * to find what to upsert (new or changed hash) and what to remove (gone), after a start or a missed
  * watch event.
  */
@@ -276,6 +277,7 @@ export async function indexedVersions(
   db: SearchDb,
   userId: string,
   paths?: readonly string[],
+  under?: string,
 ): Promise<Map<string, IndexedVersion>> {
   let q = db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"]).where(
     "user_id",
@@ -283,6 +285,7 @@ export async function indexedVersions(
     userId,
   );
   if (paths) q = q.where(sql<boolean>`path = any(${[...paths]}::text[])`);
+  if (under) q = q.where(sql<boolean>`starts_with(path, ${folderPrefix(under)})`);
   const rows = await q.execute();
   return new Map(rows.map((r) => [r.path, { contentHash: r.content_hash, mtime: r.mtime, size: r.size }]));
 }
