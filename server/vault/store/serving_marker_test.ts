@@ -15,10 +15,10 @@ test("servers using a notes folder: live ones named, dead ones of this host forg
     await writeFile(join(dir, ".serving", `${hostname()}.${child.pid}`), "");
     await writeFile(join(dir, ".serving", `${hostname()}.999999999`), "");
     await writeFile(join(dir, ".serving", "elsewhere.42"), "");
-    assert.deepEqual((await serversUsing(dir)).sort(), [
-      `process ${child.pid}`,
-      "process 42 on host elsewhere",
-    ]);
+    assert.deepEqual(
+      (await serversUsing(dir)).sort(),
+      [`process ${child.pid}`, "process 42 on host elsewhere"].sort(),
+    );
     assert.ok(
       !(await readdir(join(dir, ".serving"))).includes(`${hostname()}.999999999`),
       "a dead marker goes",
