@@ -8,6 +8,7 @@
 import { hostname } from "node:os";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { isProcessAlive as isAlive } from "../../../internal/db/mod.ts";
 
 const DIR = ".serving";
 
@@ -65,13 +66,4 @@ export async function removeLeftovers(dir: string): Promise<number> {
     removed++;
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
