@@ -63,7 +63,7 @@ async function fixtures(admin: KubeClient) {
     kind: "Repository",
     metadata: { name: "app-repo" },
     spec: { git: { url: "https://git.example.test/shop/app.git", revision: "main" } },
-  }, { sourceRevision: SHA, conditions: [ready("Succeeded", `fetched ${SHA.slice(0, 12)}`)] });
+  }, { artifact: { revision: SHA }, conditions: [ready("Succeeded", `fetched ${SHA.slice(0, 12)}`)] });
   await create(admin, `${G}/applications`, {
     apiVersion: "sync.gitsync.io/v1alpha1",
     kind: "Application",

@@ -18,6 +18,7 @@ import {
   type TraceSummary,
 } from "./api.ts";
 import { LineChart } from "./chart.tsx";
+import { useLoad } from "../shared/use_load.ts";
 
 const TABS = [
   { id: "resources", title: "Resources" },
@@ -42,23 +43,12 @@ function useHash(): TabId {
 
 /** Loads `path` now and every `everyMs`, keeping the last good answer while a refresh fails. */
 function usePoll<T>(path: string, everyMs: number): { data?: T; error?: string; reload: () => void } {
-  const [state, setState] = useState<{ data?: T; error?: string }>({});
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      get<T>(path).then(
-        (data) => live && setState({ data }),
-        (err: Error) => live && setState((s) => ({ ...s, error: err.message })),
-      );
-    load();
-    const timer = setInterval(load, everyMs);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [path, everyMs, tick]);
-  return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
+  const state = useLoad(() => get<T>(path), [path], { everyMs });
+  return {
+    ...(state.data === undefined ? {} : { data: state.data }),
+    ...(state.error ? { error: (state.error as Error).message } : {}),
+    reload: () => void state.reload(),
+  };
 }
 
 function Ready({ status }: { status?: string }) {

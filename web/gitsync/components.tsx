@@ -1,20 +1,17 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
+import { useLoad } from "../shared/use_load.ts";
 import { api } from "./api.ts";
+import type { Condition } from "./types.ts";
 
-/** Loads `path` and renders it; errors are shown, never thrown. */
-export function Load<T>({ path, children }: { path: string; children: (data: T) => ComponentChildren }) {
-  const [state, setState] = useState<{ data?: T; error?: string }>({});
-  useEffect(() => {
-    let live = true;
-    setState({});
-    api<T>(path).then(
-      (data) => live && setState({ data }),
-      (err) => live && setState({ error: String(err.message) }),
-    );
-    return () => void (live = false);
-  }, [path]);
-  if (state.error) return <p class="error" role="alert">{state.error}</p>;
+/** Loads `path` and renders it; errors are shown, never thrown. A new path starts afresh. */
+export function Load<T>(props: { path: string; children: (data: T) => ComponentChildren }) {
+  return <Loader<T> key={props.path} {...props} />;
+}
+
+function Loader<T>({ path, children }: { path: string; children: (data: T) => ComponentChildren }) {
+  const state = useLoad(() => api<T>(path), [path]);
+  if (state.error) return <p class="error" role="alert">{(state.error as Error).message}</p>;
   if (state.data === undefined) return <p class="muted">Loading…</p>;
   return <>{children(state.data)}</>;
 }
@@ -27,14 +24,6 @@ export function Badge({ value }: { value: string | undefined }) {
     ? "bad"
     : "warn";
   return <span class={`badge ${tone}`}>{v}</span>;
-}
-
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
 }
 
 export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {

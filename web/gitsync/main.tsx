@@ -5,7 +5,7 @@
  */
 import { render } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { api, type SessionInfo, setSignedOutHandler, signOut } from "./api.ts";
+import { api, type SessionInfo, setSignedOutHandler, signInOf, signOut } from "./api.ts";
 import { link, navigate, useSegments } from "./router.ts";
 import { ApplicationPage } from "./pages/application.tsx";
 import { ApplicationsPage } from "./pages/applications.tsx";
@@ -34,7 +34,7 @@ function App() {
   const load = useCallback(() => {
     api<SessionInfo>("/api/session").then(
       (session) => setState({ kind: "signed-in", session }),
-      (err) => setState({ kind: "signed-out", mode: err.signIn ?? "token" }),
+      (err) => setState({ kind: "signed-out", mode: signInOf(err) ?? "token" }),
     );
   }, []);
   useEffect(() => {

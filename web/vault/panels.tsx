@@ -6,6 +6,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, q, type SearchHit } from "./api.ts";
 import { pluginHost } from "./plugin_host.ts";
+import { Modal } from "../shared/modal.tsx";
 
 export type BuiltInPanel = "files" | "search" | "tags" | "backlinks";
 /** A plugin's panel is `plugin:<plugin id>:<panel id>` (api.ui.registerSidebarPanel). */
@@ -182,52 +183,43 @@ export function SidebarSettings(
   },
 ) {
   return (
-    <div class="overlay" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Sidebar panels"
-        onKeyDown={(e) => e.key === "Escape" && onClose()}
-      >
-        <h2>Sidebar panels</h2>
-        <ul class="layout">
-          {layout.map((p, i) => (
-            <li key={p.id}>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={p.visible}
-                  onChange={() =>
-                    onChange(layout.map((x) => (x.id === p.id ? { ...x, visible: !x.visible } : x)))}
-                />{" "}
-                {panelName(p.id)}
-              </label>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={`Move ${panelName(p.id)} up`}
-                disabled={i === 0}
-                onClick={() => onChange(moveItem(layout, i, -1))}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={`Move ${panelName(p.id)} down`}
-                disabled={i === layout.length - 1}
-                onClick={() => onChange(moveItem(layout, i, 1))}
-              >
-                ↓
-              </button>
-            </li>
-          ))}
-        </ul>
-        <div class="actions">
-          <button type="button" class="primary" onClick={onClose}>Done</button>
-        </div>
+    <Modal title="Sidebar panels" onClose={onClose}>
+      <ul class="layout">
+        {layout.map((p, i) => (
+          <li key={p.id}>
+            <label>
+              <input
+                type="checkbox"
+                checked={p.visible}
+                onChange={() =>
+                  onChange(layout.map((x) => (x.id === p.id ? { ...x, visible: !x.visible } : x)))}
+              />{" "}
+              {panelName(p.id)}
+            </label>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={`Move ${panelName(p.id)} up`}
+              disabled={i === 0}
+              onClick={() => onChange(moveItem(layout, i, -1))}
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={`Move ${panelName(p.id)} down`}
+              disabled={i === layout.length - 1}
+              onClick={() => onChange(moveItem(layout, i, 1))}
+            >
+              ↓
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div class="actions">
+        <button type="button" class="primary" onClick={onClose}>Done</button>
       </div>
-    </div>
+    </Modal>
   );
 }

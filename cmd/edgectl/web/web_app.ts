@@ -173,6 +173,16 @@ const ROUTES = {
 } as const;
 
 /** A Kubernetes refusal keeps its status (403 Forbidden, 404, 409, 422) and message; others are 502. */
+/** GET /api/session: who is signed in and what the dashboard may do (the web app imports this type). */
+export interface WebSession {
+  user: WebUser | null;
+  auth: "kubeconfig" | "oidc";
+  readOnly: boolean;
+  /** The Prometheus and Jaeger addresses, or null when none is configured. */
+  prometheus: string | null;
+  traces: string | null;
+}
+
 function kubeError(c: Context, err: unknown) {
   if (err instanceof KubeApiError && err.status >= 400 && err.status < 500) {
     return c.json({ error: err.message, reason: err.reason }, err.status as 400);
@@ -227,13 +237,14 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
 
   mountRoute(app, ROUTES.session, (c) => {
     const user = userOf(c);
-    return c.json({
+    const session: WebSession = {
       user: user ?? null,
       auth: oidc ? "oidc" : "kubeconfig",
       readOnly,
       prometheus: deps.prometheus ? deps.prometheus.baseUrl : null,
       traces: deps.jaeger ? deps.jaeger.baseUrl : null,
-    });
+    };
+    return c.json(session);
   });
 
   mountRoute(app, ROUTES.resources, async (c) => {

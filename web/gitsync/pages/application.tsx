@@ -1,20 +1,10 @@
 import { Badge, Conditions, Load, short } from "../components.tsx";
 import { link } from "../router.ts";
-import type { Application } from "./applications.tsx";
-
-interface RevisionSummary {
-  name: string;
-  sourceRevision: string;
-  phase: string;
-  planDigest?: string;
-  summary?: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
-  approved: boolean;
-  createdAt?: string;
-}
+import type { ApplicationAnswer } from "../types.ts";
 
 export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
   return (
-    <Load<{ application: Application; revisions: RevisionSummary[] }>
+    <Load<ApplicationAnswer>
       path={`/api/applications/${ns}/${name}`}
     >
       {({ application: a, revisions }) => (
@@ -60,7 +50,7 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
                 {revisions.map((r) => (
                   <tr key={r.name}>
                     <td>
-                      <a href={link("revisions", ns, r.name)}>{r.name}</a>
+                      <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
                     </td>
                     <td class="mono">{short(r.sourceRevision)}</td>
                     <td>

@@ -1,21 +1,6 @@
-import { Badge, type Condition, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import { Badge, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import type { Application } from "../types.ts";
 import { link, navigate } from "../router.ts";
-
-export interface Application {
-  metadata: { name: string; namespace: string; creationTimestamp?: string };
-  spec: {
-    serviceAccountName?: string;
-    suspend?: boolean;
-    sync?: { automatic?: boolean; selfHeal?: boolean; prune?: boolean };
-    source: { repositoryRef: { name: string }; path?: string; render?: { type?: string } };
-  };
-  status?: {
-    sourceRevision?: string;
-    desiredRevision?: string;
-    deployedRevision?: string;
-    conditions?: Condition[];
-  };
-}
 
 export const ready = (a: Application) => a.status?.conditions?.find((c) => c.type === "Ready");
 

@@ -1,24 +1,6 @@
 import { Badge, Load } from "../components.tsx";
 import { link } from "../router.ts";
-
-interface GraphNode {
-  id: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  health: string;
-  message?: string;
-}
-interface Graph {
-  application: string;
-  namespace: string;
-  revision?: string;
-  nodes: GraphNode[];
-  edges: { from: string; to: string }[];
-  notListed: string[];
-  /** The Application manages Secrets, which the console never reads. */
-  secretsLeftOut?: boolean;
-}
+import type { Graph } from "../types.ts";
 
 function Tree({ g, id, seen }: { g: Graph; id: string; seen: Set<string> }) {
   const node = g.nodes.find((n) => n.id === id)!;

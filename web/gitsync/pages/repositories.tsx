@@ -1,11 +1,6 @@
-import { Badge, type Condition, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import { Badge, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import type { Repository } from "../types.ts";
 import { link, navigate } from "../router.ts";
-
-interface Repository {
-  metadata: { name: string; namespace: string };
-  spec: { git: { url: string; revision?: string }; pollInterval?: string };
-  status?: { artifact?: { revision?: string }; sourceRevision?: string; conditions?: Condition[] };
-}
 
 export function RepositoriesPage() {
   return (
@@ -41,7 +36,9 @@ export function RepositoriesPage() {
                       <td>{r.metadata.namespace}</td>
                       <td>{r.metadata.name}</td>
                       <td class="mono">{r.spec.git.url}</td>
-                      <td class="mono">{r.spec.git.revision ?? "HEAD"} {short(r.status?.sourceRevision)}</td>
+                      <td class="mono">
+                        {r.spec.git.revision ?? "HEAD"} {short(r.status?.artifact?.revision)}
+                      </td>
                       <td>
                         <Badge value={ready?.reason ?? ready?.status} />
                       </td>

@@ -1,50 +1,10 @@
-import { Badge, type Condition, Conditions, Load, short } from "../components.tsx";
+import { Badge, Conditions, Load, short } from "../components.tsx";
+import type { ObjectRef, Revision } from "../types.ts";
 import { link } from "../router.ts";
 
-interface ObjectRef {
-  apiVersion?: string;
-  kind?: string;
-  namespace?: string;
-  name?: string;
-}
 const ref = (
   o: ObjectRef | undefined,
 ) => (o ? `${o.kind}/${o.namespace ? `${o.namespace}/` : ""}${o.name}` : "");
-
-interface Revision {
-  metadata: { name: string; namespace: string; labels?: Record<string, string> };
-  spec: { applicationRef: { name: string }; sourceRevision: string; serviceAccountName: string };
-  status?: {
-    phase?: string;
-    plan?: {
-      digest: string;
-      summary: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
-      entries: { action: string; kind: string; namespace?: string; name: string; diff?: string }[];
-      truncated: boolean;
-    };
-    approval?: { approvedBy: string; approvedAt: string; planDigest: string } | null;
-    hooks?: Hook[];
-    failure?: { reason: string; message: string };
-    diagnosis?: {
-      firstRootCause?: { reason: string; message: string; resource: ObjectRef };
-      causes: { reason: string; message: string; chain: ObjectRef[] }[];
-      diagnosedAt: string;
-    };
-    conditions?: Condition[];
-    startedAt?: string;
-    finishedAt?: string;
-  };
-}
-
-interface Hook {
-  kind: string;
-  namespace?: string;
-  name: string;
-  stage: string;
-  state: string;
-  rollout: number;
-  message?: string;
-}
 
 export function RevisionPage({ ns, name }: { ns: string; name: string }) {
   return (
