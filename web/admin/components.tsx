@@ -2,10 +2,16 @@
 import { cloneElement, type ComponentChildren, isValidElement } from "preact";
 import { useId, useState } from "preact/hooks";
 import { Confirm as SharedConfirm } from "../shared/modal.tsx";
+import { ErrorNote as SharedErrorNote } from "../shared/ui.tsx";
 import { expectedOrigin, friendlyMessage } from "./api.ts";
 
 export { Modal as Dialog } from "../shared/modal.tsx";
-export { Loading } from "../shared/ui.tsx";
+export { Empty, Loading, PageHeader } from "../shared/ui.tsx";
+
+/** A failure in words a person understands, with a way to try again. */
+export function ErrorNote(props: { error: unknown; onRetry?: () => void }) {
+  return <SharedErrorNote {...props} describe={friendlyMessage} />;
+}
 export { useLoad } from "../shared/use_load.ts";
 
 /** Runs an action, keeping its busy flag and a person-readable error. */
@@ -25,42 +31,6 @@ export function useAction() {
     }
   };
   return { busy, error, setError, run };
-}
-
-export function PageHeader(props: { title: string; children?: ComponentChildren; lead?: string }) {
-  return (
-    <header class="page-header">
-      <div>
-        <h1 tabIndex={-1} id="page-title">{props.title}</h1>
-        {props.lead && <p class="lead">{props.lead}</p>}
-      </div>
-      {props.children && <div class="actions">{props.children}</div>}
-    </header>
-  );
-}
-
-export function Empty(props: { title: string; children?: ComponentChildren }) {
-  return (
-    <div class="empty">
-      <p class="empty-title">{props.title}</p>
-      {props.children && <div class="empty-body">{props.children}</div>}
-    </div>
-  );
-}
-
-export function ErrorNote(props: { error: unknown; onRetry?: () => void }) {
-  if (!props.error) return null;
-  const text = typeof props.error === "string" ? props.error : friendlyMessage(props.error);
-  return (
-    <div class="alert alert-error" role="alert">
-      <span>{text}</span>
-      {props.onRetry && (
-        <button type="button" class="btn btn-small" onClick={props.onRetry}>
-          Try again
-        </button>
-      )}
-    </div>
-  );
 }
 
 export function Notice(props: { children: ComponentChildren; tone?: "info" | "success" | "warn" }) {

@@ -19,6 +19,9 @@ import {
 } from "./api.ts";
 import { LineChart } from "./chart.tsx";
 import { useLoad } from "../shared/use_load.ts";
+import { TopBar } from "../shared/top_bar.tsx";
+import { SignInCard } from "../shared/sign_in_card.tsx";
+import { ErrorNote, Loading } from "../shared/ui.tsx";
 
 const TABS = [
   { id: "resources", title: "Resources" },
@@ -52,8 +55,8 @@ function usePoll<T>(path: string, everyMs: number): { data?: T; error?: string; 
 }
 
 function Ready({ status }: { status?: string }) {
-  const cls = status === "True" ? "ok" : status === "False" ? "bad" : "unknown";
-  return <span class={`badge ${cls}`}>{status ?? "—"}</span>;
+  const cls = status === "True" ? "ok" : status === "False" ? "danger" : "warn";
+  return <span class={`badge badge-${cls}`}>{status ?? "—"}</span>;
 }
 
 function DeleteButton({ row, onDone }: { row: ResourceRow; onDone: () => void }) {
@@ -107,48 +110,50 @@ function ResourcesPage({ writable }: { writable: boolean }) {
             {k.kind} <span class="muted">({k.items.length})</span>
           </h2>
           {k.error ? <p class="error">{k.error}</p> : (
-            <table>
-              <thead>
-                <tr>
-                  <th>NAMESPACE</th>
-                  <th>NAME</th>
-                  {k.headers.filter((h) => h !== "READY").map((h) => <th key={h}>{h}</th>)}
-                  <th>READY</th>
-                  <th>CONDITIONS</th>
-                  {writable && <th />}
-                </tr>
-              </thead>
-              <tbody>
-                {k.items.map((r) => (
-                  <tr key={`${r.namespace}/${r.name}`} data-name={`${r.namespace}/${r.name}`}>
-                    <td>{r.namespace}</td>
-                    <td>{r.name}</td>
-                    {k.headers.map((h, i) =>
-                      h === "READY" ? null : <td key={h}>{r.cells[i]}</td>
-                    )}
-                    <td>
-                      <Ready status={r.ready} />
-                    </td>
-                    <td class="conditions">
-                      {r.conditions.length === 0
-                        ? <span class="muted">none</span>
-                        : r.conditions.map((c) => (
-                          <div key={c.type} title={c.message ?? ""}>
-                            {c.type}={c.status}
-                            {c.reason ? ` (${c.reason})` : ""}
-                            {c.message ? <span class="muted">: {c.message}</span> : null}
-                          </div>
-                        ))}
-                    </td>
-                    {writable && (
-                      <td>
-                        <DeleteButton row={r} onDone={reload} />
-                      </td>
-                    )}
+            <div class="table-wrap">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>NAMESPACE</th>
+                    <th>NAME</th>
+                    {k.headers.filter((h) => h !== "READY").map((h) => <th key={h}>{h}</th>)}
+                    <th>READY</th>
+                    <th>CONDITIONS</th>
+                    {writable && <th />}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {k.items.map((r) => (
+                    <tr key={`${r.namespace}/${r.name}`} data-name={`${r.namespace}/${r.name}`}>
+                      <td>{r.namespace}</td>
+                      <td>{r.name}</td>
+                      {k.headers.map((h, i) =>
+                        h === "READY" ? null : <td key={h}>{r.cells[i]}</td>
+                      )}
+                      <td>
+                        <Ready status={r.ready} />
+                      </td>
+                      <td class="conditions">
+                        {r.conditions.length === 0
+                          ? <span class="muted">none</span>
+                          : r.conditions.map((c) => (
+                            <div key={c.type} title={c.message ?? ""}>
+                              {c.type}={c.status}
+                              {c.reason ? ` (${c.reason})` : ""}
+                              {c.message ? <span class="muted">: {c.message}</span> : null}
+                            </div>
+                          ))}
+                      </td>
+                      {writable && (
+                        <td>
+                          <DeleteButton row={r} onDone={reload} />
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       ))}
@@ -294,42 +299,47 @@ function TracesPage({ source }: { source: string | null }) {
     <div>
       <p class="muted">From {source}, last hour</p>
       {error && <p class="error">{error}</p>}
-      {data && (data.traces.length === 0 ? <p class="muted">No traces in the last hour.</p> : (
-        <table>
-          <thead>
-            <tr>
-              <th>TRACE ID</th>
-              <th>OPERATION</th>
-              <th>SERVICE</th>
-              <th>DURATION</th>
-              <th>SPANS</th>
-              <th>ERRORS</th>
-              <th>START</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.traces.map((t) => (
-              <tr key={t.traceID} data-trace={t.traceID}>
-                <td class="mono">
-                  <button
-                    type="button"
-                    class="link"
-                    onClick={() => setOpen(open === t.traceID ? undefined : t.traceID)}
-                  >
-                    {t.traceID}
-                  </button>
-                </td>
-                <td>{t.operation}</td>
-                <td>{t.service}</td>
-                <td>{seconds(t.durationMicros / 1e6)}</td>
-                <td>{t.spans}</td>
-                <td>{t.errors ? <span class="badge bad">{t.errors}</span> : 0}</td>
-                <td>{new Date(t.startTime).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
+      {data &&
+        (data.traces.length === 0
+          ? <p class="muted">No traces in the last hour.</p>
+          : (
+            <div class="table-wrap">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>TRACE ID</th>
+                    <th>OPERATION</th>
+                    <th>SERVICE</th>
+                    <th>DURATION</th>
+                    <th>SPANS</th>
+                    <th>ERRORS</th>
+                    <th>START</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.traces.map((t) => (
+                    <tr key={t.traceID} data-trace={t.traceID}>
+                      <td class="mono">
+                        <button
+                          type="button"
+                          class="link"
+                          onClick={() => setOpen(open === t.traceID ? undefined : t.traceID)}
+                        >
+                          {t.traceID}
+                        </button>
+                      </td>
+                      <td>{t.operation}</td>
+                      <td>{t.service}</td>
+                      <td>{seconds(t.durationMicros / 1e6)}</td>
+                      <td>{t.spans}</td>
+                      <td>{t.errors ? <span class="badge badge-danger">{t.errors}</span> : 0}</td>
+                      <td>{new Date(t.startTime).toLocaleString()}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ))}
       {open && <SpanTree id={open} />}
     </div>
   );
@@ -340,38 +350,41 @@ function AccessPage() {
   return (
     <div>
       {error && <p class="error">{error}</p>}
-      {data && (data.records.length === 0 ? <p class="muted">No access-log records.</p> : (
-        <table>
-          <thead>
-            <tr>
-              <th>TIME</th>
-              <th>NODE</th>
-              <th>GATEWAY</th>
-              <th>ROUTE</th>
-              <th>METHOD</th>
-              <th>HOST</th>
-              <th>PATH</th>
-              <th>STATUS</th>
-              <th>DURATION</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.records.map((r, i) => (
-              <tr key={i} class={r.status >= 500 ? "row-bad" : ""}>
-                <td>{new Date(r.time).toLocaleTimeString()}</td>
-                <td>{r.node}</td>
-                <td>{r.gateway}</td>
-                <td>{r.route}</td>
-                <td>{r.method}</td>
-                <td>{r.host}</td>
-                <td class="mono">{r.path}</td>
-                <td>{r.status}</td>
-                <td>{r.duration_ms === undefined ? "" : `${r.duration_ms} ms`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
+      {data &&
+        (data.records.length === 0 ? <p class="muted">No access-log records.</p> : (
+          <div class="table-wrap">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th>TIME</th>
+                  <th>NODE</th>
+                  <th>GATEWAY</th>
+                  <th>ROUTE</th>
+                  <th>METHOD</th>
+                  <th>HOST</th>
+                  <th>PATH</th>
+                  <th>STATUS</th>
+                  <th>DURATION</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.records.map((r, i) => (
+                  <tr key={i} class={r.status >= 500 ? "row-bad" : ""}>
+                    <td>{new Date(r.time).toLocaleTimeString()}</td>
+                    <td>{r.node}</td>
+                    <td>{r.gateway}</td>
+                    <td>{r.route}</td>
+                    <td>{r.method}</td>
+                    <td>{r.host}</td>
+                    <td class="mono">{r.path}</td>
+                    <td>{r.status}</td>
+                    <td>{r.duration_ms === undefined ? "" : `${r.duration_ms} ms`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
     </div>
   );
 }
@@ -430,23 +443,41 @@ function App() {
   const [error, setError] = useState<string>();
   const tab = useHash();
   const load = useCallback(() => {
+    setError(undefined);
     get<Session>("/api/session").then(setSession, (err: Error) => setError(err.message));
   }, []);
   useEffect(() => {
     setUnauthorizedHandler(load);
     load();
   }, [load]);
-  if (error) return <p class="error">{error}</p>;
-  if (!session) return <p class="muted">Loading…</p>;
+  if (error) {
+    return (
+      <main class="main">
+        <ErrorNote error={error} onRetry={load} />
+      </main>
+    );
+  }
+  if (!session) {
+    return (
+      <main class="main">
+        <Loading />
+      </main>
+    );
+  }
   if (!session.user) {
     return (
-      <main class="signin">
-        <h1>edgectl</h1>
-        <p>Sign in to see the edge proxy's resources as yourself.</p>
-        <a class="button" href={`/auth/login?back=${encodeURIComponent(location.pathname + location.hash)}`}>
+      <SignInCard
+        product="edgectl"
+        title="Sign in to edgectl"
+        lead="See the edge proxy's resources, traffic and traces as yourself."
+      >
+        <a
+          class="btn btn-primary"
+          href={`/auth/login?back=${encodeURIComponent(location.pathname + location.hash)}`}
+        >
           Sign in
         </a>
-      </main>
+      </SignInCard>
     );
   }
   const writable = !session.readOnly;
@@ -456,20 +487,24 @@ function App() {
   };
   return (
     <div class="layout">
-      <header>
-        <strong>edgectl</strong>
-        <nav>
-          {TABS.filter((t) => writable || !("write" in t)).map((t) => (
-            <a key={t.id} href={`#/${t.id}`} class={tab === t.id ? "active" : ""}>{t.title}</a>
-          ))}
-        </nav>
-        <span class="who">
-          {session.readOnly && <span class="badge unknown">read-only</span>}{" "}
-          <span id="user">{session.user.name}</span>
-          {session.auth === "oidc" && <button type="button" onClick={signOut}>Sign out</button>}
-        </span>
-      </header>
-      <main>
+      <a class="skip" href="#main">Skip to content</a>
+      <TopBar
+        brand="edgectl"
+        brandHref="#/resources"
+        label="Views"
+        links={TABS.filter((t) => writable || !("write" in t)).map((t) => ({
+          href: `#/${t.id}`,
+          label: t.title,
+          current: tab === t.id,
+        }))}
+      >
+        {session.readOnly && <span class="badge badge-neutral">read-only</span>}
+        <span id="user" class="who-name">{session.user.name}</span>
+        {session.auth === "oidc" && (
+          <button type="button" class="btn btn-small" onClick={signOut}>Sign out</button>
+        )}
+      </TopBar>
+      <main id="main" class="main">
         {tab === "resources" && <ResourcesPage writable={writable} />}
         {tab === "topology" && <TopologyPage />}
         {tab === "metrics" && <MetricsPage source={session.prometheus} />}

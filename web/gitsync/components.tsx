@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useLoad } from "../shared/use_load.ts";
+import { ErrorNote, Loading } from "../shared/ui.tsx";
 import { api } from "./api.ts";
 import type { Condition } from "./types.ts";
 
@@ -11,8 +12,8 @@ export function Load<T>(props: { path: string; children: (data: T) => ComponentC
 
 function Loader<T>({ path, children }: { path: string; children: (data: T) => ComponentChildren }) {
   const state = useLoad(() => api<T>(path), [path]);
-  if (state.error) return <p class="error" role="alert">{(state.error as Error).message}</p>;
-  if (state.data === undefined) return <p class="muted">Loading…</p>;
+  if (state.error) return <ErrorNote error={state.error} onRetry={() => void state.reload()} />;
+  if (state.data === undefined) return <Loading />;
   return <>{children(state.data)}</>;
 }
 
@@ -21,36 +22,38 @@ export function Badge({ value }: { value: string | undefined }) {
   const tone = /^(Healthy|Succeeded|True|Deployed|Ready|Synced)$/.test(v)
     ? "ok"
     : /^(Failed|Degraded|False|HookFailed|Forbidden)/.test(v)
-    ? "bad"
+    ? "danger"
     : "warn";
-  return <span class={`badge ${tone}`}>{v}</span>;
+  return <span class={`badge badge-${tone}`}>{v}</span>;
 }
 
 export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {
   if (!conditions?.length) return <p class="muted">No conditions.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th>Type</th>
-          <th>Status</th>
-          <th>Reason</th>
-          <th>Message</th>
-        </tr>
-      </thead>
-      <tbody>
-        {conditions.map((c) => (
-          <tr key={c.type}>
-            <td>{c.type}</td>
-            <td>
-              <Badge value={c.status} />
-            </td>
-            <td>{c.reason}</td>
-            <td class="message">{c.message}</td>
+    <div class="table-wrap">
+      <table class="table">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>Status</th>
+            <th>Reason</th>
+            <th>Message</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {conditions.map((c) => (
+            <tr key={c.type}>
+              <td>{c.type}</td>
+              <td>
+                <Badge value={c.status} />
+              </td>
+              <td>{c.reason}</td>
+              <td class="message">{c.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -78,7 +81,7 @@ export function NamespaceFilter({ onChange }: { onChange: (ns: string) => void }
         value={value}
         onInput={(e) => setValue((e.target as HTMLInputElement).value)}
       />
-      <button type="submit">Show</button>
+      <button type="submit" class="btn">Show</button>
     </form>
   );
 }

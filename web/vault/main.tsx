@@ -56,10 +56,17 @@ import {
 } from "./panes.ts";
 import { cachedPreferences, loadPreferences, type Preferences, savePreferences } from "./preferences.ts";
 import { Workspace } from "./workspace.tsx";
+import { TopBar } from "../shared/top_bar.tsx";
+import { Loading } from "../shared/ui.tsx";
 
 const navigate = (path: string) => {
   history.pushState(null, "", path);
   dispatchEvent(new PopStateEvent("popstate"));
+};
+/** A click on a link to `path`, followed without a reload. */
+const go = (path: string) => (e: MouseEvent) => {
+  e.preventDefault();
+  navigate(path);
 };
 
 function usePath() {
@@ -521,7 +528,7 @@ function App() {
     if (me) void pluginHost.start({ id: me.id, name: me.name });
     else if (me === null) pluginHost.stop();
   }, [me?.id]);
-  if (me === undefined) return <p class="muted loading">Loading…</p>;
+  if (me === undefined) return <Loading />;
   if (me === null) return <SignIn onSignedIn={load} />;
   const section = path === "/settings"
     ? "settings"
@@ -530,48 +537,33 @@ function App() {
     : "notes";
   return (
     <div class="app">
-      <header class="topbar">
-        <a class="brand" href="/" onClick={(e) => (e.preventDefault(), navigate("/"))}>vault</a>
-        <nav aria-label="Sections">
-          <a
-            href="/"
-            aria-current={section === "notes" ? "page" : undefined}
-            onClick={(e) => (e.preventDefault(), navigate("/"))}
-          >
-            Notes
-          </a>
-          <a
-            href="/settings"
-            aria-current={section === "settings" ? "page" : undefined}
-            onClick={(e) => (e.preventDefault(), navigate("/settings"))}
-          >
-            Settings
-          </a>
-          {me.role === "admin" && (
-            <a
-              href="/admin"
-              aria-current={section === "admin" ? "page" : undefined}
-              onClick={(e) => (e.preventDefault(), navigate("/admin"))}
-            >
-              Admin
-            </a>
-          )}
-        </nav>
-        <span class="who">
-          <PluginTopbar />
-          {me.name}
-          <button
-            type="button"
-            onClick={async () => {
-              await api("/api/auth/sign-out", { method: "POST", body: {} }).catch(() => {});
-              history.replaceState(null, "", "/");
-              setMe(null);
-            }}
-          >
-            Sign out
-          </button>
-        </span>
-      </header>
+      <TopBar
+        brand="vault"
+        brandHref="/"
+        onBrandClick={go("/")}
+        label="Sections"
+        links={[
+          { href: "/", label: "Notes", current: section === "notes", onClick: go("/") },
+          { href: "/settings", label: "Settings", current: section === "settings", onClick: go("/settings") },
+          ...(me.role === "admin"
+            ? [{ href: "/admin", label: "Admin", current: section === "admin", onClick: go("/admin") }]
+            : []),
+        ]}
+      >
+        <PluginTopbar />
+        <span class="who-name">{me.name}</span>
+        <button
+          type="button"
+          class="btn-small"
+          onClick={async () => {
+            await api("/api/auth/sign-out", { method: "POST", body: {} }).catch(() => {});
+            history.replaceState(null, "", "/");
+            setMe(null);
+          }}
+        >
+          Sign out
+        </button>
+      </TopBar>
       {section === "settings"
         ? <SettingsPage me={me} />
         : section === "admin"

@@ -6,6 +6,7 @@
 import { startAuthentication } from "@simplewebauthn/browser";
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "./api.ts";
+import { SignInCard } from "../shared/sign_in_card.tsx";
 
 const PROVIDER_NAMES: Record<string, string> = { github: "GitHub", google: "Google" };
 
@@ -108,8 +109,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     });
 
   return (
-    <main class="sign-in">
-      <h1>vault</h1>
+    <SignInCard
+      product="vault"
+      title={mode === "sign-in" ? "Sign in to your vault" : "Create your vault account"}
+    >
       <div class="switch" role="tablist" aria-label="Sign in or create an account">
         <button
           type="button"
@@ -156,7 +159,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             <input name="invite" value={invite} onInput={(e) => setInvite(e.currentTarget.value)} required />
           </label>
         )}
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && <p class="alert alert-error" role="alert">{error}</p>}
         <button type="submit" class="primary" disabled={busy}>
           {mode === "sign-in" ? "Sign in" : "Create account"}
         </button>
@@ -171,6 +174,6 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           <button type="button" onClick={passkey} disabled={busy}>Sign in with a passkey</button>
         )}
       </div>
-    </main>
+    </SignInCard>
   );
 }

@@ -1,4 +1,5 @@
 import { Badge, Conditions, Load, short } from "../components.tsx";
+import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
 import type { ApplicationAnswer } from "../types.ts";
 
@@ -9,7 +10,7 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
     >
       {({ application: a, revisions }) => (
         <section>
-          <h1>Application {ns}/{name}</h1>
+          <PageHeader title={`Application ${ns}/${name}`} />
           <p>
             <a href={link("apps", ns, name, "graph")}>Resource graph</a>
           </p>
@@ -35,38 +36,40 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
           <Conditions conditions={a.status?.conditions} />
           <h2>Revisions</h2>
           {revisions.length === 0 ? <p class="muted">No Revisions yet.</p> : (
-            <table class="list">
-              <thead>
-                <tr>
-                  <th>Revision</th>
-                  <th>Commit</th>
-                  <th>Phase</th>
-                  <th>Plan</th>
-                  <th>Approved</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {revisions.map((r) => (
-                  <tr key={r.name}>
-                    <td>
-                      <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
-                    </td>
-                    <td class="mono">{short(r.sourceRevision)}</td>
-                    <td>
-                      <Badge value={r.phase} />
-                    </td>
-                    <td>
-                      {r.summary
-                        ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
-                        : "-"}
-                    </td>
-                    <td>{r.approved ? "yes" : "no"}</td>
-                    <td>{r.createdAt}</td>
+            <div class="table-wrap">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>Revision</th>
+                    <th>Commit</th>
+                    <th>Phase</th>
+                    <th>Plan</th>
+                    <th>Approved</th>
+                    <th>Created</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {revisions.map((r) => (
+                    <tr key={r.name}>
+                      <td>
+                        <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
+                      </td>
+                      <td class="mono">{short(r.sourceRevision)}</td>
+                      <td>
+                        <Badge value={r.phase} />
+                      </td>
+                      <td>
+                        {r.summary
+                          ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
+                          : "-"}
+                      </td>
+                      <td>{r.approved ? "yes" : "no"}</td>
+                      <td>{r.createdAt}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       )}

@@ -1,4 +1,5 @@
 import { Badge, Load } from "../components.tsx";
+import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
 import type { Graph } from "../types.ts";
 
@@ -24,7 +25,7 @@ function Tree({ g, id, seen }: { g: Graph; id: string; seen: Set<string> }) {
 export function GraphPage({ ns, name }: { ns: string; name: string }) {
   return (
     <section>
-      <h1>Resource graph of {ns}/{name}</h1>
+      <PageHeader title={`Resource graph of ${ns}/${name}`} />
       <p>
         <a href={link("apps", ns, name)}>Back to the Application</a>
       </p>

@@ -1,5 +1,6 @@
 import { Badge, Conditions, Load, short } from "../components.tsx";
 import type { ObjectRef, Revision } from "../types.ts";
+import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
 
 const ref = (
@@ -16,7 +17,7 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
         const hooks = r.status?.hooks ?? [];
         return (
           <section>
-            <h1>Revision {ns}/{name}</h1>
+            <PageHeader title={`Revision ${ns}/${name}`} />
             <dl class="facts">
               <dt>Application</dt>
               <dd>
@@ -32,7 +33,9 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
               </dd>
             </dl>
             {r.status?.failure && (
-              <p class="error" role="alert">{r.status.failure.reason}: {r.status.failure.message}</p>
+              <p class="alert alert-error" role="alert">
+                {r.status.failure.reason}: {r.status.failure.message}
+              </p>
             )}
             <h2>Approval</h2>
             {approval
@@ -60,24 +63,26 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                   to prune
                   {plan.summary.pruneSkipped ? `, ${plan.summary.pruneSkipped} kept from pruning` : ""}
                 </p>
-                <table class="list">
-                  <thead>
-                    <tr>
-                      <th>Action</th>
-                      <th>Object</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {plan.entries.map((e) => (
-                      <tr key={`${e.kind}/${e.namespace}/${e.name}`}>
-                        <td>
-                          <span class={`action ${e.action}`}>{e.action}</span>
-                        </td>
-                        <td>{e.kind}/{e.namespace ? `${e.namespace}/` : ""}{e.name}</td>
+                <div class="table-wrap">
+                  <table class="table">
+                    <thead>
+                      <tr>
+                        <th>Action</th>
+                        <th>Object</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {plan.entries.map((e) => (
+                        <tr key={`${e.kind}/${e.namespace}/${e.name}`}>
+                          <td>
+                            <span class={`action ${e.action}`}>{e.action}</span>
+                          </td>
+                          <td>{e.kind}/{e.namespace ? `${e.namespace}/` : ""}{e.name}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
                 {plan.entries.filter((e) => e.diff).map((e) => (
                   <details open key={`diff-${e.kind}/${e.namespace}/${e.name}`} class="diff">
                     <summary>{e.kind}/{e.name}</summary>
@@ -98,30 +103,32 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
             )}
             <h2>Hooks</h2>
             {hooks.length === 0 ? <p class="muted">No hooks.</p> : (
-              <table class="list hooks">
-                <thead>
-                  <tr>
-                    <th>Stage</th>
-                    <th>Hook</th>
-                    <th>State</th>
-                    <th>Attempt</th>
-                    <th>Message</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {hooks.map((h, i) => (
-                    <tr key={i}>
-                      <td>{h.stage}</td>
-                      <td>{h.kind}/{h.name}</td>
-                      <td>
-                        <Badge value={h.state} />
-                      </td>
-                      <td>{h.rollout}</td>
-                      <td class="message">{h.message}</td>
+              <div class="table-wrap">
+                <table class="table hooks">
+                  <thead>
+                    <tr>
+                      <th>Stage</th>
+                      <th>Hook</th>
+                      <th>State</th>
+                      <th>Attempt</th>
+                      <th>Message</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {hooks.map((h, i) => (
+                      <tr key={i}>
+                        <td>{h.stage}</td>
+                        <td>{h.kind}/{h.name}</td>
+                        <td>
+                          <Badge value={h.state} />
+                        </td>
+                        <td>{h.rollout}</td>
+                        <td class="message">{h.message}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             )}
             <h2>Diagnosis</h2>
             {!d ? <p class="muted">No diagnosis.</p> : (
