@@ -14,6 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from "../harness/browser.ts";
 import { memsvcEnv } from "../harness/memsvc.ts";
+import { checkScreens } from "../harness/screens.ts";
 import { skipBecause } from "../harness/skip.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
@@ -394,6 +395,12 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await page.getByTestId("counter-remembers").filter({ hasText: new RegExp(`^${writesAfter + 1}$`) })
       .waitFor({ timeout: 20_000 });
     await page.locator("figure.chart polyline").first().waitFor();
+    // The charts read out every series at the moment under the pointer.
+    const chart = page.locator('figure[data-chart="Writes and searches per minute"]');
+    await chart.locator("svg").hover({ position: { x: 300, y: 60 } });
+    await chart.locator("[data-crosshair]").waitFor();
+    assert.match(await chart.locator(".chart-readout").innerText(), /^At /);
+    assert.match(await chart.locator(".legend").innerText(), /Writes \d+[\s\S]*Searches \d+/);
     await w.screenshot("15-metrics-after");
     await page.emulateMedia({ colorScheme: "dark" });
     await w.screenshot("15-metrics-dark");
@@ -481,6 +488,60 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await w.screenshot("10-graph-recentred");
     w.assertClean();
     await w.context.close();
+  });
+
+  it("every screen at 1280 and 390 px: no sideways scroll, no console error, no serious axe violation", async () => {
+    const page = (path: string, heading: string) => async (p: Page) => {
+      await p.goto(`/admin/${path}`);
+      await p.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await p.locator(".loading").waitFor({ state: "detached" });
+    };
+    const id = (await recentIds(1))[0]!;
+    await checkScreens(browser, server.url, "memsvc", [
+      {
+        name: "sign-in",
+        open: async (p) => {
+          await p.goto("/admin/");
+          await p.getByRole("heading", { name: "Sign in to memsvc" }).waitFor();
+        },
+      },
+      {
+        name: "browse",
+        open: async (p) => {
+          await p.getByLabel("Email", { exact: true }).fill(ADMIN.email);
+          await p.getByLabel("Password", { exact: true }).fill(ADMIN.password);
+          await p.getByRole("button", { name: "Sign in" }).click();
+          await p.getByRole("heading", { level: 1, name: "Browse" }).waitFor();
+          await p.locator(".loading").waitFor({ state: "detached" });
+        },
+      },
+      {
+        name: "entry",
+        open: async (p) => {
+          await p.goto(`/admin/browse?id=${id}`);
+          await p.getByRole("dialog", { name: "Entry" }).getByText("Source type").waitFor();
+        },
+      },
+      {
+        name: "graph",
+        open: async (p) => {
+          await page(`graph?id=${id}&depth=2`, "Graph")(p);
+          await p.locator("svg g.node.root").waitFor();
+        },
+      },
+      { name: "today", open: page("today", "Today") },
+      { name: "projects", open: page("projects", "Projects") },
+      { name: "tokens", open: page("tokens", "API Tokens") },
+      { name: "users", open: page("users", "Users") },
+      { name: "health", open: page("health", "Health") },
+      {
+        name: "metrics",
+        open: async (p) => {
+          await page("metrics", "Metrics")(p);
+          await p.locator("figure.chart polyline").first().waitFor();
+        },
+      },
+    ]);
   });
 
   /** The ids of the admin's newest entries (as the admin, through the API). */

@@ -30,7 +30,7 @@ export function Badge({ value }: { value: string | undefined }) {
 export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {
   if (!conditions?.length) return <p class="muted">No conditions.</p>;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" role="region" tabIndex={0} aria-label="Conditions">
       <table class="table">
         <thead>
           <tr>

@@ -115,7 +115,7 @@ function Tokens() {
         <Empty title="No tokens yet">Create one above to connect an agent.</Empty>
       )}
       {tokens.data && tokens.data.tokens.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap" role="region" tabIndex={0} aria-label="API tokens">
           <table class="table" aria-label="API tokens">
             <thead>
               <tr>
@@ -143,7 +143,11 @@ function Tokens() {
                   </td>
                   <td>
                     <div class="row-actions">
-                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRevoking(t)}>
+                      <button
+                        type="button"
+                        class="btn btn-small btn-danger"
+                        onClick={() => setRevoking(t)}
+                      >
                         Revoke
                       </button>
                     </div>

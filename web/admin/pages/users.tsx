@@ -66,7 +66,7 @@ function UserList({ me }: { me: Me }) {
       {!users.data && users.loading && <Loading />}
       {users.data && users.data.users.length === 0 && <Empty title="No users yet" />}
       {users.data && users.data.users.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap" role="region" tabIndex={0} aria-label="Users">
           <table class="table" aria-label="Users">
             <thead>
               <tr>
@@ -114,7 +114,12 @@ function UserList({ me }: { me: Me }) {
                   </td>
                   <td>
                     <div class="row-actions">
-                      <button type="button" class="btn btn-small" onClick={() => setPasswordFor(u)}>
+                      <button
+                        type="button"
+                        class="btn btn-small"
+                        onClick={() =>
+                          setPasswordFor(u)}
+                      >
                         Set password
                       </button>
                       {u.banned
@@ -122,7 +127,8 @@ function UserList({ me }: { me: Me }) {
                           <button
                             type="button"
                             class="btn btn-small"
-                            onClick={() => act(() => api.unban(u.id), `${u.email} can sign in again.`)}
+                            onClick={() =>
+                              act(() => api.unban(u.id), `${u.email} can sign in again.`)}
                           >
                             Unban
                           </button>
@@ -140,7 +146,12 @@ function UserList({ me }: { me: Me }) {
                             Ban
                           </button>
                         )}
-                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRemoving(u)}>
+                      <button
+                        type="button"
+                        class="btn btn-small btn-danger"
+                        onClick={() =>
+                          setRemoving(u)}
+                      >
                         Remove
                       </button>
                     </div>

@@ -35,42 +35,44 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
           <h2>Conditions</h2>
           <Conditions conditions={a.status?.conditions} />
           <h2>Revisions</h2>
-          {revisions.length === 0 ? <p class="muted">No Revisions yet.</p> : (
-            <div class="table-wrap">
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th>Revision</th>
-                    <th>Commit</th>
-                    <th>Phase</th>
-                    <th>Plan</th>
-                    <th>Approved</th>
-                    <th>Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {revisions.map((r) => (
-                    <tr key={r.name}>
-                      <td>
-                        <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
-                      </td>
-                      <td class="mono">{short(r.sourceRevision)}</td>
-                      <td>
-                        <Badge value={r.phase} />
-                      </td>
-                      <td>
-                        {r.summary
-                          ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
-                          : "-"}
-                      </td>
-                      <td>{r.approved ? "yes" : "no"}</td>
-                      <td>{r.createdAt}</td>
+          {revisions.length === 0
+            ? <p class="muted">No Revisions yet.</p>
+            : (
+              <div class="table-wrap" role="region" tabIndex={0} aria-label="Revisions">
+                <table class="table">
+                  <thead>
+                    <tr>
+                      <th>Revision</th>
+                      <th>Commit</th>
+                      <th>Phase</th>
+                      <th>Plan</th>
+                      <th>Approved</th>
+                      <th>Created</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+                  </thead>
+                  <tbody>
+                    {revisions.map((r) => (
+                      <tr key={r.name}>
+                        <td>
+                          <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
+                        </td>
+                        <td class="mono">{short(r.sourceRevision)}</td>
+                        <td>
+                          <Badge value={r.phase} />
+                        </td>
+                        <td>
+                          {r.summary
+                            ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
+                            : "-"}
+                        </td>
+                        <td>{r.approved ? "yes" : "no"}</td>
+                        <td>{r.createdAt}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
         </section>
       )}
     </Load>

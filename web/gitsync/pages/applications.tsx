@@ -25,7 +25,7 @@ export function ApplicationsPage() {
               </Empty>
             )
             : (
-              <div class="table-wrap">
+              <div class="table-wrap" role="region" tabIndex={0} aria-label="Applications">
                 <table class="table">
                   <thead>
                     <tr>

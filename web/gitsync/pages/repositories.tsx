@@ -24,7 +24,7 @@ export function RepositoriesPage() {
               </Empty>
             )
             : (
-              <div class="table-wrap">
+              <div class="table-wrap" role="region" tabIndex={0} aria-label="Repositories">
                 <table class="table">
                   <thead>
                     <tr>

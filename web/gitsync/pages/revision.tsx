@@ -63,7 +63,7 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                   to prune
                   {plan.summary.pruneSkipped ? `, ${plan.summary.pruneSkipped} kept from pruning` : ""}
                 </p>
-                <div class="table-wrap">
+                <div class="table-wrap" role="region" tabIndex={0} aria-label="Plan">
                   <table class="table">
                     <thead>
                       <tr>
@@ -102,34 +102,36 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
               </div>
             )}
             <h2>Hooks</h2>
-            {hooks.length === 0 ? <p class="muted">No hooks.</p> : (
-              <div class="table-wrap">
-                <table class="table hooks">
-                  <thead>
-                    <tr>
-                      <th>Stage</th>
-                      <th>Hook</th>
-                      <th>State</th>
-                      <th>Attempt</th>
-                      <th>Message</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {hooks.map((h, i) => (
-                      <tr key={i}>
-                        <td>{h.stage}</td>
-                        <td>{h.kind}/{h.name}</td>
-                        <td>
-                          <Badge value={h.state} />
-                        </td>
-                        <td>{h.rollout}</td>
-                        <td class="message">{h.message}</td>
+            {hooks.length === 0
+              ? <p class="muted">No hooks.</p>
+              : (
+                <div class="table-wrap" role="region" tabIndex={0} aria-label="Hooks">
+                  <table class="table hooks">
+                    <thead>
+                      <tr>
+                        <th>Stage</th>
+                        <th>Hook</th>
+                        <th>State</th>
+                        <th>Attempt</th>
+                        <th>Message</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+                    </thead>
+                    <tbody>
+                      {hooks.map((h, i) => (
+                        <tr key={i}>
+                          <td>{h.stage}</td>
+                          <td>{h.kind}/{h.name}</td>
+                          <td>
+                            <Badge value={h.state} />
+                          </td>
+                          <td>{h.rollout}</td>
+                          <td class="message">{h.message}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
             <h2>Diagnosis</h2>
             {!d ? <p class="muted">No diagnosis.</p> : (
               <div class="diagnosis">
