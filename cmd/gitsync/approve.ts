@@ -2,7 +2,9 @@
  * `gitsync approve <application>`: approves exactly the plan shown. It sets approved-revision and
  * approve-digest on the Application; the admission webhook checks the digest against the Revision's
  * plan and records who approved (from the authenticated request) and when. With --wait it follows the
- * rollout to its end: exit 0 when Healthy, 1 when it fails (the reason printed), for CI pipelines.
+ * rollout to its end: exit 0 when Healthy, 1 as soon as it fails or its approval goes stale (the reason
+ * printed), for CI pipelines. A Revision that failed, or that the Application no longer wants, is not
+ * approved: the error says why and what to do instead.
  */
 import type { Command } from "@commander-js/extra-typings";
 import {
@@ -22,8 +24,9 @@ import {
   APPROVED_REVISION,
 } from "../../controller/gitsync/approval/review.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
+import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { collection, getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { outcome, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { failureText, reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -39,8 +42,11 @@ export function registerApprove(program: Command, io: Io) {
         "approval of exactly that digest: if the plan changed since you looked (--digest), the approval is " +
         "refused. Without a terminal (CI) pass --yes, or --digest, which is itself the confirmation; otherwise " +
         "approve exits 2 before touching the cluster. Who approved is taken from your credentials, never from " +
-        "the command. With --wait, follows the rollout and exits 0 when the Revision is Healthy, 1 when it " +
-        "fails (with the reason) or the timeout passes.",
+        "the command. With --wait, follows the rollout and exits 0 when the Revision is Healthy, 1 as soon as " +
+        "it fails (with the reason and root cause), its plan changes and needs approving again " +
+        "(ApprovalStale, with the new digest), a new commit supersedes it, or the timeout passes. A Revision " +
+        "that failed or is superseded is not approved (exit 1, saying why); one already deployed and " +
+        "Healthy needs no approval (exit 0).",
     )
     .argument("<application>", "Application name")
     .option("--revision <name>", "The Revision to approve (default: the one the Application wants deployed)")
@@ -66,6 +72,18 @@ export function registerApprove(program: Command, io: Io) {
         const revName = rev.metadata!.name!;
         const plan = rev.status?.plan;
         const phase = rev.status?.phase ?? "Pending";
+        refuseUnapprovable(app, rev);
+        if (phase === "Healthy") {
+          // Deployed already (its rollout completed, or its plan changed nothing): for CI, that is success.
+          const message = `Revision ${revName} is deployed and Healthy: nothing to approve`;
+          printResult(
+            io,
+            { application: name, namespace, revision: revName, phase },
+            flags.output,
+            () => message,
+          );
+          return;
+        }
         if (!plan) {
           throw new CliError(`Revision ${revName} has no plan yet (phase ${phase}); try again shortly`);
         }
@@ -99,21 +117,15 @@ export function registerApprove(program: Command, io: Io) {
           approvedBy: approved[APPROVED_BY],
         };
         if (flags.wait) {
-          const end = await waitForRollout(
-            client,
-            namespace,
-            revName,
-            timeoutMs,
-            (line) => io.stderr.write(`${line}\n`),
+          await reportRollout(
+            io,
+            flags.output,
+            result,
+            () =>
+              waitForRollout(client, namespace, revName, timeoutMs, (line) => io.stderr.write(`${line}\n`), {
+                approvedDigest: plan.digest,
+              }),
           );
-          result.phase = end.status?.phase;
-          if (end.status?.failure) result.failure = end.status.failure;
-          if (end.status?.phase !== "Healthy") {
-            // Pipelines reading -o json still get the document; the failure is the error line, exit 1.
-            if (flags.output !== "table") printResult(io, result, flags.output, () => "");
-            throw new CliError(outcome(end));
-          }
-          printResult(io, result, flags.output, () => outcome(end));
           return;
         }
         printResult(io, result, flags.output, (r) => `Revision ${r.revision} approved by ${r.approvedBy}`);
@@ -123,6 +135,28 @@ export function registerApprove(program: Command, io: Io) {
     "# Look at the plan, then approve exactly it\ngitsync plan web -n shop\ngitsync approve web -n shop --digest sha256:…",
     "# In a CI pipeline: approve and wait for the rollout (exit 1 if it fails)\ngitsync approve web -n shop --yes --wait --timeout 15m",
   ]);
+}
+
+/**
+ * A Revision that cannot be approved, with what to do instead: one the Application no longer wants (the
+ * approval would roll out nothing), and one that failed (an approval does not bring it back).
+ */
+function refuseUnapprovable(app: Application, rev: Revision): void {
+  const name = app.metadata!.name!;
+  const revName = rev.metadata!.name!;
+  const desired = app.status?.desiredRevision;
+  if (rev.status?.phase === "Superseded" || revName !== desired) {
+    throw new CliError(
+      `Revision ${revName} is superseded: Application ${name} wants Revision ${desired ?? "(none)"} now; ` +
+        `review and approve that one (gitsync plan ${name}; gitsync approve ${name})`,
+    );
+  }
+  if (rev.status?.phase === "Failed") {
+    const next = rev.status.failure?.retryable === false
+      ? "it needs a fix in Git (a new commit makes a new Revision)"
+      : `fix the cause, then gitsync retry ${name}; or roll back: gitsync rollback ${name}`;
+    throw new CliError(`${failureText(rev)}\nthere is nothing to approve: ${next}`);
+  }
 }
 
 /** Sets the approval request and returns the Application's annotations as the webhook left them. */

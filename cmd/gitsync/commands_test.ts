@@ -29,6 +29,10 @@ test("approve: a digest that is not sha256:<hex>, a timeout that is not a durati
 
 test("rollback, plan, history: a missing application, a bad timeout, an unknown output", async () => {
   await usageError(["rollback", "web", "--timeout", "0s"], /^error: --timeout must be a duration/);
+  await usageError(
+    ["rollback", "web", "--to-revision", "Not_A_Name"],
+    /^error: --to-revision must be a Revision name, not "Not_A_Name"/,
+  );
   await usageError(["plan"], /^error: missing required argument 'application'/);
   await usageError(["history", "web", "-o", "wide"], /argument 'wide' is invalid/);
   await usageError(["apps", "extra"], /too many arguments/);

@@ -1,18 +1,36 @@
-/** `gitsync diagnose <application>`: the root causes the controller found for its Revision's latest failure. */
+/**
+ * `gitsync diagnose <application>`: why its Revision is stuck or failed — the failure, what the rollout
+ * waits for, and the root causes the controller found, each with its chain from the managed object down.
+ */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge } from "../../internal/k8s/mod.ts";
 import type { Diagnosis, ObjectRef } from "../../controller/gitsync/diagnosis/diagnose.ts";
+import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
 
 const step = (r: ObjectRef) => `${r.kind}/${r.name}`;
 
-export function formatDiagnosis(revision: string, phase: string, d: Diagnosis | undefined): string {
-  if (!d?.causes.length) return `Revision ${revision} (${phase}): nothing diagnosed`;
-  const lines = [
-    `Revision ${revision} (${phase}): ${d.causes.length} root cause${d.causes.length > 1 ? "s" : ""}, ` +
-    `diagnosed ${formatAge(d.diagnosedAt)} ago`,
-  ];
+export interface DiagnoseResult {
+  revision: string;
+  phase: string;
+  failure?: NonNullable<Revision["status"]>["failure"];
+  waitingFor?: string;
+  diagnosis?: Diagnosis;
+}
+
+export function formatDiagnosis(r: DiagnoseResult): string {
+  const d = r.diagnosis;
+  const head = `Revision ${r.revision} (${r.phase})`;
+  const lines: string[] = [];
+  if (r.failure) lines.push(`${head} failed: ${r.failure.reason}: ${r.failure.message}`);
+  if (r.waitingFor) lines.push(`${head} waits for ${r.waitingFor}`);
+  if (!d?.causes.length) return lines.length ? lines.join("\n") : `${head}: nothing diagnosed`;
+  const summary = `${d.causes.length} root cause${d.causes.length > 1 ? "s" : ""}, diagnosed ${
+    formatAge(d.diagnosedAt)
+  } ago`;
+  if (lines.length) lines.push("", summary);
+  else lines.push(`${head}: ${summary}`);
   for (const c of d.causes) {
     lines.push("", `${c.reason}  ${c.chain.map(step).join(" → ")}`, `  ${c.message}`);
   }
@@ -22,11 +40,14 @@ export function formatDiagnosis(revision: string, phase: string, d: Diagnosis | 
 export function registerDiagnose(program: Command, io: Io) {
   const command = program
     .command("diagnose")
-    .summary("Show why an Application's rollout is stuck or failed: root causes and how they were found")
+    .summary(
+      "Show why an Application's rollout is stuck or failed: the failure, root causes and how they were found",
+    )
     .description(
-      "Print the diagnosis gitsync-manager recorded on the Revision the Application wants deployed (or " +
-        "--revision): each root cause (CrashLoopBackOff, ImagePullBackOff, MissingSecret, Unschedulable, a " +
-        "failed Job, ...) with the chain from the managed object down to it and the redacted message.",
+      "Print what gitsync-manager recorded on the Revision the Application wants deployed (or --revision): " +
+        "the failure (reason and message), what a rollout under way waits for, and each root cause " +
+        "(CrashLoopBackOff, ImagePullBackOff, MissingSecret, Unschedulable, a failed Job, ...) with the chain " +
+        "from the managed object down to it and the redacted message.",
     )
     .argument("<application>", "Application name")
     .option("--revision <name>", "A Revision of the Application other than the one it wants deployed")
@@ -34,14 +55,18 @@ export function registerDiagnose(program: Command, io: Io) {
     .action(async (name, flags, cmd) => {
       await withSession(cmd, async ({ client, namespace }) => {
         const rev = await revisionOf(client, await getApplication(client, namespace, name), flags.revision);
+        const st = rev.status;
+        const waitingFor = st?.phase === "Applying" ? st.rollout?.waitingFor : undefined;
         const result = {
           application: name,
           namespace,
           revision: rev.metadata!.name!,
-          phase: rev.status?.phase ?? "Pending",
-          ...(rev.status?.diagnosis ? { diagnosis: rev.status.diagnosis } : {}),
+          phase: st?.phase ?? "Pending",
+          ...(st?.failure ? { failure: st.failure } : {}),
+          ...(waitingFor ? { waitingFor } : {}),
+          ...(st?.diagnosis ? { diagnosis: st.diagnosis } : {}),
         };
-        printResult(io, result, flags.output, (r) => formatDiagnosis(r.revision, r.phase, r.diagnosis));
+        printResult(io, result, flags.output, formatDiagnosis);
       });
     });
   addExamples(command, [

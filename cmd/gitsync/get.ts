@@ -18,8 +18,9 @@ export function registerGet(program: Command, io: Io) {
     .description(
       "Show an Application as a person reads it: where it renders from, how it syncs and as which service " +
         "account, the commit it follows, the Revision it wants deployed (its phase, and the plan digest when " +
-        "it waits for approval, or the failure) and the one deployed, then each condition with its reason and " +
-        "message. With -o json or yaml, the Application object itself.",
+        "it waits for approval, what its rollout waits for, or the failure and its root cause) and the one " +
+        "deployed, then each condition with its reason and message. With -o json or yaml, the Application " +
+        "object itself.",
     )
     .argument("<application>", "Application name")
     .addOption(outputOption({ env: OUTPUT_ENV }))
@@ -70,8 +71,17 @@ function describe(app: Application, desired?: Revision, deployed?: Revision): st
       `(gitsync plan ${app.metadata!.name}; gitsync approve ${app.metadata!.name} --digest ${plan.digest})`,
     ]);
   }
+  const waitingFor = desired?.status?.phase === "Applying" ? desired.status.rollout?.waitingFor : undefined;
+  if (waitingFor) lines.push(["Waiting for", waitingFor]);
   const failure = desired?.status?.failure;
   if (failure) lines.push(["Failure", `${failure.reason}: ${failure.message}`]);
+  const cause = desired?.status?.diagnosis?.firstRootCause;
+  if (cause && !failure?.message.includes(cause.message)) {
+    lines.push([
+      "Root cause",
+      `${cause.reason}: ${cause.resource.kind}/${cause.resource.name}: ${cause.message}`,
+    ]);
+  }
   const width = Math.max(...lines.map(([k]) => k.length)) + 2;
   const out = lines.map(([k, v]) => `${`${k}:`.padEnd(width)}${v ?? ""}`);
   out.push("Conditions:");

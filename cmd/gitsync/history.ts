@@ -5,13 +5,24 @@ import { formatAge } from "../../internal/k8s/mod.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { APPLICATION_LABEL, getApplication, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
 
+const outcomeOf = (r: Revision) =>
+  r.status?.failure?.reason ?? r.status?.conditions?.find((c) => c.type === "RolloutComplete")?.reason;
+
+function phaseCell(phase: string, reason: string | undefined): string {
+  if (phase === "Failed" && reason) return `Failed (${reason})`;
+  if (phase === "Healthy" && reason === "NoChanges") return "Healthy (no changes)";
+  return phase;
+}
+
 export function registerHistory(program: Command, io: Io) {
   const command = program
     .command("history")
     .summary("List an Application's deployment attempts: commit, outcome, who approved which plan")
     .description(
       "List the Revisions gitsync keeps for the Application (spec.history.limit), newest first: the commit, " +
-        "the phase it reached, who approved it and when, and the plan digest approved. The desired and the " +
+        "the phase it reached (Failed with its reason; Healthy (no changes) for a plan that changed nothing " +
+        "and so needed no approval or rollout; Superseded for one the Application stopped wanting before it " +
+        "finished), who approved it and when, and the plan digest approved. The desired and the " +
         "deployed Revision are marked. With -o json or yaml the list is an audit export: each Revision's " +
         "status.approval, failure and times.",
     )
@@ -40,6 +51,8 @@ export function registerHistory(program: Command, io: Io) {
           sourceRevision: r.spec.sourceRevision,
           serviceAccountName: r.spec.serviceAccountName,
           phase: r.status?.phase ?? "Pending",
+          // How its rollout ended (RolloutComplete's reason): NoChanges, Superseded, the failure's reason...
+          ...(outcomeOf(r) ? { reason: outcomeOf(r) } : {}),
           ...(mark(r) ? { current: mark(r) } : {}),
           ...(r.status?.approval ? { approval: r.status.approval } : {}),
           ...(r.status?.failure ? { failure: r.status.failure } : {}),
@@ -54,7 +67,7 @@ export function registerHistory(program: Command, io: Io) {
             h.items.map((i) => [
               i.revision,
               shortCommit(i.sourceRevision),
-              i.failure ? `${i.phase} (${i.failure.reason})` : i.phase,
+              phaseCell(i.phase, i.reason),
               i.current,
               i.approval?.approvedBy,
               i.approval?.approvedAt ? formatAge(i.approval.approvedAt, now) : undefined,

@@ -9,7 +9,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { RETRY_REQUESTED_AT } from "../../controller/gitsync/approval/review.ts";
 import { collection, getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { outcome, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
 
 export function registerRetry(program: Command, io: Io) {
   const command = program
@@ -21,7 +21,7 @@ export function registerRetry(program: Command, io: Io) {
         "stopped, as the next attempt, under the approval it already had; the hook that failed runs again and " +
         "hooks that succeeded do not. Fix the cause first (RBAC, a conflicting owner, what the hook needs). A " +
         "ValidationFailure is not retried: it needs a new commit. With --wait, follows the rollout: exit 0 when " +
-        "Healthy, 1 when it fails again.",
+        "Healthy, 1 as soon as it fails again (with the reason and root cause) or a new commit supersedes it.",
     )
     .argument("<application>", "Application name")
     .option("--wait", "Wait for the retried rollout to finish; exit 1 if it fails", false)
@@ -70,19 +70,15 @@ export function registerRetry(program: Command, io: Io) {
           }
           await new Promise((r) => setTimeout(r, 500));
         }
-        const end = await waitForRollout(
-          client,
-          namespace,
-          revName,
-          timeoutMs,
-          (l) => io.stderr.write(`${l}\n`),
+        await reportRollout(
+          io,
+          flags.output,
+          result,
+          () =>
+            waitForRollout(client, namespace, revName, timeoutMs, (l) => io.stderr.write(`${l}\n`), {
+              approvedDigest: rev.status?.approval?.planDigest,
+            }),
         );
-        result.phase = end.status?.phase;
-        if (end.status?.phase !== "Healthy") {
-          if (flags.output !== "table") printResult(io, result, flags.output, () => "");
-          throw new CliError(outcome(end));
-        }
-        printResult(io, result, flags.output, () => outcome(end));
       });
     });
   addExamples(command, [

@@ -11,11 +11,14 @@ import { getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
 export function registerRevision(program: Command, io: Io) {
   const command = program
     .command("revision")
-    .summary("Show one Revision: commit, phase, plan digest, approval, hooks, failure, first root cause")
+    .summary(
+      "Show one Revision: commit, phase, plan, approval, what it waits for, hooks, failure, root cause",
+    )
     .description(
       "Show a Revision (names come from `gitsync history` and `gitsync get`): the commit and service account " +
-        "it deploys, its phase, the plan digest and summary, who approved it and when, each hook with its " +
-        "stage and state, the failure, and the diagnosis's first root cause. With -o json or yaml, the " +
+        "it deploys, its phase, the plan digest and summary, who approved it and when, what its rollout waits " +
+        "for, how the rollout ended, each hook with its stage and state, the failure, and the diagnosis's " +
+        "first root cause. With -o json or yaml, the " +
         "Revision object itself (status.plan holds the redacted diffs).",
     )
     .argument("<name>", "Revision name")
@@ -55,6 +58,21 @@ function describe(rev: Revision): string {
   }
   if (st.startedAt) lines.push(`Started:         ${st.startedAt}`);
   if (st.finishedAt) lines.push(`Finished:        ${st.finishedAt}`);
+  if (st.phase === "Applying" && st.rollout?.waitingFor) {
+    lines.push(
+      `Waiting for:     ${st.rollout.waitingFor}${
+        st.rollout.waitingSince ? ` (since ${st.rollout.waitingSince})` : ""
+      }`,
+    );
+  }
+  const outcome = st.conditions?.find((c) => c.type === "RolloutComplete");
+  if (outcome && !st.failure) {
+    lines.push(
+      `Rollout:         ${
+        outcome.status === "True" ? "complete" : "not complete"
+      }, ${outcome.reason}: ${outcome.message}`,
+    );
+  }
   if (st.hooks?.length) {
     lines.push("Hooks:");
     for (const h of st.hooks) lines.push(`  ${h.stage.padEnd(9)} ${h.kind}/${h.name} ${h.state}`);

@@ -1,43 +1,59 @@
 /**
- * `gitsync rollback <application>`: asks the controller to roll back to the newest known-good
- * Revision other than the desired and the deployed one (seed section 3). The request is the
- * annotation sync.gitsync.io/rollback-requested-at; the webhook records who asked. The Application
- * stays on that Revision until its source moves to a new commit.
+ * `gitsync rollback <application>`: asks the controller to roll back (seed section 3) to the newest
+ * known-good Revision other than the desired one and, unless the desired one's rollout stopped part-way
+ * (then the deployed Revision is the last good state), the deployed one; or, with --to-revision, to the
+ * known-good Revision named. The request is the annotation sync.gitsync.io/rollback-requested-at (with
+ * sync.gitsync.io/rollback-to-revision); the webhook records who asked. The Application stays on that
+ * Revision until its source moves to a new commit.
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { ROLLBACK_REQUESTED_AT } from "../../controller/gitsync/approval/review.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import { collection, getApplication, OUTPUT_ENV, withSession } from "./kube.ts";
-import { outcome, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { ROLLBACK_TO_REVISION, rollbackTarget } from "../../controller/gitsync/rollback/target.ts";
+import { collection, getApplication, getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
+import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+
+/** A Kubernetes object name (RFC 1123 subdomain). */
+const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 export function registerRollback(program: Command, io: Io) {
   const command = program
     .command("rollback")
-    .summary(
-      "Roll an Application back to its newest known-good Revision other than the desired and deployed one",
-    )
+    .summary("Roll an Application back to its last known-good Revision (or the one --to-revision names)")
     .description(
-      "Request a rollback: the controller picks the newest Revision that rolled out Healthy, other than the one " +
-        "the Application wants and the one deployed, and rolls it out again (its hooks too). The request counts " +
-        "as the approval of that Revision while what it renders is unchanged; otherwise it waits for an approval " +
-        "(Event ApprovalStale). The Application stays there until its Repository moves to a new commit. " +
-        "With --wait, follows the rollout: exit 0 when Healthy, 1 when it fails.",
+      "Request a rollback: the controller rolls out again (its hooks too) the newest Revision that once rolled " +
+        "out Healthy, other than the one the Application wants; the deployed one is skipped too, unless the " +
+        "wanted one's rollout stopped part-way (then what runs is partly the failed Revision, and the " +
+        "deployed one is the last good state). --to-revision names the target instead: it must be a " +
+        "Revision of this Application that once rolled out Healthy. The request counts as the approval of " +
+        "the target while what it renders is unchanged; otherwise it waits for an approval (Event " +
+        "ApprovalStale). The Application stays there until its Repository moves to a new commit. With " +
+        "--wait, follows the rollout: exit 0 when Healthy, 1 as soon as it fails or needs an approval.",
     )
     .argument("<application>", "Application name")
+    .option("--to-revision <name>", "Roll back to this known-good Revision (from gitsync history)")
     .option("--wait", "Wait for the rollback's rollout to finish; exit 1 if it fails", false)
     .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
       const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const to = flags.toRevision;
+      if (to !== undefined && !NAME.test(to)) cmd.error(`--to-revision must be a Revision name, not "${to}"`);
       await withSession(cmd, async ({ client, namespace }) => {
-        await getApplication(client, namespace, name);
+        const app = await getApplication(client, namespace, name);
+        if (to !== undefined) await checkTarget(client, app, to);
         const requestedAt = new Date().toISOString();
         await client.request({
           method: "PATCH",
           path: `${collection("applications", namespace)}/${name}`,
           contentType: "application/merge-patch+json",
-          body: { metadata: { annotations: { [ROLLBACK_REQUESTED_AT]: requestedAt } } },
+          body: {
+            metadata: {
+              annotations: { [ROLLBACK_REQUESTED_AT]: requestedAt, [ROLLBACK_TO_REVISION]: to ?? null },
+            },
+          },
         });
         // The controller answers in the Application's status.rollback.
         const deadline = Date.now() + Math.min(timeoutMs, 60_000);
@@ -53,22 +69,17 @@ export function registerRollback(program: Command, io: Io) {
           await new Promise((r) => setTimeout(r, 500));
         }
         if (!rollback.revision) throw new CliError(`cannot roll back: ${rollback.message ?? "no target"}`);
-        io.stderr.write(`Rolling back Application ${namespace}/${name} to Revision ${rollback.revision}\n`);
+        const target = rollback.revision;
+        io.stderr.write(`Rolling back Application ${namespace}/${name} to Revision ${target}\n`);
         const result: Record<string, unknown> = { application: name, namespace, ...rollback };
         if (flags.wait) {
-          const end = await waitForRollout(
-            client,
-            namespace,
-            rollback.revision,
-            timeoutMs,
-            (line) => io.stderr.write(`${line}\n`),
+          await reportRollout(
+            io,
+            flags.output,
+            result,
+            () =>
+              waitForRollout(client, namespace, target, timeoutMs, (line) => io.stderr.write(`${line}\n`)),
           );
-          result.phase = end.status?.phase;
-          if (end.status?.phase !== "Healthy") {
-            if (flags.output !== "table") printResult(io, result, flags.output, () => "");
-            throw new CliError(outcome(end));
-          }
-          printResult(io, result, flags.output, () => outcome(end));
           return;
         }
         printResult(io, result, flags.output, (r) => `rollback to Revision ${r.revision} requested`);
@@ -76,5 +87,19 @@ export function registerRollback(program: Command, io: Io) {
     });
   addExamples(command, [
     "# Roll Application web back and wait for it\ngitsync rollback web -n shop --wait",
+    "# Back to a Revision named in the history\ngitsync history web -n shop\ngitsync rollback web -n shop --to-revision web-3f2a9c1d0b --wait",
   ]);
+}
+
+/** --to-revision must exist, belong to the Application and be known-good (the controller checks again). */
+async function checkTarget(client: Parameters<typeof getRevision>[0], app: Application, to: string) {
+  const ns = app.metadata!.namespace!;
+  let rev: Revision | undefined;
+  try {
+    rev = await getRevision(client, ns, to);
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+  }
+  const found = rollbackTarget(app, rev ? [rev] : [], to);
+  if ("refused" in found) throw new CliError(`cannot roll back: ${found.refused}`);
 }

@@ -2,13 +2,23 @@
  * `gitsync sync <application>`: fetch the Application's Repository now instead of at its next poll
  * (the annotation sync.gitsync.io/reconcile-requested-at, as the push receiver sets it). A new commit then
  * becomes a Revision as usual: planned, and applied when the Application syncs automatically. With --wait,
- * waits until the Repository reports the fetch and prints the commit.
+ * waits until the Repository reports the fetch, then follows the commit's Revision until it is planned and
+ * waits for approval, or is Healthy (exit 0), or fails (exit 1 with the reason and root cause).
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { RECONCILE_REQUESTED_AT, type Repository } from "../../controller/gitsync/reconcilers/repository.ts";
-import { collection, getApplication, getOne, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
-import { timeoutOption } from "./rollout_wait.ts";
+import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
+import {
+  collection,
+  condition,
+  getApplication,
+  getOne,
+  OUTPUT_ENV,
+  shortCommit,
+  withSession,
+} from "./kube.ts";
+import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
 
 export function registerSync(program: Command, io: Io) {
   const command = program
@@ -17,12 +27,15 @@ export function registerSync(program: Command, io: Io) {
     .description(
       "Ask the controller to fetch the Application's Repository now rather than at its next poll. A new " +
         "commit becomes a Revision as usual: planned, then applied when the Application syncs automatically " +
-        "or once approved. With --wait, waits until the Repository reports the fetch and prints the commit " +
-        "(exit 1 if the fetch failed or the timeout passed). Needs permission to patch Repositories.",
+        "or once approved. With --wait, waits until the Repository reports the fetch, then follows the " +
+        "commit's Revision: exit 0 once its plan waits for approval (the digest printed) or it is Healthy, " +
+        "exit 1 as soon as the fetch or the Revision fails (with the reason and root cause) or the timeout " +
+        "passes. A suspended Application takes no commit: --wait ends after the fetch. Needs permission to " +
+        "patch Repositories.",
     )
     .argument("<application>", "Application name")
     .option("--wait", "Wait for the fetch; exit 1 if it fails", false)
-    .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "2m")
+    .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
       const timeoutMs = timeoutOption(cmd, flags.timeout);
@@ -56,12 +69,31 @@ export function registerSync(program: Command, io: Io) {
                 `fetching Repository ${repoName} failed: ${ready?.reason}: ${ready?.message}`,
               );
             }
-            result.commit = repo.status.artifact?.revision;
-            printResult(
+            const commit = repo.status.artifact?.revision;
+            result.commit = commit;
+            const fetched = `Repository ${repoName} is at ${shortCommit(commit)}`;
+            if (app.spec.suspend) {
+              const message =
+                `${fetched}; Application ${name} is suspended and takes no commit until resumed`;
+              printResult(io, result, flags.output, () => message);
+              return;
+            }
+            io.stderr.write(`${fetched}\n`);
+            const revision = await revisionFor(commit, deadline);
+            result.revision = revision;
+            await reportRollout(
               io,
-              result,
               flags.output,
-              () => `Repository ${repoName} is at ${shortCommit(result.commit as string)}`,
+              result,
+              () =>
+                waitForRollout(
+                  client,
+                  namespace,
+                  revision,
+                  deadline - Date.now(),
+                  (l) => io.stderr.write(`${l}\n`),
+                  { approvalIsAnEnd: true },
+                ),
             );
             return;
           }
@@ -70,10 +102,31 @@ export function registerSync(program: Command, io: Io) {
           }
           await new Promise((r) => setTimeout(r, 500));
         }
+
+        /** The Revision the Application makes of the commit (or, held by a rollback, the one it stays on). */
+        async function revisionFor(commit: string | undefined, deadline: number): Promise<string> {
+          for (;;) {
+            const a: Application = await getApplication(client, namespace, name);
+            const desired = a.status?.desiredRevision;
+            const held = a.status?.rollback?.revision !== undefined &&
+              a.status.rollback.sourceRevision === commit;
+            if (desired && (a.status?.sourceRevision === commit || held)) return desired;
+            const ready = condition(a, "Ready");
+            if (ready?.reason === "ServiceAccountRequired") {
+              throw new CliError(`Application ${name} takes no commit: ${ready.reason}: ${ready.message}`);
+            }
+            if (Date.now() > deadline) {
+              throw new CliError(
+                `Application ${name} has not taken commit ${shortCommit(commit)} within ${flags.timeout}`,
+              );
+            }
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
       });
     });
   addExamples(command, [
     "# Pick up a commit just pushed, without waiting for the poll\ngitsync sync web -n shop",
-    "# In CI, after pushing: fetch and print the commit\ngitsync sync web -n shop --wait",
+    "# In CI, after pushing: fetch, and wait until the plan is ready (or, syncing automatically, deployed)\ngitsync sync web -n shop --wait",
   ]);
 }

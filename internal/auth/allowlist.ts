@@ -6,7 +6,26 @@
  * @example
  * const allowlist = authRouteAllowlist({ selfService: ["POST /sign-in/email"], admin: [] });
  * allowlist.allowed("post", "/sign-in/email/"); // "POST /sign-in/email"
+ *
+ * A route may come with a body schema, checked before the library sees the request (400 with issues):
+ * the library answers some malformed bodies with an empty 500.
  */
+import { z } from "zod";
+import { recordId } from "../http/mod.ts";
+
+/** A user's display name, the same wherever one is set (sign-up, update-user, an admin's create-user). */
+export const userName = z.string().trim().min(1, "a name is required").max(100);
+
+/** Bodies of library routes that the tools check themselves. */
+export const LIBRARY_BODIES: Readonly<Record<string, z.ZodType>> = {
+  "POST /update-user": z.strictObject({
+    name: userName.optional(),
+    image: z.string().max(2048).nullable().optional(),
+  }),
+  // Only the name is the tools' business; the library checks the rest.
+  "POST /admin/create-user": z.looseObject({ name: userName }),
+  "POST /passkey/delete-passkey": z.strictObject({ id: recordId }),
+};
 
 /** What a browser app and scripts need for their own account and session; public sign-up is absent. */
 export const SELF_SERVICE_ROUTES = [
@@ -27,6 +46,8 @@ export interface AuthRouteAllowlist {
   readonly admin: readonly string[];
   /** The allowlisted route for a method and a path below the mount, or undefined. */
   allowed(method: string, subpath: string): string | undefined;
+  /** The schema a route's JSON body must meet before the library sees it, if the tools check it. */
+  bodyOf(route: string): z.ZodType | undefined;
   isAdmin(route: string): boolean;
 }
 
@@ -57,5 +78,6 @@ export function authRouteAllowlist(
       return undefined;
     },
     isAdmin: (route) => admin.has(route),
+    bodyOf: (route) => LIBRARY_BODIES[route],
   };
 }

@@ -17,22 +17,40 @@ import type { AuthRouteAllowlist } from "./allowlist.ts";
 import type { Auth } from "./better_auth.ts";
 import { type AuthEnv, isSession } from "./caller.ts";
 import { demotedUser, withLastAdminGuard } from "./last_admin.ts";
-import { type RateLimiter, tooManyRequests } from "./rate_limit.ts";
+import { parseJsonText, type TokenBuckets, tooManyRequests } from "../http/mod.ts";
 import { sessionHeaders } from "./resolve_caller.ts";
 
 export interface AuthRoutesDeps<DB extends AuditTables> {
   auth: Auth;
   database: Database<DB>;
   allowlist: AuthRouteAllowlist;
-  signInLimiter: RateLimiter;
-  passwordLimiter: RateLimiter;
+  signInLimiter: TokenBuckets;
+  passwordLimiter: TokenBuckets;
   /** The cluster-wide lock of admin changes, e.g. "memsvc:admin-change". */
   lastAdminLock: string;
   /** Where the library is mounted. Default /api/auth. */
   prefix?: string;
   /** See ResolveCallerOptions.sessionBearerPrefix. */
   sessionBearerPrefix?: string;
+  /**
+   * Called after a route that may have ended sessions or a user succeeded (sign-out, revocations, a
+   * password change, a ban or removal), with whose: so a tool can close sockets opened with them.
+   */
+  onSessionsEnded?: (userId: string) => void;
 }
+
+/** Library routes that can end sessions; admin ones name the user in `userId`. */
+const ENDS_SESSIONS = new Set([
+  "POST /sign-out",
+  "POST /revoke-session",
+  "POST /revoke-other-sessions",
+  "POST /revoke-sessions",
+  "POST /change-password",
+  "POST /admin/ban-user",
+  "POST /admin/remove-user",
+  "POST /admin/revoke-user-session",
+  "POST /admin/revoke-user-sessions",
+]);
 
 const READ_ONLY_ADMIN = new Set(["GET /admin/list-users", "POST /admin/list-user-sessions"]);
 
@@ -47,8 +65,8 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
     }
     const caller = c.get("caller");
     const adminRoute = deps.allowlist.isAdmin(route);
-    const text = c.req.method === "GET" ? "" : await c.req.text();
-    const body = parseObject(text);
+    const raw = c.req.method === "GET" ? "" : await c.req.text();
+    const body = parseObject(raw);
     // The same guard as the tool's own admin routes, before the library sees the request, so every
     // admin route answers 401 / 403 alike whatever the library would check first.
     if (adminRoute) {
@@ -61,6 +79,10 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
       }
     }
 
+    // Checked (400 with issues) and normalised (a trimmed name) before the library sees it.
+    const schema = deps.allowlist.bodyOf(route);
+    const text = schema ? JSON.stringify(parseJsonText(raw, schema)) : raw;
+
     const limitKey = route === "POST /sign-in/email"
       ? `sign-in:${String(body.email ?? "").trim().toLowerCase()}`
       : route === "POST /change-password"
@@ -70,7 +92,7 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
       : undefined;
     if (limitKey) {
       const limiter = limitKey.startsWith("sign-in:") ? deps.signInLimiter : deps.passwordLimiter;
-      const verdict = limiter.hit(limitKey);
+      const verdict = limiter.take(limitKey);
       if (!verdict.allowed) return tooManyRequests(c, verdict.retryAfterSeconds);
     }
 
@@ -85,6 +107,10 @@ export function authRoutes<DB extends AuditTables>(deps: AuthRoutesDeps<DB>): Ho
       () => deps.auth.handler(request),
     );
 
+    if (response.ok && deps.onSessionsEnded && ENDS_SESSIONS.has(route)) {
+      const whose = adminRoute ? body.userId : caller?.userId;
+      if (typeof whose === "string") deps.onSessionsEnded(whose);
+    }
     if (response.ok && adminRoute && !READ_ONLY_ADMIN.has(route)) {
       await writeAudit(deps.database.db as unknown as Kysely<AuditTables>, {
         actorId: caller?.userId ?? null,

@@ -4,7 +4,13 @@
  * guards, CSRF, per-account rate limits, the allowlisted passthrough to the library with its
  * OpenAPI description, the bootstrap admin and the last-admin rule.
  */
-export { type AuthRouteAllowlist, authRouteAllowlist, SELF_SERVICE_ROUTES } from "./allowlist.ts";
+export {
+  type AuthRouteAllowlist,
+  authRouteAllowlist,
+  LIBRARY_BODIES,
+  SELF_SERVICE_ROUTES,
+  userName,
+} from "./allowlist.ts";
 export { authApi, type AuthApiOptions, authLibraryError } from "./auth_api.ts";
 export { authRoutes, type AuthRoutesDeps } from "./auth_routes.ts";
 export {
@@ -41,13 +47,6 @@ export {
   type LastAdminGuardOptions,
   withLastAdminGuard,
 } from "./last_admin.ts";
-export {
-  createRateLimiter,
-  type RateLimiter,
-  type RateLimiterOptions,
-  type RateLimitResult,
-  tooManyRequests,
-} from "./rate_limit.ts";
 export {
   refuseReadOnlyWrites,
   requireAdmin,

@@ -4,6 +4,13 @@ export { type Issue, issuesOf, notFound, onError, validationBody, ValidationErro
 export { ipMatcher, parseIp } from "./ip.ts";
 export { randomRequestId, REQUEST_ID_PATTERN } from "./middleware/request_id.ts";
 export { refuseCrossSiteWrites } from "./middleware/cross_site.ts";
+export {
+  rateLimit,
+  type RateLimitBuckets,
+  type RateLimitOptions,
+  tooManyRequests,
+} from "./middleware/rate_limit.ts";
+export { type Bucket, TokenBuckets, type TokenBucketsOptions, type Verdict } from "./token_buckets.ts";
 export { type RunningServer, serve, type ServeOptions } from "./serve.ts";
-export { parseJson, parseQuery } from "./validate.ts";
+export { parseJson, parseJsonText, parseQuery, recordId } from "./validate.ts";
 export { freePort, type HeldPort, holdFreePort } from "./free_port.ts";

@@ -371,6 +371,58 @@ export function threeWayMergePatch(
 }
 
 /**
+ * A JSON merge patch under which each field of `fields` replaces the current value whole. A plain merge
+ * patch merges nested objects, so a key the new value no longer has would stay (a status keeping a root
+ * cause the controller has cleared); here such keys become null. `current` is the object being patched
+ * as the caller last read it; its fields that `fields` does not name are left alone, and a null in
+ * `fields` removes the field. For status writes: `{ status: replacingMergePatch(obj.status, next) }`.
+ */
+export function replacingMergePatch(
+  current: Record<string, unknown> | undefined,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  const whole = (was: unknown, value: unknown): unknown => {
+    if (!isMap(was) || !isMap(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(was)) if (!(k in value)) out[k] = null;
+    for (const [k, v] of Object.entries(value)) out[k] = whole(was[k], v);
+    return out;
+  };
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, whole(current?.[k], v)]));
+}
+
+/**
+ * Patches an object's status subresource at `path` (the object's path) with `build(current)`, written
+ * with replacingMergePatch and locked to `current`'s resourceVersion; when `current` is behind (409), it
+ * reads the object afresh and builds again (three attempts). For writers whose copy comes from a cache
+ * that may lag behind another writer's change of the same list (conditions go whole in a merge patch).
+ */
+export async function patchStatusLocked<T extends KubeObject & { status?: Record<string, unknown> }>(
+  client: KubeClient,
+  path: string,
+  current: T,
+  build: (current: T) => Record<string, unknown>,
+): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      await client.request({
+        method: "PATCH",
+        path: `${path}/status`,
+        contentType: "application/merge-patch+json",
+        body: {
+          metadata: { resourceVersion: current.metadata?.resourceVersion },
+          status: replacingMergePatch(current.status, build(current)),
+        },
+      });
+      return;
+    } catch (err) {
+      if (!isKubeApiError(err, 409) || attempt === 3) throw err;
+      current = await client.request<T>({ path });
+    }
+  }
+}
+
+/**
  * kubectl's client-side apply (`kubectl apply` without --server-side): creates the object with a
  * last-applied-configuration annotation, or patches the live object with a three-way merge patch
  * computed from that annotation, the manifest and the live object. Built-in types are patched with a

@@ -3,7 +3,14 @@ import { describe, it } from "node:test";
 import { startFakeApiServer } from "./_fake_api_server.ts";
 import { KubeClient } from "./client.ts";
 import type { ApiResource } from "./discovery.ts";
-import { deleteObject, listObjects, objectRef, resourcePath, threeWayMergePatch } from "./resources.ts";
+import {
+  deleteObject,
+  listObjects,
+  objectRef,
+  replacingMergePatch,
+  resourcePath,
+  threeWayMergePatch,
+} from "./resources.ts";
 
 const base = { singular: "", shortNames: [], verbs: [], categories: [], preferred: true };
 const cm: ApiResource = {
@@ -53,6 +60,40 @@ describe("resourcePath", () => {
   it("objectRef names objects as kubectl's messages do", () => {
     assert.equal(objectRef(cm, "web"), "configmap/web");
     assert.equal(objectRef(gw, "main"), "proxygateway.edgeproxy.io/main");
+  });
+});
+
+describe("replacingMergePatch", () => {
+  it("replaces each named field whole: keys its new value lacks become null, at every depth", () => {
+    const current = {
+      phase: "Applying",
+      diagnosis: { firstRootCause: { reason: "NoEndpoints", resource: { kind: "Service" } }, causes: [1] },
+      rollout: { attempt: 1, group: 2, waitingFor: "Service/lb" },
+    };
+    assert.deepEqual(
+      replacingMergePatch(current, {
+        diagnosis: { causes: [], diagnosedAt: "t" },
+        rollout: { attempt: 2, group: 2 },
+      }),
+      {
+        diagnosis: { firstRootCause: null, causes: [], diagnosedAt: "t" },
+        rollout: { attempt: 2, group: 2, waitingFor: null },
+      },
+    );
+    // Nested maps present on both sides are replaced whole too.
+    assert.deepEqual(
+      replacingMergePatch(current, { diagnosis: { firstRootCause: { reason: "CrashLoopBackOff" } } }),
+      { diagnosis: { firstRootCause: { reason: "CrashLoopBackOff", resource: null }, causes: null } },
+    );
+  });
+
+  it("leaves fields it does not name alone; null removes; scalars, lists and new fields as given", () => {
+    assert.deepEqual(replacingMergePatch({ a: { x: 1 }, b: 2 }, { b: null, c: [1], d: { y: 1 } }), {
+      b: null,
+      c: [1],
+      d: { y: 1 },
+    });
+    assert.deepEqual(replacingMergePatch(undefined, { a: { x: 1 } }), { a: { x: 1 } });
   });
 });
 

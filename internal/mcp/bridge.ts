@@ -2,7 +2,9 @@
  * The stdio-to-HTTP bridge: an MCP server on stdin/stdout for hosts that only speak stdio, which
  * forwards every frame to a Streamable HTTP endpoint and writes back everything the server sends.
  * The client on stdin should not notice the HTTP hop: session expiry is repaired behind its back,
- * and every failure becomes the error response of the request it hit, so no request is left waiting.
+ * a read refused for a short while (HTTP 429 with a Retry-After of at most RATE_LIMIT_RETRY_MAX_SECONDS)
+ * is sent once more after the wait, and every failure becomes the error response of the request it
+ * hit, so no request is left waiting.
  */
 import { type Logger, silentLogger } from "../log/mod.ts";
 import {
@@ -18,7 +20,9 @@ import {
 } from "./jsonrpc.ts";
 import { readLines, toLine } from "./ndjson.ts";
 import { followServerStream } from "./server_stream.ts";
-import { SessionGoneError, Upstream, UpstreamError } from "./upstream.ts";
+import { ReadRequests } from "./read_requests.ts";
+import { RateLimitedError, SessionGoneError, Upstream, UpstreamError } from "./upstream.ts";
+import { sleep } from "../async/sleep.ts";
 
 export interface StdioBridgeOptions {
   /** The Streamable HTTP endpoint, e.g. `https://memsvc.example.com/mcp`. */
@@ -36,6 +40,13 @@ export interface StdioBridgeOptions {
 }
 
 const DEFAULT_RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
+
+/**
+ * The longest Retry-After the bridge waits out before sending a refused read again (once). Short next
+ * to the 60 s an MCP client commonly waits for an answer, so the retried answer still arrives in time;
+ * a longer wait goes back to the client as the error, which says how long. Writes are never resent.
+ */
+export const RATE_LIMIT_RETRY_MAX_SECONDS = 5;
 
 /**
  * Runs the bridge until the input ends, then lets in-flight requests finish (their responses are
@@ -64,6 +75,8 @@ class StdioBridge {
   #recoveries = 0;
   /** Stops the GET stream of the current session. */
   #serverStream: AbortController | undefined;
+  /** Which requests only read (and so may be resent after a 429). */
+  readonly #reads = new ReadRequests();
 
   constructor(options: StdioBridgeOptions) {
     this.#log = options.log ?? silentLogger;
@@ -121,16 +134,31 @@ class StdioBridge {
     const expect = new Set(ids);
     const cancel = new AbortController();
     for (const id of ids) this.#pending.set(id, cancel);
+    const onMessage = (message: Frame) => {
+      if (!Array.isArray(message) && respondsTo(message) !== undefined) this.#reads.learn(frame, message);
+      this.#write(message);
+    };
     try {
-      for (let attempt = 1;; attempt++) {
+      let renewed = false;
+      let waited = false;
+      for (;;) {
         try {
           if (!isInitializeRequest(frame)) await this.#ensureSession();
-          await this.#upstream.exchange(frame, expect, (message) => this.#write(message), cancel.signal);
+          await this.#upstream.exchange(frame, expect, onMessage, cancel.signal);
           return;
         } catch (err) {
-          // The spec's answer to 404: a new session, then the same frame again (once).
-          if (!(err instanceof SessionGoneError) || attempt > 1) throw err;
-          this.#sessionGone(err.sessionId);
+          if (err instanceof SessionGoneError && !renewed) {
+            // The spec's answer to 404: a new session, then the same frame again (once).
+            renewed = true;
+            this.#sessionGone(err.sessionId);
+          } else if (err instanceof RateLimitedError && !waited && this.#shortWait(err, frame)) {
+            waited = true;
+            this.#log.info("rate limited: waiting, then sending the read again", {
+              ids,
+              retryAfterSeconds: err.retryAfterSeconds,
+            });
+            await sleep(err.retryAfterSeconds! * 1000, cancel.signal);
+          } else throw err;
         }
       }
     } catch (err) {
@@ -141,6 +169,12 @@ class StdioBridge {
     } finally {
       for (const id of ids) if (this.#pending.get(id) === cancel) this.#pending.delete(id);
     }
+  }
+
+  /** A refusal worth waiting out: a read, with a Retry-After the client can afford to wait. */
+  #shortWait(err: RateLimitedError, frame: Frame): boolean {
+    const wait = err.retryAfterSeconds;
+    return wait !== undefined && wait <= RATE_LIMIT_RETRY_MAX_SECONDS && this.#reads.isRead(frame);
   }
 
   /** Marks the session lost, unless a newer one replaced it already. */

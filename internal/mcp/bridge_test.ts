@@ -341,6 +341,66 @@ describe("stdio bridge: failures", () => {
     });
   });
 
+  it("sends a refused read once more after a short Retry-After; a write, a long wait or a second refusal is reported", async () => {
+    // Refuses every tools/call whose text argument starts with "refuse", once per id ("refuse-always": every time).
+    const refusedIds = new Set<unknown>();
+    const refuse = (req: Request, body: unknown) => {
+      const call = body as {
+        id?: unknown;
+        method?: string;
+        params?: { arguments?: { text?: string; ms?: number } };
+      };
+      if (req.method !== "POST" || call?.method !== "tools/call") return undefined;
+      const args = call.params?.arguments ?? {};
+      const always = args.text === "refuse-always";
+      const wait = args.text === "refuse-long" ? "30" : "1";
+      if (!(args.text?.startsWith("refuse") || args.ms === 1) || (refusedIds.has(call.id) && !always)) {
+        return undefined;
+      }
+      refusedIds.add(call.id);
+      return Response.json({
+        jsonrpc: "2.0",
+        id: call.id,
+        error: { code: -32000, message: `Rate limit exceeded for this API key: retry in ${wait} s` },
+      }, { status: 429, headers: { "Retry-After": wait } });
+    };
+    await withUpstream({ intercept: refuse }, async (upstream, open) => {
+      const bridge = open();
+      await bridge.initialize();
+      const callsOf = (id: unknown) =>
+        posts(upstream.seen).filter((r) => (r.body as { id?: unknown }).id === id).length;
+
+      // Before tools/list the bridge cannot know echo only reads: not resent.
+      const unknown = await bridge.call("tools/call", { name: "echo", arguments: { text: "refuse" } });
+      assert.match(
+        unknown.error?.message ?? "",
+        /HTTP 429\): Rate limit exceeded for this API key: retry in 1 s/,
+      );
+      assert.equal(callsOf(unknown.id), 1);
+
+      await bridge.call("tools/list");
+      const started = Date.now();
+      const read = await bridge.call("tools/call", { name: "echo", arguments: { text: "refuse" } });
+      assert.equal(text(read), "echo: refuse", JSON.stringify(read));
+      assert.ok(Date.now() - started >= 1_000, "waited the Retry-After out");
+      assert.equal(callsOf(read.id), 2);
+
+      const write = await bridge.call("tools/call", { name: "slow", arguments: { ms: 1 } });
+      assert.match(write.error?.message ?? "", /HTTP 429/, "a tool without readOnlyHint is never resent");
+      assert.equal(callsOf(write.id), 1);
+
+      const long = await bridge.call("tools/call", { name: "echo", arguments: { text: "refuse-long" } });
+      assert.match(long.error?.message ?? "", /retry in 30 s/, "30 s is not a short wait");
+      assert.equal(callsOf(long.id), 1);
+
+      const twice = await bridge.call("tools/call", { name: "echo", arguments: { text: "refuse-always" } });
+      assert.match(twice.error?.message ?? "", /HTTP 429/);
+      assert.equal(callsOf(twice.id), 2, "resent once, not more");
+      bridge.end();
+      await bridge.done;
+    });
+  });
+
   it("answers a line that is not JSON-RPC with the JSON-RPC error for it and carries on", async () => {
     await withUpstream({}, async (_upstream, open) => {
       const bridge = open();

@@ -22,6 +22,8 @@ const json = (body: unknown, status: number) => Response.json(body, { status });
 export interface StreamableExchange {
   registry: SessionRegistry;
   request: Request;
+  /** The POST body when it was read already (a middleware looked at it); default: read from `request`. */
+  body?: string;
   /** Whom the request's credential stands for; a session answers only the user who opened it. */
   userId: string;
   /** Passed to the tools with every message of this request. */
@@ -35,7 +37,7 @@ export async function handleStreamableHttp(x: StreamableExchange): Promise<Respo
   let parsedBody: unknown;
   if (request.method === "POST") {
     try {
-      parsedBody = await request.json();
+      parsedBody = JSON.parse(x.body ?? await request.text());
     } catch {
       return json(jsonRpcFailure(-32700, "Parse error: body is not JSON"), 400);
     }

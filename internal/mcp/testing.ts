@@ -24,8 +24,11 @@ export interface TestUpstreamOptions {
   jsonResponses?: boolean;
   /** Answer GET with 405, as a server without a stream of its own does. */
   noServerStream?: boolean;
-  /** Sees each request first; a Response it returns is the answer instead of the MCP server's. */
-  intercept?: (req: Request) => Response | undefined;
+  /**
+   * Sees each request first (with the parsed body of a POST); a Response it returns is the answer
+   * instead of the MCP server's.
+   */
+  intercept?: (req: Request, body: unknown) => Response | undefined;
 }
 
 /** What the server received: one entry per HTTP request. */
@@ -60,7 +63,7 @@ interface Session {
 }
 
 /**
- * Tools: `echo {text}`; `slow {ms}` answers after `ms`; `progress {steps}` sends progress
+ * Tools: `echo {text}` (marked read-only); `slow {ms}` answers after `ms`; `progress {steps}` sends progress
  * notifications (when the call has a progress token) and a log message before answering;
  * `interrupted` closes its response stream before answering (needs `resumable`).
  */
@@ -93,7 +96,7 @@ export function startTestUpstream(options: TestUpstreamOptions): TestUpstream {
   const handle = async (req: Request): Promise<Response> => {
     const body = req.method === "POST" ? await req.json().catch(() => undefined) : undefined;
     seen.push({ method: req.method, headers: req.headers, body });
-    const intercepted = options.intercept?.(req);
+    const intercepted = options.intercept?.(req, body);
     if (intercepted) return intercepted;
     if (req.headers.get("authorization") !== `Bearer ${options.token}`) {
       return Response.json({ error: "unauthorized" }, {
@@ -147,7 +150,7 @@ function createServer(): McpServer {
   });
   server.registerTool(
     "echo",
-    { description: "Echoes text", inputSchema: { text: z.string() } },
+    { description: "Echoes text", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
     ({ text }) => ({
       content: [{ type: "text", text: `echo: ${text}` }],
     }),

@@ -30,6 +30,15 @@ export class SessionGoneError extends UpstreamError {
   }
 }
 
+/** HTTP 429: the server refused the request for now; `retryAfterSeconds` from its Retry-After header. */
+export class RateLimitedError extends UpstreamError {
+  override name = "RateLimitedError";
+
+  constructor(message: string, readonly retryAfterSeconds: number | undefined) {
+    super(message);
+  }
+}
+
 export interface UpstreamOptions {
   url: URL;
   token: string;
@@ -196,6 +205,12 @@ export class Upstream {
       throw new UpstreamError(`${where} rejected the token (HTTP 401): it was revoked or is invalid`);
     }
     if (res.status === 404) throw new UpstreamError(`no MCP endpoint at ${this.endpoint} (HTTP 404)`);
+    if (res.status === 429) {
+      throw new RateLimitedError(
+        `${where} refused the request for now (HTTP 429)${detail}`,
+        retryAfterSeconds(res.headers.get("retry-after")),
+      );
+    }
     if (res.status >= 500) throw new UpstreamError(`${where} failed (HTTP ${res.status})${detail}`);
     throw new UpstreamError(`${where} refused the request (HTTP ${res.status})${detail}`);
   }
@@ -220,6 +235,14 @@ export class Upstream {
 
 export function mediaType(res: Response): string {
   return (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** Retry-After in seconds: a number of seconds, or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** The server's own explanation from a JSON error body (JSON-RPC or `{error}`), if it gave one. */

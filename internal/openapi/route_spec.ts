@@ -15,6 +15,7 @@
  * mountRoute(app, forget, async (c, { params }) => c.json(await memory.forget(callerOf(c), params.id)));
  */
 import type { Context, Env, Handler, Hono, MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import { parseJson, parseQuery } from "../http/mod.ts";
 
@@ -92,13 +93,31 @@ export interface RouteMounter<E extends Env, A extends string> {
   ): Hono<E>;
 }
 
+export interface RouteMounterOptions {
+  /**
+   * The answer when path parameters fail their schema: a 400 with issues (default), or this body
+   * with 404. A path segment that cannot be an id names no resource: the same answer as an unknown id.
+   */
+  paramsNotFound?: Record<string, unknown>;
+}
+
 /** mountRoute and mountRoutes for a tool's environment and kinds of access. */
-export function routeMounter<E extends Env, A extends string>(guards: Guards<E, A>): RouteMounter<E, A> {
+export function routeMounter<E extends Env, A extends string>(
+  guards: Guards<E, A>,
+  options: RouteMounterOptions = {},
+): RouteMounter<E, A> {
+  const parseParams = (spec: RouteSpec<A>, c: Context<E>) => {
+    if (!spec.params) return undefined;
+    const parsed = spec.params.safeParse(c.req.param());
+    if (parsed.success) return parsed.data;
+    if (!options.paramsNotFound) throw parsed.error;
+    throw new HTTPException(404, { res: Response.json(options.paramsNotFound, { status: 404 }) });
+  };
   const mountRoute = <S extends RouteSpec<A>>(app: Hono<E>, spec: S, handler: RouteHandler<E, S>) => {
     const guard = guards[spec.access];
     const run: Handler<E> = async (c) => {
       const inputs = {
-        params: spec.params?.parse(c.req.param()),
+        params: parseParams(spec, c),
         query: spec.query ? parseQuery(c, spec.query) : undefined,
         body: spec.body ? await parseJson(c, spec.body) : undefined,
       } as Inputs<S>;

@@ -1,6 +1,6 @@
 import { getCookies } from "better-auth/cookies";
 import { Hono } from "hono";
-import { type AppEnv, createApp } from "../../internal/http/mod.ts";
+import { type AppEnv, createApp, type TokenBuckets } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { VERSION } from "../../internal/version/version.ts";
 import {
@@ -9,7 +9,6 @@ import {
   authRoutes,
   type Caller,
   csrfGuard,
-  type RateLimiter,
   resolveCaller,
 } from "../../internal/auth/mod.ts";
 import { MEMSVC_AUTH_ROUTES } from "./auth/allowlist.ts";
@@ -55,7 +54,7 @@ export interface MemsvcAppDeps {
   tokens: TokenStore;
   /** The implicit user of the bearer and none modes. */
   operator: Omit<Caller, "via">;
-  limiters: { signIn: RateLimiter; password: RateLimiter; rotate: RateLimiter };
+  limiters: { signIn: TokenBuckets; password: TokenBuckets; rotate: TokenBuckets };
   memory: MemoryService;
   search: SearchService;
   activity: ActivityRecorder;

@@ -1,9 +1,9 @@
-import { holdFreePort, type RunningServer, serve } from "../../internal/http/mod.ts";
+import { holdFreePort, type RunningServer, serve, TokenBuckets } from "../../internal/http/mod.ts";
 import { collectGarbage, startGarbageGuard } from "../../internal/platform/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
 import { loadDashboardBundle } from "./dashboard/serve.ts";
-import { bootstrapAdmin, type Caller, createRateLimiter } from "../../internal/auth/mod.ts";
+import { bootstrapAdmin, type Caller } from "../../internal/auth/mod.ts";
 import { createMemsvcAuth } from "./auth/memsvc_auth.ts";
 import type { MemsvcConfig } from "./config.ts";
 import { type MemsvcStore, openMemsvcStore } from "./store/db.ts";
@@ -337,9 +337,9 @@ async function buildApp(config: MemsvcConfig, log: Logger, store: MemsvcStore, p
     tokens,
     operator: OPERATOR,
     limiters: {
-      signIn: createRateLimiter({ limit: 10, windowMs: 15 * MINUTE }),
-      password: createRateLimiter({ limit: 5, windowMs: 15 * MINUTE }),
-      rotate: createRateLimiter({ limit: 10, windowMs: 60 * MINUTE }),
+      signIn: TokenBuckets.perPeriod(10, 15 * MINUTE),
+      password: TokenBuckets.perPeriod(5, 15 * MINUTE),
+      rotate: TokenBuckets.perPeriod(10, 60 * MINUTE),
     },
     memory,
     search,

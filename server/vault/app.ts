@@ -10,11 +10,10 @@ import {
   authApi,
   authRoutes,
   csrfGuard,
-  type RateLimiter,
   refuseReadOnlyWrites,
   resolveCaller,
 } from "../../internal/auth/mod.ts";
-import { type AppEnv, createApp } from "../../internal/http/mod.ts";
+import { type AppEnv, createApp, type RateLimitBuckets, type TokenBuckets } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { apiDocsRoutes } from "../../internal/openapi/mod.ts";
 import { VERSION } from "../../internal/version/version.ts";
@@ -22,6 +21,7 @@ import { baseUrlOf, type VaultConfig } from "./config.ts";
 import type { VaultEnv } from "./env.ts";
 import { SESSION_COOKIE, VAULT_AUTH_ROUTES } from "./identity/vault_auth.ts";
 import { KEY_PREFIX, resolveKey } from "./keys/api_keys.ts";
+import { keyBudget } from "./keys/key_budget.ts";
 import { vaultDocument } from "./openapi/document.ts";
 import type { RouteSpec } from "./openapi/route_spec.ts";
 import { adminApi, adminRoutes } from "./routes/admin.ts";
@@ -33,6 +33,7 @@ import type { IndexSync } from "./indexing/index_sync.ts";
 import type { NoteStore } from "./notes/mod.ts";
 import { CLIENT_ID_HEADER, clientIdOf, runAs } from "./live/actor.ts";
 import type { LiveHub } from "./live/live_hub.ts";
+import type { AccessWatch } from "./live/access_watch.ts";
 import { liveApi, liveRoutes } from "./routes/live.ts";
 import { collabApi, collabRoutes } from "./routes/collab.ts";
 import type { CollabDocs } from "./collab/collab_docs.ts";
@@ -71,13 +72,21 @@ export interface VaultAppDeps {
   log: Logger;
   store: VaultStore;
   auth: Auth;
-  limiters: { signIn: RateLimiter; password: RateLimiter; signUp: RateLimiter };
+  limiters: {
+    signIn: TokenBuckets;
+    password: TokenBuckets;
+    signUp: TokenBuckets;
+    /** Every API key's request budget (keys/key_budget.ts). */
+    apiKeys: RateLimitBuckets;
+  };
   /** The note files and the search index kept in step with them. */
   notes: { store: NoteStore; sync: IndexSync };
   /** The live MCP sessions of this process. */
   mcp: { registry: SessionRegistry };
   /** The live event channel's sockets. */
   live: LiveHub;
+  /** Re-checks open sockets when access ends (here and on the other replicas). */
+  access: AccessWatch;
   /** The notes open for collaborative editing. */
   collab: CollabDocs;
   /** The installed plugins and their sandboxes. */
@@ -101,6 +110,11 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
 
   const api = new Hono<VaultEnv>();
   const readOnly = refuseReadOnlyWrites();
+  const budget = keyBudget({
+    buckets: deps.limiters.apiKeys,
+    ratePerMinute: config.VAULT_API_KEY_RATE_PER_MINUTE,
+    burst: config.VAULT_API_KEY_BURST,
+  });
   api.use(
     "/api/*",
     resolveCaller({
@@ -109,6 +123,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       sessionCookie: SESSION_COOKIE,
       apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
     }),
+    budget,
     csrfGuard({ trustedOrigins: [baseUrl, ...config.VAULT_CORS_ORIGINS], requireHeader: "X-Requested-With" }),
     // /api/mcp POSTs every message, reads too: its tools decide (a read-only key gets the reading ones).
     (c, next) => (c.req.path === "/api/mcp" ? next() : readOnly(c, next)),
@@ -123,10 +138,12 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       sessionCookie: SESSION_COOKIE,
       apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
     }),
+    budget,
   );
   // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
   api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));
-  api.route("/", sessionRoutes({ db: database.db }));
+  const access = deps.access;
+  api.route("/", sessionRoutes({ db: database.db, access }));
   api.route(
     "/",
     authRoutes({
@@ -136,19 +153,20 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       signInLimiter: deps.limiters.signIn,
       passwordLimiter: deps.limiters.password,
       lastAdminLock: "vault:admin-change",
+      onSessionsEnded: (userId) => access.ended([userId]),
     }),
   );
-  api.route("/", apiKeyRoutes({ db: database.db }));
+  api.route("/", apiKeyRoutes({ db: database.db, access }));
   api.route("/", preferencesRoutes({ db: database.db }));
-  api.route("/", adminRoutes({ database }));
+  api.route("/", adminRoutes({ database, access }));
   const notesDeps = { db: database.db, store: deps.notes.store, sync: deps.notes.sync };
   api.route("/", notesRoutes(notesDeps));
-  api.route("/", shareRoutes({ db: database.db, store: deps.notes.store }));
+  api.route("/", shareRoutes({ db: database.db, store: deps.notes.store, access }));
   api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry, plugins: deps.plugins }));
   api.route("/", pluginRoutes({ plugins: deps.plugins, db: database.db }));
   api.route(
     "/",
-    liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db }),
+    liveRoutes({ hub: deps.live, origins: [baseUrl, ...config.VAULT_CORS_ORIGINS], db: database.db, access }),
   );
   api.route(
     "/",
@@ -157,6 +175,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       db: database.db,
       store: deps.notes.store,
       origins: [baseUrl, ...config.VAULT_CORS_ORIGINS],
+      access,
     }),
   );
   app.route("/", api);

@@ -43,10 +43,22 @@ export const vaultEnv = z.object({
   VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   /** An MCP session not used for this long ends; the client initializes again (default 30 minutes). */
   VAULT_MCP_IDLE_MS: positiveInt(30 * 60_000),
+  /**
+   * The sustained request rate of one API key (token bucket refill; docs/vault.md says why 600): agents
+   * that stay under it are never refused.
+   */
+  VAULT_API_KEY_RATE_PER_MINUTE: positiveInt(600),
+  /** Requests one API key may make at once after a quiet spell (the bucket's size). */
+  VAULT_API_KEY_BURST: positiveInt(300),
   /** How often /ws/vault sends a heartbeat. */
   VAULT_WS_HEARTBEAT_MS: positiveInt(25_000),
   /** Bytes that may wait for a slow /ws/vault client before it is dropped (1008). */
   VAULT_WS_MAX_BUFFERED_BYTES: positiveInt(1024 * 1024),
+  /**
+   * For tests only: this process announces its changes to the other replicas this much later, as a slow
+   * database would (docs/vault.md, live events). Default 0.
+   */
+  VAULT_TEST_ANNOUNCE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** A collaboratively edited note is written back after this long without edits... */
   VAULT_COLLAB_WRITE_BACK_MS: positiveInt(2_000),
   /** ...and at most this long after its first unsaved edit. */

@@ -33,6 +33,7 @@ import { startRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
+import { untilWithLog } from "./until_fixture.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -143,25 +144,8 @@ describe("gitsync engine: Repository → Application → Revision", () => {
   let bobKubeconfig: string;
 
   const get = <T>(path: string) => admin.request<T>({ path });
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    let last: unknown;
-    for (;;) {
-      try {
-        const v = await probe();
-        if (v !== undefined) return v;
-      } catch (err) {
-        last = err;
-      }
-      if (Date.now() > deadline) {
-        const log = manager.output().split("\n").slice(-30).join("\n");
-        throw new Error(
-          `${what}: not within ${ms} ms${last ? ` (${last})` : ""}\n--- gitsync-manager ---\n${log}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const until = untilWithLog(() => manager.output(), 40_000);
+
   const app = () => get<Application>(`${API}/applications/shop`);
   const revision = (name: string) => get<Revision>(`${API}/revisions/${name}`);
   /** `gitsync <args> -n shop` as bob, who holds gitsync-approver in the namespace. */

@@ -28,6 +28,7 @@ import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
 import { startRegistry, type TestRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
+import { untilWithLog } from "./until_fixture.ts";
 
 const NS = "charts";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;
@@ -64,23 +65,8 @@ describe("Helm Applications through gitsync-manager run", () => {
   let dir: string;
 
   const get = <T>(path: string) => admin.request<T>({ path });
-  async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    let last: unknown;
-    for (;;) {
-      try {
-        const v = await probe();
-        if (v !== undefined) return v;
-      } catch (err) {
-        last = err;
-      }
-      if (Date.now() > deadline) {
-        const log = manager.output().split("\n").slice(-30).join("\n");
-        throw new Error(`timed out waiting for ${what} (${String(last ?? "")})\n${log}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  const until = untilWithLog(() => manager.output());
+
   const create = (path: string, body: unknown) => admin.request({ method: "POST", path, body });
   const createApplication = (name: string, spec: Record<string, unknown>) =>
     create(`${API}/applications`, { apiVersion: API_VERSION, kind: "Application", metadata: { name }, spec });

@@ -38,3 +38,24 @@ export class VaultClient extends Client {
     return this.call(method, path, body, { "X-Requested-With": "XMLHttpRequest" });
   }
 }
+
+/**
+ * Signs up `name` as `<name>@example.test` (with `inviteCode` when given) and fails unless the vault
+ * answers 201; the client holds the new session.
+ */
+export async function signUpAs(
+  baseUrl: string,
+  name: string,
+  inviteCode?: string,
+): Promise<{ client: VaultClient; id: string; email: string }> {
+  const client = new VaultClient(baseUrl);
+  const email = `${name}@example.test`;
+  const res = await client.post("/api/auth/sign-up/email", {
+    email,
+    password: `${name}-Pa55word-123`,
+    name,
+    ...(inviteCode ? { inviteCode } : {}),
+  });
+  if (res.status !== 201) throw new Error(`sign-up of ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { client, id: (res.body as { user: { id: string } }).user.id, email };
+}

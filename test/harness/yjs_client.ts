@@ -18,6 +18,8 @@ export class Editor {
   readonly ws: WebSocket;
   readonly opened: Promise<void>;
   synced = false;
+  /** How the server closed the socket, once it did. */
+  closed: { code: number; reason: string } | undefined;
 
   /** `doc`: an editor reconnecting with the document it had (its items must not come back doubled). */
   constructor(url: string, headers: Record<string, string>, name: string, readonly doc = new Y.Doc()) {
@@ -28,6 +30,7 @@ export class Editor {
     ) => WebSocket;
     this.ws = new Ctor(url, { headers });
     this.ws.binaryType = "arraybuffer";
+    this.ws.addEventListener("close", (e) => (this.closed = { code: e.code, reason: e.reason }));
     this.opened = new Promise((resolve, reject) => {
       this.ws.onopen = () => resolve();
       this.ws.onerror = () => reject(new Error("refused"));

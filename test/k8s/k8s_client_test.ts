@@ -25,6 +25,7 @@ import {
   listEvents,
   listObjects,
   NoKindMatchError,
+  patchStatusLocked,
   serverVersion,
   UnknownResourceTypeError,
 } from "../../internal/k8s/mod.ts";
@@ -313,6 +314,36 @@ describe("internal/k8s against kube-apiserver", () => {
     assert.equal(ev.resource, "events");
     const events = await listEvents(admin, obj);
     assert.deepEqual(events.map((e) => e.reason), ["First", "Second"]);
+  });
+
+  it("patchStatusLocked: a write built from a stale copy is refused (409) and built again from a fresh read", async () => {
+    const path = "/api/v1/namespaces/default/services/locked";
+    await admin.request({
+      method: "POST",
+      path: "/api/v1/namespaces/default/services",
+      body: { metadata: { name: "locked" }, spec: { type: "LoadBalancer", ports: [{ port: 80 }] } },
+    });
+    const stale = await admin.request<KubeObject & { status?: Record<string, unknown> }>({ path });
+    // Another writer moves the object on (and sets a field of the status list it will not rewrite).
+    await admin.request({
+      method: "PATCH",
+      path: `${path}/status`,
+      contentType: "application/merge-patch+json",
+      body: { status: { loadBalancer: { ingress: [{ ip: "10.0.0.1", hostname: "lb.example" }] } } },
+    });
+    const seen: string[] = [];
+    await patchStatusLocked(admin, path, stale, (current) => {
+      const ingress = (current.status?.loadBalancer as { ingress?: unknown[] } | undefined)?.ingress ?? [];
+      seen.push(`${ingress.length}`);
+      return { loadBalancer: { ingress: [...ingress, { ip: "10.0.0.2" }] } };
+    });
+    assert.deepEqual(
+      seen,
+      ["0", "1"],
+      "built from the stale copy, refused (409), built again from a fresh one",
+    );
+    const after = await admin.request<{ status: { loadBalancer: { ingress: { ip: string }[] } } }>({ path });
+    assert.deepEqual(after.status.loadBalancer.ingress.map((i) => i.ip), ["10.0.0.1", "10.0.0.2"]);
   });
 
   it("a user without RBAC bindings gets Forbidden with the server's reason", async () => {

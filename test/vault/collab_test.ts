@@ -2,7 +2,8 @@
  * Black-box: collaborative editing at /ws/yjs of `dist/vault serve` with real Yjs clients (yjs and
  * y-protocols over WebSockets): two editors converge, the note file gets the text, a read-only share
  * syncs without writing, an MCP agent's edit arrives in the document with the agent's presence, and a
- * closed editor's cursor leaves at once; documents persist (update log + snapshot) across eviction
+ * closed editor's cursor leaves at once; an editor whose share, key, session or user ends is closed
+ * (a share narrowed to read stops its writes) within a second; documents persist (update log + snapshot) across eviction
  * and a crash of the server, on the embedded database and on PostgreSQL 15.
  */
 import assert from "node:assert/strict";
@@ -14,7 +15,7 @@ import * as Y from "yjs";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 import { Client, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
-import { VaultClient, vaultEnv } from "../harness/vault.ts";
+import { signUpAs, VaultClient, vaultEnv } from "../harness/vault.ts";
 import { Editor } from "../harness/yjs_client.ts";
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000) {
@@ -191,6 +192,76 @@ describe("vault collaborative editing at /ws/yjs", () => {
       );
     } finally {
       await agent.close();
+    }
+  });
+
+  it("when access ends, open editors close (or stop writing) within a second: a share, a key, a session, a user", async () => {
+    const alice = people.alice!;
+    const code = (await alice.web.write("POST", "/api/admin/invites", {})).body.code;
+    const { client: carol, id: carolId } = await signUpAs(server.url, "carol", code);
+    const keys = await Promise.all(
+      ["one", "two", "three"].map(async (name) =>
+        (await carol.write("POST", "/api/api-keys", { name, scope: "read-write" })).body as {
+          id: string;
+          key: string;
+        }
+      ),
+    );
+    await alice.web.write("POST", "/api/notes", { path: "Revoke/r.md", content: "r" });
+    const share = (permission: string) =>
+      alice.web.write("POST", "/api/shares", { path: "Revoke/", email: "carol@example.test", permission });
+    const shared = await share("read-write");
+    assert.equal(shared.status, 201, JSON.stringify(shared.body));
+    const owner = await edit("Revoke/r.md", "alice");
+    const open = async (headers: Record<string, string>) => {
+      const e = new Editor(url("Revoke/r.md", alice.id), headers, "carol");
+      editors.push(e);
+      await e.opened;
+      await until("the first sync", () => e.synced);
+      return e;
+    };
+    /** Does `what`, then waits (bounded by a second and a half) for `editor` to be closed with 1008. */
+    const closesWithin = async (editor: Editor, what: () => Promise<unknown>) => {
+      const started = Date.now();
+      await what();
+      await until("the close", () => editor.closed !== undefined, 1_500);
+      assert.equal(editor.closed!.code, 1008, JSON.stringify(editor.closed));
+      return Date.now() - started;
+    };
+    const byKey = await open({ authorization: `Bearer ${keys[0]!.key}` });
+    const bySession = await open({ cookie: carol.cookie!, origin: server.url });
+    const byOtherKey = await open({ authorization: `Bearer ${keys[1]!.key}` });
+
+    // Narrowed to read: still open and reading, its edits no longer land.
+    byKey.doc.getText("content").insert(0, "rw ");
+    await until("a read-write edit lands", () => owner.text === "rw r");
+    assert.equal((await share("read")).status, 201);
+    await new Promise((r) => setTimeout(r, 1_000));
+    byKey.doc.getText("content").insert(0, "NOPE ");
+    owner.doc.getText("content").insert(owner.text.length, " more");
+    await until("the owner's edit still reaches the narrowed editor", () => byKey.text.endsWith("rw r more"));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(owner.text, "rw r more", "the narrowed editor's edit did not land");
+    assert.equal(byKey.closed, undefined);
+
+    const times = {
+      key: await closesWithin(byKey, () => carol.write("DELETE", `/api/api-keys/${keys[0]!.id}`)),
+      session: await closesWithin(bySession, () => carol.write("POST", "/api/auth/sign-out", {})),
+      share: await closesWithin(byOtherKey, async () => {
+        const id = (await alice.web.get("/api/shares")).body.given.find((s: { path: string }) =>
+          s.path === "Revoke/"
+        ).id;
+        assert.equal((await alice.web.write("DELETE", `/api/shares/${id}`)).status, 204);
+      }),
+    };
+    assert.equal((await share("read")).status, 201);
+    const lastOne = await open({ authorization: `Bearer ${keys[2]!.key}` });
+    const user = await closesWithin(lastOne, async () => {
+      const res = await alice.web.write("PATCH", `/api/admin/users/${carolId}`, { disabled: true });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    });
+    for (const [what, ms] of Object.entries({ ...times, user })) {
+      assert.ok(ms <= 1_500, `${what}: closed after ${ms} ms`);
     }
   });
 });

@@ -2,8 +2,10 @@
  * Black-box: the live event channel /ws/vault of `dist/vault serve`: credentials checked on the
  * upgrade (session cookie from the vault's origin, API key; a disabled user refused), events for
  * notes, folders and tags naming the web app's clientId or the MCP agent, events for notes shared with
- * the user, heartbeats, pings, the 64 KB limit (1008); and two processes on one PostgreSQL 15
- * seeing each other's events (LISTEN/NOTIFY) once each.
+ * the user, heartbeats, pings, the 64 KB limit (1008); and two processes on one PostgreSQL 15 and
+ * one notes folder seeing each other's events once each, naming the writer, when the announcement
+ * comes after the file (a slow database) or the shares table is locked; access ended through one
+ * closes the sockets (/ws/vault, /ws/yjs) opened on the other within a second.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,6 +16,9 @@ import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
 import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 import { VaultClient, vaultEnv } from "../harness/vault.ts";
+import { Client as HttpClient } from "../harness/http_client.ts";
+import postgres from "postgres";
+import { Editor } from "../harness/yjs_client.ts";
 
 // deno-lint-ignore no-explicit-any
 type Event = Record<string, any>;
@@ -238,14 +243,30 @@ describe("vault live events across two processes on one PostgreSQL 15", () => {
   let pg: PostgresServer;
   let one: RunningBinary;
   let two: RunningBinary;
+  let alice: Awaited<ReturnType<typeof signUp>>;
+  let bob: Awaited<ReturnType<typeof signUp>>;
 
   before(async () => {
     home = await mkdtemp(join(tmpdir(), "vault-live-pg-"));
     pg = await startPostgres();
-    // One notes folder and one database: two replicas of one vault.
+    // One notes folder and one database: two replicas of one vault. `one` announces its changes
+    // 400 ms late, as a slow database would: `two`'s file watcher sees them on disk first.
     const env = vaultEnv(home, { databaseUrl: pg.url });
-    one = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
+    one = await startBinary("vault", ["serve"], {
+      cwd: home,
+      env: { ...env, VAULT_TEST_ANNOUNCE_DELAY_MS: "400" },
+      timeoutMs: 60_000,
+    });
     two = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
+    alice = await signUp(one, "alice");
+    bob = await signUp(one, "bob", alice.web);
+    assert.equal((await alice.web.write("POST", "/api/folders", { path: "Team" })).status, 201);
+    const share = await alice.web.write("POST", "/api/shares", {
+      path: "Team/",
+      email: bob.email,
+      permission: "read",
+    });
+    assert.equal(share.status, 201, JSON.stringify(share.body));
   });
 
   after(async () => {
@@ -255,25 +276,129 @@ describe("vault live events across two processes on one PostgreSQL 15", () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it("a write through one process reaches a socket on the other, once", async () => {
-    const alice = await signUp(one, "alice");
+  /** Each path's events on a socket, as `kind clientId` strings. */
+  const told = (s: LiveSocket, paths: string[]) =>
+    paths.map((p) =>
+      s.events.filter((e) => e.path === p || e.to === p).map((e) => `${e.kind} ${e.clientId}`).join(", ")
+    );
+
+  it("a write through one process reaches the other's sockets once, naming the writer, though its announcement comes after the file", async () => {
+    const owner = new LiveSocket(two.url, { authorization: `Bearer ${alice.key}` });
+    const grantee = new LiveSocket(two.url, { authorization: `Bearer ${bob.key}` });
+    try {
+      await owner.opened;
+      await grantee.opened;
+      await owner.next("hello", (e) => e.kind === "hello");
+      await grantee.next("hello", (e) => e.kind === "hello");
+      const tab = { "X-Vault-Client-Id": "tab-on-one", "X-Requested-With": "x" };
+      const paths = Array.from({ length: 50 }, (_, i) => `Team/n${i}.md`);
+      const created = await Promise.all(
+        paths.map((path) => alice.web.call("POST", "/api/notes", { path, content: `note ${path}` }, tab)),
+      );
+      assert.deepEqual(created.map((r) => r.status), paths.map(() => 201));
+      const updated = await alice.web.call("PUT", "/api/notes", {
+        path: "Team/n0.md",
+        content: "changed",
+        ifVersion: created[0]!.body.version,
+      }, tab);
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      assert.equal(
+        (await alice.web.call("DELETE", "/api/notes?path=Team/n1.md", undefined, tab)).status,
+        200,
+      );
+      for (const s of [owner, grantee]) {
+        await s.next("the last event", (e) => e.kind === "note.deleted" && e.path === "Team/n1.md");
+      }
+      // Past the disk wait (2 s) and the delayed announcements: nothing more may come.
+      await new Promise((r) => setTimeout(r, 3_000));
+      const expected = paths.map((_p, i) =>
+        i === 0
+          ? "note.created tab-on-one, note.updated tab-on-one"
+          : i === 1
+          ? "note.created tab-on-one, note.deleted tab-on-one"
+          : "note.created tab-on-one"
+      );
+      assert.deepEqual(told(owner, paths), expected);
+      assert.deepEqual(told(grantee, paths), expected, "a grantee's socket too");
+    } finally {
+      owner.close();
+      grantee.close();
+    }
+  });
+
+  it("a change on disk that no replica announced is told once, after the wait", async () => {
     const s = new LiveSocket(two.url, { authorization: `Bearer ${alice.key}` });
     try {
       await s.opened;
       await s.next("hello", (e) => e.kind === "hello");
-      const res = await alice.web.call("POST", "/api/notes", { path: "Replicated.md", content: "x" }, {
-        "X-Vault-Client-Id": "tab-on-one",
-        "X-Requested-With": "x",
-      });
-      assert.equal(res.status, 201);
-      const e = await s.next("the other process's event", (e) => e.path === "Replicated.md");
-      assert.equal(e.kind, "note.created");
-      assert.equal(e.clientId, "tab-on-one");
-      // The second process's watcher sees the same file on disk: no second event.
+      const { writeFile } = await import("node:fs/promises");
+      await writeFile(join(home, "notes", "users", alice.id, "Team", "by-hand.md"), "edited in an editor");
+      const e = await s.next("the disk change", (e) => e.path === "Team/by-hand.md");
+      assert.deepEqual([e.kind, e.clientId], ["note.created", null]);
       await new Promise((r) => setTimeout(r, 1_500));
-      assert.equal(s.events.filter((e) => e.path === "Replicated.md").length, 1, JSON.stringify(s.events));
+      assert.deepEqual(told(s, ["Team/by-hand.md"]), ["note.created null"]);
     } finally {
       s.close();
+    }
+  });
+
+  it("while the shares table is locked, a write's event still comes once, with its client id", async () => {
+    // Writes through `two` (announcing at once), sockets on `one`; the lock holds both replicas' share
+    // lookups, which `two` makes for a socket of its own before it can announce (the issue's case).
+    const s = new LiveSocket(one.url, { authorization: `Bearer ${alice.key}` });
+    const writerSide = new LiveSocket(two.url, { authorization: `Bearer ${alice.key}` });
+    const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+    try {
+      await s.opened;
+      await writerSide.opened;
+      await s.next("hello", (e) => e.kind === "hello");
+      const viaTwo = new HttpClient(two.url, { bearer: alice.key });
+      const headers = { "X-Vault-Client-Id": "tab-on-two" };
+      const paths = ["Team/locked-a.md", "Team/locked-b.md"];
+      let writes: Promise<{ status: number }>[] = [];
+      await sql.begin(async (tx) => {
+        await tx`lock table note_shares in access exclusive mode`;
+        writes = paths.map((path) => viaTwo.call("POST", "/api/notes", { path, content: path }, headers));
+        await new Promise((r) => setTimeout(r, 1_500));
+      });
+      assert.deepEqual((await Promise.all(writes)).map((r) => r.status), [201, 201]);
+      for (const p of paths) await s.next(p, (e) => e.path === p);
+      await new Promise((r) => setTimeout(r, 1_500));
+      assert.deepEqual(told(s, paths), paths.map(() => "note.created tab-on-two"));
+      assert.deepEqual(told(writerSide, paths), paths.map(() => "note.created tab-on-two"));
+    } finally {
+      s.close();
+      writerSide.close();
+      await sql.end();
+    }
+  });
+
+  it("access ended through one replica closes the sockets opened on the other within a second", async () => {
+    await alice.web.write("POST", "/api/notes", { path: "Team/edited.md", content: "x" });
+    const wsUrl = `${two.url.replace(/^http/, "ws")}/ws/yjs?path=Team/edited.md&owner=${alice.id}`;
+    const editor = new Editor(wsUrl, { authorization: `Bearer ${bob.key}` }, "bob");
+    const second = await bob.web.write("POST", "/api/api-keys", { name: "bob-second", scope: "read" });
+    const events = new LiveSocket(two.url, { authorization: `Bearer ${second.body.key}` });
+    try {
+      await editor.opened;
+      await events.opened;
+      const closed = async (what: string, done: () => boolean) => {
+        const deadline = Date.now() + 1_500;
+        while (!done()) {
+          if (Date.now() > deadline) assert.fail(`${what} still open after 1.5 s`);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      };
+      const shareId = (await alice.web.get("/api/shares")).body.given[0].id;
+      assert.equal((await alice.web.write("DELETE", `/api/shares/${shareId}`)).status, 204);
+      await closed("the editor of the unshared note", () => editor.closed !== undefined);
+      assert.equal(editor.closed!.code, 1008);
+      assert.equal((await bob.web.write("DELETE", `/api/api-keys/${second.body.id}`)).status, 204);
+      await closed("the event socket of the revoked key", () => events.closed !== undefined);
+      assert.equal(events.closed!.code, 1008);
+    } finally {
+      editor.close();
+      events.close();
     }
   });
 });

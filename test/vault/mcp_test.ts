@@ -2,7 +2,8 @@
  * Black-box: MCP at /api/mcp of `dist/vault serve` (embedded database) through the MCP SDK's own
  * clients: every tool, the version check, a read-only key that only reads, shares, sessions that
  * belong to one user, and `dist/vault-mcp` (stdio) across a server-side session expiry, receiving
- * the server's note-change notifications.
+ * the server's note-change notifications; the API key budget (burst, refill, Retry-After, the MCP
+ * error, what is free, vault-mcp's retry of a read) on one process and shared by two replicas.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -16,7 +17,8 @@ import { promisify } from "node:util";
 import { packageTool } from "../../scripts/package.ts";
 import { binaryPath, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../harness/mcp_client.ts";
-import { VaultClient, vaultEnv } from "../harness/vault.ts";
+import { signUpAs, VaultClient, vaultEnv } from "../harness/vault.ts";
+import { type PostgresServer, startPostgres } from "../harness/postgres.ts";
 
 const IDLE_MS = 4_000;
 const ALL_TOOLS = [
@@ -348,5 +350,206 @@ describe("vault MCP at /api/mcp", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("vault API key budget (a token bucket: 5 at once, 60 a minute)", () => {
+  let home: string;
+  let server: RunningBinary;
+  let web: VaultClient;
+  const clients: Client[] = [];
+  const mint = async (name: string) => {
+    const minted = await web.write("POST", "/api/api-keys", { name, scope: "read-write" });
+    assert.equal(minted.status, 201, JSON.stringify(minted.body));
+    return minted.body.key as string;
+  };
+  const asKey = (key: string) => new VaultClient(server.url, { bearer: key });
+  /** Spends what is left of a key's bucket; returns the first refusal. */
+  const drain = async (key: string) => {
+    for (let i = 0; i < 20; i++) {
+      const res = await asKey(key).get("/api/me");
+      if (res.status === 429) return res;
+      assert.equal(res.status, 200);
+    }
+    assert.fail("never refused");
+  };
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), "vault-budget-"));
+    server = await startBinary("vault", ["serve"], {
+      cwd: home,
+      env: vaultEnv(home, { extra: { VAULT_API_KEY_BURST: "5", VAULT_API_KEY_RATE_PER_MINUTE: "60" } }),
+      timeoutMs: 60_000,
+    });
+    web = (await signUpAs(server.url, "budget")).client;
+  });
+
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => {});
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it("lets a burst through, refuses the next with Retry-After, refills at the rate; sessions are not counted", async () => {
+    const key = await mint("burst");
+    const burst = await Promise.all(Array.from({ length: 5 }, () => asKey(key).get("/api/me")));
+    assert.deepEqual(burst.map((r) => r.status), [200, 200, 200, 200, 200]);
+    const refused = await asKey(key).get("/api/notes/tree");
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get("retry-after"), "1");
+    assert.deepEqual(refused.body, { error: "too many requests", retryAfterSeconds: 1 });
+    await new Promise((r) => setTimeout(r, 1_050));
+    assert.equal((await asKey(key).get("/api/me")).status, 200, "one token back after a second");
+    assert.equal((await asKey(key).get("/api/me")).status, 429, "and only one");
+    // The web app's session and another key have budgets of their own.
+    for (let i = 0; i < 10; i++) assert.equal((await web.get("/api/me")).status, 200);
+    assert.equal((await asKey(await mint("other")).get("/api/me")).status, 200);
+  });
+
+  it("the MCP handshake and the event streams are free; a refused call reaches the SDK client as a JSON-RPC error saying when to retry", async () => {
+    const key = await mint("mcp");
+    // Three sessions (initialize, notifications/initialized, the GET stream each) and three /ws/vault sockets.
+    for (let i = 0; i < 3; i++) {
+      const client = new Client({ name: "budget-test", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      );
+      clients.push(client);
+    }
+    for (let i = 0; i < 3; i++) {
+      const Ctor = WebSocket as unknown as new (
+        url: string,
+        o: { headers: Record<string, string> },
+      ) => WebSocket;
+      const ws = new Ctor(`${server.url.replace(/^http/, "ws")}/ws/vault`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await new Promise((resolve, reject) => {
+        ws.onopen = resolve;
+        ws.onerror = reject;
+      });
+      ws.close();
+    }
+    const client = clients.at(-1)!;
+    // The whole burst is still there for work: five tool calls.
+    for (let i = 0; i < 5; i++) await client.callTool({ name: "list_tags", arguments: {} });
+    await assert.rejects(
+      client.callTool({ name: "list_tags", arguments: {} }),
+      (err: Error & { code?: number }) => {
+        assert.equal(err.code, 429, "the SDK's StreamableHTTPError carries the status");
+        assert.match(err.message, /Rate limit exceeded for this API key: retry in 1 s/);
+        return true;
+      },
+    );
+    // The same refusal on the wire: HTTP 429, Retry-After, a JSON-RPC error with the request's id.
+    const raw = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+    });
+    assert.equal(raw.status, 429);
+    assert.equal(raw.headers.get("retry-after"), "1");
+    const body = await raw.json();
+    assert.equal(body.id, 7);
+    assert.equal(body.error.code, -32000);
+    assert.deepEqual(body.error.data, { retryAfterSeconds: 1 });
+  });
+
+  it("dist/vault-mcp waits out a short refusal of a read and sends it again; a write is refused, not resent", async () => {
+    const key = await mint("shim");
+    const client = new Client({ name: "budget-shim-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: binaryPath("vault-mcp"),
+        args: [],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VAULT_URL: server.url, VAULT_TOKEN: key },
+        stderr: "pipe",
+      }),
+    );
+    clients.push(client);
+    await client.listTools(); // the shim learns which tools only read (readOnlyHint)
+
+    await drain(key);
+    const started = Date.now();
+    const read = (await client.callTool({ name: "list_tags", arguments: {} })) as ToolResult;
+    assert.ok(!read.isError, JSON.stringify(read));
+    const waited = Date.now() - started;
+    assert.ok(waited >= 500, `answered after ${waited} ms: the shim waited for the refill`);
+
+    await drain(key);
+    await assert.rejects(
+      client.callTool({ name: "create_note", arguments: { path: "Budget/x.md", content: "once" } }),
+      /HTTP 429\): Rate limit exceeded for this API key: retry in 1 s/,
+    );
+    await new Promise((r) => setTimeout(r, 1_100));
+    assert.equal(
+      (await asKey(key).get("/api/notes?path=Budget/x.md")).status,
+      404,
+      "the write was not resent",
+    );
+  });
+});
+
+describe("vault API key budget across two replicas on one PostgreSQL 15 (5 at once, 6 a minute)", () => {
+  let home: string;
+  let pg: PostgresServer;
+  let one: RunningBinary;
+  let two: RunningBinary;
+  let web: VaultClient;
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), "vault-budget-pg-"));
+    pg = await startPostgres();
+    const env = vaultEnv(home, {
+      databaseUrl: pg.url,
+      extra: { VAULT_API_KEY_BURST: "5", VAULT_API_KEY_RATE_PER_MINUTE: "6" },
+    });
+    one = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
+    two = await startBinary("vault", ["serve"], { cwd: home, env, timeoutMs: 60_000 });
+    web = (await signUpAs(one.url, "replicas")).client;
+  });
+
+  after(async () => {
+    await one?.stop();
+    await two?.stop();
+    await pg?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  const mint = async (name: string) => {
+    const key = (await web.write("POST", "/api/api-keys", { name, scope: "read" })).body.key as string;
+    return [new VaultClient(one.url, { bearer: key }), new VaultClient(two.url, { bearer: key })] as const;
+  };
+
+  it("what a key spent on one replica is spent on the other", async () => {
+    const [viaOne, viaTwo] = await mint("moved");
+    for (let i = 0; i < 5; i++) assert.equal((await viaOne.get("/api/me")).status, 200);
+    await new Promise((r) => setTimeout(r, 1_500)); // one settlement
+    const refused = await viaTwo.get("/api/me");
+    assert.equal(refused.status, 429, "a budget per replica would let 5 more through here");
+    assert.ok(
+      Number(refused.headers.get("retry-after")) >= 5,
+      `Retry-After ${refused.headers.get("retry-after")}`,
+    );
+  });
+
+  it("a key spread over both replicas gets its burst about once, not once per replica", async () => {
+    const via = await mint("spread");
+    // A load balancer spreading one agent's requests: 20, alternating, over about 3 s.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      statuses.push((await via[i % 2]!.get("/api/me")).status);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const passed = statuses.filter((s) => s === 200).length;
+    // Per replica: 10 (5 each). Shared: the burst, and what the other replica let through before the
+    // balances met (a settlement period or two).
+    assert.ok(passed >= 5 && passed <= 8, `${passed} passed: ${statuses.join(" ")}`);
   });
 });

@@ -6,7 +6,7 @@
  * made on disk and edits made while the server was down, and sharing across three users.
  */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -298,6 +298,17 @@ function suite(backend: "pglite" | "postgres") {
       assert.equal(daily.body.created, true);
       assert.equal(daily.body.note.path, "Daily/2026-03-04.md");
       assert.equal(daily.body.note.content, "# 2026-03-04\nday 2026-03-04");
+      // `..` in the folder or the format is refused, not folded into another folder.
+      for (const body of [{ folder: "a/../Daily" }, { format: "[a]/[..]/[..]/YYYY" }, { folder: "../x" }]) {
+        const refused = await a.write("POST", "/api/daily", { date: "2026-03-05", ...body });
+        assert.equal(refused.status, 400, JSON.stringify(body));
+        assert.equal(refused.body.code, "invalid_path");
+      }
+      assert.ok(
+        !(await a.get("/api/notes/tree")).body.entries.some((e: { path: string }) =>
+          e.path.includes("2026-03-05")
+        ),
+      );
       const twice = await a.write("POST", "/api/daily", {
         date: "2026-03-04",
         folder: "Daily",
@@ -501,12 +512,26 @@ function suite(backend: "pglite" | "postgres") {
     });
 
     if (backend === "pglite") {
-      it("at start, the index catches up with notes written while the server was down", async () => {
+      it("at start, the index catches up with notes written while the server was down, and a crashed write's temporary file goes", async () => {
         await server.stop();
         const dir = join(home, "notes", "users", users.alice!.id);
         await writeFile(join(dir, "Offline.md"), "# Offline\nplatypus");
         await rm(join(dir, "Journal.md"));
+        // What a write killed between its temporary file and the rename leaves (atomic_write.ts), an hour
+        // ago; and a user's own hidden file that only looks alike.
+        await mkdir(join(dir, "Projects"), { recursive: true });
+        const leftover = join(dir, "Projects", ".Plan.md.0123456789ab.tmp");
+        await writeFile(leftover, "half a no");
+        await writeFile(join(dir, ".mine.tmp"), "mine");
+        const hourAgo = Date.now() / 1000 - 3600;
+        await utimes(leftover, hourAgo, hourAgo);
+        await utimes(join(dir, ".mine.tmp"), hourAgo, hourAgo);
         await start();
+        await eventually(
+          "the leftover removed",
+          async () => !(await readdir(join(dir, "Projects"))).includes(".Plan.md.0123456789ab.tmp"),
+        );
+        assert.ok((await readdir(dir)).includes(".mine.tmp"), "a file the vault did not make stays");
         const a = users.alice!.client;
         assert.equal((await a.get(`/api/search?q=platypus`)).body.total, 1);
         assert.equal(

@@ -25,7 +25,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { repositoryIdentity } from "./repo_url.ts";
-import { TokenBuckets } from "./token_bucket.ts";
+import { TokenBuckets } from "../../../internal/http/mod.ts";
 
 export const RECEIVER_RESULTS = [
   "accepted",
@@ -134,13 +134,13 @@ function authenticated(req: IncomingMessage, body: Buffer, token: string, bearer
 
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const now = o.now ?? Date.now;
-  const peers = new TokenBuckets({ perSecond: 5, burst: 50, now });
-  const repositories = new TokenBuckets({ perSecond: 1, burst: 10, now });
-  const imagePolicies = new TokenBuckets({ perSecond: 1, burst: 10, now });
+  const peers = new TokenBuckets({ ratePerSecond: 5, burst: 50, now });
+  const repositories = new TokenBuckets({ ratePerSecond: 1, burst: 10, now });
+  const imagePolicies = new TokenBuckets({ ratePerSecond: 1, burst: 10, now });
 
   async function decide(req: IncomingMessage): Promise<{ result: ReceiverResult; repository?: string }> {
     // 1. Per remote address, before anything is read.
-    if (!peers.take(req.socket.remoteAddress ?? "")) return { result: "rate_limited" };
+    if (!peers.take(req.socket.remoteAddress ?? "").allowed) return { result: "rate_limited" };
     // 2. The body, capped.
     const body = await readBody(req);
     if (body === "too_large" || body === "bad_request") return { result: body };
@@ -166,7 +166,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     if (!authenticated(req, body, target.token, false)) return { result: "unauthorized" };
     const repository = `${namespace}/${name}`;
     // 5. Per Repository, only for authenticated callers.
-    if (!repositories.take(repository)) return { result: "rate_limited", repository };
+    if (!repositories.take(repository).allowed) return { result: "rate_limited", repository };
     const event = req.headers["x-github-event"] ?? req.headers["x-gitlab-event"];
     if (event === "ping") return { result: "ping", repository };
     if (event !== "push" && event !== "Push Hook" && event !== "Tag Push Hook") {
@@ -205,7 +205,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     }
     if (!target || !authenticated(req, body, target.token, true)) return { result: "unauthorized" };
     const object = `imagepolicies/${namespace}/${name}`;
-    if (!imagePolicies.take(object)) return { result: "rate_limited", repository: object };
+    if (!imagePolicies.take(object).allowed) return { result: "rate_limited", repository: object };
     const event = req.headers["x-github-event"];
     if (event === "ping") return { result: "ping", repository: object };
     if (event !== undefined && event !== "package" && event !== "registry_package") {

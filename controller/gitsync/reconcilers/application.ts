@@ -7,9 +7,11 @@
  * starts a fresh Revision.
  *
  * Rollback (seed section 3): a new value of the annotation sync.gitsync.io/rollback-requested-at points
- * the Application at the newest known-good Revision other than the desired and the deployed one; that
- * Revision rolls out again through the normal reconcile, the request counting as its approval while its
- * desired state is unchanged. The Application stays there until the source moves to a new commit.
+ * the Application at its rollback target (rollback/target.ts: the newest known-good Revision other than
+ * the desired one and, unless the desired one's rollout stopped part-way, the deployed one; or the
+ * Revision sync.gitsync.io/rollback-to-revision names); that Revision rolls out again through the normal
+ * reconcile, the request counting as its approval while its desired state is unchanged. The Application
+ * stays there until the source moves to a new commit.
  * History: beyond spec.history.limit (default 10) the oldest Revisions are deleted, never the desired,
  * deployed or rollback one.
  */
@@ -19,10 +21,19 @@ import {
   isKubeApiError,
   type KubeClient,
   type KubeObject,
+  replacingMergePatch,
 } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import { ROLLBACK_REQUESTED_AT, ROLLBACK_REQUESTED_BY } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
+import { ROLLBACK_TO_REVISION, rollbackTarget } from "../rollback/target.ts";
+import {
+  type Condition,
+  readyFromRevision,
+  rollingBackConditions,
+  setCondition,
+} from "../status/conditions.ts";
+import { supersededStatus, UNFINISHED_PHASES } from "../status/revision_status.ts";
 import type { Repository } from "./repository.ts";
 import type { Decryption } from "../sops/decrypt_tree.ts";
 import type { Revision } from "./revision.ts";
@@ -40,6 +51,8 @@ export interface Application extends KubeObject {
     };
     decryption?: Decryption;
     conflictPolicy?: "fail" | "adopt";
+    /** How long a wave's objects may stay short of Healthy (a Deployment has its own deadline); default 10m. */
+    healthTimeout?: string;
     history?: { limit?: number };
     notifications?: { sinkRef: { name: string }; events?: string[] }[];
   };
@@ -60,14 +73,7 @@ export interface Application extends KubeObject {
   };
 }
 
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+export { type Condition, setCondition };
 
 export interface ApplicationReconcilerOptions {
   client: KubeClient;
@@ -84,15 +90,6 @@ export interface ApplicationReconcilerOptions {
   now?: () => Date;
 }
 
-/** A condition list with `c` set; lastTransitionTime kept when the status did not change. */
-export function setCondition(list: Condition[] | undefined, c: Condition, now: Date): Condition[] {
-  const previous = list?.find((x) => x.type === c.type);
-  const lastTransitionTime = previous && previous.status === c.status
-    ? previous.lastTransitionTime
-    : now.toISOString().replace(/\.\d{3}Z$/, "Z");
-  return [...(list ?? []).filter((x) => x.type !== c.type), { ...c, lastTransitionTime }];
-}
-
 /** The Revision for a commit, service account and spec: same inputs, same name. */
 export function revisionName(app: Application, commit: string, serviceAccount: string): string {
   const hash = createHash("sha256")
@@ -107,17 +104,6 @@ export function revisionName(app: Application, commit: string, serviceAccount: s
 export const DEFAULT_HISTORY_LIMIT = 10;
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 
-/** The rollback target: the newest Revision that reached Healthy, other than the desired and deployed one. */
-export function rollbackTarget(app: Application, revisions: Revision[]): Revision | undefined {
-  return revisions
-    .filter((r) =>
-      r.status?.conditions?.some((c) => c.type === "RolloutComplete" && c.status === "True") &&
-      r.metadata!.name !== app.status?.desiredRevision &&
-      r.metadata!.name !== app.status?.deployedRevision
-    )
-    .sort((a, b) => (b.status?.finishedAt ?? "").localeCompare(a.status?.finishedAt ?? ""))[0];
-}
-
 export function applicationReconciler(o: ApplicationReconcilerOptions) {
   const now = o.now ?? (() => new Date());
   const base = (ns: string) => `/apis/${API_VERSION}/namespaces/${ns}`;
@@ -127,7 +113,10 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
       method: "PATCH",
       path: `${base(app.metadata!.namespace!)}/applications/${app.metadata!.name}/status`,
       contentType: "application/merge-patch+json",
-      body: { status: { ...status, observedGeneration: app.metadata?.generation } },
+      // Fields written replace what was there whole (a rollback's old message does not outlive it).
+      body: {
+        status: replacingMergePatch(app.status, { ...status, observedGeneration: app.metadata?.generation }),
+      },
     });
   }
 
@@ -204,8 +193,13 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     if (requestedAt && requestedAt !== app.status?.rollback?.requestedAt) {
       return await rollBack(app, requestedAt, annotations[ROLLBACK_REQUESTED_BY], commit);
     }
+    // Ready gave a reason of this reconciler's own (no commit, no service account) that holds no more:
+    // it follows the desired Revision again.
+    const readyReason = app.status?.conditions?.find((c) => c.type === "Ready")?.reason;
+    const staleReady = readyReason === "SourceNotReady" || readyReason === "ServiceAccountRequired";
     // A rollback holds until the source moves on to a new commit.
     if (app.status?.rollback?.revision && app.status.rollback.sourceRevision === commit) {
+      if (staleReady) await writeStatus(app, { conditions: readyNow(app, app.status.rollback.revision) });
       return await keepHistory(app);
     }
 
@@ -215,15 +209,43 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     if (!o.getRevision?.(`${ns}/${name}`)) await createRevision(app, name, commit, serviceAccount);
 
     // Status: which Revision to deploy. Readiness follows the Revision (its reconciler reports it).
-    if (app.status?.desiredRevision !== name || app.status?.sourceRevision !== commit) {
+    if (app.status?.desiredRevision !== name || app.status?.sourceRevision !== commit || staleReady) {
       await writeStatus(app, {
         desiredRevision: name,
         sourceRevision: commit,
-        conditions: app.status?.conditions ?? [],
+        // Conditions only when they change: the list goes whole, and a cached one may be behind.
+        ...(staleReady ? { conditions: readyNow(app, name) } : {}),
       });
+      await supersede(app, name);
     }
     return await keepHistory(app, name);
   };
+
+  /**
+   * The Revision the Application wanted until now ends Superseded when unfinished (the Revision
+   * reconciler does the same for one it finds moving on without being wanted; a Pending one only the
+   * Application can tell from one about to be wanted).
+   */
+  async function supersede(app: Application, by: string) {
+    const ns = app.metadata!.namespace!;
+    const was = app.status?.desiredRevision;
+    const rev = was && was !== by ? o.getRevision?.(`${ns}/${was}`) : undefined;
+    if (!rev || !UNFINISHED_PHASES.has(rev.status?.phase ?? "Pending")) return;
+    await o.client.request({
+      method: "PATCH",
+      path: `${base(ns)}/revisions/${was}/status`,
+      contentType: "application/merge-patch+json",
+      body: { status: replacingMergePatch(rev.status, supersededStatus(rev, by, now())) },
+    }).catch((err) => {
+      if (!isKubeApiError(err, 404)) throw err;
+    });
+    await o.events.normal(rev, "Superseded", `Application ${app.metadata!.name} wants Revision ${by} now`);
+  }
+
+  /** Ready as the desired Revision `name` stands now. */
+  function readyNow(app: Application, name: string): Condition[] {
+    return readyFromRevision(app, name, o.getRevision?.(`${app.metadata!.namespace}/${name}`), now());
+  }
 
   /** Creates the Revision (an existing one, 409, is fine: the cache had not seen it yet). */
   async function createRevision(app: Application, name: string, commit: string, serviceAccount: string) {
@@ -271,14 +293,20 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
     commit: string,
   ): Promise<ReconcileResult> {
     const ns = app.metadata!.namespace!;
-    const target = rollbackTarget(app, o.listRevisions(ns, app.metadata!.name!));
+    const found = rollbackTarget(
+      app,
+      o.listRevisions(ns, app.metadata!.name!),
+      app.metadata?.annotations?.[ROLLBACK_TO_REVISION],
+      (name) => o.getRevision?.(`${ns}/${name}`),
+    );
     const request = { requestedAt, ...(requestedBy ? { requestedBy } : {}), sourceRevision: commit };
-    if (!target) {
-      const message = "no known-good Revision other than the desired and the deployed one to roll back to";
-      await writeStatus(app, { rollback: { ...request, message }, conditions: app.status?.conditions ?? [] });
+    if ("refused" in found) {
+      const message = found.refused;
+      await writeStatus(app, { rollback: { ...request, message } });
       await o.events.warning(app, "RollbackFailed", message);
       return {};
     }
+    const target = found.revision;
     const rev = target.metadata!.name!;
     // A fresh rollout of the target: hooks run again; the request is its approval while the desired
     // state is what it was (checked at rollout start against plan.desiredStateHash).
@@ -287,7 +315,7 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
       path: `${base(ns)}/revisions/${rev}/status`,
       contentType: "application/merge-patch+json",
       body: {
-        status: {
+        status: replacingMergePatch(target.status, {
           phase: "Applying",
           rollout: { attempt: (target.status?.rollout?.attempt ?? 1) + 1, group: 0 },
           hooks: [],
@@ -300,20 +328,22 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
           startedAt: null,
           finishedAt: null,
           failure: null,
+          diagnosis: null,
           conditions: setCondition(target.status?.conditions, {
             type: "RolloutComplete",
             status: "False",
             reason: "RollingBack",
             message: `rolling back to this Revision, requested by ${requestedBy ?? "unknown"}`,
           }, now()),
-        },
+        }),
       },
     });
     await writeStatus(app, {
       desiredRevision: rev,
       rollback: { ...request, revision: rev },
-      conditions: app.status?.conditions ?? [],
+      conditions: rollingBackConditions(app, rev, now()),
     });
+    await supersede(app, rev);
     await o.events.normal(app, "RollbackStarted", `rolling back to Revision ${rev}`);
     return {};
   }

@@ -6,9 +6,18 @@
  * an approval of exactly that digest. At rollout start the plan is computed again: if its digest no
  * longer matches the approved one the Revision goes back to AwaitingApproval (Event ApprovalStale).
  * Applying runs the rollout steps, resumable from status; the end is Healthy (RolloutComplete True)
- * or Failed with the reason.
+ * or Failed with the reason (HealthFailure when a wave's objects turn Degraded or outlast the health
+ * timeout), the Application's Ready saying which and what is live. A plan that changes nothing over a
+ * Healthy live state is deployed at once, without approval or rollout (reason NoChanges). A Revision the
+ * Application stops wanting before it finished ends Superseded.
  */
-import { type EventRecorder, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
+import {
+  type EventRecorder,
+  type KubeClient,
+  type KubeObject,
+  patchStatusLocked,
+  replacingMergePatch,
+} from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import {
   APPROVED_AT,
@@ -16,47 +25,42 @@ import {
   APPROVED_DIGEST,
   APPROVED_REVISION,
   RETRY_REQUESTED_AT,
+  ROLLBACK_REQUESTED_AT,
 } from "../approval/review.ts";
 import { API_VERSION } from "../crds.ts";
-import { diagnose, type Diagnosis } from "../diagnosis/diagnose.ts";
+import { freshDiagnosis } from "../diagnosis/fresh.ts";
 import type { Notification, NotificationEvent } from "../notify/notifier.ts";
 import { buildPlan, type Plan } from "../plan/plan.ts";
-import { RenderFailure } from "../render/failure.ts";
 import { inSpan, spanAttributes } from "../tracing.ts";
-import { kubeLookup, valuesFromReader } from "../render/helm_source.ts";
-import { readChartCredentials } from "../source/helm/chart_credentials.ts";
 import type { ChartSource } from "../source/helm/chart_source.ts";
-import { type Renderers, renderSource } from "../render/render.ts";
-import { APPLICATION_LABEL, listManaged } from "../rollout/inventory.ts";
+import type { Renderers } from "../render/render.ts";
+import { RenderFailure } from "../render/failure.ts";
+import { desiredState as renderDesired } from "../rollout/desired_state.ts";
+import { listManaged, liveLookup, managedKinds } from "../rollout/inventory.ts";
 import { DecryptionFailure } from "../sops/decrypt.ts";
-import { decryptTree, readDecryptionKeys } from "../sops/decrypt_tree.ts";
 import { applyObjects, RolloutFailure } from "../rollout/apply.ts";
-import { type Group, rolloutGroups, ValidationFailure } from "../rollout/groups.ts";
+import { type Group, ValidationFailure } from "../rollout/groups.ts";
 import { planPrune } from "../rollout/prune.ts";
+import { DEFAULT_HEALTH_TIMEOUT_MS, withRootCause } from "../rollout/health_failure.ts";
 import { type RolloutState, rolloutStep } from "../rollout/rollout.ts";
-import { type Application, type Condition, setCondition } from "./application.ts";
+import { changesNothing } from "../plan/no_change.ts";
+import { deployedConditions, failedConditions, setCondition } from "../status/conditions.ts";
+import {
+  completedStatus,
+  failedStatus,
+  type Revision,
+  type StatusPatch,
+  stored,
+  supersededStatus,
+  UNFINISHED_PHASES,
+  waitedObject,
+} from "../status/revision_status.ts";
+import type { Application } from "./application.ts";
+import { parseDuration } from "./repository.ts";
 
 export { APPLICATION_LABEL } from "../rollout/inventory.ts";
 
-export interface Revision extends KubeObject {
-  spec: { applicationRef: { name: string }; sourceRevision: string; serviceAccountName: string };
-  status?: {
-    phase?: string;
-    plan?: Plan;
-    approval?:
-      | { approvedBy: string; approvedAt: string; planDigest: string; desiredStateHash?: string }
-      | null;
-    /** selfHeal: this attempt restores drifted objects, taking their fields back from other managers. */
-    rollout?: { attempt: number; group: number; selfHeal?: boolean };
-    hooks?: RolloutState["hooks"];
-    failure?: { reason: string; message: string; resource?: unknown; retryable?: boolean };
-    lastHandledRetryAt?: string;
-    conditions?: Condition[];
-    diagnosis?: Diagnosis;
-    startedAt?: string;
-    finishedAt?: string;
-  };
-}
+export type { Revision } from "../status/revision_status.ts";
 
 export interface RevisionReconcilerOptions {
   /** The manager's own client; `impersonating` gives the service account's. */
@@ -84,7 +88,6 @@ export interface RevisionReconcilerOptions {
   now?: () => Date;
 }
 
-type RevisionStatus = NonNullable<Revision["status"]>;
 /**
  * What a Revision applies: the rendered objects and their rollout groups; with `listed`, the managed
  * objects a plan found a moment ago (and the kinds it could not list), which a rollout in the same
@@ -95,37 +98,8 @@ type Desired = {
   groups: Group[];
   listed?: { managed: KubeObject[]; unlisted: Set<string> };
 };
-type StatusPatch = { [K in Exclude<keyof RevisionStatus, "rollout">]?: RevisionStatus[K] | null } & {
-  rollout?: { attempt: number; group: number; selfHeal?: boolean | null };
-};
-
-/** Finds a desired object's live copy in a listed inventory (by kind, namespace and name). */
-function liveLookup(inventory: KubeObject[], defaultNamespace: string) {
-  const key = (o: KubeObject, ns: string | undefined) =>
-    `${o.apiVersion}/${o.kind}/${ns ?? ""}/${o.metadata?.name}`;
-  const byKey = new Map(inventory.map((o) => [key(o, o.metadata?.namespace), o]));
-  return (o: KubeObject) =>
-    byKey.get(key(o, o.metadata?.namespace ?? defaultNamespace)) ?? byKey.get(key(o, undefined));
-}
-
-/** status.managedKinds: the kinds a rollout applied, for the next prune inventory. */
-function managedKinds(objects: KubeObject[]) {
-  const kinds = new Map<string, { group: string; version: string; kind: string }>();
-  for (const x of objects) {
-    const [group, version] = x.apiVersion!.includes("/") ? x.apiVersion!.split("/") : ["", x.apiVersion!];
-    kinds.set(`${x.apiVersion}/${x.kind}`, { group: group!, version: version!, kind: x.kind! });
-  }
-  return [...kinds.values()];
-}
-
-/** The rollout position as status keeps it (hooks have a field of their own). */
-const stored = (s: RolloutState, selfHeal: boolean) => ({
-  attempt: s.rollout,
-  group: s.group,
-  ...(selfHeal ? { selfHeal } : {}),
-});
-
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+const keyOf = (r: KubeObject) => `${r.metadata!.namespace}/${r.metadata!.name}`;
 
 export function revisionReconciler(o: RevisionReconcilerOptions) {
   const now = o.now ?? (() => new Date());
@@ -146,7 +120,14 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     return now().getTime() - last.at >= o.driftIntervalMs! - 1_000;
   }
 
-  /** A merge patch of status: null removes a field. */
+  /**
+   * When this reconciler last ended a rollout (Healthy or Failed), by Revision key: the attempt. A
+   * reconcile that still sees that attempt Applying reads a cache behind its own write and waits for
+   * it, so an end (its Events and notification) happens once.
+   */
+  const ended = new Map<string, number>();
+
+  /** A merge patch of status: null removes a field; each field given replaces the old value whole. */
   async function writeStatus(rev: Revision, status: StatusPatch) {
     await o.client.request({
       method: "PATCH",
@@ -154,52 +135,22 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         rev.metadata!.name
       }/status`,
       contentType: "application/merge-patch+json",
-      body: { status },
+      body: { status: replacingMergePatch(rev.status, status) },
     });
   }
 
-  /** Render, label as managed, order into groups; failures are the Revision's. */
-  async function desiredState(
-    rev: Revision,
+  /** The Application's status from `build`, again from a fresh copy when the cached one is behind. */
+  async function writeAppStatus(
     app: Application,
-    sa: KubeClient,
-  ): Promise<{ objects: KubeObject[]; groups: Group[] }> {
-    const tree = await o.source(
-      rev.metadata!.namespace!,
-      app.spec.source.repositoryRef.name,
-      rev.spec.sourceRevision,
-    );
-    const ns = rev.metadata!.namespace!;
-    const decryption = app.spec.decryption;
-    const plain = await decryptTree(tree, decryption, () => readDecryptionKeys(o.client, ns, decryption!));
-    const rendered = await inSpan("render", {
-      "gitsync.application": `${ns}/${app.metadata!.name}`,
-      "gitsync.source.revision": rev.spec.sourceRevision,
-      "gitsync.source.path": app.spec.source.path ?? "",
-    }, async () =>
-      renderSource(o.renderers, plain, app.spec.source, {
-        namespace: ns,
-        applicationName: app.metadata!.name!,
-        // Helm's valuesFrom and lookup read as the Application's service account.
-        readValuesFrom: valuesFromReader(sa, ns),
-        lookup: kubeLookup(sa),
-        kubeVersion: app.spec.source.render?.type === "helm" ? await o.kubeVersion?.() : undefined,
-        fetchChart: async (chart) => {
-          if (!o.charts) throw new RenderFailure("chart repositories are not configured");
-          return await o.charts.fetch(ns, chart, await readChartCredentials(o.client, ns, chart));
-        },
-      }));
-    const objects = rendered.map((obj) => ({
-      ...obj,
-      metadata: {
-        ...obj.metadata,
-        labels: { ...obj.metadata?.labels, [APPLICATION_LABEL]: app.metadata!.name! },
-      },
-    }));
-    const groups = rolloutGroups(objects);
-    // What is applied: skipped objects left out, control annotations from Git stripped.
-    return { objects: groups.flatMap((g) => ("objects" in g ? g.objects : [])), groups };
+    build: (a: Application) => NonNullable<Application["status"]>,
+  ) {
+    const path = `/apis/${API_VERSION}/namespaces/${app.metadata!.namespace}/applications/${
+      app.metadata!.name
+    }`;
+    await patchStatusLocked(o.client, path, app, build);
   }
+
+  const desiredState = (rev: Revision, app: Application, sa: KubeClient) => renderDesired(o, rev, app, sa);
 
   function inventory(sa: KubeClient, app: Application, objects: KubeObject[], unlisted = new Set<string>()) {
     return () => listManaged(sa, app, objects, unlisted);
@@ -214,7 +165,7 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     rev: Revision,
     app: Application,
     sa: KubeClient,
-  ): Promise<{ plan: Plan; desired: Desired }> {
+  ): Promise<{ plan: Plan; desired: Desired; unchanged: boolean }> {
     return inSpan(
       "plan",
       { "gitsync.revision": `${rev.metadata!.namespace}/${rev.metadata!.name}` },
@@ -246,7 +197,11 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
           redact: o.redact,
         });
         spanAttributes({ "gitsync.plan.digest": built.digest, "gitsync.plan.entries": built.entries.length });
-        return { plan: built, desired: { objects, groups, listed: { managed, unlisted } } };
+        return {
+          plan: built,
+          desired: { objects, groups, listed: { managed, unlisted } },
+          unchanged: changesNothing(built, changes),
+        };
       },
     );
   }
@@ -285,14 +240,10 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         message: "the cluster matches the deployed Revision",
       };
     if (condition.status !== was) {
-      await o.client.request({
-        method: "PATCH",
-        path: `/apis/${API_VERSION}/namespaces/${app.metadata!.namespace}/applications/${
-          app.metadata!.name
-        }/status`,
-        contentType: "application/merge-patch+json",
-        body: { status: { conditions: setCondition(app.status?.conditions, condition, now()) } },
-      });
+      await writeAppStatus(
+        app,
+        (a) => ({ conditions: setCondition(a.status?.conditions, condition, now()) }),
+      );
       if (drifted.length) await o.events.warning(app, "DriftDetected", condition.message);
     }
     if (!drifted.length || !app.spec.sync?.selfHeal) return;
@@ -325,30 +276,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     }
   }
 
-  /**
-   * A fresh diagnosis of `unhealthy` when the last is older than 10 s (or `now`), returned only when
-   * its causes differ from the recorded ones; then Event Diagnosed names the first root cause.
-   */
-  async function diagnosed(
-    rev: Revision,
-    sa: KubeClient,
-    unhealthy: KubeObject[],
-    force = false,
-  ): Promise<Diagnosis | undefined> {
-    const last = rev.status?.diagnosis;
-    if (!force && last && now().getTime() - Date.parse(last.diagnosedAt) < 10_000) return undefined;
-    const d = await diagnose(sa, rev.metadata!.namespace!, unhealthy, o.redact, now());
-    if (JSON.stringify(d.causes) === JSON.stringify(last?.causes ?? [])) return undefined;
-    if (d.firstRootCause) {
-      const r = d.firstRootCause.resource;
-      await o.events.warning(
-        rev,
-        "Diagnosed",
-        `${d.firstRootCause.reason}: ${r.kind}/${r.name}: ${d.firstRootCause.message}`,
-      );
-    }
-    return d;
-  }
+  /** A diagnosis of `unhealthy` when due (diagnosis/fresh.ts); undefined when it found nothing new. */
+  const diagnosed = (rev: Revision, sa: KubeClient, unhealthy: KubeObject[], force = false) =>
+    freshDiagnosis(rev, unhealthy, { sa, events: o.events, redact: o.redact, now: now(), force });
 
   /** A lifecycle notification, once per transition (the callers run once per transition). */
   function tell(app: Application, rev: Revision, event: NotificationEvent, message: string, plan?: Plan) {
@@ -362,25 +292,26 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     });
   }
 
-  async function fail(rev: Revision, reason: string, message: string, resource?: unknown, app?: Application) {
-    await writeStatus(rev, {
-      phase: "Failed",
-      failure: {
-        reason,
-        message: o.redact(message),
-        ...(resource ? { resource } : {}),
-        retryable: reason !== "ValidationFailure",
-      },
-      finishedAt: iso(now()),
-      conditions: setCondition(rev.status?.conditions, {
-        type: "RolloutComplete",
-        status: "False",
-        reason,
-        message: o.redact(message),
-      }, now()),
-    });
-    await o.events.warning(rev, reason, message);
-    if (app) tell(app, rev, "Failed", `${reason}: ${message}`);
+  /**
+   * The Revision fails (one status write with `status`, what the failing step recorded), Event and
+   * notification once; the Application's Ready says so and what is live (`changedCluster`: the rollout
+   * got as far as applying objects).
+   */
+  async function fail(
+    rev: Revision,
+    app: Application,
+    failure: { reason: string; message: string; resource?: unknown },
+    extra: { status?: StatusPatch; changedCluster?: boolean } = {},
+  ) {
+    const redacted = { ...failure, message: o.redact(failure.message) };
+    await writeStatus(rev, { ...extra.status, ...failedStatus(rev, redacted, now()) });
+    ended.set(keyOf(rev), extra.status?.rollout?.attempt ?? rev.status?.rollout?.attempt ?? 1);
+    await o.events.warning(rev, failure.reason, failure.message);
+    tell(app, rev, "Failed", `${failure.reason}: ${failure.message}`);
+    const changed = extra.changedCluster === true;
+    await writeAppStatus(app, (a) => ({
+      conditions: failedConditions(a, rev.metadata!.name!, redacted, changed, now()),
+    }));
     return {};
   }
 
@@ -424,6 +355,34 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
   }
 
   /**
+   * A plan that changes nothing over a Healthy live state (plan/no_change.ts): the Revision is deployed
+   * as it is, without approval or rollout; history and the Application say so (reason NoChanges).
+   */
+  async function deployedUnchanged(
+    key: string,
+    rev: Revision,
+    app: Application,
+    objects: KubeObject[],
+    fresh: StatusPatch,
+  ): Promise<ReconcileResult> {
+    const name = rev.metadata!.name!;
+    const message = `plan ${fresh.plan!.digest} changes nothing live: deployed without approval or rollout`;
+    await writeStatus(rev, { ...fresh, ...completedStatus(rev, "NoChanges", message, now()) });
+    ended.set(key, 1);
+    await o.events.normal(rev, "NoChanges", message);
+    await writeAppStatus(app, (a) => ({
+      deployedRevision: name,
+      managedKinds: managedKinds(objects),
+      conditions: deployedConditions(a, name, {
+        reason: "NoChanges",
+        message: `Revision ${name} is deployed and Healthy (its plan changed nothing)`,
+      }, now()),
+    }));
+    lastInSync.set(key, { at: now().getTime(), generation: app.metadata?.generation });
+    return o.driftIntervalMs ? { requeueAfterMs: o.driftIntervalMs } : {};
+  }
+
+  /**
    * Rollout: one step of the groups (rollout.ts), then the status it leads to. `first`, when given, goes
    * into that status write (automatic sync's plan and approval: one write instead of two).
    */
@@ -441,6 +400,9 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       rollout: first?.rollout?.attempt ?? rev.status?.rollout?.attempt ?? 1,
       group: first?.rollout?.group ?? rev.status?.rollout?.group ?? 0,
       hooks: first?.hooks ?? rev.status?.hooks ?? [],
+      ...(!first && rev.status?.rollout?.waitingSince
+        ? { waitingSince: rev.status.rollout.waitingSince }
+        : {}),
     };
     const selfHeal = rev.status?.rollout?.selfHeal === true;
     const unlisted = listed?.unlisted ?? new Set<string>();
@@ -456,48 +418,58 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       inventory: listed ? () => Promise.resolve(listed.managed) : inventory(sa, app, objects, unlisted),
       prune: app.spec.sync?.prune !== false,
       desired: objects,
+      healthTimeoutMs: app.spec.healthTimeout
+        ? parseDuration(app.spec.healthTimeout)
+        : DEFAULT_HEALTH_TIMEOUT_MS,
+      now,
     });
     if (r.outcome === "progressing") {
       const diagnosis = r.unhealthy?.length ? await diagnosed(rev, sa, r.unhealthy) : undefined;
       await writeStatus(rev, {
         ...first,
-        rollout: stored(r.state, selfHeal),
+        rollout: stored(r.state, selfHeal, r.waitingFor),
         hooks: r.state.hooks,
         ...(diagnosis ? { diagnosis } : {}),
       });
+      if (waitedObject(r.waitingFor) !== waitedObject(rev.status?.rollout?.waitingFor)) {
+        await o.events.normal(rev, "Waiting", `group ${r.state.group}: waiting for ${r.waitingFor}`);
+      }
       return { requeueAfterMs: 1_000 };
     }
     if (r.outcome === "failed") {
-      // A failed hook Job: say why its Pods failed.
+      // Say why: for a wave, the diagnosis of its unhealthy objects, whose first root cause goes into the
+      // message; for a failed hook Job, why its Pods failed.
       const res = r.failure.resource;
-      const live = res.kind === "Job" && res.name
+      const live = r.unhealthy ?? (res.kind === "Job" && res.name
         ? await sa.request<KubeObject>({
           path: `/apis/batch/v1/namespaces/${res.namespace ?? ns}/jobs/${res.name}`,
         }).then((j) => [{ ...j, kind: "Job", apiVersion: "batch/v1" }], () => [])
-        : [];
+        : []);
       const diagnosis = live.length ? await diagnosed(rev, sa, live, true) : undefined;
-      await writeStatus(rev, {
-        ...first,
-        rollout: stored(r.state, selfHeal),
-        hooks: r.state.hooks,
-        ...(diagnosis ? { diagnosis } : {}),
+      const message = r.failure.reason === "HealthFailure"
+        ? withRootCause(r.failure.message, diagnosis ?? rev.status?.diagnosis)
+        : r.failure.message;
+      return await fail(rev, app, { ...r.failure, message }, {
+        status: {
+          ...first,
+          rollout: stored(r.state, selfHeal),
+          hooks: r.state.hooks,
+          ...(diagnosis ? { diagnosis } : {}),
+        },
+        // Pre-sync hooks change nothing the deployed Revision runs; a wave or prune does.
+        changedCluster: groups.slice(0, r.state.group + 1).some((g) =>
+          g.stage === "wave" || g.stage === "prune"
+        ),
       });
-      return await fail(rev, r.failure.reason, r.failure.message, r.failure.resource, app);
     }
     await writeStatus(rev, {
       ...first,
-      phase: "Healthy",
+      ...completedStatus(rev, "RolloutComplete", "every group is Healthy", now()),
       diagnosis: null,
       rollout: stored(r.state, selfHeal),
       hooks: r.state.hooks,
-      finishedAt: iso(now()),
-      conditions: setCondition(rev.status?.conditions, {
-        type: "RolloutComplete",
-        status: "True",
-        reason: "RolloutComplete",
-        message: "every group is Healthy",
-      }, now()),
     });
+    ended.set(key, state.rollout);
     if (r.pruneSkipped) await o.events.warning(rev, "PruneSkipped", r.pruneSkipped);
     if (unlisted.size) {
       await o.events.warning(
@@ -517,23 +489,14 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       rolledBack ? "RolledBack" : "Healthy",
       rolledBack ? `rolled back to Revision ${rev.metadata!.name}` : "every group is Healthy",
     );
-    await o.client.request({
-      method: "PATCH",
-      path: `/apis/${API_VERSION}/namespaces/${ns}/applications/${app.metadata!.name}/status`,
-      contentType: "application/merge-patch+json",
-      body: {
-        status: {
-          deployedRevision: rev.metadata!.name,
-          managedKinds: managedKinds(objects),
-          conditions: setCondition(app.status?.conditions, {
-            type: "Ready",
-            status: "True",
-            reason: rolledBack ? "RolledBack" : "RolloutComplete",
-            message: `Revision ${rev.metadata!.name} is deployed and Healthy`,
-          }, now()),
-        },
-      },
-    });
+    await writeAppStatus(app, (a) => ({
+      deployedRevision: rev.metadata!.name,
+      managedKinds: managedKinds(objects),
+      conditions: deployedConditions(a, rev.metadata!.name!, {
+        reason: rolledBack ? "RolledBack" : "RolloutComplete",
+        message: `Revision ${rev.metadata!.name} is deployed and Healthy`,
+      }, now()),
+    }));
     // After a self-heal, check at once that the drift is gone (the Drifted condition clears then);
     // otherwise what was just applied is in sync until the interval or a change says otherwise.
     if (selfHeal) lastInSync.delete(key);
@@ -551,11 +514,25 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
     }
     const ns = rev.metadata!.namespace!;
     const app = o.getApplication(`${ns}/${rev.spec.applicationRef.name}`);
-    if (!app || app.status?.desiredRevision !== rev.metadata!.name) return {};
+    if (!app) return {};
+    const phase = rev.status?.phase ?? "Pending";
+    // Not wanted (any more): one that moved on regardless ends Superseded (a Pending one may be about to
+    // be wanted: the Application reconciler supersedes those).
+    if (app.status?.desiredRevision !== rev.metadata!.name) {
+      // A rollback being set up makes this Revision wanted in a moment (the cache has its status already).
+      const rollback = app.metadata?.annotations?.[ROLLBACK_REQUESTED_AT];
+      if (rollback && rollback !== app.status?.rollback?.requestedAt) return {};
+      if (phase === "Pending" || !UNFINISHED_PHASES.has(phase)) return {};
+      await writeStatus(rev, supersededStatus(rev, app.status!.desiredRevision!, now()));
+      return {};
+    }
     // Suspended: nothing moves (no plan, rollout step, drift check or self-heal); the rollout's state is in
     // status, so resuming continues where it stopped.
     if (app.spec.suspend) return {};
-    const phase = rev.status?.phase ?? "Pending";
+    // The cache is behind the end of a rollout this reconciler wrote: wait for it (an end happens once).
+    const behind = phase === "Applying" || phase === "Pending";
+    if (behind && ended.get(key) === (rev.status?.rollout?.attempt ?? 1)) return { requeueAfterMs: 200 };
+    ended.delete(key);
     if (phase === "Failed") return await retried(rev, app);
     const sa = o.client.impersonating({ user: `system:serviceaccount:${ns}:${rev.spec.serviceAccountName}` });
     try {
@@ -570,10 +547,21 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
         return { requeueAfterMs: o.driftIntervalMs };
       }
 
-      // Plan.
-      if (phase === "Pending" || phase === "Planning") {
-        const { plan: p, desired } = await planned(rev, app, sa);
-        const fresh = { plan: p, rollout: { attempt: 1, group: 0, selfHeal: null }, hooks: [] };
+      // Plan (again, for a Superseded Revision the Application wants once more).
+      if (phase === "Pending" || phase === "Planning" || phase === "Superseded") {
+        const { plan: p, desired, unchanged } = await planned(rev, app, sa);
+        const fresh = {
+          plan: p,
+          rollout: { attempt: 1, group: 0, selfHeal: null },
+          hooks: [],
+          ...(phase === "Superseded"
+            ? { approval: null, startedAt: null, finishedAt: null, failure: null, diagnosis: null }
+            : {}),
+        };
+        // Nothing to change and what runs is Healthy: deployed as it is, no approval, no rollout.
+        if (unchanged && app.status?.deployedRevision) {
+          return await deployedUnchanged(key, rev, app, desired.objects, fresh);
+        }
         if (app.spec.sync?.automatic !== true) {
           await writeStatus(rev, { phase: "AwaitingApproval", ...fresh });
           await o.events.normal(rev, "AwaitingApproval", `plan ${p.digest} waits for approval`);
@@ -633,12 +621,15 @@ export function revisionReconciler(o: RevisionReconcilerOptions) {
       }
       return await rollOut(key, rev, app, sa, await desiredState(rev, app, sa));
     } catch (err) {
+      // A render, plan or apply of the rollout's objects failed: a rollout under way may have changed
+      // the cluster already.
+      const changedCluster = phase === "Applying" && Boolean(rev.status?.startedAt);
       if (
         err instanceof RenderFailure || err instanceof ValidationFailure || err instanceof DecryptionFailure
       ) {
-        return await fail(rev, err.reason, err.message, undefined, app);
+        return await fail(rev, app, { reason: err.reason, message: err.message }, { changedCluster });
       }
-      if (err instanceof RolloutFailure) return await fail(rev, err.reason, err.message, err.resource, app);
+      if (err instanceof RolloutFailure) return await fail(rev, app, err, { changedCluster });
       throw err;
     } finally {
       sa.close();

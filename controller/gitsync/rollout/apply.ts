@@ -25,7 +25,8 @@ export type FailureReason =
   | "ConflictFailure"
   | "ApplyFailure"
   | "ValidationFailure"
-  | "HookFailed";
+  | "HookFailed"
+  | "HealthFailure";
 
 /** Why a write failed, for Revision.status.failure; the message names the object. */
 export class RolloutFailure extends Error {

@@ -48,3 +48,22 @@ export async function listManaged(
   }
   return out;
 }
+
+/** Finds a desired object's live copy in a listed inventory (by kind, namespace and name). */
+export function liveLookup(inventory: KubeObject[], defaultNamespace: string) {
+  const key = (o: KubeObject, ns: string | undefined) =>
+    `${o.apiVersion}/${o.kind}/${ns ?? ""}/${o.metadata?.name}`;
+  const byKey = new Map(inventory.map((o) => [key(o, o.metadata?.namespace), o]));
+  return (o: KubeObject) =>
+    byKey.get(key(o, o.metadata?.namespace ?? defaultNamespace)) ?? byKey.get(key(o, undefined));
+}
+
+/** status.managedKinds: the kinds a rollout applied, for the next prune inventory. */
+export function managedKinds(objects: KubeObject[]) {
+  const kinds = new Map<string, { group: string; version: string; kind: string }>();
+  for (const x of objects) {
+    const [group, version] = x.apiVersion!.includes("/") ? x.apiVersion!.split("/") : ["", x.apiVersion!];
+    kinds.set(`${x.apiVersion}/${x.kind}`, { group: group!, version: version!, kind: x.kind! });
+  }
+  return [...kinds.values()];
+}

@@ -5,6 +5,9 @@
  * `complete` or `failed`, persisting `RolloutState` in the Revision's status between calls, so a
  * restarted or failed-over manager resumes where the last one stopped.
  *
+ * A wave whose objects turn Degraded, or stay short of Healthy past the health timeout, fails the
+ * Revision with HealthFailure (health_failure.ts); later groups are not applied.
+ *
  * Hook rules: a hook runs once per rollout (created only while Pending in this rollout, so a
  * succeeded hook that ttlSecondsAfterFinished removed is neither rerun nor drift); a failed hook fails
  * the Revision with HookFailed naming it, and later groups are not applied; a hook deleted while it
@@ -22,9 +25,10 @@ import {
   type KubeClient,
   type KubeObject,
 } from "../../../internal/k8s/mod.ts";
-import { assessHealth, type Health } from "../health/assess.ts";
+import { assessHealth } from "../health/assess.ts";
 import { applyObjects, RolloutFailure } from "./apply.ts";
 import type { Group } from "./groups.ts";
+import { type AssessedObject, DEFAULT_HEALTH_TIMEOUT_MS, judgeWave } from "./health_failure.ts";
 import { planPrune } from "./prune.ts";
 
 export const HOOK_ROLLOUT_ANNOTATION = "sync.gitsync.io/hook-rollout";
@@ -49,6 +53,8 @@ export interface RolloutState {
   /** Index into the groups of the group being applied. */
   group: number;
   hooks: HookStatus[];
+  /** When the current wave began waiting for its objects (the health timeout counts from it). */
+  waitingSince?: string;
 }
 
 export interface StepContext {
@@ -67,6 +73,9 @@ export interface StepContext {
   /** Every desired object of the Revision (for prune). */
   desired: KubeObject[];
   kindsWithoutStatus?: ReadonlySet<string>;
+  /** The Application's health timeout (spec.healthTimeout) in milliseconds; default 10 minutes. */
+  healthTimeoutMs?: number;
+  now?: () => Date;
 }
 
 export type StepResult =
@@ -78,7 +87,13 @@ export type StepResult =
     unhealthy?: KubeObject[];
   }
   | { outcome: "complete"; state: RolloutState; pruneSkipped?: string }
-  | { outcome: "failed"; state: RolloutState; failure: RolloutFailure };
+  | {
+    outcome: "failed";
+    state: RolloutState;
+    failure: RolloutFailure;
+    /** For a HealthFailure: the wave's objects that are not Healthy (what a diagnosis starts from). */
+    unhealthy?: KubeObject[];
+  };
 
 const keyOf = (o: { kind?: string; namespace?: string; name?: string }) =>
   `${o.kind}/${o.namespace ?? ""}/${o.name}`;
@@ -157,9 +172,19 @@ export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
         "gitsync.objects": objects.length,
       };
       if (group.stage === "wave") {
-        const wave = await inSpan("apply group", attributes, () => applyWave(ctx, objects));
-        if (wave) {
-          return { outcome: "progressing", state, waitingFor: wave.waiting, unhealthy: wave.unhealthy };
+        const assessed = await inSpan("apply group", attributes, () => applyWave(ctx, objects));
+        const now = ctx.now?.() ?? new Date();
+        const wave = judgeWave(assessed, {
+          since: state.waitingSince,
+          now,
+          timeoutMs: ctx.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS,
+        });
+        if (wave.outcome === "failed") {
+          return { outcome: "failed", state, failure: wave.failure, unhealthy: wave.unhealthy };
+        }
+        if (wave.outcome === "waiting") {
+          state.waitingSince ??= now.toISOString().replace(/\.\d{3}Z$/, "Z");
+          return { outcome: "progressing", state, waitingFor: wave.waitingFor, unhealthy: wave.unhealthy };
         }
       } else {
         const waiting = await inSpan(
@@ -170,6 +195,7 @@ export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
         if (waiting) return { outcome: "progressing", state, waitingFor: waiting };
       }
       state.group++;
+      delete state.waitingSince;
     }
     return { outcome: "complete", state };
   } catch (err) {
@@ -178,27 +204,17 @@ export async function rolloutStep(ctx: StepContext): Promise<StepResult> {
   }
 }
 
-/** Applies a wave (idempotent: Server-Side Apply) and says what is not Healthy yet, if anything. */
-async function applyWave(
-  ctx: StepContext,
-  objects: KubeObject[],
-): Promise<{ waiting: string; unhealthy: KubeObject[] } | undefined> {
+/** Applies a wave (idempotent: Server-Side Apply) and assesses the health of each object as applied. */
+async function applyWave(ctx: StepContext, objects: KubeObject[]): Promise<AssessedObject[]> {
   const applied = await applyObjects(ctx.client, objects, {
     conflictPolicy: ctx.conflictPolicy,
     defaultNamespace: ctx.namespace,
     dryRun: false,
   });
-  let waiting: string | undefined;
-  const unhealthy: KubeObject[] = [];
-  for (const a of applied) {
-    const live = { ...a.after, kind: a.desired.kind, apiVersion: a.desired.apiVersion };
-    const h: Health = assessHealth(live, ctx.kindsWithoutStatus);
-    if (h.status !== "Healthy") {
-      waiting ??= `${metaKey(a.desired)}: ${h.status}${h.message ? ` (${h.message})` : ""}`;
-      unhealthy.push(live);
-    }
-  }
-  return waiting ? { waiting, unhealthy } : undefined;
+  return applied.map((a) => {
+    const object = { ...a.after, kind: a.desired.kind, apiVersion: a.desired.apiVersion };
+    return { object, health: assessHealth(object, ctx.kindsWithoutStatus) };
+  });
 }
 
 /** Runs the hooks of a stage once per rollout; says which hook is still running, or throws HookFailed. */

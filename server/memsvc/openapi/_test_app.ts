@@ -7,7 +7,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../../internal/http/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { createMemsvcApp, type MemsvcAppDeps } from "../app.ts";
-import { createRateLimiter } from "../../../internal/auth/mod.ts";
+import { TokenBuckets } from "../../../internal/http/mod.ts";
 import { loadMemsvcConfig } from "../config.ts";
 import { createMemsvcAuth } from "../auth/memsvc_auth.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
@@ -23,7 +23,7 @@ export function appForMode(mode: Mode, baseUrl = "http://127.0.0.1:7778"): Hono<
     MEMSVC_AUTH_TOKEN: "openapi-test-shared-token-0123456789abcdef",
     MEMSVC_BASE_URL: baseUrl,
   });
-  const limiter = () => createRateLimiter({ limit: 10, windowMs: 60_000 });
+  const limiter = () => TokenBuckets.perPeriod(10, 60_000);
   const deps: MemsvcAppDeps = {
     config,
     log: silentLogger,

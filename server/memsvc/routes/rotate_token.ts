@@ -8,7 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
 import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../../../internal/auth/mod.ts";
-import { createRateLimiter, type RateLimiter, tooManyRequests } from "../../../internal/auth/mod.ts";
+import { rateLimit, TokenBuckets } from "../../../internal/http/mod.ts";
 import type { MemsvcEnv } from "../env.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
@@ -18,8 +18,8 @@ import { issuedToken } from "../tokens/schemas.ts";
 export interface RotateTokenRoutesDeps {
   tokens: TokenStore;
   db: Kysely<MemsvcDatabase>;
-  /** Keyed by user id. Default: 10 rotations per user per hour. */
-  rotateLimiter?: RateLimiter;
+  /** Keyed by user id. Default: 10 rotations per user per hour (10 at once, one more every 6 minutes). */
+  rotateLimiter?: TokenBuckets;
 }
 
 export const rotateTokenApi = {
@@ -39,11 +39,16 @@ export const rotateTokenApi = {
 
 export function rotateTokenRoutes(deps: RotateTokenRoutesDeps): Hono<MemsvcEnv> {
   const { tokens, db } = deps;
-  const limiter = deps.rotateLimiter ?? createRateLimiter({ limit: 10, windowMs: 60 * 60_000 });
-  return mountRoute(new Hono<MemsvcEnv>(), rotateTokenApi.rotate, async (c) => {
+  const app = new Hono<MemsvcEnv>();
+  app.use(
+    rotateTokenApi.rotate.path,
+    rateLimit<MemsvcEnv>({
+      buckets: deps.rotateLimiter ?? TokenBuckets.perPeriod(10, 60 * 60_000),
+      key: (c) => c.get("caller")?.userId,
+    }),
+  );
+  return mountRoute(app, rotateTokenApi.rotate, async (c) => {
     const caller = callerOf(c);
-    const { allowed, retryAfterSeconds } = limiter.hit(caller.userId);
-    if (!allowed) return tooManyRequests(c, retryAfterSeconds);
     // The guard (requireApiToken) let only an API token through, so its hash is set.
     const issued = await tokens.rotate(caller.tokenHash!);
     // Deleted or rotated by a concurrent request since this one was authenticated.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { listAudit } from "../../../internal/audit/mod.ts";
 import type { Caller } from "../../../internal/auth/mod.ts";
-import { createRateLimiter } from "../../../internal/auth/mod.ts";
+import { TokenBuckets } from "../../../internal/http/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { hashToken, TokenStore } from "../tokens/api_tokens.ts";
 import { apiTokenCaller, callAs, sessionCaller } from "./_test_app.ts";
@@ -78,7 +78,8 @@ test("a token deleted after authentication cannot be rotated: 401", async () => 
 
 test("rotations are rate limited per user with 429 and Retry-After", async () => {
   let now = 5_000_000;
-  const rotateLimiter = createRateLimiter({ limit: 2, windowMs: 60 * 60_000, now: () => now });
+  // 2 at once, then one more every 30 minutes.
+  const rotateLimiter = TokenBuckets.perPeriod(2, 60 * 60_000, { now: () => now });
   const routes = rotateTokenRoutes({ tokens, db: store.db, rotateLimiter });
   let { token } = await tokens.create("bob", "busy");
   for (let i = 0; i < 2; i++) {
@@ -89,14 +90,14 @@ test("rotations are rate limited per user with 429 and Retry-After", async () =>
   now += 60_000;
   const refused = await callAs(routes, await callerFor(token))("/v1/auth/rotate-token", POST);
   assert.equal(refused.status, 429);
-  assert.equal(refused.headers.get("retry-after"), "3540");
-  assert.deepEqual(await refused.json(), { error: "too many requests", retryAfterSeconds: 3540 });
+  assert.equal(refused.headers.get("retry-after"), "1740");
+  assert.deepEqual(await refused.json(), { error: "too many requests", retryAfterSeconds: 1740 });
   assert.ok(await tokens.resolve(token), "a refused rotation keeps the token");
 
   const other = await tokens.create("alice", "other user");
   const res = await callAs(routes, apiTokenCaller("alice", other.tokenHash))("/v1/auth/rotate-token", POST);
   assert.equal(res.status, 200, "another user has their own budget");
 
-  now += 59 * 60_000;
+  now += 29 * 60_000;
   assert.equal((await callAs(routes, await callerFor(token))("/v1/auth/rotate-token", POST)).status, 200);
 });

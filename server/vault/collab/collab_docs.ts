@@ -112,7 +112,10 @@ export class CollabDocs {
     for (const opened of this.#docs.values()) await opened.then((n) => this.#flush(n), () => {});
   }
 
-  /** Adds a socket to a note's document; the caller checked the access. Returns the socket's handlers. */
+  /**
+   * Adds a socket to a note's document; the caller checked the access. Returns the socket's handlers,
+   * and `setCanWrite` for when its access changes (a share narrowed to read).
+   */
   async join(ownerId: string, path: string, socket: Peer["socket"], canWrite: boolean) {
     const note = await this.#open(ownerId, path);
     clearTimeout(note.evict);
@@ -128,6 +131,7 @@ export class CollabDocs {
     return {
       message: (data: Uint8Array) => this.#receive(note, peer, data),
       close: () => this.#leave(note, peer),
+      setCanWrite: (canWrite: boolean) => void (peer.canWrite = canWrite),
     };
   }
 
@@ -148,7 +152,7 @@ export class CollabDocs {
   }
 
   #leave(note: SharedNote, peer: Peer): void {
-    note.peers.delete(peer);
+    if (!note.peers.delete(peer)) return; // left already (closed by the server, then by the runtime)
     awarenessProtocol.removeAwarenessStates(note.awareness, [...peer.clientIds], "left");
     if (note.peers.size === 0) {
       void this.#flush(note);

@@ -12,14 +12,14 @@ import { hashPassword } from "better-auth/crypto";
 import { HTTPException } from "hono/http-exception";
 import { type Kysely, sql } from "kysely";
 import { z } from "zod";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../internal/auth/mod.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, userName } from "../../../internal/auth/mod.ts";
 import type { Database } from "../../../internal/db/mod.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
 export const signUpBody = z.strictObject({
   email: z.email().max(254),
   password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
-  name: z.string().trim().min(1).max(100),
+  name: userName,
   inviteCode: z.string().min(1).max(100).optional().describe("required unless registration is open"),
 });
 

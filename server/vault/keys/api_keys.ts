@@ -1,11 +1,9 @@
 /**
  * API keys: `vault_` + 256 random bits (base64url), shown once at minting and stored only as their
  * SHA-256. A key is scoped read or read-write, may expire, and is refused once its owner is
- * disabled. Each key may make 300 requests per 15 minutes; the window is kept on the key's row and
- * advanced in the same statement that counts, so every replica counts the same requests.
+ * disabled. How many requests a key may make is keys/key_budget.ts's business.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { HTTPException } from "hono/http-exception";
 import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import type { Caller } from "../../../internal/auth/mod.ts";
@@ -14,8 +12,6 @@ import type { VaultDatabase } from "../store/db.ts";
 export const KEY_PREFIX = "vault_";
 /** The installer stores this many leading characters to recognise a key without its secret. */
 export const SHOWN_PREFIX_LENGTH = 16;
-export const RATE_LIMIT = 300;
-export const RATE_WINDOW_SECONDS = 15 * 60;
 
 export const apiKeyScope = z.enum(["read", "read-write"]);
 
@@ -100,49 +96,21 @@ export async function revokeKey(db: Kysely<VaultDatabase>, userId: string, id: s
   return row !== undefined;
 }
 
-/**
- * The caller a key stands for, or undefined when it is unknown, expired, or its owner disabled.
- * Counts the request in the key's window first; past the limit it throws 429 with Retry-After.
- */
+/** The caller a key stands for, or undefined when it is unknown, expired, or its owner disabled. */
 export async function resolveKey(
   db: Kysely<VaultDatabase>,
   key: string,
 ): Promise<Omit<Caller, "via"> | undefined> {
   const counted = await db.updateTable("api_keys")
-    .set({
-      // A window older than 15 minutes starts over with this request.
-      window_start: sql`case when window_start <= now() - make_interval(secs => ${RATE_WINDOW_SECONDS})
-        then now() else window_start end`,
-      window_count: sql`case when window_start <= now() - make_interval(secs => ${RATE_WINDOW_SECONDS})
-        then 1 else window_count + 1 end`,
-      last_used_at: sql`now()`,
-    })
+    .set({ last_used_at: sql`now()` })
     .where("key_hash", "=", hashKey(key))
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", sql<Date>`now()`)]))
-    .returning([
-      "user_id",
-      "scope",
-      "key_hash",
-      "window_count",
-      sql<
-        number
-      >`ceil(extract(epoch from window_start + make_interval(secs => ${RATE_WINDOW_SECONDS}) - now()))`
-        .as("retry_after"),
-    ])
+    .returning(["user_id", "scope", "key_hash"])
     .executeTakeFirst();
   if (!counted) return undefined;
   const user = await db.selectFrom("user").select(["id", "email", "role", "banned"])
     .where("id", "=", counted.user_id).executeTakeFirst();
   if (!user || user.banned) return undefined;
-  if (counted.window_count > RATE_LIMIT) {
-    const retryAfterSeconds = Math.max(1, Number(counted.retry_after));
-    throw new HTTPException(429, {
-      res: Response.json({ error: "too many requests", retryAfterSeconds }, {
-        status: 429,
-        headers: { "Retry-After": String(retryAfterSeconds) },
-      }),
-    });
-  }
   return {
     userId: user.id,
     email: user.email,

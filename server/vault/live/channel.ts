@@ -12,8 +12,6 @@ export interface ChannelOptions {
   heartbeatMs: number;
   maxBufferedBytes: number;
   onClose(channel: Channel): void;
-  /** Asked with every heartbeat; false closes the socket with 1008 (the credential was withdrawn). */
-  stillAllowed?: () => Promise<boolean>;
 }
 
 export class Channel {
@@ -25,14 +23,11 @@ export class Channel {
     readonly socket: ServerSocket,
     private readonly options: ChannelOptions,
   ) {
-    this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs);
+    this.#heartbeat = setInterval(
+      () => this.send({ kind: "heartbeat", at: new Date().toISOString() }),
+      options.heartbeatMs,
+    );
     (this.#heartbeat as { unref?: () => void }).unref?.();
-  }
-
-  async #beat(): Promise<void> {
-    const allowed = await (this.options.stillAllowed?.() ?? Promise.resolve(true)).catch(() => true);
-    if (!allowed) return this.close(POLICY_VIOLATION, "credential no longer valid");
-    this.send({ kind: "heartbeat", at: new Date().toISOString() });
   }
 
   get closed(): boolean {

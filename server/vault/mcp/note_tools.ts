@@ -251,7 +251,12 @@ export function registerNoteTools(server: McpServer, api: NotesApi, scope: "read
     const spec = t as ToolSpec<z.ZodRawShape>;
     server.registerTool(
       spec.name,
-      { description: spec.description, inputSchema: spec.input },
+      {
+        description: spec.description,
+        inputSchema: spec.input,
+        // MCP's hint that a tool changes nothing: hosts may skip asking, and vault-mcp may retry it.
+        annotations: { readOnlyHint: !spec.write },
+      },
       async (args: Record<string, unknown>, extra: Extra) => {
         const who = extra.authInfo?.extra as ToolCaller | undefined;
         if (!who?.caller) return { isError: true, content: [{ type: "text", text: "401 unauthorized" }] };

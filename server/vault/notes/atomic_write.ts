@@ -2,10 +2,11 @@
  * Crash-safe file writes: the bytes go to a temporary file in the same folder, are fsynced, then
  * renamed over the target (or hard-linked to it when the target must not exist yet), and the folder
  * is fsynced so the rename itself survives a crash. Readers see the old file or the new one, never
- * half of either. Temporary names start with `.` so tree listings and the watcher skip them.
+ * half of either. Temporary names start with `.` so tree listings and the watcher skip them. A write
+ * cut short by a crash leaves its temporary file behind: `removeLeftoverTemps` clears them at start.
  */
 import { randomBytes } from "node:crypto";
-import { link, lstat, open, rename, unlink } from "node:fs/promises";
+import { link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export interface AtomicWriteOptions {
@@ -15,13 +16,39 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
-/** The temporary name used while writing `path`; recognisable by `isTempName`. */
+/** The temporary name used while writing `path`: `.<name>.<12 hex>.tmp`, recognisable by `isTempName`. */
 function tempPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
 }
 
+/** Exactly the names `tempPath` makes, so a user's own `.notes.tmp` is never taken for one. */
 export function isTempName(name: string): boolean {
-  return name.startsWith(".") && name.endsWith(".tmp");
+  return /^\..+\.[0-9a-f]{12}\.tmp$/.test(name);
+}
+
+/**
+ * Deletes the temporary files of writes that never finished below `dir` (hidden folders such as the
+ * trash and `.obsidian` are not entered, symlinks not followed), when last modified before
+ * `olderThan` (epoch ms): a younger one may belong to a write in flight in another process sharing
+ * the folder. Returns their paths relative to `dir`.
+ */
+export async function removeLeftoverTemps(dir: string, olderThan: number): Promise<string[]> {
+  const removed: string[] = [];
+  const walk = async (rel: string) => {
+    const entries = await readdir(join(dir, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && !e.name.startsWith(".")) await walk(path);
+      else if (e.isFile() && isTempName(e.name)) {
+        const st = await lstat(join(dir, path)).catch(() => undefined);
+        if (st && st.mtimeMs < olderThan && (await unlink(join(dir, path)).then(() => true, () => false))) {
+          removed.push(path);
+        }
+      }
+    }
+  };
+  await walk("");
+  return removed;
 }
 
 async function fsyncDir(dir: string): Promise<void> {

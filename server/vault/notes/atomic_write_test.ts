@@ -1,9 +1,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { atomicWrite, isTempName } from "./atomic_write.ts";
+import { atomicWrite, isTempName, removeLeftoverTemps } from "./atomic_write.ts";
 import { KeyedLock } from "./keyed_lock.ts";
 
 describe("atomicWrite", () => {
@@ -64,5 +64,36 @@ describe("KeyedLock", () => {
     assert.deepEqual(log.filter((l) => / a\d/.test(l)), ["start a1", "end a1", "start a2", "end a2"]);
     assert.ok(log.indexOf("end b1") < log.indexOf("end a1"), log.join());
     await assert.rejects(failing, /boom/);
+  });
+});
+
+describe("removeLeftoverTemps", () => {
+  let dir: string;
+  before(async () => (dir = await mkdtemp(join(tmpdir(), "leftovers-"))));
+  after(async () => await rm(dir, { recursive: true, force: true }));
+
+  it("removes the temporary files of writes cut short, older than asked, and nothing else", async () => {
+    const root = join(dir, "leftovers");
+    await mkdir(join(root, "u1", "Projects"), { recursive: true });
+    await mkdir(join(root, "u1", ".trash"), { recursive: true });
+    const old = Date.now() / 1000 - 3600;
+    const files = {
+      crashed: join(root, "u1", "Projects", ".Plan.md.0123456789ab.tmp"),
+      inFlight: join(root, "u1", ".Fresh.md.ba9876543210.tmp"),
+      usersOwn: join(root, "u1", ".scratch.tmp"),
+      note: join(root, "u1", "Projects", "Plan.md"),
+      inTrash: join(root, "u1", ".trash", ".x.md.0123456789ab.tmp"),
+    };
+    for (const f of Object.values(files)) await writeFile(f, "x");
+    for (const f of [files.crashed, files.usersOwn, files.note, files.inTrash]) await utimes(f, old, old);
+    const removed = await removeLeftoverTemps(root, Date.now() - 60_000);
+    assert.deepEqual(removed, ["u1/Projects/.Plan.md.0123456789ab.tmp"]);
+    assert.deepEqual((await readdir(join(root, "u1"))).sort(), [
+      ".Fresh.md.ba9876543210.tmp",
+      ".scratch.tmp",
+      ".trash",
+      "Projects",
+    ]);
+    assert.deepEqual(await readdir(join(root, "u1", "Projects")), ["Plan.md"]);
   });
 });

@@ -25,11 +25,15 @@ export const dailyNotesConfigSchema = z.object({
 
 export type DailyNotesConfig = z.input<typeof dailyNotesConfigSchema>;
 
-/** Where the daily note of `date` lives; throws `InvalidPathError` if the format makes a bad path. */
+/**
+ * Where the daily note of `date` lives; throws `InvalidPathError` if the folder or the format makes a
+ * bad path. Joined as text, not with path.join, which would collapse `a/../Daily` (or a format's
+ * `[..]`) into another folder instead of letting the path check refuse the `..`.
+ */
 export function dailyNotePath(date: Date, config: DailyNotesConfig = {}): string {
   const c = dailyNotesConfigSchema.parse(config);
   const name = formatDate(date, c.format, c.timeZone);
-  return normalizeNotePath(posix.join(c.folder || ".", `${name}.md`));
+  return normalizeNotePath(c.folder ? `${c.folder}/${name}.md` : `${name}.md`);
 }
 
 /** The daily note of `date`, created (from the template) if missing. */

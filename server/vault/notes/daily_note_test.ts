@@ -27,6 +27,11 @@ describe("daily notes and templates", () => {
       "Journal/2026/03/2026-03-09 Mon.md",
     );
     assert.throws(() => dailyNotePath(DAY, { folder: "../x" }), InvalidPathError);
+    // `..` that a path join would have collapsed into another folder is refused all the same.
+    assert.throws(() => dailyNotePath(DAY, { folder: "a/../Daily" }), InvalidPathError);
+    assert.throws(() => dailyNotePath(DAY, { format: "[a]/[..]/[..]/YYYY" }), InvalidPathError);
+    assert.throws(() => dailyNotePath(DAY, { folder: "Daily", format: "[..]/YYYY" }), InvalidPathError);
+    assert.equal(dailyNotePath(DAY, { folder: "./Daily/", format: "YYYY" }), "Daily/2026.md");
     assert.throws(() => dailyNotePath(DAY, { timeZone: "Nowhere/Else" }), /IANA time zone/);
   });
 

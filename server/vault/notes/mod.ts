@@ -9,7 +9,7 @@
  *
  * @example
  * const store = new NoteStore({ dataDir, onChange: (c) => events.publish(c) });
- * const watcher = watchVault(store, { onChange: (c) => events.publish(c) });
+ * const watcher = watchVault(store); // what it finds on disk reaches the store's onChange (once)
  * const { note } = await openDailyNote(store, userId, new Date(), { folder: "Daily", template: "Templates/Daily.md" });
  * try {
  *   await store.update(userId, note.path, text, { ifVersion: clientVersion });
@@ -28,6 +28,7 @@ export {
   type NoteErrorCode,
 } from "./errors.ts";
 export { MAX_PATH_CHARS, normalizeNotePath, resolveInside } from "./safe_path.ts";
+export { removeLeftoverTemps } from "./atomic_write.ts";
 export {
   type Attachment,
   type EntryKind,

@@ -184,6 +184,14 @@ export class NoteStore {
     }
   }
 
+  /**
+   * The version of `path` as this store last wrote or read it (null: it deleted or moved it away;
+   * undefined: unknown). Read it when a change is reported: the next write replaces it.
+   */
+  versionOf(userId: string, path: string): string | null | undefined {
+    return this.#written.get(`${userId}\0${path}`);
+  }
+
   #remember(userId: string, path: string, version: string | null): void {
     this.#written.set(`${userId}\0${path}`, version);
   }

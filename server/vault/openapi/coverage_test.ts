@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { inspectRoutes } from "hono/dev";
-import { createRateLimiter } from "../../../internal/auth/mod.ts";
+import { TokenBuckets } from "../../../internal/http/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { openApiPath } from "../../../internal/openapi/mod.ts";
 import { createVaultApp } from "../app.ts";
@@ -21,7 +21,7 @@ const config = loadVaultConfig({
   DATABASE_URL: "/tmp/unused",
   VAULT_BASE_URL: "http://127.0.0.1:7779",
 });
-const limiter = () => createRateLimiter({ limit: 10, windowMs: 60_000 });
+const limiter = () => TokenBuckets.perPeriod(10, 60_000);
 const app = createVaultApp({
   config,
   log: silentLogger,
@@ -33,10 +33,11 @@ const app = createVaultApp({
     trustedOrigins: [],
     log: silentLogger,
   }),
-  limiters: { signIn: limiter(), password: limiter(), signUp: limiter() },
+  limiters: { signIn: limiter(), password: limiter(), signUp: limiter(), apiKeys: limiter() },
   notes: { store: unused, sync: unused },
   mcp: { registry: unused },
   live: unused,
+  access: unused,
   collab: unused,
   plugins: unused,
 });

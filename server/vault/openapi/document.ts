@@ -46,7 +46,10 @@ export function vaultDocument(
       403: "The credential is of the wrong kind or role, a read-only key tried to write, or a cookie " +
         "write came without `X-Requested-With` or from another origin.",
       413: "The body is over VAULT_MAX_BODY_BYTES.",
-      429: "An API key made more than 300 requests in 15 minutes; `Retry-After` says when to try again.",
+      429:
+        "An API key went over its request budget (a token bucket: VAULT_API_KEY_BURST at once, refilled at " +
+        "VAULT_API_KEY_RATE_PER_MINUTE); `Retry-After` says in how many seconds to try again. On /api/mcp the " +
+        "body is a JSON-RPC error saying the same.",
     }),
   });
 }

@@ -18,15 +18,14 @@ import { callerOf } from "../../../internal/auth/mod.ts";
 import type { Database } from "../../../internal/db/mod.ts";
 import { lastAdminBody, validationErrorBody } from "../../../internal/openapi/mod.ts";
 import type { VaultEnv } from "../env.ts";
+import type { AccessEnded } from "../live/access_watch.ts";
 import { createInvite, invite, listInvites, revokeInvite } from "../identity/invites.ts";
 import { getRegistrationMode, registrationMode, setRegistrationMode } from "../identity/settings.ts";
 import { adminUser, changeUser, listUsers, removeUser, userChange } from "../identity/users.ts";
-import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
+import { defineRoute, idParams, mountRoute } from "../openapi/route_spec.ts";
 import { removeUserIndex } from "../search/mod.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
-const userParams = z.object({ id: z.string().min(1).max(100) });
-const inviteParams = z.object({ id: z.string().min(1).max(100) });
 const modeBody = z.strictObject({ mode: registrationMode });
 const lastAdmin = {
   description:
@@ -54,7 +53,7 @@ export const adminApi = {
     access: "admin",
     summary: "Change a user's role, or disable or enable them",
     description: "Disabling ends the user's sessions; their API keys stop working until enabled again.",
-    params: userParams,
+    params: idParams,
     body: userChange,
     responses: { 200: { description: "the user as changed", schema: adminUser }, 400: lastAdmin },
     errors: [404],
@@ -66,7 +65,7 @@ export const adminApi = {
     tag: "admin",
     access: "admin",
     summary: "Remove a user, with their sessions and API keys",
-    params: userParams,
+    params: idParams,
     responses: { 204: { description: "removed" }, 400: lastAdmin },
     errors: [404],
   }),
@@ -98,7 +97,7 @@ export const adminApi = {
     tag: "admin",
     access: "admin",
     summary: "Revoke an unused invite code",
-    params: inviteParams,
+    params: idParams,
     responses: { 204: { description: "revoked (or already revoked)" } },
     errors: [404, 409],
   }),
@@ -125,7 +124,9 @@ export const adminApi = {
 
 const notFound = (what: string) => new HTTPException(404, { message: `no such ${what}` });
 
-export function adminRoutes({ database }: { database: Database<VaultDatabase> }): Hono<VaultEnv> {
+export function adminRoutes(
+  { database, access }: { database: Database<VaultDatabase>; access?: AccessEnded },
+): Hono<VaultEnv> {
   const { db } = database;
   const app = new Hono<VaultEnv>();
   mountRoute(app, adminApi.listUsers, async (c) => c.json({ users: await listUsers(database) }));
@@ -133,6 +134,7 @@ export function adminRoutes({ database }: { database: Database<VaultDatabase> })
     const caller = callerOf(c);
     const user = await changeUser(database, caller.userId, params.id, body);
     if (!user) throw notFound("user");
+    if (body.disabled) access?.ended([user.id]);
     await writeAudit(db, {
       actorId: caller.userId,
       action: "admin.change-user",
@@ -145,6 +147,8 @@ export function adminRoutes({ database }: { database: Database<VaultDatabase> })
   mountRoute(app, adminApi.removeUser, async (c, { params }) => {
     const caller = callerOf(c);
     if (!(await removeUser(database, caller.userId, params.id))) throw notFound("user");
+    // Their sessions and keys, and every share they gave: any socket may be affected.
+    access?.ended("all");
     // The search index has no foreign key to the user table (docs/vault-search.md).
     await removeUserIndex(db, params.id);
     await writeAudit(db, {

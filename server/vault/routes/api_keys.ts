@@ -12,8 +12,9 @@ import { z } from "zod";
 import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { VaultEnv } from "../env.ts";
+import type { AccessEnded } from "../live/access_watch.ts";
 import { apiKey, listKeys, mintedKey, mintKey, mintKeyBody, revokeKey } from "../keys/api_keys.ts";
-import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
+import { defineRoute, idParams, mountRoute } from "../openapi/route_spec.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
 export const apiKeyApi = {
@@ -44,7 +45,7 @@ export const apiKeyApi = {
     tag: "api-keys",
     access: "session",
     summary: "Revoke one of the caller's API keys",
-    params: z.object({ id: z.string().min(1).max(100) }),
+    params: idParams,
     responses: { 204: { description: "revoked" } },
     errors: [404],
   }),
@@ -70,7 +71,9 @@ export const apiKeyApi = {
   }),
 };
 
-export function apiKeyRoutes({ db }: { db: Kysely<VaultDatabase> }): Hono<VaultEnv> {
+export function apiKeyRoutes(
+  { db, access }: { db: Kysely<VaultDatabase>; access?: AccessEnded },
+): Hono<VaultEnv> {
   const app = new Hono<VaultEnv>();
   mountRoute(app, apiKeyApi.mint, async (c, { body }) => {
     const caller = callerOf(c);
@@ -90,6 +93,7 @@ export function apiKeyRoutes({ db }: { db: Kysely<VaultDatabase> }): Hono<VaultE
     if (!(await revokeKey(db, caller.userId, params.id))) {
       throw new HTTPException(404, { message: "no such API key" });
     }
+    access?.ended([caller.userId]);
     await writeAudit(db, {
       actorId: caller.userId,
       action: "api-key.revoke",

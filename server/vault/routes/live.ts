@@ -2,7 +2,9 @@
  *   GET /ws/vault    the caller's live event channel (WebSocket)
  * The credential is checked on the upgrade request: the session cookie (from the vault's own
  * origins only: a page elsewhere cannot open a socket with the user's cookie) or an API key; a
- * disabled user has neither. Every heartbeat checks the credential again (live/credential_check.ts). Events: live/events.ts; limits and heartbeats: live/channel.ts.
+ * disabled user has neither. The credential is checked again whenever some access of the user ends,
+ * on any replica, and at every heartbeat (live/access_watch.ts, live/credential_check.ts): a withdrawn
+ * one closes the socket with 1008. Events: live/events.ts; limits and heartbeats: live/channel.ts.
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -10,7 +12,8 @@ import { z } from "zod";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { VaultEnv } from "../env.ts";
 import type { Kysely } from "kysely";
-import type { Channel } from "../live/channel.ts";
+import { type Channel, POLICY_VIOLATION } from "../live/channel.ts";
+import type { AccessWatch } from "../live/access_watch.ts";
 import { credentialHolds } from "../live/credential_check.ts";
 import type { VaultDatabase } from "../store/db.ts";
 import type { LiveHub } from "../live/live_hub.ts";
@@ -37,7 +40,12 @@ export const liveApi = {
 };
 
 export function liveRoutes(
-  { hub, origins, db }: { hub: LiveHub; origins: string[]; db: Kysely<VaultDatabase> },
+  { hub, origins, db, access }: {
+    hub: LiveHub;
+    origins: string[];
+    db: Kysely<VaultDatabase>;
+    access: AccessWatch;
+  },
 ): Hono<VaultEnv> {
   const app = new Hono<VaultEnv>();
   mountRoute(app, liveApi.events, (c) => {
@@ -48,8 +56,13 @@ export function liveRoutes(
     let channel: Channel | undefined;
     const response = c.env.upgrade?.({
       open: (socket) => {
-        channel = hub.attach(caller.userId, socket, () => credentialHolds(db, caller));
-        channel.send({ kind: "hello", userId: caller.userId });
+        const ch = channel = hub.attach(caller.userId, socket, () => unwatch());
+        const unwatch = access.watch(caller.userId, async () => {
+          if (!ch.closed && !(await credentialHolds(db, caller))) {
+            ch.close(POLICY_VIOLATION, "credential no longer valid");
+          }
+        });
+        ch.send({ kind: "hello", userId: caller.userId });
       },
       message: (_socket, data, size) => channel?.receive(data, size),
       close: () => channel?.gone(),

@@ -76,11 +76,13 @@ export function mcpRoutes(
   const app = new Hono<VaultEnv>();
   const api = notesApiFor(deps);
   for (const spec of Object.values(mcpApi)) {
-    mountRoute(app, spec, (c) => {
+    mountRoute(app, spec, async (c) => {
       const caller = callerOf(c);
       return handleStreamableHttp({
         registry: deps.registry,
         request: c.req.raw,
+        // Read through Hono, which keeps it: the key budget (keys/key_budget.ts) may have read it first.
+        body: c.req.method === "POST" ? await c.req.text() : undefined,
         userId: caller.userId,
         authInfo: authInfoFor(caller, c.get("requestId")),
         createServer: () => createVaultMcpServer(api, caller.scope ?? "read-write", deps.plugins),

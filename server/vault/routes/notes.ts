@@ -32,7 +32,7 @@ import {
   type NoteStore,
   openDailyNote,
 } from "../notes/mod.ts";
-import { defineRoute, mountRoute, type RouteSpec } from "../openapi/route_spec.ts";
+import { defineRoute, idParams, mountRoute, recordId, type RouteSpec } from "../openapi/route_spec.ts";
 import { backlinks, GRAPH_LIMITS, linkGraph, SEARCH_LIMITS, searchNotes } from "../search/mod.ts";
 import { covers, permissionFor, sharesReceived } from "../sharing/shares.ts";
 import type { Permission, VaultDatabase } from "../store/db.ts";
@@ -46,7 +46,7 @@ export interface NotesDeps {
 }
 
 const path = z.string().min(1).max(4096).describe("a note path such as `Projects/Plan.md`");
-const owner = z.string().min(1).max(128).optional()
+const owner = recordId.optional()
   .describe("the id of the user who owns the note, when another user shared it with the caller");
 const pathQuery = z.object({ path, owner });
 const meta = z.object({ path: z.string(), version: z.string(), size: z.number(), mtime: z.string() });
@@ -156,7 +156,7 @@ export const notesApi = {
     path: "/api/trash/:id/restore",
     operationId: "restoreTrash",
     summary: "Put a deleted file back where it was",
-    params: z.object({ id: z.string().min(1).max(100) }),
+    params: idParams,
     responses: { 200: { description: "restored", schema: meta }, 409: noteErrors },
     errors: [404, 409],
   }),
@@ -165,7 +165,7 @@ export const notesApi = {
     path: "/api/trash/:id",
     operationId: "purgeTrash",
     summary: "Delete a trashed file for good",
-    params: z.object({ id: z.string().min(1).max(100) }),
+    params: idParams,
     responses: { 204: { description: "gone" } },
     errors: [404],
   }),

@@ -20,12 +20,11 @@ import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf, requireCaller } from "../../../internal/auth/mod.ts";
 import { errorBody, validationErrorBody } from "../../../internal/openapi/mod.ts";
 import type { VaultEnv } from "../env.ts";
-import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
+import { defineRoute, idParams, mountRoute, recordId } from "../openapi/route_spec.ts";
 import { PluginError, type PluginManager } from "../plugins/plugin_manager.ts";
 import type { Kysely } from "kysely";
 import type { VaultDatabase } from "../store/db.ts";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
 const json = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const setting = z.object({
   key: z.string(),
@@ -190,7 +189,7 @@ const routeDoc = (method: "get" | "post") =>
       "Listed per plugin in GET /api/admin/plugins (`routes`) and offered as MCP tools. 503 when the " +
       "plugin is not active; 504 when the call ran past VAULT_PLUGIN_TIMEOUT_MS and 502 when the plugin " +
       "failed during it (it is then stopped and in error).",
-    params: z.object({ id: z.string(), route: z.string().describe("the route's path, may hold slashes") }),
+    params: z.object({ id: recordId, route: z.string().describe("the route's path, may hold slashes") }),
     responses: {
       200: { description: "the plugin's answer (JSON; the plugin may answer another status)" },
       502: { description: "the plugin failed during the call", schema: errorBody },

@@ -11,6 +11,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { callerOf, HASHED_TOKEN_PREFIX, sha256Hex } from "../../../internal/auth/mod.ts";
 import type { VaultEnv } from "../env.ts";
+import type { AccessEnded } from "../live/access_watch.ts";
 import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
@@ -29,7 +30,9 @@ export const sessionApi = {
   }),
 };
 
-export function sessionRoutes({ db }: { db: Kysely<VaultDatabase> }): Hono<VaultEnv> {
+export function sessionRoutes(
+  { db, access }: { db: Kysely<VaultDatabase>; access?: AccessEnded },
+): Hono<VaultEnv> {
   const app = new Hono<VaultEnv>();
   mountRoute(app, sessionApi.revoke, async (c, { body }) => {
     const hash = body.token.startsWith(HASHED_TOKEN_PREFIX)
@@ -37,6 +40,7 @@ export function sessionRoutes({ db }: { db: Kysely<VaultDatabase> }): Hono<Vault
       : sha256Hex(body.token);
     await db.deleteFrom("session").where("token", "=", hash).where("userId", "=", callerOf(c).userId)
       .execute();
+    access?.ended([callerOf(c).userId]);
     return c.json({ status: true as const });
   });
   return app;

@@ -16,8 +16,9 @@ import { z } from "zod";
 import { writeAudit } from "../../../internal/audit/mod.ts";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { VaultEnv } from "../env.ts";
+import type { AccessEnded } from "../live/access_watch.ts";
 import type { NoteStore } from "../notes/mod.ts";
-import { defineRoute, mountRoute, type RouteSpec } from "../openapi/route_spec.ts";
+import { defineRoute, idParams, mountRoute, type RouteSpec } from "../openapi/route_spec.ts";
 import {
   createRequest,
   decideRequest,
@@ -63,7 +64,6 @@ const request = z.object({
   decidedAt: z.string().nullable(),
 });
 const refused = { description: "refused: `code` says why", schema: noteErrorBody };
-const idParams = z.object({ id: z.string().min(1).max(100) });
 
 function spec<const S extends Omit<RouteSpec, "tag" | "access">>(s: S) {
   return defineRoute({ tag: "sharing", access: "caller", ...s } as S & { tag: string; access: "caller" });
@@ -156,7 +156,9 @@ const dates = <T extends { createdAt: Date; decidedAt?: Date | null }>(r: T) => 
   ...("decidedAt" in r ? { decidedAt: r.decidedAt ? new Date(r.decidedAt).toISOString() : null } : {}),
 });
 
-export function shareRoutes({ db, store }: { db: Kysely<VaultDatabase>; store: NoteStore }): Hono<VaultEnv> {
+export function shareRoutes(
+  { db, store, access }: { db: Kysely<VaultDatabase>; store: NoteStore; access?: AccessEnded },
+): Hono<VaultEnv> {
   const app = new Hono<VaultEnv>();
   const mount = <S extends RouteSpec>(s: S, h: RouteHandler<VaultEnv, S>) =>
     mountRoute(app, s, withNoteErrors(h));
@@ -174,6 +176,8 @@ export function shareRoutes({ db, store }: { db: Kysely<VaultDatabase>; store: N
       : tree.some((e) => e.kind !== "folder" && e.path === path);
     if (!exists) throw refusal(404, "not_found", `${path} not found`);
     const s = await upsertShare(db, userId, grantee.id, path, body.permission);
+    // Sharing again may narrow read-write to read: the grantee's open editors follow.
+    access?.ended([grantee.id]);
     await writeAudit(db, {
       actorId: userId,
       action: "share.create",
@@ -194,7 +198,9 @@ export function shareRoutes({ db, store }: { db: Kysely<VaultDatabase>; store: N
 
   mount(sharesApi.unshare, async (c, { params }) => {
     const { userId } = callerOf(c);
-    if (!(await removeShare(db, userId, params.id))) throw refusal(404, "not_found", "no such share");
+    const removed = await removeShare(db, userId, params.id);
+    if (!removed) throw refusal(404, "not_found", "no such share");
+    access?.ended([removed.granteeId]);
     await writeAudit(db, {
       actorId: userId,
       action: "share.remove",

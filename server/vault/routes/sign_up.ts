@@ -9,7 +9,8 @@ import { Hono } from "hono";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { writeAudit } from "../../../internal/audit/mod.ts";
-import { type Auth, type RateLimiter, tooManyRequests } from "../../../internal/auth/mod.ts";
+import type { Auth } from "../../../internal/auth/mod.ts";
+import { type TokenBuckets, tooManyRequests } from "../../../internal/http/mod.ts";
 import type { Database } from "../../../internal/db/mod.ts";
 import type { VaultEnv } from "../env.ts";
 import { register, signUpBody } from "../identity/registration.ts";
@@ -64,7 +65,7 @@ export const signUpApi = {
 export interface SignUpRoutesDeps {
   auth: Auth;
   database: Database<VaultDatabase>;
-  limiter: RateLimiter;
+  limiter: TokenBuckets;
 }
 
 export function signUpRoutes({ auth, database, limiter }: SignUpRoutesDeps): Hono<VaultEnv> {
@@ -75,7 +76,7 @@ export function signUpRoutes({ auth, database, limiter }: SignUpRoutesDeps): Hon
     return c.json({ mode: await getRegistrationMode(db), firstUser });
   });
   mountRoute(app, signUpApi.signUp, async (c, { body }) => {
-    const verdict = limiter.hit(`sign-up:${body.email.trim().toLowerCase()}`);
+    const verdict = limiter.take(`sign-up:${body.email.trim().toLowerCase()}`);
     if (!verdict.allowed) return tooManyRequests(c, verdict.retryAfterSeconds);
     const user = await register(database, body);
     await writeAudit(db, {

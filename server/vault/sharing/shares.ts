@@ -103,11 +103,16 @@ export async function sharesReceived(db: Kysely<VaultDatabase>, granteeId: strin
     .execute();
 }
 
-/** Removes a share the caller gave or received; false when there is none. */
-export async function removeShare(db: Kysely<VaultDatabase>, userId: string, id: string): Promise<boolean> {
+/** Removes a share the caller gave or received; its grantee, or undefined when there is none. */
+export async function removeShare(
+  db: Kysely<VaultDatabase>,
+  userId: string,
+  id: string,
+): Promise<{ granteeId: string } | undefined> {
   const r = await db.deleteFrom("note_shares").where("id", "=", id)
-    .where((eb) => eb.or([eb("owner_id", "=", userId), eb("grantee_id", "=", userId)])).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+    .where((eb) => eb.or([eb("owner_id", "=", userId), eb("grantee_id", "=", userId)]))
+    .returning("grantee_id").executeTakeFirst();
+  return r && { granteeId: r.grantee_id };
 }
 
 /**

@@ -37,8 +37,9 @@ export interface ApiKeysTable {
   created_at: Generated<Date>;
   expires_at: Date | null;
   last_used_at: Date | null;
-  window_start: Generated<Date>;
-  window_count: Generated<number>;
+  /** The request budget's tokens at `bucket_at`, as the replicas last settled it; null: full. */
+  bucket_tokens: number | null;
+  bucket_at: Date | null;
 }
 
 export type Permission = "read" | "read-write";

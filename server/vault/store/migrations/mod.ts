@@ -8,6 +8,7 @@ import { collabLog } from "./0005_collab_log.ts";
 import { plugins } from "./0006_plugins.ts";
 import { searchChanges } from "./0007_search_changes.ts";
 import { preferences } from "./0008_preferences.ts";
+import { keyBuckets } from "./0010_key_buckets.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_identity": identity,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0006_plugins": plugins,
   "0007_search_changes": searchChanges,
   "0008_preferences": preferences,
+  "0010_key_buckets": keyBuckets,
 };
