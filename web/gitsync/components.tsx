@@ -1,7 +1,8 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useLoad } from "../shared/use_load.ts";
-import { ErrorNote, Loading } from "../shared/ui.tsx";
+import { Badge, ErrorNote, Loading, StatusBadge } from "../shared/ui.tsx";
+import { healthTone, phaseTone } from "../shared/status.ts";
 import { api } from "./api.ts";
 import type { Condition } from "./types.ts";
 
@@ -17,14 +18,35 @@ function Loader<T>({ path, children }: { path: string; children: (data: T) => Co
   return <>{children(state.data)}</>;
 }
 
-export function Badge({ value }: { value: string | undefined }) {
-  const v = value ?? "Unknown";
-  const tone = /^(Healthy|Succeeded|True|Deployed|Ready|Synced)$/.test(v)
-    ? "ok"
-    : /^(Failed|Degraded|False|HookFailed|Forbidden)/.test(v)
-    ? "danger"
-    : "warn";
-  return <span class={`badge badge-${tone}`}>{v}</span>;
+/** A Revision's phase or a hook's state, coloured by what it means (web/shared/status.ts). */
+export function PhaseBadge({ phase }: { phase: string | undefined }) {
+  const p = phase ?? "Pending";
+  return <Badge tone={phaseTone(p)}>{p}</Badge>;
+}
+
+/** A live object's health (Healthy, Progressing, Degraded, Missing, ...). */
+export function HealthBadge({ health }: { health: string }) {
+  return <Badge tone={healthTone(health)}>{health}</Badge>;
+}
+
+/**
+ * A Ready condition as a badge, coloured by its status: True "Ready" in green, False its reason in red.
+ * While Ready is Unknown (or missing) the Revision the Application wants says more: its phase
+ * (AwaitingApproval, Failed, Applying) is shown, coloured by what it means.
+ */
+export function ReadyBadge(
+  { ready, desiredPhase }: { ready: Condition | undefined; desiredPhase?: string | undefined },
+) {
+  if (ready?.status === "True") return <StatusBadge condition={ready} label="Ready" />;
+  if (ready?.status === "False") return <StatusBadge condition={ready} />;
+  if (desiredPhase) {
+    return (
+      <Badge tone={phaseTone(desiredPhase)} {...(ready?.message ? { title: ready.message } : {})}>
+        {desiredPhase}
+      </Badge>
+    );
+  }
+  return <StatusBadge condition={ready} label={ready?.reason || ready?.status || "Unknown"} />;
 }
 
 export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {
@@ -45,7 +67,7 @@ export function Conditions({ conditions }: { conditions: Condition[] | undefined
             <tr key={c.type}>
               <td>{c.type}</td>
               <td>
-                <Badge value={c.status} />
+                <StatusBadge condition={c} label={c.status} />
               </td>
               <td>{c.reason}</td>
               <td class="message">{c.message}</td>
@@ -58,6 +80,10 @@ export function Conditions({ conditions }: { conditions: Condition[] | undefined
 }
 
 export const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
+
+/** The command that approves a Revision's plan, as `gitsync approve` takes it. */
+export const approveCommand = (app: string, ns: string, digest: string) =>
+  `gitsync approve ${app} -n ${ns} --digest ${digest}`;
 
 /** The namespace a list page shows (?namespace=), empty for all namespaces. */
 export const currentNamespace = () => new URLSearchParams(location.search).get("namespace") ?? "";

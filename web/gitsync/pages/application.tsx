@@ -1,7 +1,58 @@
-import { Badge, Conditions, Load, short } from "../components.tsx";
-import { PageHeader } from "../../shared/ui.tsx";
+import { approveCommand, Conditions, Load, PhaseBadge, ReadyBadge, short } from "../components.tsx";
+import { CopyCommand, PageHeader } from "../../shared/ui.tsx";
+import { useLoad } from "../../shared/use_load.ts";
+import { api } from "../api.ts";
 import { link } from "../router.ts";
-import type { ApplicationAnswer } from "../types.ts";
+import type { Application, ApplicationAnswer, Revision, RevisionSummary } from "../types.ts";
+import { ready } from "./applications.tsx";
+
+/**
+ * Where the Application stands, at the top of its page: the Ready badge (with the desired Revision's
+ * phase while Ready is unknown), why it failed (from the Revision, not only on the Revision's page),
+ * and what to run when it waits for approval.
+ */
+function Standing({ app, revisions }: { app: Application; revisions: RevisionSummary[] }) {
+  const ns = app.metadata.namespace;
+  const condition = ready(app);
+  const desired = revisions.find((r) => r.name === app.status?.desiredRevision);
+  const failed = desired?.phase === "Failed" || condition?.status === "False";
+  const revision = useLoad(
+    () => (failed && desired?.name
+      ? api<Revision>(`/api/revisions/${ns}/${desired.name}`)
+      : Promise.resolve(undefined)),
+    [ns, desired?.name, failed],
+  );
+  const failure = revision.data?.status?.failure;
+  const unknown = condition?.status !== "True" && condition?.status !== "False";
+  return (
+    <div class="standing" data-testid="standing">
+      <p class="standing-line">
+        <ReadyBadge ready={condition} desiredPhase={unknown ? desired?.phase : undefined} />{" "}
+        <span class="muted">{condition?.message ?? "The controller has not reported on it yet."}</span>
+      </p>
+      {failure && desired && (
+        <div class="alert alert-error" role="alert">
+          <span>
+            Revision <a href={link("revisions", ns, desired.name ?? "")}>{desired.name}</a> failed:{" "}
+            <strong>{failure.reason}</strong>: {failure.message}
+          </span>
+        </div>
+      )}
+      {desired?.phase === "AwaitingApproval" && desired.planDigest && !desired.approved && (
+        <div class="alert alert-warn">
+          <p>
+            Revision <a href={link("revisions", ns, desired.name ?? "")}>{desired.name}</a>{" "}
+            waits for approval of its plan. Approve it with:
+          </p>
+          <CopyCommand
+            command={approveCommand(app.metadata.name, ns, desired.planDigest)}
+            label="Copy the approve command"
+          />
+        </div>
+      )}
+    </div>
+  );
+}
 
 export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
   return (
@@ -11,6 +62,7 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
       {({ application: a, revisions }) => (
         <section>
           <PageHeader title={`Application ${ns}/${name}`} />
+          <Standing app={a} revisions={revisions} />
           <p>
             <a href={link("apps", ns, name, "graph")}>Resource graph</a>
           </p>
@@ -58,7 +110,7 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
                         </td>
                         <td class="mono">{short(r.sourceRevision)}</td>
                         <td>
-                          <Badge value={r.phase} />
+                          <PhaseBadge phase={r.phase} />
                         </td>
                         <td>
                           {r.summary

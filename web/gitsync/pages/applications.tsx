@@ -1,9 +1,25 @@
-import { Badge, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
-import type { Application } from "../types.ts";
+import { currentNamespace, Load, NamespaceFilter, ReadyBadge, short } from "../components.tsx";
+import { api } from "../api.ts";
+import { useLoad } from "../../shared/use_load.ts";
+import type { Application, Revision } from "../types.ts";
 import { Empty, PageHeader } from "../../shared/ui.tsx";
 import { link, navigate } from "../router.ts";
 
 export const ready = (a: Application) => a.status?.conditions?.find((c) => c.type === "Ready");
+
+/** Whether Ready alone says too little, so the desired Revision's phase is worth reading. */
+export const needsPhase = (a: Application) =>
+  !!a.status?.desiredRevision && ready(a)?.status !== "True" && ready(a)?.status !== "False";
+
+/** The Ready badge of a row; while Ready is unknown it reads the desired Revision's phase. */
+function AppReady({ app }: { app: Application }) {
+  const ns = app.metadata.namespace, desired = app.status?.desiredRevision;
+  const revision = useLoad(
+    () => (needsPhase(app) ? api<Revision>(`/api/revisions/${ns}/${desired}`) : Promise.resolve(undefined)),
+    [ns, desired, needsPhase(app)],
+  );
+  return <ReadyBadge ready={ready(app)} desiredPhase={revision.data?.status?.phase} />;
+}
 
 export function ApplicationsPage() {
   return (
@@ -47,7 +63,7 @@ export function ApplicationsPage() {
                           <a href={link("apps", a.metadata.namespace, a.metadata.name)}>{a.metadata.name}</a>
                         </td>
                         <td>
-                          <Badge value={ready(a)?.reason ?? ready(a)?.status} />
+                          <AppReady app={a} />
                         </td>
                         <td>{a.spec.source.repositoryRef.name}</td>
                         <td class="mono">{short(a.status?.sourceRevision)}</td>

@@ -1,4 +1,4 @@
-import { Badge, Load } from "../components.tsx";
+import { HealthBadge, Load } from "../components.tsx";
 import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
 import type { Graph } from "../types.ts";
@@ -10,7 +10,7 @@ function Tree({ g, id, seen }: { g: Graph; id: string; seen: Set<string> }) {
   return (
     <li>
       <span class="node">
-        <span class="kind">{node.kind}</span> {node.name} <Badge value={node.health} />
+        <span class="kind">{node.kind}</span> {node.name} <HealthBadge health={node.health} />
         {node.message && <span class="message">{node.message}</span>}
       </span>
       {children.length > 0 && (

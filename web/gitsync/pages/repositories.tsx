@@ -1,4 +1,4 @@
-import { Badge, currentNamespace, Load, NamespaceFilter, short } from "../components.tsx";
+import { currentNamespace, Load, NamespaceFilter, ReadyBadge, short } from "../components.tsx";
 import type { Repository } from "../types.ts";
 import { Empty, PageHeader } from "../../shared/ui.tsx";
 import { link, navigate } from "../router.ts";
@@ -48,7 +48,7 @@ export function RepositoriesPage() {
                             {r.spec.git.revision ?? "HEAD"} {short(r.status?.artifact?.revision)}
                           </td>
                           <td>
-                            <Badge value={ready?.reason ?? ready?.status} />
+                            <ReadyBadge ready={ready} />
                           </td>
                           <td class="message">{ready?.message}</td>
                         </tr>

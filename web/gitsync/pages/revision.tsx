@@ -1,4 +1,5 @@
-import { Badge, Conditions, Load, short } from "../components.tsx";
+import { approveCommand, Conditions, Load, PhaseBadge, short } from "../components.tsx";
+import { CopyCommand } from "../../shared/ui.tsx";
 import type { ObjectRef, Revision } from "../types.ts";
 import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
@@ -29,7 +30,7 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
               <dd>{r.spec.serviceAccountName}</dd>
               <dt>Phase</dt>
               <dd>
-                <Badge value={r.status?.phase ?? "Pending"} />
+                <PhaseBadge phase={r.status?.phase} />
               </dd>
             </dl>
             {r.status?.failure && (
@@ -47,11 +48,15 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                 </p>
               )
               : (
-                <p class="muted approval">
-                  Not approved.{plan
-                    ? ` Approve with: gitsync approve ${r.spec.applicationRef.name} -n ${ns} --digest ${plan.digest}`
-                    : ""}
-                </p>
+                <div class="approval">
+                  <p class="muted">Not approved.{plan ? " Approve with:" : ""}</p>
+                  {plan && (
+                    <CopyCommand
+                      command={approveCommand(r.spec.applicationRef.name, ns, plan.digest)}
+                      label="Copy the approve command"
+                    />
+                  )}
+                </div>
               )}
             <h2>Plan</h2>
             {!plan ? <p class="muted">No plan yet.</p> : (
@@ -86,7 +91,8 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                 {plan.entries.filter((e) => e.diff).map((e) => (
                   <details open key={`diff-${e.kind}/${e.namespace}/${e.name}`} class="diff">
                     <summary>{e.kind}/{e.name}</summary>
-                    <pre>
+                    {/* A long line scrolls sideways: the box is in the tab order so keys reach it. */}
+                    <pre tabIndex={0} aria-label={`Diff of ${e.kind}/${e.name}`}>
                       {e.diff!.split("\n").map((line, i) => (
                         <span key={i} class={line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : ""}>
                           {line}
@@ -122,7 +128,7 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                           <td>{h.stage}</td>
                           <td>{h.kind}/{h.name}</td>
                           <td>
-                            <Badge value={h.state} />
+                            <PhaseBadge phase={h.state} />
                           </td>
                           <td>{h.rollout}</td>
                           <td class="message">{h.message}</td>
