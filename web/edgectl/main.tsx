@@ -22,7 +22,7 @@ import { type ChartSeries, LineChart } from "../shared/line_chart.tsx";
 import { useLoad } from "../shared/use_load.ts";
 import { TopBar } from "../shared/top_bar.tsx";
 import { SignInCard } from "../shared/sign_in_card.tsx";
-import { Badge, Empty, ErrorNote, Loading, StatusBadge } from "../shared/ui.tsx";
+import { Badge, Empty, ErrorNote, Loading, StatusBadge, TableWrap } from "../shared/ui.tsx";
 import { Confirm } from "../shared/modal.tsx";
 
 const TABS = [
@@ -161,58 +161,56 @@ function ResourcesPage({ writable }: { writable: boolean }) {
           <h2>
             {k.kind} <span class="muted">({k.items.length})</span>
           </h2>
-          {k.error
-            ? <ErrorNote error={k.error} />
-            : (
-              <div class="table-wrap" role="region" tabIndex={0} aria-label={k.kind}>
-                <table class="table">
-                  <thead>
-                    <tr>
-                      <th>NAMESPACE</th>
-                      <th>NAME</th>
-                      {k.headers.filter((h) => h !== "READY").map((h) => <th key={h}>{h}</th>)}
-                      <th>READY</th>
-                      <th>CONDITIONS</th>
+          {k.error ? <ErrorNote error={k.error} /> : (
+            <TableWrap label={k.kind}>
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>NAMESPACE</th>
+                    <th>NAME</th>
+                    {k.headers.filter((h) => h !== "READY").map((h) => <th key={h}>{h}</th>)}
+                    <th>READY</th>
+                    <th>CONDITIONS</th>
+                    {writable && (
+                      <th>
+                        <span class="sr-only">Actions</span>
+                      </th>
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {k.items.map((r) => (
+                    <tr key={`${r.namespace}/${r.name}`} data-name={`${r.namespace}/${r.name}`}>
+                      <td>{r.namespace}</td>
+                      <td>{r.name}</td>
+                      {k.headers.map((h, i) =>
+                        h === "READY" ? null : <td key={h}>{r.cells[i]}</td>
+                      )}
+                      <td>
+                        <StatusBadge condition={ready(r)} label={ready(r)?.status ?? "no status"} />
+                      </td>
+                      <td class="conditions">
+                        {r.conditions.length === 0
+                          ? <span class="muted">none</span>
+                          : r.conditions.map((c) => (
+                            <div key={c.type} title={c.message ?? ""}>
+                              {c.type}={c.status}
+                              {c.reason ? ` (${c.reason})` : ""}
+                              {c.message ? <span class="muted">: {c.message}</span> : null}
+                            </div>
+                          ))}
+                      </td>
                       {writable && (
-                        <th>
-                          <span class="sr-only">Actions</span>
-                        </th>
+                        <td>
+                          <RowMenu row={r} onDelete={setDeleting} />
+                        </td>
                       )}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {k.items.map((r) => (
-                      <tr key={`${r.namespace}/${r.name}`} data-name={`${r.namespace}/${r.name}`}>
-                        <td>{r.namespace}</td>
-                        <td>{r.name}</td>
-                        {k.headers.map((h, i) =>
-                          h === "READY" ? null : <td key={h}>{r.cells[i]}</td>
-                        )}
-                        <td>
-                          <StatusBadge condition={ready(r)} label={ready(r)?.status ?? "no status"} />
-                        </td>
-                        <td class="conditions">
-                          {r.conditions.length === 0
-                            ? <span class="muted">none</span>
-                            : r.conditions.map((c) => (
-                              <div key={c.type} title={c.message ?? ""}>
-                                {c.type}={c.status}
-                                {c.reason ? ` (${c.reason})` : ""}
-                                {c.message ? <span class="muted">: {c.message}</span> : null}
-                              </div>
-                            ))}
-                        </td>
-                        {writable && (
-                          <td>
-                            <RowMenu row={r} onDelete={setDeleting} />
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )}
         </section>
       ))}
       {empty.length > 0 && !kind && <p class="muted">No objects of kind {empty.join(", ")}.</p>}
@@ -379,7 +377,7 @@ function SpanTree({ id }: { id: string }) {
     );
   }, [id]);
   if (error) return <ErrorNote error={error} />;
-  return <pre class="span-tree" aria-label={`Spans of trace ${id}`}>{tree ?? "Loading…"}</pre>;
+  return <pre class="span-tree" tabIndex={0} aria-label={`Spans of trace ${id}`}>{tree ?? "Loading…"}</pre>;
 }
 
 function TracesPage({ source }: { source: string | null }) {
@@ -393,7 +391,7 @@ function TracesPage({ source }: { source: string | null }) {
         (data.traces.length === 0
           ? <p class="muted">No traces in the last hour.</p>
           : (
-            <div class="table-wrap" role="region" tabIndex={0} aria-label="Traces">
+            <TableWrap label="Traces">
               <table class="table">
                 <thead>
                   <tr>
@@ -428,7 +426,7 @@ function TracesPage({ source }: { source: string | null }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           ))}
       {open && <SpanTree id={open} />}
     </div>
@@ -444,7 +442,7 @@ function AccessPage() {
         (data.records.length === 0
           ? <p class="muted">No access-log records.</p>
           : (
-            <div class="table-wrap" role="region" tabIndex={0} aria-label="Access log">
+            <TableWrap label="Access log">
               <table class="table">
                 <thead>
                   <tr>
@@ -475,7 +473,7 @@ function AccessPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           ))}
     </div>
   );

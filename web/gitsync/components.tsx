@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useLoad } from "../shared/use_load.ts";
-import { Badge, ErrorNote, Loading, StatusBadge } from "../shared/ui.tsx";
+import { Badge, ErrorNote, Loading, StatusBadge, TableWrap } from "../shared/ui.tsx";
 import { healthTone, phaseTone } from "../shared/status.ts";
 import { api } from "./api.ts";
 import type { Condition } from "./types.ts";
@@ -52,7 +52,7 @@ export function ReadyBadge(
 export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {
   if (!conditions?.length) return <p class="muted">No conditions.</p>;
   return (
-    <div class="table-wrap" role="region" tabIndex={0} aria-label="Conditions">
+    <TableWrap label="Conditions">
       <table class="table">
         <thead>
           <tr>
@@ -75,7 +75,7 @@ export function Conditions({ conditions }: { conditions: Condition[] | undefined
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

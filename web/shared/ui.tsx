@@ -124,3 +124,12 @@ export function CopyCommand(props: { command: string; label?: string }) {
     </div>
   );
 }
+
+/** A table that scrolls sideways inside its box on a narrow screen: a named region in the tab order. */
+export function TableWrap(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" tabIndex={0} aria-label={props.label}>
+      {props.children}
+    </div>
+  );
+}

@@ -1,4 +1,5 @@
 /** Admin: live counters, rates and latency (polled every 5 s) and the 24 h per-minute history. */
+import { TableWrap } from "../../shared/ui.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { type AdminMetrics, api } from "../api.ts";
 import { activitySeries, chartRange, RangePicker, Sparkline } from "../charts.tsx";
@@ -227,7 +228,7 @@ function LatencyTable(
 ) {
   if (props.rows.length === 0) return <p class="muted">No {props.caption.toLowerCase()} called yet.</p>;
   return (
-    <div class="table-wrap" role="region" tabIndex={0} aria-label={props.caption}>
+    <TableWrap label={props.caption}>
       <table class="table numeric">
         <caption>{props.caption}</caption>
         <thead>
@@ -253,6 +254,6 @@ function LatencyTable(
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -88,7 +88,8 @@ function FeedItem({ item, names }: { item: TodayItem; names?: Map<string, string
   const text = describe(item, names);
   return (
     <li class="feed-item">
-      <span class={`badge kind-${item.kind.split(".")[0]}`}>{KIND_LABEL[item.kind] ?? item.kind}</span>
+      {/* What happened, not how it went: a category, in the neutral accent (status colours mean status). */}
+      <span class="badge">{KIND_LABEL[item.kind] ?? item.kind}</span>
       <span class="feed-summary">
         {isMemory
           ? <a href={href("browse", { id: item.id })}>{text}</a>

@@ -1,4 +1,5 @@
 /** The signed-in user's API tokens: mint (plaintext shown once, with a copy button), list, revoke. */
+import { TableWrap } from "../../shared/ui.tsx";
 import { useState } from "preact/hooks";
 import { api, type ApiToken } from "../api.ts";
 import {
@@ -115,7 +116,7 @@ function Tokens() {
         <Empty title="No tokens yet">Create one above to connect an agent.</Empty>
       )}
       {tokens.data && tokens.data.tokens.length > 0 && (
-        <div class="table-wrap" role="region" tabIndex={0} aria-label="API tokens">
+        <TableWrap label="API tokens">
           <table class="table" aria-label="API tokens">
             <thead>
               <tr>
@@ -156,7 +157,7 @@ function Tokens() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Confirm
         open={!!revoking}

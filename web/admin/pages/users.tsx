@@ -1,4 +1,5 @@
 /** Admin: the accounts that may sign in — create, change role or password, ban, remove. */
+import { TableWrap } from "../../shared/ui.tsx";
 import { useState } from "preact/hooks";
 import { type AdminUser, api } from "../api.ts";
 import {
@@ -66,7 +67,7 @@ function UserList({ me }: { me: Me }) {
       {!users.data && users.loading && <Loading />}
       {users.data && users.data.users.length === 0 && <Empty title="No users yet" />}
       {users.data && users.data.users.length > 0 && (
-        <div class="table-wrap" role="region" tabIndex={0} aria-label="Users">
+        <TableWrap label="Users">
           <table class="table" aria-label="Users">
             <thead>
               <tr>
@@ -117,8 +118,7 @@ function UserList({ me }: { me: Me }) {
                       <button
                         type="button"
                         class="btn btn-small"
-                        onClick={() =>
-                          setPasswordFor(u)}
+                        onClick={() => setPasswordFor(u)}
                       >
                         Set password
                       </button>
@@ -127,8 +127,7 @@ function UserList({ me }: { me: Me }) {
                           <button
                             type="button"
                             class="btn btn-small"
-                            onClick={() =>
-                              act(() => api.unban(u.id), `${u.email} can sign in again.`)}
+                            onClick={() => act(() => api.unban(u.id), `${u.email} can sign in again.`)}
                           >
                             Unban
                           </button>
@@ -149,8 +148,7 @@ function UserList({ me }: { me: Me }) {
                       <button
                         type="button"
                         class="btn btn-small btn-danger"
-                        onClick={() =>
-                          setRemoving(u)}
+                        onClick={() => setRemoving(u)}
                       >
                         Remove
                       </button>
@@ -160,7 +158,7 @@ function UserList({ me }: { me: Me }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <CreateUser
         open={creating}

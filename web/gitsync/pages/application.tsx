@@ -1,5 +1,5 @@
 import { approveCommand, Conditions, Load, PhaseBadge, ReadyBadge, short } from "../components.tsx";
-import { CopyCommand, PageHeader } from "../../shared/ui.tsx";
+import { CopyCommand, PageHeader, TableWrap } from "../../shared/ui.tsx";
 import { useLoad } from "../../shared/use_load.ts";
 import { api } from "../api.ts";
 import { link } from "../router.ts";
@@ -87,44 +87,42 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
           <h2>Conditions</h2>
           <Conditions conditions={a.status?.conditions} />
           <h2>Revisions</h2>
-          {revisions.length === 0
-            ? <p class="muted">No Revisions yet.</p>
-            : (
-              <div class="table-wrap" role="region" tabIndex={0} aria-label="Revisions">
-                <table class="table">
-                  <thead>
-                    <tr>
-                      <th>Revision</th>
-                      <th>Commit</th>
-                      <th>Phase</th>
-                      <th>Plan</th>
-                      <th>Approved</th>
-                      <th>Created</th>
+          {revisions.length === 0 ? <p class="muted">No Revisions yet.</p> : (
+            <TableWrap label="Revisions">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>Revision</th>
+                    <th>Commit</th>
+                    <th>Phase</th>
+                    <th>Plan</th>
+                    <th>Approved</th>
+                    <th>Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {revisions.map((r) => (
+                    <tr key={r.name}>
+                      <td>
+                        <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
+                      </td>
+                      <td class="mono">{short(r.sourceRevision)}</td>
+                      <td>
+                        <PhaseBadge phase={r.phase} />
+                      </td>
+                      <td>
+                        {r.summary
+                          ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
+                          : "-"}
+                      </td>
+                      <td>{r.approved ? "yes" : "no"}</td>
+                      <td>{r.createdAt}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {revisions.map((r) => (
-                      <tr key={r.name}>
-                        <td>
-                          <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
-                        </td>
-                        <td class="mono">{short(r.sourceRevision)}</td>
-                        <td>
-                          <PhaseBadge phase={r.phase} />
-                        </td>
-                        <td>
-                          {r.summary
-                            ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
-                            : "-"}
-                        </td>
-                        <td>{r.approved ? "yes" : "no"}</td>
-                        <td>{r.createdAt}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )}
         </section>
       )}
     </Load>

@@ -2,7 +2,7 @@ import { currentNamespace, Load, NamespaceFilter, ReadyBadge, short } from "../c
 import { api } from "../api.ts";
 import { useLoad } from "../../shared/use_load.ts";
 import type { Application, Revision } from "../types.ts";
-import { Empty, PageHeader } from "../../shared/ui.tsx";
+import { Empty, PageHeader, TableWrap } from "../../shared/ui.tsx";
 import { link, navigate } from "../router.ts";
 
 export const ready = (a: Application) => a.status?.conditions?.find((c) => c.type === "Ready");
@@ -41,7 +41,7 @@ export function ApplicationsPage() {
               </Empty>
             )
             : (
-              <div class="table-wrap" role="region" tabIndex={0} aria-label="Applications">
+              <TableWrap label="Applications">
                 <table class="table">
                   <thead>
                     <tr>
@@ -76,7 +76,7 @@ export function ApplicationsPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )}
       </Load>
     </section>

@@ -1,6 +1,6 @@
 import { currentNamespace, Load, NamespaceFilter, ReadyBadge, short } from "../components.tsx";
 import type { Repository } from "../types.ts";
-import { Empty, PageHeader } from "../../shared/ui.tsx";
+import { Empty, PageHeader, TableWrap } from "../../shared/ui.tsx";
 import { link, navigate } from "../router.ts";
 
 export function RepositoriesPage() {
@@ -24,7 +24,7 @@ export function RepositoriesPage() {
               </Empty>
             )
             : (
-              <div class="table-wrap" role="region" tabIndex={0} aria-label="Repositories">
+              <TableWrap label="Repositories">
                 <table class="table">
                   <thead>
                     <tr>
@@ -56,7 +56,7 @@ export function RepositoriesPage() {
                     })}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )}
       </Load>
     </section>

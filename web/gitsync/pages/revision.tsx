@@ -1,5 +1,5 @@
 import { approveCommand, Conditions, Load, PhaseBadge, short } from "../components.tsx";
-import { CopyCommand } from "../../shared/ui.tsx";
+import { CopyCommand, TableWrap } from "../../shared/ui.tsx";
 import type { ObjectRef, Revision } from "../types.ts";
 import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
@@ -68,7 +68,7 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                   to prune
                   {plan.summary.pruneSkipped ? `, ${plan.summary.pruneSkipped} kept from pruning` : ""}
                 </p>
-                <div class="table-wrap" role="region" tabIndex={0} aria-label="Plan">
+                <TableWrap label="Plan">
                   <table class="table">
                     <thead>
                       <tr>
@@ -87,7 +87,7 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </TableWrap>
                 {plan.entries.filter((e) => e.diff).map((e) => (
                   <details open key={`diff-${e.kind}/${e.namespace}/${e.name}`} class="diff">
                     <summary>{e.kind}/{e.name}</summary>
@@ -108,36 +108,34 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
               </div>
             )}
             <h2>Hooks</h2>
-            {hooks.length === 0
-              ? <p class="muted">No hooks.</p>
-              : (
-                <div class="table-wrap" role="region" tabIndex={0} aria-label="Hooks">
-                  <table class="table hooks">
-                    <thead>
-                      <tr>
-                        <th>Stage</th>
-                        <th>Hook</th>
-                        <th>State</th>
-                        <th>Attempt</th>
-                        <th>Message</th>
+            {hooks.length === 0 ? <p class="muted">No hooks.</p> : (
+              <TableWrap label="Hooks">
+                <table class="table hooks">
+                  <thead>
+                    <tr>
+                      <th>Stage</th>
+                      <th>Hook</th>
+                      <th>State</th>
+                      <th>Attempt</th>
+                      <th>Message</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {hooks.map((h, i) => (
+                      <tr key={i}>
+                        <td>{h.stage}</td>
+                        <td>{h.kind}/{h.name}</td>
+                        <td>
+                          <PhaseBadge phase={h.state} />
+                        </td>
+                        <td>{h.rollout}</td>
+                        <td class="message">{h.message}</td>
                       </tr>
-                    </thead>
-                    <tbody>
-                      {hooks.map((h, i) => (
-                        <tr key={i}>
-                          <td>{h.stage}</td>
-                          <td>{h.kind}/{h.name}</td>
-                          <td>
-                            <PhaseBadge phase={h.state} />
-                          </td>
-                          <td>{h.rollout}</td>
-                          <td class="message">{h.message}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              )}
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+            )}
             <h2>Diagnosis</h2>
             {!d ? <p class="muted">No diagnosis.</p> : (
               <div class="diagnosis">
