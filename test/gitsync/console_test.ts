@@ -518,7 +518,7 @@ describe("gitsync console", { skip: skip ?? false }, () => {
       { name: "repositories", open: page("/ui/repos", "Repositories") },
     ], {
       // The first screen is the sign-in page: /api/session answers 401 there, on purpose.
-      prepare: async (w) => void w.expectHttpError("/api/session", 401),
+      prepare: (w) => Promise.resolve(w.expectHttpError("/api/session", 401)),
     });
   });
 
