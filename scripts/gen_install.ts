@@ -52,9 +52,12 @@ export async function renderChart(helm: string, values: string[] = [], namespace
   return stdout;
 }
 
-/** The install manifest as gen:install writes it. */
-export async function installManifest(helm: string): Promise<string> {
-  return `${HEADER}${await renderChart(helm)}`;
+/**
+ * The install manifest as gen:install writes it; the release passes its image (`image.tag=<version>`,
+ * `image.digest=sha256:...`) for the manifest it publishes, pinned to the image it pushed.
+ */
+export async function installManifest(helm: string, values: string[] = []): Promise<string> {
+  return `${HEADER}${await renderChart(helm, values)}`;
 }
 
 if (import.meta.main) {

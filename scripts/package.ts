@@ -5,7 +5,7 @@
  * The release workflow (.github/workflows/release-cli.yml) passes the version of its cli-v<semver> tag.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -65,8 +65,9 @@ export async function packageTool(tool: NpmTool, version: string, out = OUT): Pr
           description,
           type: "module",
           bin: { [tool]: `bin/${tool}.mjs` },
-          files: ["bin", "README.md"],
+          files: ["bin", "README.md", "LICENSE"],
           engines: { node: ">=20" },
+          license: "Apache-2.0",
           keywords: ["mcp", "vault", "model-context-protocol"],
         },
         null,
@@ -79,6 +80,7 @@ export async function packageTool(tool: NpmTool, version: string, out = OUT): Pr
     `# ${tool}\n\n${description}.\n\n    ${usage}\n\nRun \`${tool} --help\` for commands and examples. ` +
       "Documentation: docs/vault-init.md in the source repository.\n",
   );
+  copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"));
   const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], {
     cwd: dir,
     encoding: "utf8",

@@ -15,16 +15,6 @@ import {
   parseTimeout,
   timeoutOption,
 } from "./agent_client.ts";
-import {
-  BACKEND_HEADERS,
-  backendRows,
-  backendsDocument,
-  configDocument,
-  formatConfig,
-  VIP_HEADERS,
-  vipRows,
-  vipsDocument,
-} from "./agent_format.ts";
 import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
 
@@ -93,6 +83,7 @@ export function registerAgent(program: Command, io: Io) {
     "# The config the agent on node worker-1 applies\nedgectl agent config worker-1",
     "# As YAML, from an agent Pod in another namespace\nedgectl agent config edgeproxy-agent-x7k2p --proxy-namespace proxy -o yaml",
   ], async (client, target, opts, format) => {
+    const { configDocument, formatConfig } = await import("./agent_format.ts");
     const config = await client.getConfig({}, opts);
     printResult(io, configDocument(target, config), format as "table", () => formatConfig(target, config));
   });
@@ -100,6 +91,7 @@ export function registerAgent(program: Command, io: Io) {
     "# Backends of the agent on worker-1, waiting at most 2 seconds\nedgectl agent backends worker-1 --timeout 2s",
     "# As JSON\nedgectl agent backends worker-1 -o json",
   ], async (client, target, opts, format) => {
+    const { BACKEND_HEADERS, backendRows, backendsDocument } = await import("./agent_format.ts");
     const { backends } = await client.listBackends({}, opts);
     printResult(io, backendsDocument(target, backends), format as "table", {
       headers: BACKEND_HEADERS,
@@ -111,6 +103,7 @@ export function registerAgent(program: Command, io: Io) {
     "# The VIPs of the agent on worker-1\nedgectl agent vips worker-1",
     "# Through a port-forward, without Kubernetes\nedgectl agent vips worker-1 --agent-addr 127.0.0.1:9092",
   ], async (client, target, opts, format) => {
+    const { VIP_HEADERS, vipRows, vipsDocument } = await import("./agent_format.ts");
     const { vips } = await client.listVIPs({}, opts);
     printResult(io, vipsDocument(target, vips), format as "table", {
       headers: VIP_HEADERS,

@@ -5,14 +5,14 @@
  * --proxy-namespace (proxy_pods.ts); its name on the command line is the Pod's name or its node's.
  * edgectl dials, in order of preference: --agent-addr, the Pod's `edgeproxy.io/agent-address`
  * annotation (host:port, for agents behind a NAT and for tests, whose Pods have fake IPs), then
- * `<pod IP>:9092` without TLS, as the reference does. Every call has a deadline (--timeout).
+ * `<pod IP>:9092` without TLS, as the reference does. Every call has a deadline (--timeout). The calls
+ * themselves are in agent_rpc.ts, loaded on the first one.
  */
 import { Option } from "@commander-js/extra-typings";
-import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import type { Client } from "@connectrpc/connect";
 import { CliError } from "../../internal/cli/mod.ts";
-import type { KubeClient } from "../../internal/k8s/mod.ts";
-import { AgentService } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
+import type { KubeClient } from "../../internal/k8s/client.ts";
+import type { AgentService } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
 import { parseDuration } from "./duration.ts";
 import { labelSelector, listProxyPods, type Pod } from "./proxy_pods.ts";
 
@@ -38,6 +38,11 @@ export interface AgentTarget {
   name: string;
   node?: string;
   address: string;
+}
+
+/** The agent, as every JSON/YAML document names it. */
+export function agentRef(target: AgentTarget) {
+  return { name: target.name, ...(target.node ? { node: target.node } : {}), address: target.address };
 }
 
 export function agentAddrOption() {
@@ -101,47 +106,16 @@ export function agentTarget(pod: AgentPod, override?: string): AgentTarget {
 
 /**
  * Runs `fn` against one agent with a deadline of `timeoutMs` per call. Failures become one line
- * naming the agent and the address: unreachable, deadline exceeded, or the agent's own error.
+ * naming the agent and the address: unreachable, deadline exceeded, or the agent's own error. The
+ * gRPC stack loads here, on the first call: commands that never dial an agent do not pay for it.
  */
 export async function callAgent<T>(
   target: AgentTarget,
   timeoutMs: number,
   fn: (client: AgentClient, options: { timeoutMs: number }) => Promise<T>,
 ): Promise<T> {
-  const transport = createGrpcTransport({ baseUrl: `http://${target.address}` });
-  const client = createClient(AgentService, transport);
-  try {
-    return await fn(client, { timeoutMs });
-  } catch (err) {
-    throw agentError(target, timeoutMs, err);
-  }
-}
-
-export function agentError(target: AgentTarget, timeoutMs: number, err: unknown): CliError {
-  const who = `agent ${target.name} (${target.address})`;
-  if (err instanceof ConnectError) {
-    switch (err.code) {
-      case Code.DeadlineExceeded:
-        return new CliError(`${who} did not answer within ${formatMs(timeoutMs)} (deadline exceeded)`);
-      case Code.Unavailable:
-        return new CliError(`${who} is unreachable: ${oneLine(err.rawMessage)}`);
-      case Code.Unimplemented:
-        return new CliError(
-          `${who} does not implement this query; is it an older agent? (${oneLine(err.rawMessage)})`,
-        );
-      default:
-        return new CliError(`${who}: ${Code[err.code]}: ${oneLine(err.rawMessage)}`);
-    }
-  }
-  return new CliError(`${who}: ${oneLine(err instanceof Error ? err.message : String(err))}`);
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-function formatMs(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+  const { callAgentRpc } = await import("./agent_rpc.ts");
+  return await callAgentRpc(target, timeoutMs, fn);
 }
 
 export type AgentResult<T> = { target: AgentTarget; value: T } | { target: AgentTarget; error: CliError };
@@ -165,7 +139,13 @@ export async function callAgents<T>(
       try {
         results[i] = { target, value: await callAgent(target, timeoutMs, (c, o) => fn(c, o, target)) };
       } catch (err) {
-        results[i] = { target, error: err instanceof CliError ? err : agentError(target, timeoutMs, err) };
+        const message = err instanceof Error ? err.message : String(err);
+        results[i] = {
+          target,
+          error: err instanceof CliError
+            ? err
+            : new CliError(`agent ${target.name} (${target.address}): ${message}`),
+        };
       }
     }
   };

@@ -9,12 +9,9 @@ import {
   type Vip,
   VipSchema,
 } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
-import type { AgentTarget } from "./agent_client.ts";
+import { agentRef, type AgentTarget } from "./agent_client.ts";
 
-/** The agent, as every JSON/YAML document names it. */
-export function agentRef(target: AgentTarget) {
-  return { name: target.name, ...(target.node ? { node: target.node } : {}), address: target.address };
-}
+export { agentRef };
 
 export function configDocument(target: AgentTarget, config: GetConfigResponse) {
   return {

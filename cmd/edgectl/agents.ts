@@ -12,7 +12,7 @@ import {
   printResult,
   wideOutputOption,
 } from "../../internal/cli/mod.ts";
-import { formatAge, listDocument, withoutManagedFields } from "../../internal/k8s/mod.ts";
+import { formatAge, listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import {
   agentAddress,
   type AgentPod,
@@ -23,7 +23,6 @@ import {
   parseTimeout,
   timeoutOption,
 } from "./agent_client.ts";
-import { configDocument } from "./agent_format.ts";
 import { agentNamespaceAlias } from "./agent.ts";
 import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { labelSelector, proxyNamespaceOption } from "./proxy_pods.ts";
@@ -168,6 +167,7 @@ export function registerAgents(program: Command, io: Io) {
         const { targets, skipped } = await allAgentTargets(client, namespace);
         const results = await callAgents(targets, timeoutMs, (c, o) => c.getConfig({}, o));
         const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, config: r.value }] : []);
+        const { configDocument } = await import("./agent_format.ts");
         printResult(
           io,
           { apiVersion: "v1", kind: "List", items: ok.map((r) => configDocument(r.target, r.config)) },

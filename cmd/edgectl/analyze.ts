@@ -5,7 +5,7 @@
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { readManifests } from "../../internal/k8s/mod.ts";
+import { readManifests } from "../../internal/k8s/manifests.ts";
 import { analyze, formatFinding, type Level, LEVELS } from "./analyze_rules.ts";
 import { kubeNamespace, OUTPUT_ENV, useNamespaceOption } from "./kube.ts";
 

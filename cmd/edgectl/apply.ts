@@ -1,14 +1,9 @@
 /** `edgectl apply -f <file|dir|->`: create or update resources from manifests, as kubectl apply does. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import {
-  applyObject,
-  type KubeObject,
-  listDocument,
-  type Manifest,
-  objectRef,
-  withoutManagedFields,
-} from "../../internal/k8s/mod.ts";
+import type { KubeObject, Manifest } from "../../internal/k8s/mod.ts";
+import { applyObject, objectRef } from "../../internal/k8s/resources.ts";
+import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import { OUTPUT_ENV, readNamedManifests, useKubeOptions, withSession } from "./kube.ts";
 
 export const FIELD_MANAGER = "edgectl";

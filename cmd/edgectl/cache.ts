@@ -5,15 +5,12 @@
  * typed in agent.proto like the rest.) Every agent Pod is called unless --agent-addr names one agent.
  */
 import { type Command, Option } from "@commander-js/extra-typings";
-import { toJson } from "@bufbuild/protobuf";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import {
-  GetCacheStatsResponseSchema,
-  type PurgeCacheRequest,
-} from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
+import type { PurgeCacheRequest } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
 import {
   agentAddrOption,
   type AgentClient,
+  agentRef,
   type AgentResult,
   type AgentTarget,
   allAgentTargets,
@@ -21,7 +18,6 @@ import {
   parseTimeout,
   timeoutOption,
 } from "./agent_client.ts";
-import { agentRef } from "./agent_format.ts";
 import { agentNamespaceAlias } from "./agent.ts";
 import { kubeNamespace, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
@@ -110,6 +106,10 @@ export function registerCache(program: Command, io: Io) {
         () => (c, o) => c.getCacheStats({ namespace }, o),
       );
       const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, stats: r.value }] : []);
+      const [{ toJson }, { GetCacheStatsResponseSchema }] = await Promise.all([
+        import("@bufbuild/protobuf"),
+        import("../../internal/proto/edgeproxy/agent/v1/agent_pb.ts"),
+      ]);
       printResult(
         io,
         {

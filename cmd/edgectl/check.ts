@@ -5,7 +5,9 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { discoveryFor, isKubeApiError, type KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../internal/k8s/discovery.ts";
+import { isKubeApiError } from "../../internal/k8s/errors.ts";
 import { type Category, type Check, formatReport, report } from "./check_results.ts";
 import { loadCrds } from "./crds.ts";
 import { conditionStatus, DEFAULT_CONTROLLER, GATEWAY_GROUP } from "./gateway_api_view.ts";

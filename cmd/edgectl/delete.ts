@@ -1,14 +1,10 @@
 /** `edgectl delete`: by type and name, by manifest file, or every object of some types with --all. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io } from "../../internal/cli/mod.ts";
-import {
-  type ApiResource,
-  deleteObject,
-  discoveryFor,
-  isKubeApiError,
-  type KubeClient,
-  listObjects,
-} from "../../internal/k8s/mod.ts";
+import type { ApiResource, KubeClient } from "../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../internal/k8s/discovery.ts";
+import { isKubeApiError } from "../../internal/k8s/errors.ts";
+import { deleteObject, listObjects } from "../../internal/k8s/resources.ts";
 import { collect } from "./apply.ts";
 import {
   apiResource,

@@ -1,7 +1,7 @@
 /** `edgectl describe <type> <name>`: kubectl's describe layout, Events included. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
-import { listEvents } from "../../internal/k8s/mod.ts";
+import { listEvents } from "../../internal/k8s/resources.ts";
 import { describeObject, type KubeEvent } from "./describe_format.ts";
 import { getByName, resourceTypeArgument, useKubeOptions, withSession } from "./kube.ts";
 

@@ -14,16 +14,9 @@ import {
   outputOption,
   printResult,
 } from "../../internal/cli/mod.ts";
-import {
-  formatAge,
-  getObject,
-  type KubeClient,
-  type KubeObject,
-  listDocument,
-  listObjects,
-  patchObject,
-  withoutManagedFields,
-} from "../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { getObject, listObjects, patchObject } from "../../internal/k8s/resources.ts";
+import { formatAge, listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import { parseDuration } from "./duration.ts";
 import { apiResource, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 

@@ -14,18 +14,11 @@ import {
   outputOption,
   printResult,
 } from "../../internal/cli/mod.ts";
-import {
-  type ApiResource,
-  discoveryFor,
-  getObject,
-  kindPlural,
-  type KubeClient,
-  type KubeObject,
-  listDocument,
-  listEvents,
-  listObjects,
-  withoutManagedFields,
-} from "../../internal/k8s/mod.ts";
+import type { ApiResource, KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../internal/k8s/discovery.ts";
+import { kindPlural } from "../../internal/k8s/kind_plural.ts";
+import { getObject, listEvents, listObjects } from "../../internal/k8s/resources.ts";
+import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import { type ConformanceReport, formatReport, validateReport } from "./conformance_report.ts";
 import { describeObject, type KubeEvent } from "./describe_format.ts";
 import {

@@ -1,13 +1,9 @@
 /** `edgectl get <type> [name]`: kubectl's get for the edge proxy's resources. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import {
-  type KubeClient,
-  type KubeObject,
-  listDocument,
-  listObjects,
-  withoutManagedFields,
-} from "../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { listObjects } from "../../internal/k8s/resources.ts";
+import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import {
   apiResource,
   getByName,

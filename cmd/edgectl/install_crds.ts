@@ -1,7 +1,6 @@
 /** `edgectl install-crds`: applies the edgeproxy.io CRDs embedded in edgectl and waits until they are served. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { CrdsNotEstablishedError, installCrds } from "../../internal/k8s/mod.ts";
 import { loadCrds } from "./crds.ts";
 import { FIELD_MANAGER } from "./apply.ts";
 import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
@@ -22,6 +21,7 @@ export function registerInstallCrds(program: Command, io: Io) {
         cmd.error(`--timeout must be a number of seconds, not "${flags.timeout}"`);
       }
       const crds = await loadCrds();
+      const { CrdsNotEstablishedError, installCrds } = await import("../../internal/k8s/crds.ts");
       await withSession(cmd, async ({ client }) => {
         let results;
         try {

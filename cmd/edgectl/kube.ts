@@ -11,17 +11,11 @@ import {
   type KubeSession,
   withKubeSession,
 } from "../../internal/k8s/cli_session.ts";
-import {
-  type ApiResource,
-  discoveryFor,
-  getObject,
-  isKubeApiError,
-  type KubeClient,
-  type KubeObject,
-  type Manifest,
-  NoKindMatchError,
-  readManifests,
-} from "../../internal/k8s/mod.ts";
+import type { ApiResource, KubeClient, KubeObject, Manifest } from "../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../internal/k8s/discovery.ts";
+import { isKubeApiError, NoKindMatchError } from "../../internal/k8s/errors.ts";
+import { readManifests } from "../../internal/k8s/manifests.ts";
+import { getObject } from "../../internal/k8s/resources.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { API_VERSION, resolveResourceTypes, type ResourceType, UnknownTypeError } from "./resources.ts";
 
@@ -40,7 +34,7 @@ export { kubeNamespace, useKubeOptions, useNamespaceOption } from "../../interna
 export type Session = KubeSession;
 
 /** A client for the selected kubeconfig and context, for commands that keep it open (web). */
-export function kubeClient(command: CommandUnknownOpts): KubeClient {
+export function kubeClient(command: CommandUnknownOpts): Promise<KubeClient> {
   return kubeClientFor(command, `edgectl/${TOOL_VERSION}`);
 }
 

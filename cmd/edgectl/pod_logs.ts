@@ -5,7 +5,8 @@
  * dropping lines; `--timestamps` only decides whether the timestamp is printed.
  */
 import { sleep as abortableSleep } from "../../internal/async/sleep.ts";
-import { isKubeApiError, type KubeClient } from "../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../internal/k8s/mod.ts";
+import { isKubeApiError } from "../../internal/k8s/errors.ts";
 import type { LogSource } from "./proxy_pods.ts";
 
 export interface LogLine {

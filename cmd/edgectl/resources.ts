@@ -4,7 +4,8 @@
  * and short names (resources_test.ts checks that they agree).
  */
 import type { Cell } from "../../internal/cli/mod.ts";
-import { editDistance, type KubeObject } from "../../internal/k8s/mod.ts";
+import type { KubeObject } from "../../internal/k8s/mod.ts";
+import { editDistance } from "../../internal/k8s/discovery.ts";
 import {
   formatLatency,
   formatLoss,

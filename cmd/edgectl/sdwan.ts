@@ -1,7 +1,9 @@
 /** `edgectl sdwan status|links|topology`: the SD-WAN overlay's WAN links (ProxyWANLink) and policies. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { type KubeClient, type KubeObject, listDocument, listObjects } from "../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { listObjects } from "../../internal/k8s/resources.ts";
+import { listDocument } from "../../internal/k8s/table.ts";
 import { apiResource, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 import { formatSummary, formatTopology, summarize, topology } from "./sdwan_view.ts";
 import { resourceTypeOfKind } from "./resources.ts";

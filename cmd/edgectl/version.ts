@@ -1,7 +1,8 @@
 /** `edgectl version`: the client's version and the Kubernetes API server's, as v<major>.<minor>.<patch>. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { type ServerVersion, serverVersion } from "../../internal/k8s/mod.ts";
+import type { ServerVersion } from "../../internal/k8s/mod.ts";
+import { serverVersion } from "../../internal/k8s/resources.ts";
 import { VERSION } from "../../internal/version/version.ts";
 import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
 

@@ -1,21 +1,16 @@
 /**
  * `edgectl web`: the dashboard, served from the binary. Options parse into a config, `validate`
  * checks them before any I/O (listen address, URLs, TLS and OIDC flags that only work together), then
- * the server starts with the kubeconfig's client and, with OIDC, the provider's discovery document.
+ * the server starts with the kubeconfig's client and, with OIDC, the provider's discovery document
+ * (web_serve.ts, loaded only by this command).
  */
-import { readFileSync } from "node:fs";
 import { type Command, Option } from "@commander-js/extra-typings";
-import { addExamples, CliError, type Io } from "../../internal/cli/mod.ts";
-import { serve } from "../../internal/http/mod.ts";
-import { createLogger } from "../../internal/log/mod.ts";
-import { OidcClient } from "../../internal/oidc/mod.ts";
+import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { type Endpoint, parseEndpoint } from "./endpoint.ts";
-import { DEFAULT_TRACE_ENDPOINT, JaegerClient } from "./jaeger_client.ts";
+import { DEFAULT_TRACE_ENDPOINT } from "./jaeger_client.ts";
 import { kubeClient, useKubeOptions } from "./kube.ts";
-import { DEFAULT_PROMETHEUS_URL, PrometheusClient } from "./prometheus_client.ts";
+import { DEFAULT_PROMETHEUS_URL } from "./prometheus_client.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
-import { createWebApp, type WebOidc } from "./web/web_app.ts";
-import { loadWebBundle } from "./web/web_page.ts";
 
 /** This machine only: without OIDC anyone who reaches the address acts with your kubeconfig's identity. */
 export const DEFAULT_LISTEN = "127.0.0.1:9080";
@@ -98,27 +93,6 @@ export function validateWebFlags(flags: WebFlags): WebConfig | string {
   };
 }
 
-/** One relying party per origin the dashboard is opened at (the redirect URL names it). */
-async function oidcFor(o: NonNullable<WebConfig["oidc"]>): Promise<WebOidc> {
-  const clients = new Map<string, Promise<OidcClient>>();
-  const clientFor = (origin: string) => {
-    let c = clients.get(origin);
-    if (!c) {
-      c = OidcClient.discover({ ...o, redirectUrl: `${origin}/auth/callback` });
-      c.catch(() => clients.delete(origin));
-      clients.set(origin, c);
-    }
-    return c;
-  };
-  // Fail at start, not at the first sign-in, when the issuer is wrong or unreachable.
-  try {
-    await OidcClient.discover({ ...o, redirectUrl: "http://localhost/auth/callback" });
-  } catch (err) {
-    throw new CliError(`--oidc-issuer: ${(err as Error).message}`);
-  }
-  return { clientFor };
-}
-
 export function registerWeb(program: Command, _io: Io) {
   const command = program
     .command("web")
@@ -165,50 +139,12 @@ export function registerWeb(program: Command, _io: Io) {
     .action(async (flags, cmd) => {
       const config = validateWebFlags(flags as WebFlags);
       if (typeof config === "string") cmd.error(`error: ${config}`);
-      const c = config as WebConfig;
-      let tls: { cert: string; key: string } | undefined;
-      if (c.tls) {
-        try {
-          tls = { cert: readFileSync(c.tls.certFile, "utf8"), key: readFileSync(c.tls.keyFile, "utf8") };
-        } catch (err) {
-          throw new CliError(`cannot read the TLS certificate or key: ${(err as Error).message}`);
-        }
-      }
-      const kube = kubeClient(cmd);
-      const oidc = c.oidc ? await oidcFor(c.oidc) : undefined;
-      const log = createLogger({ bindings: { service: "edgectl-web" } });
-      const app = createWebApp({
-        log,
-        kube,
-        readOnly: c.readOnly,
-        tls: !!tls,
-        ...(oidc ? { oidc } : {}),
-        prometheus: new PrometheusClient(c.prometheus, 15_000),
-        jaeger: new JaegerClient(c.jaeger, 15_000),
+      // The server (Hono, the Kubernetes client, OIDC) loads here: other commands never evaluate it.
+      const { serveWeb } = await import("./web_serve.ts");
+      await serveWeb(config as WebConfig, {
+        kube: () => kubeClient(cmd),
         proxyNamespace: flags.proxyNamespace,
-        bundle: await loadWebBundle(),
       });
-      serve(app, {
-        hostname: c.hostname,
-        port: c.port,
-        log,
-        ...(tls ? { tls } : {}),
-        onClose: () => Promise.resolve(kube.close()),
-      });
-      if (!oidc && !["127.0.0.1", "localhost", "::1"].includes(c.hostname)) {
-        log.warn("without OIDC anyone who reaches this address acts with your kubeconfig's identity", {
-          listen: `${c.hostname}:${c.port}`,
-          hint: "use --listen 127.0.0.1:9080, or --oidc-issuer and --oidc-client-id",
-        });
-      }
-      log.info("edgectl web ready", {
-        readOnly: c.readOnly,
-        auth: oidc ? "oidc" : "kubeconfig",
-        prometheus: c.prometheus.url,
-        traces: c.jaeger.url,
-      });
-      // Serve until a stop signal: serve() handles SIGTERM/SIGINT and exits.
-      await new Promise(() => {});
     });
   useKubeOptions(command);
   addExamples(command, [

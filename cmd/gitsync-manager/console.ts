@@ -1,14 +1,8 @@
 /** `gitsync-manager console`: the read-only web console (controller/gitsync/console). */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, CliError } from "../../internal/cli/mod.ts";
-import { serve } from "../../internal/http/mod.ts";
-import { loadKubeconfig } from "../../internal/k8s/mod.ts";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../../internal/log/mod.ts";
-import { OidcClient } from "../../internal/oidc/mod.ts";
-import { parseBindAddress } from "../../controller/gitsync/manager.ts";
-import { consoleApp, type OidcMode } from "../../controller/gitsync/console/app.ts";
-import { loadConsoleBundle } from "../../controller/gitsync/console/page.ts";
-import { loadSessionKey } from "../../controller/gitsync/console/session_cookie.ts";
+import type { OidcMode } from "../../controller/gitsync/console/app.ts";
 
 export const SESSION_KEY_ENV = "GITSYNC_CONSOLE_SESSION_KEY";
 export const OIDC_SECRET_ENV = "GITSYNC_CONSOLE_OIDC_CLIENT_SECRET";
@@ -58,6 +52,14 @@ export function registerConsole(program: Command) {
       ),
     )
     .action(async (flags, cmd) => {
+      // The console's server, OIDC client and Kubernetes client load here, not at every start.
+      const { serve } = await import("../../internal/http/mod.ts");
+      const { loadKubeconfig } = await import("../../internal/k8s/mod.ts");
+      const { OidcClient } = await import("../../internal/oidc/mod.ts");
+      const { parseBindAddress } = await import("../../controller/gitsync/manager.ts");
+      const { consoleApp } = await import("../../controller/gitsync/console/app.ts");
+      const { loadConsoleBundle } = await import("../../controller/gitsync/console/page.ts");
+      const { loadSessionKey } = await import("../../controller/gitsync/console/session_cookie.ts");
       // Validate everything before connecting anywhere.
       let bind: { host: string; port: number };
       try {

@@ -1,9 +1,7 @@
 /** `gitsync-manager install-crds`: applies the sync.gitsync.io CRDs it carries and waits until they are served. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { CrdsNotEstablishedError, installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
-import { loadCrds } from "../../controller/gitsync/crds.ts";
 
 export function registerInstallCrds(program: Command, io: Io) {
   const command = program
@@ -23,6 +21,9 @@ export function registerInstallCrds(program: Command, io: Io) {
     .option("--timeout <seconds>", "How long to wait for the CRDs to be established", "60")
     .addOption(outputOption({}))
     .action(async (flags, cmd) => {
+      // The Kubernetes client and the CRD files load here, not at every start.
+      const { CrdsNotEstablishedError, installCrds, KubeClient } = await import("../../internal/k8s/mod.ts");
+      const { loadCrds } = await import("../../controller/gitsync/crds.ts");
       if (!/^\d+$/.test(flags.timeout)) {
         cmd.error(`--timeout must be a number of seconds, not "${flags.timeout}"`);
       }

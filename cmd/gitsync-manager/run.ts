@@ -1,12 +1,10 @@
 /** `gitsync-manager run`: the controller, until SIGTERM or SIGINT (seed section 4, manager flags). */
 import { existsSync, readFileSync } from "node:fs";
-import { startTracing } from "../../controller/gitsync/tracing.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "@commander-js/extra-typings";
 import { Option } from "@commander-js/extra-typings";
 import { addExamples, CliError } from "../../internal/cli/mod.ts";
-import { KubeClient } from "../../internal/k8s/mod.ts";
 import {
   createLogger,
   LOG_LEVELS,
@@ -14,11 +12,8 @@ import {
   TIME_ENCODINGS,
   type TimeEncoding,
 } from "../../internal/log/mod.ts";
-import { exitOnStopSignals, purgeFreedMemoryPromptly } from "../../internal/platform/mod.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { DEFAULT_DRIFT_WATCH_KINDS, parseWatchKind } from "../../controller/gitsync/drift_watch.ts";
-import { parseBindAddress, startManager } from "../../controller/gitsync/manager.ts";
-import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 
 /** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
 const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
@@ -124,6 +119,15 @@ export function registerRun(program: Command) {
         ),
     )
     .action(async (flags, cmd) => {
+      // The controller (Kubernetes client, Git, renderers, OpenTelemetry) loads here, not at every start.
+      const [{ KubeClient }, { exitOnStopSignals, purgeFreedMemoryPromptly }, controller, { parseDuration }] =
+        await Promise.all([
+          import("../../internal/k8s/mod.ts"),
+          import("../../internal/platform/mod.ts"),
+          import("../../controller/gitsync/manager.ts"),
+          import("../../controller/gitsync/reconcilers/repository.ts"),
+        ]);
+      const { parseBindAddress, startManager } = controller;
       purgeFreedMemoryPromptly();
       // Validate everything before connecting anywhere.
       const bind = (flag: string, value: string) => {
@@ -219,6 +223,7 @@ export function registerRun(program: Command) {
             "are not checked, and only Applications with spec.sync.automatic deploy",
         );
       }
+      const { startTracing } = await import("../../controller/gitsync/tracing.ts");
       const tracing = startTracing(process.env, log);
       if (tracing) log.info("tracing", { endpoint: tracing.endpoint });
       const manager = await startManager({

@@ -59,7 +59,7 @@ export function registerApprove(program: Command, io: Io) {
       if (flags.digest !== undefined && !DIGEST.test(flags.digest)) {
         cmd.error(`--digest must look like sha256:<64 hex digits>, not "${flags.digest}"`);
       }
-      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const timeoutMs = await timeoutOption(cmd, flags.timeout);
       const ask = !flags.yes && flags.digest === undefined;
       if (ask && !canPrompt()) {
         cmd.error(

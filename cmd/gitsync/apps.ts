@@ -1,7 +1,7 @@
 /** `gitsync apps`: the Applications of a namespace (or all), with what they want and what is deployed. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
-import { formatAge, listDocument } from "../../internal/k8s/mod.ts";
+import { formatAge, listDocument } from "../../internal/k8s/table.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
 

@@ -4,7 +4,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { formatAge } from "../../internal/k8s/mod.ts";
+import { formatAge } from "../../internal/k8s/table.ts";
 import type { Diagnosis, ObjectRef } from "../../controller/gitsync/diagnosis/diagnose.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";

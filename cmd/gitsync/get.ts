@@ -5,7 +5,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { formatAge, withoutManagedFields } from "../../internal/k8s/mod.ts";
+import { formatAge, withoutManagedFields } from "../../internal/k8s/table.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, getRevision, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";

@@ -6,13 +6,10 @@
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult } from "../../internal/cli/mod.ts";
-import {
-  discoveryFor,
-  isKubeApiError,
-  type KubeClient,
-  type KubeObject,
-  listObjects,
-} from "../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../internal/k8s/discovery.ts";
+import { isKubeApiError } from "../../internal/k8s/errors.ts";
+import { listObjects } from "../../internal/k8s/resources.ts";
 import { assessHealth } from "../../controller/gitsync/health/assess.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import { APPLICATION_LABEL, getApplication, OUTPUT_ENV, withSession } from "./kube.ts";

@@ -1,7 +1,7 @@
 /** `gitsync history <application>`: its retained Revisions, newest first, with who approved what. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { formatAge } from "../../internal/k8s/mod.ts";
+import { formatAge } from "../../internal/k8s/table.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { APPLICATION_LABEL, getApplication, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
 

@@ -6,7 +6,8 @@
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { CliError } from "../../internal/cli/mod.ts";
 import { addKubeOptions, type KubeSession, withKubeSession } from "../../internal/k8s/cli_session.ts";
-import { isKubeApiError, type KubeClient } from "../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../internal/k8s/mod.ts";
+import { isKubeApiError } from "../../internal/k8s/errors.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { API_VERSION } from "../../controller/gitsync/crds.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";

@@ -5,7 +5,9 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { formatAge, type KubeObject, listDocument, listEvents } from "../../internal/k8s/mod.ts";
+import type { KubeObject } from "../../internal/k8s/mod.ts";
+import { listEvents } from "../../internal/k8s/resources.ts";
+import { formatAge, listDocument } from "../../internal/k8s/table.ts";
 import { API_VERSION } from "../../controller/gitsync/crds.ts";
 import { getApplication, getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
 

@@ -57,4 +57,5 @@ export function buildProgram(io: Io = processIo) {
   return program;
 }
 
-if (import.meta.main) await run(buildProgram());
+// Not awaited: the binaries are CommonJS bundles (scripts/build.ts), which have no top-level await.
+if (import.meta.main) void run(buildProgram());

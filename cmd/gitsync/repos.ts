@@ -1,7 +1,7 @@
 /** `gitsync repos`: the Repositories of a namespace (or all), with the commit last fetched. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
-import { formatAge, listDocument } from "../../internal/k8s/mod.ts";
+import { formatAge, listDocument } from "../../internal/k8s/table.ts";
 import { redact } from "../../controller/gitsync/redact.ts";
 import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";

@@ -28,7 +28,7 @@ export function registerRetry(program: Command, io: Io) {
     .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const timeoutMs = await timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         const rev = await revisionOf(client, app);

@@ -38,7 +38,7 @@ export function registerRollback(program: Command, io: Io) {
     .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const timeoutMs = await timeoutOption(cmd, flags.timeout);
       const to = flags.toRevision;
       if (to !== undefined && !NAME.test(to)) cmd.error(`--to-revision must be a Revision name, not "${to}"`);
       await withSession(cmd, async ({ client, namespace }) => {

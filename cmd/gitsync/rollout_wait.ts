@@ -9,7 +9,6 @@ import { CliError, type Io, type OutputFormat, printResult } from "../../interna
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import { parseDuration } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, getRevision } from "./kube.ts";
 
@@ -173,7 +172,9 @@ export async function reportRollout(
 }
 
 /** --timeout in milliseconds; anything but a duration like 90s or 10m is a usage error. */
-export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
+export async function timeoutOption(cmd: CommandUnknownOpts, text: string): Promise<number> {
+  // The reconciler's parser, loaded here: its module brings the Git client, which gitsync's start must not.
+  const { parseDuration } = await import("../../controller/gitsync/reconcilers/repository.ts");
   const ms = /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;
   return ms > 0 ? ms : cmd.error(`--timeout must be a duration like 90s or 10m, not "${text}"`);
 }

@@ -7,7 +7,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { RECONCILE_REQUESTED_AT, type Repository } from "../../controller/gitsync/reconcilers/repository.ts";
+import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import {
   collection,
@@ -38,7 +38,8 @@ export function registerSync(program: Command, io: Io) {
     .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      const timeoutMs = await timeoutOption(cmd, flags.timeout);
+      const { RECONCILE_REQUESTED_AT } = await import("../../controller/gitsync/reconcilers/repository.ts");
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         const repoName = app.spec.source.repositoryRef.name;

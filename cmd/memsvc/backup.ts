@@ -1,8 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
-import { lineStream, readLines, writeOutput } from "../../server/memsvc/portability/lines.ts";
-import { writeSnapshot } from "../../server/memsvc/portability/snapshot.ts";
-import { openForTool, progressTo, toolConfig } from "../../server/memsvc/portability/tool.ts";
 
 /** `memsvc backup`: a consistent gzip'd JSON Lines snapshot of every table. */
 export function registerBackup(program: Command, io: Io): void {
@@ -20,6 +17,9 @@ export function registerBackup(program: Command, io: Io): void {
     .option("--url <server>", "take the backup through this running memsvc server")
     .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
     .action(async (file, flags) => {
+      const { lineStream, writeOutput } = await import("../../server/memsvc/portability/lines.ts");
+      const { writeSnapshot } = await import("../../server/memsvc/portability/snapshot.ts");
+      const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
       const progress = progressTo(io);
       if (flags.url) {
         await backupThroughServer(flags.url, file, process.env.MEMSVC_TOKEN);
@@ -50,6 +50,7 @@ export function registerBackup(program: Command, io: Io): void {
 }
 
 async function backupThroughServer(base: string, file: string, token: string | undefined): Promise<void> {
+  const { readLines, writeOutput } = await import("../../server/memsvc/portability/lines.ts");
   let url: URL;
   try {
     url = new URL("/v1/admin/backup", base);

@@ -1,8 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
-import { exportMemory } from "../../server/memsvc/portability/export.ts";
-import { lineStream, writeOutput } from "../../server/memsvc/portability/lines.ts";
-import { openForTool, progressTo, toolConfig } from "../../server/memsvc/portability/tool.ts";
 
 /** `memsvc export`: users' memory as portable JSON Lines (no secrets, no vectors). */
 export function registerExport(program: Command, io: Io): void {
@@ -19,6 +16,9 @@ export function registerExport(program: Command, io: Io): void {
     .option("--out <file>", "output file, or - for stdout (default -)", "-")
     .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
     .action(async (flags) => {
+      const { exportMemory } = await import("../../server/memsvc/portability/export.ts");
+      const { lineStream, writeOutput } = await import("../../server/memsvc/portability/lines.ts");
+      const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
       const config = toolConfig({ MEMSVC_DATA_DIR: flags.dataDir });
       const database = await openForTool(
         config,

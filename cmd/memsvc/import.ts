@@ -1,9 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
-import { createEmbedder } from "../../server/memsvc/embeddings/mod.ts";
-import { ImportError, importMemory, parseExport } from "../../server/memsvc/portability/import.ts";
-import { openInput, readLines } from "../../server/memsvc/portability/lines.ts";
-import { openForTool, progressTo, toolConfig } from "../../server/memsvc/portability/tool.ts";
 
 /** `memsvc import`: load a `memsvc export` file, idempotently, in one transaction. */
 export function registerImport(program: Command, io: Io): void {
@@ -21,6 +17,12 @@ export function registerImport(program: Command, io: Io): void {
     .option("--create-users", "create missing users, without a password (an admin sets one later)")
     .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
     .action(async (file, flags) => {
+      const { createEmbedder } = await import("../../server/memsvc/embeddings/mod.ts");
+      const { ImportError, importMemory, parseExport } = await import(
+        "../../server/memsvc/portability/import.ts"
+      );
+      const { openInput, readLines } = await import("../../server/memsvc/portability/lines.ts");
+      const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
       const config = toolConfig({ MEMSVC_DATA_DIR: flags.dataDir });
       const progress = progressTo(io);
       let records;

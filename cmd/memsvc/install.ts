@@ -1,11 +1,15 @@
-import type { Command } from "@commander-js/extra-typings";
+import { type Command, Option } from "@commander-js/extra-typings";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { basename } from "node:path";
 import {
   type AgentHost,
+  ConfigFileError,
+  type Credentials,
   currentHostEnv,
+  exposedWarning,
   findHost,
+  getCredentials,
   type HostEnv,
   HOSTS,
   installEntry,
@@ -19,6 +23,8 @@ import {
   readEntry,
   readInstallState,
   transportsOf,
+  untouchedLine,
+  withInstallFlags,
   writeInstallState,
 } from "../../internal/agenthosts/mod.ts";
 import {
@@ -26,14 +32,10 @@ import {
   canPrompt,
   CliError,
   confirm,
-  envOption,
   type Io,
   type OutputFormat,
-  outputOption,
   printResult,
   promptLine,
-  promptSecret,
-  readStdin,
 } from "../../internal/cli/mod.ts";
 
 /** The entry's name in every host's config, and the tag of our backups. */
@@ -42,33 +44,34 @@ export const DEFAULT_URL = "http://127.0.0.1:7778";
 
 /** `memsvc install`: sign in, mint an API token and add a memsvc entry to each agent host's MCP config. */
 export function registerInstall(program: Command, io: Io): void {
-  const install = program
+  const command = program
     .command("install")
     .summary("Wire this machine's AI agent hosts to a memsvc server")
     .description(
       "Connect the AI agent hosts on this machine (Claude Code, Cursor, VS Code, Codex, ...) to a memsvc " +
         "server. Signs in, mints an API token labelled '<hostname> <time>', signs out, and adds a memsvc " +
-        "entry to each detected host's MCP config: the HTTP form (<url>/mcp with the token in an " +
+        "entry to each detected host's MCP config: the HTTP form (<server>/mcp with the token in an " +
         "Authorization header) where the host accepts remote servers, else a stdio entry that runs this " +
         "binary as `memsvc mcp`. Only that entry is touched; each changed file is backed up first. What " +
         "was written is recorded in ~/.config/memsvc/install.json (token hash only). Running it again " +
-        "reuses the token and changes nothing that is already right.",
-    )
-    .addOption(envOption("--url <base>", `memsvc server URL (default ${DEFAULT_URL})`, "MEMSVC_BASE_URL"))
-    .addOption(envOption("--email <email>", "account email; asked for on a terminal", "MEMSVC_EMAIL"))
-    .option("--password-stdin", "read the password from stdin (it is never taken as a flag value)")
-    .option("--hosts <ids>", "comma-separated host ids (see `memsvc detect`); default: every detected host")
-    .option("--dry-run", "print what would change and change nothing; no sign-in, no token")
-    .option("-y, --yes", "do not ask for confirmation")
-    .addOption(outputOption())
+        "reuses the token and changes nothing that is already right. The flags are vault-init's.",
+    );
+  const install = withInstallFlags(command, {
+    ...INSTALLER,
+    serverEnv: "MEMSVC_BASE_URL",
+    serverHelp: `memsvc server URL (default ${DEFAULT_URL})`,
+  })
+    .addOption(urlAlias())
     .action(async (flags) => {
+      const server = flags.server ?? flags.url;
       const options = {
-        url: flags.url === undefined ? undefined : parseBaseUrl(flags.url),
+        url: server === undefined ? undefined : parseBaseUrl(server),
         hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
         email: flags.email,
         passwordStdin: flags.passwordStdin === true,
         dryRun: flags.dryRun === true,
         yes: flags.yes === true,
+        securePermissions: flags.securePermissions === true,
         output: flags.output,
       };
       await runInstall(options, io);
@@ -76,10 +79,18 @@ export function registerInstall(program: Command, io: Io): void {
   addExamples(install, [
     "# Ask for the server, email and password, then wire every detected host\nmemsvc install",
     "# Unattended: password from a secret store, only Claude Code and Cursor\n" +
-    "pass show memsvc | memsvc install --url https://mem.example.com --email ada@example.com \\\n" +
+    "pass show memsvc | memsvc install --server https://mem.example.com --email ada@example.com \\\n" +
     "  --password-stdin --hosts claude-code,cursor --yes",
     "# See what would change\nmemsvc install --dry-run",
   ]);
+}
+
+/** The names the shared installer flags use here (internal/agenthosts/installer_flags.ts). */
+export const INSTALLER = { tool: "memsvc", envPrefix: "MEMSVC" } as const;
+
+/** `--url`, the older spelling of `--server`: still accepted, no longer shown. */
+export function urlAlias() {
+  return new Option("--url <base>", "the older spelling of --server").hideHelp();
 }
 
 interface InstallOptions {
@@ -89,13 +100,14 @@ interface InstallOptions {
   passwordStdin: boolean;
   dryRun: boolean;
   yes: boolean;
+  securePermissions: boolean;
   output: OutputFormat;
 }
 
 interface HostOutcome {
   host: AgentHost;
   result?: InstallResult;
-  error?: string;
+  error?: ConfigFileError;
 }
 
 async function runInstall(o: InstallOptions, io: Io): Promise<void> {
@@ -118,13 +130,17 @@ async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   // Every file is read and the edit computed before anything happens: one that does not parse stops
   // the install with nothing changed (no token minted either).
   let token = await recoverToken(state, baseUrl);
-  const plan = await writeEntries(targets, memsvcServer(baseUrl, token ?? "<API_TOKEN>", command), true);
+  const plan = await writeEntries(targets, memsvcServer(baseUrl, token ?? "<API_TOKEN>", command), {
+    dryRun: true,
+    securePermissions: o.securePermissions,
+  });
   const broken = plan.filter((p) => p.error);
   if (broken.length) {
-    for (const p of broken) io.stderr.write(`${p.host.id}: ${p.error}\n`);
-    throw new CliError("nothing changed: fix these files, or leave their hosts out with --hosts");
+    for (const p of broken) io.stderr.write(untouchedLine(p.host.id, p.error!));
+    throw new CliError(`nothing changed: ${broken.length} host config(s) do not parse`);
   }
   if (o.dryRun) {
+    for (const p of plan) warnExposed(io, p);
     printOutcomes(io, plan, o.output, baseUrl);
     io.stderr.write(`dry run: nothing changed${token ? "" : "; a new API token would be minted"}\n`);
     return;
@@ -132,7 +148,9 @@ async function runInstall(o: InstallOptions, io: Io): Promise<void> {
 
   if (!o.yes && !canPrompt()) throw new CliError("no terminal to confirm on: pass --yes", 2);
   if (token && !(await tokenWorks(baseUrl, token))) token = undefined;
-  const credentials = token ? undefined : await askCredentials(o);
+  const credentials = token
+    ? undefined
+    : await getCredentials({ ...o, envPrefix: INSTALLER.envPrefix, env: process.env });
   if (!o.yes) {
     for (const p of plan) io.stderr.write(`  ${p.host.id}: ${p.result!.action} ${p.result!.path}\n`);
     const files = plan.length === 1 ? "this file" : `these ${plan.length} files`;
@@ -157,7 +175,10 @@ async function runInstall(o: InstallOptions, io: Io): Promise<void> {
     io.stderr.write(`minted API token '${minted.label}'\n`);
   }
 
-  const outcomes = await writeEntries(targets, memsvcServer(baseUrl, token!, command), false, io);
+  const outcomes = await writeEntries(targets, memsvcServer(baseUrl, token!, command), {
+    dryRun: false,
+    securePermissions: o.securePermissions,
+  }, io);
   await recordState(statePath, state, { baseUrl, token: token!, tokenLabel, outcomes });
   printOutcomes(io, outcomes, o.output, baseUrl);
   const failed = outcomes.filter((p) => p.error).length;
@@ -219,22 +240,35 @@ export function memsvcServer(baseUrl: string, token: string, command: string): M
 async function writeEntries(
   targets: { host: AgentHost; location: LocatedConfig }[],
   server: McpServer,
-  dryRun: boolean,
+  options: { dryRun: boolean; securePermissions: boolean },
   io?: Io,
 ): Promise<HostOutcome[]> {
   const outcomes: HostOutcome[] = [];
   for (const { host, location } of targets) {
     try {
-      const result = await installEntry(host, location, server, { tag: SERVER_NAME, dryRun });
-      outcomes.push({ host, result });
-      const backup = result.backup ? ` (backup ${result.backup})` : "";
-      io?.stderr.write(`${host.id}: ${result.action} ${result.path}${backup}\n`);
+      const result = await installEntry(host, location, server, { tag: SERVER_NAME, ...options });
+      const outcome = { host, result };
+      outcomes.push(outcome);
+      if (io) {
+        const backup = result.backup ? ` (backup ${result.backup})` : "";
+        io.stderr.write(`${host.id}: ${result.action} ${result.path}${backup}\n`);
+        warnExposed(io, outcome);
+      }
     } catch (err) {
-      outcomes.push({ host, error: (err as Error).message });
-      io?.stderr.write(`${host.id}: failed: ${(err as Error).message}\n`);
+      const error = err instanceof ConfigFileError
+        ? err
+        : new ConfigFileError(location.path, (err as Error).message);
+      outcomes.push({ host, error });
+      io?.stderr.write(untouchedLine(host.id, error));
     }
   }
   return outcomes;
+}
+
+/** Warns when a file others can read holds (or in a dry run would hold) the token. */
+function warnExposed(io: Io, outcome: HostOutcome): void {
+  const warning = outcome.result && exposedWarning(outcome.host.id, outcome.result, "API token");
+  if (warning) io.stderr.write(warning);
 }
 
 /** Records what was written; an install that changed nothing leaves the state file as it was. */
@@ -273,7 +307,7 @@ function printOutcomes(io: Io, outcomes: HostOutcome[], output: OutputFormat, se
     transport: result?.transport,
     path: result?.path,
     ...(result?.backup && { backup: result.backup }),
-    ...(error && { error }),
+    ...(error && { error: error.message }),
   }));
   printResult(io, { server, hosts }, output, {
     headers: ["host", "action", "transport", "path"],
@@ -326,32 +360,6 @@ export function parseHostIds(value: string): AgentHost[] {
 }
 
 // ---- credentials and the memsvc API ----
-
-export interface Credentials {
-  email: string;
-  password: string;
-}
-
-/** Email from the flag or MEMSVC_EMAIL, else asked; password from stdin or asked with echo off. */
-export async function askCredentials(o: { email?: string; passwordStdin: boolean }): Promise<Credentials> {
-  let email = o.email;
-  if (!email) {
-    if (!canPrompt() || o.passwordStdin) {
-      throw new CliError("no terminal to ask for the email on: pass --email or set MEMSVC_EMAIL", 2);
-    }
-    email = await promptLine("Email");
-  }
-  let password: string;
-  if (o.passwordStdin) password = await readStdin();
-  else {
-    if (!canPrompt()) {
-      throw new CliError("no terminal to ask for the password on: pipe it to --password-stdin", 2);
-    }
-    password = await promptSecret("Password");
-  }
-  if (!email || !password) throw new CliError("an email and a password are needed", 2);
-  return { email, password };
-}
 
 interface Reply {
   status: number;

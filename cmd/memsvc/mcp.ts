@@ -1,9 +1,5 @@
 import { type Command, Option } from "@commander-js/extra-typings";
-import { z } from "zod";
-import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
-import { ConfigError, flag, loadEnv } from "../../internal/config/mod.ts";
-import { createLogger, silentLogger } from "../../internal/log/mod.ts";
-import { runStdioBridge } from "../../internal/mcp/mod.ts";
+import { addExamples, envOption } from "../../internal/cli/mod.ts";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -31,6 +27,12 @@ export function registerMcp(program: Command): void {
       if (!ENV_NAME.test(flags.tokenEnv)) {
         command.error(`--token-env: '${flags.tokenEnv}' is not a variable name`);
       }
+      // Loaded here: `memsvc mcp` runs at every agent-host launch, but no other command needs the bridge.
+      const [{ loadBridgeConfig }, { createLogger, silentLogger }, { runStdioBridge }] = await Promise.all([
+        import("./mcp_bridge_config.ts"),
+        import("../../internal/log/mod.ts"),
+        import("../../internal/mcp/mod.ts"),
+      ]);
       const { url, token, debug } = loadBridgeConfig(flags.tokenEnv, {
         ...process.env,
         ...(flags.url === undefined ? {} : { MEMSVC_BASE_URL: flags.url }),
@@ -45,27 +47,4 @@ export function registerMcp(program: Command): void {
     "MEMSVC_BASE_URL=https://memsvc.example.com MEMSVC_TOKEN=nm_... memsvc mcp",
     "# Take the token from another variable, and log to stderr\nmemsvc mcp --token-env MEMSVC_WORK_TOKEN --debug",
   ]);
-}
-
-const SCHEMA = z.object({
-  MEMSVC_BASE_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }),
-  MEMSVC_MCP_DEBUG: flag(false),
-});
-
-/** The endpoint and token, or a usage error (exit 2) naming every missing or bad variable. */
-function loadBridgeConfig(tokenEnv: string, env: Record<string, string | undefined>) {
-  const problems: string[] = [];
-  let config: z.output<typeof SCHEMA> | undefined;
-  try {
-    config = loadEnv(SCHEMA, env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    problems.push(...err.problems);
-  }
-  const token = env[tokenEnv];
-  if (!token) problems.push(`${tokenEnv} is required but not set`);
-  if (!config || !token) throw new CliError(new ConfigError(problems).message, 2);
-  const url = new URL(config.MEMSVC_BASE_URL);
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/mcp`;
-  return { url, token, debug: config.MEMSVC_MCP_DEBUG };
 }

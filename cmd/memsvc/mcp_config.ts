@@ -8,7 +8,14 @@ import {
   renderEntry,
 } from "../../internal/agenthosts/mod.ts";
 import { addExamples, envOption, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { DEFAULT_URL, memsvcExecutable, memsvcServer, parseBaseUrl, parseHostIds } from "./install.ts";
+import {
+  DEFAULT_URL,
+  memsvcExecutable,
+  memsvcServer,
+  parseBaseUrl,
+  parseHostIds,
+  urlAlias,
+} from "./install.ts";
 
 const PLACEHOLDER = "<API_TOKEN>";
 
@@ -24,7 +31,8 @@ export function registerMcpConfig(program: Command, io: Io): void {
         "entry running `memsvc mcp` (the stdio bridge) from this binary's path.",
     )
     .option("--host <id>", `one host: ${HOSTS.map((h) => h.id).join(", ")}`)
-    .addOption(envOption("--url <base>", `memsvc server URL (default ${DEFAULT_URL})`, "MEMSVC_BASE_URL"))
+    .addOption(envOption("--server <url>", `memsvc server URL (default ${DEFAULT_URL})`, "MEMSVC_BASE_URL"))
+    .addOption(urlAlias())
     .option(
       "--token-env <name>",
       "read the token from this environment variable where the host's config can (Cursor, Codex, Kiro); " +
@@ -33,7 +41,7 @@ export function registerMcpConfig(program: Command, io: Io): void {
     .addOption(outputOption())
     .action(async (flags) => {
       const hosts = flags.host === undefined ? HOSTS : parseHostIds(flags.host);
-      const base = parseBaseUrl(flags.url ?? DEFAULT_URL);
+      const base = parseBaseUrl(flags.server ?? flags.url ?? DEFAULT_URL);
       const h = currentHostEnv();
       const placeholder = memsvcServer(base, PLACEHOLDER, memsvcExecutable() ?? "memsvc");
       const entries = await Promise.all(hosts.map(async (host) => {
@@ -59,7 +67,7 @@ export function registerMcpConfig(program: Command, io: Io): void {
       );
     });
   addExamples(mcpConfig, [
-    "# The entry for Cursor's ~/.cursor/mcp.json\nmemsvc mcp-config --host cursor --url https://mem.example.com",
+    "# The entry for Cursor's ~/.cursor/mcp.json\nmemsvc mcp-config --host cursor --server https://mem.example.com",
     "# Codex, reading the token from $MEMSVC_TOKEN\nmemsvc mcp-config --host codex --token-env MEMSVC_TOKEN",
     "# Every host, as JSON\nmemsvc mcp-config -o json",
   ]);

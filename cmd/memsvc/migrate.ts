@@ -1,14 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
-import { describeDatabase } from "../../server/memsvc/portability/open_database.ts";
-import { lineStream, readLines } from "../../server/memsvc/portability/lines.ts";
-import {
-  RestoreError,
-  restoreSnapshot,
-  tableCounts,
-  writeSnapshot,
-} from "../../server/memsvc/portability/snapshot.ts";
-import { openForTool, progressTo, toolConfig } from "../../server/memsvc/portability/tool.ts";
 
 /** `memsvc migrate --to`: copy the embedded database into a PostgreSQL server. */
 export function registerMigrate(program: Command, io: Io): void {
@@ -24,6 +15,12 @@ export function registerMigrate(program: Command, io: Io): void {
     .requiredOption("--to <postgres-url>", "target PostgreSQL database (postgres://...)")
     .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
     .action(async (flags) => {
+      const { describeDatabase } = await import("../../server/memsvc/portability/open_database.ts");
+      const { lineStream, readLines } = await import("../../server/memsvc/portability/lines.ts");
+      const { RestoreError, restoreSnapshot, tableCounts, writeSnapshot } = await import(
+        "../../server/memsvc/portability/snapshot.ts"
+      );
+      const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
       if (!/^postgres(ql)?:\/\//.test(flags.to)) throw new CliError("--to must be a postgres:// URL", 2);
       const config = toolConfig({ MEMSVC_DATA_DIR: flags.dataDir });
       const progress = progressTo(io);

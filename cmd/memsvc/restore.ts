@@ -1,8 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
-import { openInput, readLines } from "../../server/memsvc/portability/lines.ts";
-import { RestoreError, restoreSnapshot } from "../../server/memsvc/portability/snapshot.ts";
-import { openForTool, progressTo, toolConfig } from "../../server/memsvc/portability/tool.ts";
 
 /** `memsvc restore`: load a `memsvc backup` into an empty database, in one transaction. */
 export function registerRestore(program: Command, io: Io): void {
@@ -19,6 +16,9 @@ export function registerRestore(program: Command, io: Io): void {
     .option("--force", "replace the contents of a database that is not empty")
     .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
     .action(async (file, flags) => {
+      const { openInput, readLines } = await import("../../server/memsvc/portability/lines.ts");
+      const { RestoreError, restoreSnapshot } = await import("../../server/memsvc/portability/snapshot.ts");
+      const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
       const config = toolConfig({ MEMSVC_DATA_DIR: flags.dataDir });
       const progress = progressTo(io);
       const input = openInput(file);

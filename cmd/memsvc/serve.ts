@@ -1,8 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
-import { ConfigError, withFlags } from "../../internal/config/mod.ts";
-import { createLogger } from "../../internal/log/mod.ts";
-import { loadMemsvcConfig } from "../../server/memsvc/config.ts";
 
 /** `memsvc serve`: run the HTTP server until SIGTERM or SIGINT. */
 export function registerServe(program: Command): void {
@@ -23,6 +20,12 @@ export function registerServe(program: Command): void {
       ),
     )
     .action(async (flags) => {
+      // Loaded here, not at the top: the configuration's schema (zod) is for `serve` alone.
+      const [{ ConfigError, withFlags }, { createLogger }, { loadMemsvcConfig }] = await Promise.all([
+        import("../../internal/config/mod.ts"),
+        import("../../internal/log/mod.ts"),
+        import("../../server/memsvc/config.ts"),
+      ]);
       const overrides = { MEMSVC_HOST: flags.host, MEMSVC_PORT: flags.port, MEMSVC_DATA_DIR: flags.dataDir };
       let config;
       try {

@@ -15,7 +15,7 @@ import {
   outputOption,
   printResult,
 } from "../../internal/cli/mod.ts";
-import { checkHealth, DEFAULT_URL, parseBaseUrl, SERVER_NAME } from "./install.ts";
+import { checkHealth, DEFAULT_URL, parseBaseUrl, SERVER_NAME, urlAlias } from "./install.ts";
 
 /** `memsvc status`: which hosts are wired to memsvc, and whether the server answers. */
 export function registerStatus(program: Command, io: Io): void {
@@ -30,14 +30,16 @@ export function registerStatus(program: Command, io: Io): void {
     )
     .addOption(
       envOption(
-        "--url <base>",
+        "--server <url>",
         "server to check (default: the installed one, else " + DEFAULT_URL + ")",
         "MEMSVC_BASE_URL",
       ),
     )
+    .addOption(urlAlias())
     .addOption(outputOption())
     .action(async (flags) => {
-      const explicitUrl = flags.url === undefined ? undefined : parseBaseUrl(flags.url);
+      const server = flags.server ?? flags.url;
+      const explicitUrl = server === undefined ? undefined : parseBaseUrl(server);
       const h = currentHostEnv();
       if (!isSupportedPlatform(h.platform)) throw new CliError("memsvc status supports macOS and Linux only");
       const state = await readInstallState(installStatePath("memsvc", h));

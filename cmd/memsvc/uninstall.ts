@@ -1,36 +1,38 @@
-import type { Command } from "@commander-js/extra-typings";
+import { type Command, Option } from "@commander-js/extra-typings";
 import {
   type AgentHost,
   currentHostEnv,
   findHost,
+  getCredentials,
   installStatePath,
   readInstallState,
-  removeEntry,
+  removalLine,
   removeInstallState,
-  type RemoveResult,
+  uninstallEntry,
+  type UninstallResult,
+  untouchedLine,
+  withUninstallFlags,
   writeInstallState,
 } from "../../internal/agenthosts/mod.ts";
-import { addExamples, envOption, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { askCredentials, deleteToken, parseHostIds, SERVER_NAME, withSession } from "./install.ts";
+import { addExamples, CliError, type Io, printResult } from "../../internal/cli/mod.ts";
+import { deleteToken, INSTALLER, parseHostIds, SERVER_NAME, withSession } from "./install.ts";
 
 /** `memsvc uninstall`: remove the entries `memsvc install` wrote and revoke its API token. */
 export function registerUninstall(program: Command, io: Io): void {
-  const uninstall = program
+  const command = program
     .command("uninstall")
     .summary("Remove memsvc from the agent hosts and revoke its token")
     .description(
-      "Remove the memsvc entries that `memsvc install` wrote, and revoke its API token. An entry that was " +
-        "edited since (its hash differs from the recorded one) is left alone with a warning, unless --force. " +
-        "Revoking needs the account's password again (asked for, or --password-stdin); it happens once no " +
-        "config holds the token any more, and --keep-token skips it. The state file goes when nothing is left.",
-    )
-    .option("--hosts <ids>", "comma-separated host ids; default: every host memsvc install wrote to")
-    .addOption(envOption("--email <email>", "account email; asked for on a terminal", "MEMSVC_EMAIL"))
-    .option("--password-stdin", "read the password from stdin")
-    .option("--keep-token", "do not revoke the API token")
-    .option("--force", "remove entries even when they were edited since install")
-    .option("--dry-run", "print what would change and change nothing")
-    .addOption(outputOption())
+      "Remove the memsvc entries that `memsvc install` wrote, and revoke its API token. An entry still as " +
+        "written is removed and the rest of the file is left as it is now (servers added since stay). An " +
+        "entry edited since install is not guessed at: when nothing else in the file changed, the backup " +
+        "from before install is restored; otherwise the file is left as it is unless --force, which removes " +
+        "the entry and nothing else. Revoking needs the account's password again (asked for, " +
+        "--password-stdin or MEMSVC_PASSWORD); it happens once no config holds the token any more, and " +
+        "--keep-key skips it. The state file goes when nothing is left. The flags are vault-init's.",
+    );
+  const uninstall = withUninstallFlags(command, INSTALLER)
+    .addOption(keepTokenAlias())
     .action(async (flags) => {
       const named = flags.hosts === undefined ? undefined : parseHostIds(flags.hosts);
       const h = currentHostEnv();
@@ -52,18 +54,20 @@ export function registerUninstall(program: Command, io: Io): void {
       const remove = (dryRun: boolean) =>
         Promise.all(selected.map(async ({ host, record }) => ({
           host,
-          result: await removeEntry(host, record.path, SERVER_NAME, {
+          result: await uninstallEntry(host, record, SERVER_NAME, {
             tag: SERVER_NAME,
-            expectedHash: record.entryHash,
             force: flags.force === true,
             dryRun,
           }),
         })));
       // Decided before anything changes: the token is revoked only once no recorded config holds it.
       const plan = await remove(true);
+      for (const { host, result } of plan) {
+        if (result.error) io.stderr.write(untouchedLine(host.id, result.error));
+      }
       const left = new Set(recorded.map(({ host }) => host.id));
-      for (const { host, result } of plan) if (result.action !== "drifted") left.delete(host.id);
-      const revoke = left.size === 0 && flags.keepToken !== true;
+      for (const { host, result } of plan) if (gone(result)) left.delete(host.id);
+      const revoke = left.size === 0 && flags.keepKey !== true && flags.keepToken !== true;
 
       if (flags.dryRun) {
         printRemovals(io, plan, flags.output);
@@ -71,13 +75,19 @@ export function registerUninstall(program: Command, io: Io): void {
         return;
       }
       const credentials = revoke
-        ? await askCredentials({ email: flags.email, passwordStdin: flags.passwordStdin === true })
+        ? await getCredentials({
+          email: flags.email,
+          yes: flags.yes === true,
+          passwordStdin: flags.passwordStdin === true,
+          envPrefix: INSTALLER.envPrefix,
+          env: process.env,
+        })
         : undefined;
       const run = async (session?: string) => {
         const results = await remove(false);
         for (const { host, result } of results) {
-          io.stderr.write(`${host.id}: ${describe(result)}\n`);
-          if (result.action !== "drifted") delete state.hosts[host.id];
+          if (result.action !== "invalid") io.stderr.write(removalLine(host.id, result, SERVER_NAME));
+          if (gone(result)) delete state.hosts[host.id];
         }
         if (session) {
           const deleted = await deleteToken(state.server, session, state.tokenHash);
@@ -98,31 +108,43 @@ export function registerUninstall(program: Command, io: Io): void {
       // Sign in first: a wrong password then changes nothing.
       const results = credentials ? await withSession(state.server, credentials, run) : await run();
       printRemovals(io, results, flags.output);
+      const kept = results.filter(({ result }) => !gone(result));
+      if (kept.length) {
+        throw new CliError(
+          `${kept.length} host config(s) left as they were: ${
+            kept.map(({ result }) => result.path).join(", ")
+          }`,
+        );
+      }
     });
   addExamples(uninstall, [
     "# Remove every entry memsvc install wrote and revoke its token (asks for the password)\nmemsvc uninstall",
     "# Only Cursor; the token stays, since other hosts still use it\nmemsvc uninstall --hosts cursor",
-    "# Unattended\npass show memsvc | memsvc uninstall --email ada@example.com --password-stdin",
+    "# Unattended\npass show memsvc | memsvc uninstall --email ada@example.com --password-stdin --yes",
   ]);
 }
 
-function describe(result: RemoveResult): string {
-  switch (result.action) {
-    case "removed":
-      return `removed from ${result.path}${result.backup ? ` (backup ${result.backup})` : ""}`;
-    case "absent":
-      return `no memsvc entry in ${result.path}`;
-    case "drifted":
-      return `${result.path}: the memsvc entry was edited since install, drifted, left alone (--force removes it)`;
-  }
+/** `--keep-token`, this tool's older spelling of `--keep-key`: still accepted, no longer shown. */
+function keepTokenAlias() {
+  return new Option("--keep-token", "the older spelling of --keep-key").hideHelp();
 }
+
+const gone = (r: UninstallResult) =>
+  r.action === "removed" || r.action === "restored" || r.action === "absent";
 
 function printRemovals(
   io: Io,
-  results: { host: AgentHost; result: RemoveResult }[],
+  results: { host: AgentHost; result: UninstallResult }[],
   output: "table" | "json" | "yaml",
 ): void {
-  const hosts = results.map(({ host, result }) => ({ host: host.id, name: host.name, ...result }));
+  const hosts = results.map(({ host, result }) => ({
+    host: host.id,
+    name: host.name,
+    action: result.action,
+    path: result.path,
+    ...(result.backup && { backup: result.backup }),
+    ...(result.error && { error: result.error.message }),
+  }));
   printResult(io, { hosts }, output, {
     headers: ["host", "action", "path"],
     rows: (r) => r.hosts.map((x) => [x.host, x.action, x.path]),

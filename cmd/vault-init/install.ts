@@ -3,6 +3,8 @@ import { hostname } from "node:os";
 import {
   ConfigFileError,
   currentHostEnv,
+  exposedWarning,
+  getCredentials,
   type HostEnv,
   installEntry,
   type InstallResult,
@@ -12,20 +14,19 @@ import {
   readConfigText,
   readEntry,
   type Transport,
+  untouchedLine,
+  withInstallFlags,
 } from "../../internal/agenthosts/mod.ts";
 import {
   addExamples,
   canPrompt,
   CliError,
   confirm,
-  envOption,
   type Io,
   type OutputFormat,
-  outputOption,
   printResult,
   promptLine,
 } from "../../internal/cli/mod.ts";
-import { getCredentials } from "./credentials.ts";
 import { readState, sha256, type State, statePath, writeState } from "./state.ts";
 import {
   findVaultHost,
@@ -42,6 +43,9 @@ import {
 } from "./vault_hosts.ts";
 import { keyWorks, type MintedKey, mintKey, requireVault, revokeKey, withSession } from "./vault_api.ts";
 
+/** The names the shared installer flags use here. */
+export const INSTALLER = { tool: "vault-init", envPrefix: "VAULT" } as const;
+
 /** Stands in for the key in a dry run, before one is minted. */
 const PLACEHOLDER = "<API_KEY>";
 
@@ -57,7 +61,7 @@ export function requireSupportedPlatform(h: HostEnv, command: string): void {
 
 /** `vault-init install` (the default command). */
 export function registerInstall(program: Command, io: Io): void {
-  const install = program
+  const command = program
     .command("install", { isDefault: true })
     .summary("Sign in, mint an API key and wire the agent hosts on this machine to a vault (default)")
     .description(
@@ -71,14 +75,13 @@ export function registerInstall(program: Command, io: Io): void {
         "A file that does not parse is left untouched and reported. What was written is recorded in " +
         "~/.config/vault-init/state.json (mode 0600; the key's id and prefix, never the key). Running it " +
         "again reuses the key and changes nothing that is already right. macOS and Linux only.",
-    )
-    .addOption(envOption("--server <url>", "vault server URL; asked for on a terminal", "VAULT_SERVER"))
-    .option("--hosts <ids>", `comma-separated hosts; default: every detected one of ${hostIds()}`)
-    .option("--dry-run", "print what would change and change nothing (no sign-in, no key)")
-    .option("-y, --yes", "ask nothing: the email and password come from VAULT_EMAIL and VAULT_PASSWORD")
-    .option("--password-stdin", "read the password from stdin")
+    );
+  const install = withInstallFlags(command, {
+    ...INSTALLER,
+    serverEnv: "VAULT_SERVER",
+    serverHelp: "vault server URL; asked for on a terminal",
+  })
     .option("--shim <path>", "stdio entries run this vault-mcp binary instead of `npx -y vault-mcp`")
-    .addOption(outputOption())
     .action(async (flags) => {
       await runInstall({
         server: flags.server === undefined ? undefined : parseServerUrl(flags.server),
@@ -86,6 +89,8 @@ export function registerInstall(program: Command, io: Io): void {
         dryRun: flags.dryRun === true,
         yes: flags.yes === true,
         passwordStdin: flags.passwordStdin === true,
+        email: flags.email,
+        securePermissions: flags.securePermissions === true,
         shim: flags.shim,
         output: flags.output,
       }, io);
@@ -109,6 +114,8 @@ interface InstallOptions {
   dryRun: boolean;
   yes: boolean;
   passwordStdin: boolean;
+  email?: string;
+  securePermissions: boolean;
   shim?: string;
   output: OutputFormat;
 }
@@ -123,7 +130,7 @@ interface Outcome {
   target: Target;
   result?: InstallResult;
   /** The file was left untouched: it does not parse, or could not be written. */
-  error?: string;
+  error?: ConfigFileError;
   preHash?: string | null;
 }
 
@@ -148,14 +155,19 @@ async function runInstall(o: InstallOptions, io: Io): Promise<void> {
 
   // Every file is read and its edit computed first: one that does not parse is reported and skipped.
   let key = await recoverKey(state);
-  const plan = await writeEntries(targets, vaultServer(server, key ?? PLACEHOLDER, o.shim), true);
+  const plan = await writeEntries(targets, vaultServer(server, key ?? PLACEHOLDER, o.shim), {
+    dryRun: true,
+    securePermissions: o.securePermissions,
+  });
   const writable = plan.filter((p) => !p.error);
+  for (const p of plan) if (p.error) io.stderr.write(untouchedLine(p.target.v.host.id, p.error));
   if (o.dryRun) {
+    for (const p of writable) warnExposed(io, p);
     printOutcomes(io, plan, o.output, server, state);
     io.stderr.write(`dry run: nothing changed${key ? "" : "; an API key would be minted"}\n`);
     return finish(plan);
   }
-  if (writable.length === 0) return finish(plan, io);
+  if (writable.length === 0) return finish(plan);
 
   await requireVault(server);
   if (key && !(await keyWorks(server, key))) {
@@ -177,8 +189,10 @@ async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   let minted: MintedKey | undefined;
   if (!key) {
     const credentials = await getCredentials({
+      email: o.email,
       yes: o.yes,
       passwordStdin: o.passwordStdin,
+      envPrefix: INSTALLER.envPrefix,
       env: process.env,
     });
     minted = await withSession(server, credentials, async (cookie) => {
@@ -194,7 +208,7 @@ async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   const outcomes = await writeEntries(
     writable.map((p) => p.target),
     vaultServer(server, key, o.shim),
-    false,
+    { dryRun: false, securePermissions: o.securePermissions },
     io,
   );
   const all = [...plan.filter((p) => p.error), ...outcomes];
@@ -203,11 +217,10 @@ async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   return finish(all);
 }
 
-/** Exit 1 naming the files left untouched, after everything else was done. */
-function finish(outcomes: Outcome[], io?: Io): void {
+/** Exit 1 naming the files left untouched (each was reported with its reason), after everything else. */
+function finish(outcomes: Outcome[]): void {
   const failed = outcomes.filter((p) => p.error);
   if (failed.length === 0) return;
-  if (io) { for (const p of failed) io.stderr.write(`${p.target.v.host.id}: ${p.error}\n`); }
   throw new CliError(
     `${failed.length} host config(s) left untouched (${
       failed.map((p) => p.target.location.path).join(", ")
@@ -249,7 +262,7 @@ async function selectTargets(h: HostEnv, named: VaultHost[] | undefined): Promis
 async function writeEntries(
   targets: Target[],
   server: ReturnType<typeof vaultServer>,
-  dryRun: boolean,
+  options: { dryRun: boolean; securePermissions: boolean },
   io?: Io,
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
@@ -260,21 +273,29 @@ async function writeEntries(
       const result = await installEntry(v.host, location, server, {
         tag: TAG,
         transport,
-        dryRun,
         keepBackups: KEEP_BACKUPS,
+        ...options,
       });
-      outcomes.push({ target, result, preHash: before === undefined ? null : `sha256:${sha256(before)}` });
+      const outcome = { target, result, preHash: before === undefined ? null : `sha256:${sha256(before)}` };
+      outcomes.push(outcome);
       if (io) {
         const backup = result.backup ? ` (backup ${result.backup})` : "";
         io.stderr.write(`${v.host.id}: ${result.action} ${result.path}${backup}\n`);
+        warnExposed(io, outcome);
       }
     } catch (err) {
       if (!(err instanceof ConfigFileError)) throw err;
-      outcomes.push({ target, error: err.message });
-      io?.stderr.write(`${v.host.id}: left untouched: ${err.message}\n`);
+      outcomes.push({ target, error: err });
+      io?.stderr.write(untouchedLine(v.host.id, err));
     }
   }
   return outcomes;
+}
+
+/** Warns when a file others can read holds (or in a dry run would hold) the key. */
+function warnExposed(io: Io, outcome: Outcome): void {
+  const warning = outcome.result && exposedWarning(outcome.target.v.host.id, outcome.result, "API key");
+  if (warning) io.stderr.write(warning);
 }
 
 /** Records the key (id, prefix, hash) and each host; a run that changed nothing leaves the file alone. */
@@ -333,7 +354,7 @@ function printOutcomes(
     transport: target.transport,
     path: result?.path ?? target.location.path,
     ...(result?.backup && { backup: result.backup }),
-    ...(error && { error }),
+    ...(error && { error: error.message }),
   }));
   const apiKey = state && { id: state.apiKey.id, prefix: state.apiKey.prefix, name: state.apiKey.name };
   printResult(io, { server, ...(apiKey && { apiKey }), hosts }, output, {

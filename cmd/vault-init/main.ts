@@ -30,4 +30,5 @@ export function buildProgram(io: Io = processIo) {
   return program;
 }
 
-if (isMain(import.meta)) await run(buildProgram());
+// Not awaited, and import.meta only by its fields: the binaries are CommonJS bundles (scripts/build.ts).
+if (isMain({ main: import.meta.main, url: import.meta.url })) void run(buildProgram());

@@ -79,10 +79,26 @@ export async function checkHealth(server: string): Promise<{ ok: boolean; error?
   }
 }
 
-/** Throws unless `server` answers like a vault, before anyone types a password for it. */
+/**
+ * Throws unless `server` answers like a vault, before anyone types a password for it. memsvc answers
+ * GET /health the same way, so the vault's own GET /api/auth/registration tells them apart; a memsvc
+ * server is named as such, with the command that wires hosts to it.
+ */
 export async function requireVault(server: string): Promise<void> {
   const health = await checkHealth(server);
   if (!health.ok) throw new CliError(`${server} does not answer like a vault (GET /health: ${health.error})`);
+  const registration = await call(server, "GET", "/api/auth/registration");
+  if (registration.status === 200 && typeof registration.body?.mode === "string") return;
+  const openapi = await call(server, "GET", "/openapi.json").catch(() => undefined);
+  if (openapi?.body?.info?.title === "memsvc") {
+    throw new CliError(
+      `${server} is a memsvc server, not a vault: vault-init wires hosts to a vault only; run ` +
+        `'memsvc install --server ${server}' to wire them to memsvc`,
+    );
+  }
+  throw new CliError(
+    `${server} does not answer like a vault (GET /api/auth/registration: HTTP ${registration.status})`,
+  );
 }
 
 /** The `name=value` pairs of the session cookie(s) the sign-in set. */

@@ -1,39 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
-import { z } from "zod";
-import { addExamples, CliError } from "../../internal/cli/mod.ts";
-import { ConfigError, flag, loadEnv } from "../../internal/config/mod.ts";
-import { createLogger, silentLogger } from "../../internal/log/mod.ts";
-import { runStdioBridge } from "../../internal/mcp/mod.ts";
-
-const SCHEMA = z.object({
-  // Required: the reference shim's public default URL sent users' keys to a server they never chose.
-  VAULT_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }),
-  VAULT_TOKEN: z.string({ message: "is required but not set" }).min(1, "is required but not set")
-    .startsWith("vault_", "must be a vault API key (it starts with vault_)"),
-  VAULT_DEBUG: flag(false),
-});
-
-export interface ShimConfig {
-  /** `<VAULT_URL>/api/mcp`. */
-  endpoint: URL;
-  token: string;
-  debug: boolean;
-}
-
-/** The endpoint and key from the environment, or a usage error (exit 2) naming every bad variable. */
-export function loadShimConfig(env: Record<string, string | undefined>): ShimConfig {
-  let config: z.output<typeof SCHEMA>;
-  try {
-    config = loadEnv(SCHEMA, env);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.message, 2);
-    throw err;
-  }
-  const endpoint = new URL(config.VAULT_URL);
-  endpoint.pathname = `${endpoint.pathname.replace(/\/+$/, "")}/api/mcp`;
-  endpoint.search = endpoint.hash = "";
-  return { endpoint, token: config.VAULT_TOKEN, debug: config.VAULT_DEBUG };
-}
+import { addExamples } from "../../internal/cli/mod.ts";
 
 /** `vault-mcp serve`, the default: what an agent host starts. */
 export function registerServe(program: Command): void {
@@ -52,6 +18,12 @@ export function registerServe(program: Command): void {
         "DELETE and it exits 0. stdout carries only MCP messages; VAULT_DEBUG=1 logs JSON lines on stderr.",
     )
     .action(async () => {
+      // Loaded here: the schema (zod) and the bridge are what this command runs, not what --help needs.
+      const [{ loadShimConfig }, { createLogger, silentLogger }, { runStdioBridge }] = await Promise.all([
+        import("./shim_config.ts"),
+        import("../../internal/log/mod.ts"),
+        import("../../internal/mcp/mod.ts"),
+      ]);
       const config = loadShimConfig(process.env);
       const log = config.debug
         ? createLogger({ level: "debug", bindings: { service: "vault-mcp" } })

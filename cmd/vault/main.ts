@@ -2,7 +2,6 @@
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
 import { registerServe } from "./serve.ts";
 import { SANDBOX_ARG } from "../../server/vault/plugins/protocol.ts";
-import { runPluginSandbox } from "../../server/vault/plugins/sandbox.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -24,8 +23,10 @@ export function buildProgram(io: Io = processIo) {
   return program;
 }
 
+// Not awaited: the binaries are CommonJS bundles (scripts/build.ts), which have no top-level await.
 if (import.meta.main) {
   // A plugin's sandbox process is this binary too (server/vault/plugins/plugin_process.ts).
-  if (process.argv[2] === SANDBOX_ARG) await runPluginSandbox();
-  else await run(buildProgram());
+  if (process.argv[2] === SANDBOX_ARG) {
+    void import("../../server/vault/plugins/sandbox.ts").then(({ runPluginSandbox }) => runPluginSandbox());
+  } else void run(buildProgram());
 }

@@ -1,8 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption } from "../../internal/cli/mod.ts";
-import { ConfigError, withFlags } from "../../internal/config/mod.ts";
-import { createLogger } from "../../internal/log/mod.ts";
-import { loadVaultConfig } from "../../server/vault/config.ts";
 
 /** `vault serve`: run the note vault service until SIGTERM or SIGINT. */
 export function registerServe(program: Command): void {
@@ -24,6 +21,12 @@ export function registerServe(program: Command): void {
       ),
     )
     .action(async (flags) => {
+      // Loaded here, not at the top: the configuration's schema (zod) is for `serve` alone.
+      const [{ ConfigError, withFlags }, { createLogger }, { loadVaultConfig }] = await Promise.all([
+        import("../../internal/config/mod.ts"),
+        import("../../internal/log/mod.ts"),
+        import("../../server/vault/config.ts"),
+      ]);
       const overrides = { VAULT_HOST: flags.host, VAULT_PORT: flags.port, VAULT_DATA_DIR: flags.dataDir };
       let config;
       try {

@@ -3,7 +3,7 @@
  * dist/gitsync-manager and dist/gitsync (scripts/lib/tools.ts ASSETS) and read from the repository
  * when run from source. Applications, Repositories and Revisions are the public integration API.
  */
-import { type KubeObject, readCrds } from "../../internal/k8s/mod.ts";
+import type { KubeObject } from "../../internal/k8s/mod.ts";
 
 export const GROUP = "sync.gitsync.io";
 export const VERSION = "v1alpha1";
@@ -21,6 +21,8 @@ export const CRD_FILES = [
 
 export const CRD_DIR = new URL("../../crds/sync.gitsync.io/", import.meta.url);
 
-export function loadCrds(): Promise<KubeObject[]> {
-  return readCrds(CRD_FILES, CRD_DIR);
+export async function loadCrds(): Promise<KubeObject[]> {
+  // Loaded here: the gitsync CLI imports API_VERSION from this module at every start.
+  const { readCrds } = await import("../../internal/k8s/crds.ts");
+  return await readCrds(CRD_FILES, CRD_DIR);
 }

@@ -5,14 +5,11 @@
  * kind is compared on --drift-resync-interval. Only metadata is cached (no ConfigMap or Secret contents).
  * Without list/watch permission on a kind, that kind falls back to the interval, with one warning.
  */
-import {
-  discoveryFor,
-  Informer,
-  isKubeApiError,
-  type KubeClient,
-  type KubeObject,
-  resourcePath,
-} from "../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../internal/k8s/discovery.ts";
+import { isKubeApiError } from "../../internal/k8s/errors.ts";
+import { Informer } from "../../internal/k8s/informer.ts";
+import { resourcePath } from "../../internal/k8s/resources.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { FIELD_MANAGER } from "./rollout/apply.ts";
 import { APPLICATION_LABEL } from "./rollout/inventory.ts";

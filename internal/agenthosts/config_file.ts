@@ -20,12 +20,27 @@ import {
 } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
-/** A config file we refuse to touch; the message names the file and what is wrong. */
+/**
+ * A config file we refuse to touch. The message names the file and what is wrong, as compilers do
+ * (`path:line:column: what` when the place is known); `fix` says what the user can do about it.
+ */
 export class ConfigFileError extends Error {
   override name = "ConfigFileError";
 
-  constructor(readonly path: string, detail: string) {
-    super(`${path}: ${detail}`);
+  constructor(
+    readonly path: string,
+    detail: string,
+    readonly where: { line?: number; column?: number; fix?: string } = {},
+  ) {
+    const at = where.line === undefined
+      ? ""
+      : `:${where.line}${where.column === undefined ? "" : `:${where.column}`}`;
+    super(`${path}${at}: ${detail}`);
+  }
+
+  /** What to do, for an installer's report: the specific fix when known, else "fix the file". */
+  get fix(): string {
+    return this.where.fix ?? "fix the file";
   }
 }
 

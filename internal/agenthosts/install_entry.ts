@@ -1,6 +1,6 @@
-import { mkdir, stat } from "node:fs/promises";
+import { chmod, mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { backupConfig, ConfigFileError, pruneBackups, writeConfigText } from "./config_file.ts";
+import { backupConfig, ConfigFileError, listBackups, pruneBackups, writeConfigText } from "./config_file.ts";
 import { setEntryText } from "./config_format.ts";
 import { entryHash } from "./entry_hash.ts";
 import {
@@ -23,6 +23,9 @@ export interface WriteOptions {
   now?: Date;
 }
 
+/** Permission bits that let anyone but the owner read a file. */
+const OTHERS = 0o077;
+
 export type InstallAction = "created" | "added" | "updated" | "unchanged";
 
 export interface InstallResult {
@@ -33,6 +36,18 @@ export interface InstallResult {
   entryHash: string;
   /** The copy made before writing, when an existing file changed. */
   backup?: string;
+  /**
+   * The file's permission bits as they are (or, in a dry run, would be) once it holds our entry.
+   * Every entry carries a secret, so group or world bits here deserve a warning (`exposedMode`).
+   */
+  mode: number;
+  /** The mode was narrowed to owner-only because `securePermissions` asked for it. */
+  secured?: boolean;
+}
+
+/** Whether a config file with `mode` lets others read the secret in our entry. */
+export function exposedMode(mode: number): boolean {
+  return (mode & OTHERS) !== 0;
 }
 
 /**
@@ -45,17 +60,26 @@ export async function installEntry(
   host: AgentHost,
   location: ConfigLocation,
   server: McpServer,
-  options: WriteOptions & { transport?: Transport },
+  options: WriteOptions & {
+    transport?: Transport;
+    /** Narrow a file others can read to owner-only (0644 becomes 0600), with our backups of it. */
+    securePermissions?: boolean;
+  },
 ): Promise<InstallResult> {
   const transport = options.transport ?? transportsOf(host)[0]!;
   const entry = buildEntry(host, server, transport);
   const hash = entryHash(entry);
   const { path } = location;
   const { text, entry: current } = await readEntry(host, path, server.name);
+  // A file we create is 0600; an existing one keeps its mode (through a symlink: the target's).
+  const mode = text === undefined ? 0o600 : (await stat(path)).mode & 0o7777;
+  const secure = options.securePermissions === true && exposedMode(mode);
   const result: InstallResult = {
     path,
     transport,
     entryHash: hash,
+    mode: secure ? mode & ~OTHERS : mode,
+    ...(secure && { secured: true }),
     action: current !== undefined && entryHash(current) === hash
       ? "unchanged"
       : text === undefined
@@ -64,7 +88,10 @@ export async function installEntry(
       ? "added"
       : "updated",
   };
-  if (result.action === "unchanged") return result;
+  if (result.action === "unchanged") {
+    if (secure && !options.dryRun) await narrowMode(path, options.tag, result.mode);
+    return result;
+  }
   let next: string;
   try {
     next = setEntryText(host, text ?? "", server.name, entry);
@@ -72,11 +99,21 @@ export async function installEntry(
     throw new ConfigFileError(path, (err as Error).message);
   }
   if (options.dryRun) return result;
+  // Narrowed before the backup, which copies the file's mode: no copy of the secret stays readable.
+  if (secure) await narrowMode(path, options.tag, result.mode);
   if (text === undefined) await makeParentDir(host, location);
   else result.backup = await backupConfig(path, options.tag, options.now ?? new Date());
   await writeConfigText(path, next);
   if (options.keepBackups !== undefined) await pruneBackups(path, options.tag, options.keepBackups);
   return result;
+}
+
+/** Sets the file (the symlink's target) to `mode` and takes the same bits off our earlier backups of it. */
+async function narrowMode(path: string, tag: string, mode: number): Promise<void> {
+  await chmod(path, mode);
+  for (const backup of await listBackups(path, tag)) {
+    await chmod(backup, (await stat(backup)).mode & mode);
+  }
 }
 
 async function makeParentDir(host: AgentHost, { path, appDir }: ConfigLocation): Promise<void> {

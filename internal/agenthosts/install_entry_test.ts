@@ -31,9 +31,10 @@ import { entryHash } from "./entry_hash.ts";
 import type { HostEnv } from "./host_paths.ts";
 import { type AgentHost, findHost, HOSTS, type McpServer } from "./hosts.ts";
 import { inspectHost } from "./inspect_host.ts";
-import { installEntry } from "./install_entry.ts";
+import { exposedMode, installEntry } from "./install_entry.ts";
 import { locateConfig } from "./locate_config.ts";
 import { removeEntry } from "./remove_entry.ts";
+import { uninstallEntry } from "./uninstall_entry.ts";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "test", "fixtures", "agenthosts");
 const TOKEN = "nm_test-token-0123456789";
@@ -182,7 +183,7 @@ describe("installEntry and removeEntry on every host's fixture", () => {
       assert.equal(await readFile(path, "utf8"), installed, "second install changes nothing");
       assert.equal((await backupsOf(path)).length, 1, "and makes no backup");
 
-      const removed = await removeEntry(host, path, "memsvc", { ...TAG, expectedHash: first.entryHash });
+      const removed = await uninstallEntry(host, { path, entryHash: first.entryHash }, "memsvc", TAG);
       assert.equal(removed.action, "removed");
       const restored = await readFile(path, "utf8");
       if (host.format === "yaml") {
@@ -280,7 +281,7 @@ describe("installEntry edge cases", () => {
     const original = await readFile(path, "utf8");
     await assert.rejects(installEntry(codex, (await locateConfig(codex, h))!, SERVER, TAG), (err) => {
       assert.ok(err instanceof ConfigFileError);
-      assert.match(err.message, new RegExp(`^${path}: does not parse as TOML`));
+      assert.match(err.message, new RegExp(`^${path}:\\d+:\\d+: does not parse as TOML: `));
       return true;
     });
     assert.equal((await inspectHost(codex, h, "memsvc")).state, "invalid");
@@ -289,10 +290,16 @@ describe("installEntry edge cases", () => {
     const claudePath = join(h.home, ".claude.json");
     const commented = '{\n  // Claude Code wipes files with comments\n  "mcpServers": {}\n}\n';
     await writeFile(claudePath, commented);
-    await assert.rejects(
-      installEntry(claude, claude.locations(h)[0]!, SERVER, TAG),
-      new RegExp(`${claudePath}: does not parse as JSON`),
-    );
+    await assert.rejects(installEntry(claude, claude.locations(h)[0]!, SERVER, TAG), (err) => {
+      assert.ok(err instanceof ConfigFileError);
+      // Where, and what to do: the editor's place of the comment, and that the host reads strict JSON.
+      assert.equal(
+        err.message,
+        `${claudePath}:2:3: does not parse as JSON: a comment, and strict JSON has none`,
+      );
+      assert.equal(err.fix, "Claude Code reads this file as strict JSON: remove the comment");
+      return true;
+    });
     assert.equal(await readFile(path, "utf8"), original);
     assert.equal(await readFile(claudePath, "utf8"), commented);
     assert.deepEqual([...await backupsOf(path), ...await backupsOf(claudePath)], []);
@@ -316,20 +323,85 @@ describe("installEntry edge cases", () => {
     assert.deepEqual((await readdir(dirname(target))).sort(), ["gemini-settings.json"], "no temp files left");
   });
 
-  it("leaves an entry the user edited alone unless forced", async () => {
+  it("uninstall keeps what changed since install, and restores the backup only when nothing else did", async () => {
+    const h = await newHome();
+    const cline = findHost("cline")!;
+    const fixture = await readFile(join(FIXTURES, "cline", "cline_mcp_settings.json"), "utf8");
+    const install = async () => {
+      const path = await placeFixture(cline, h);
+      const { entryHash } = await installEntry(cline, (await locateConfig(cline, h))!, SERVER, TAG);
+      return { path, entryHash };
+    };
+    const edit = async (path: string, change: (doc: { mcpServers: Record<string, Doc> }) => void) => {
+      const doc = JSON.parse(await readFile(path, "utf8"));
+      change(doc);
+      await writeFile(path, JSON.stringify(doc, null, 2));
+    };
+    const editEntry = (doc: { mcpServers: Record<string, Doc> }) => (doc.mcpServers.memsvc!.timeout = 60);
+    const addServer = (
+      doc: { mcpServers: Record<string, Doc> },
+    ) => (doc.mcpServers.added = { command: "added-later" });
+
+    // Only our entry changed (Cline added a field to it): the file before install comes back, byte for byte.
+    let recorded = await install();
+    await edit(recorded.path, editEntry);
+    assert.equal((await inspectHost(cline, h, "memsvc", recorded)).state, "drifted");
+    let r = await uninstallEntry(cline, recorded, "memsvc", TAG);
+    assert.equal(r.action, "restored");
+    assert.equal(await readFile(recorded.path, "utf8"), fixture);
+
+    // A server added since install stays: our unchanged entry is removed as text, nothing else moves.
+    recorded = await install();
+    await edit(recorded.path, addServer);
+    const withAdded = await readFile(recorded.path, "utf8");
+    r = await uninstallEntry(cline, recorded, "memsvc", TAG);
+    assert.equal(r.action, "removed");
+    const after = JSON.parse(await readFile(recorded.path, "utf8"));
+    assert.deepEqual(after.mcpServers.added, { command: "added-later" });
+    assert.equal(after.mcpServers.memsvc, undefined);
+    assert.deepEqual(after, {
+      ...JSON.parse(withAdded),
+      mcpServers: withoutOurs(cline, JSON.parse(withAdded)).mcpServers,
+    });
+
+    // Both: restoring would lose the added server, so the file stays as it is; --force takes our entry only.
+    recorded = await install();
+    await edit(recorded.path, (doc) => {
+      editEntry(doc);
+      addServer(doc);
+    });
+    const both = await readFile(recorded.path, "utf8");
+    r = await uninstallEntry(cline, recorded, "memsvc", TAG);
+    assert.equal(r.action, "drifted");
+    assert.equal(await readFile(recorded.path, "utf8"), both);
+    r = await uninstallEntry(cline, recorded, "memsvc", { ...TAG, force: true });
+    assert.equal(r.action, "removed");
+    const forced = JSON.parse(await readFile(recorded.path, "utf8"));
+    assert.deepEqual(forced.mcpServers.added, { command: "added-later" });
+    assert.equal(forced.mcpServers.memsvc, undefined);
+    assert.equal((await uninstallEntry(cline, recorded, "memsvc", TAG)).action, "absent");
+  });
+
+  it("reports a config others can read, and narrows it (and its backups) with securePermissions", async () => {
     const h = await newHome();
     const cursor = findHost("cursor")!;
     const path = await placeFixture(cursor, h);
-    const { entryHash: written } = await installEntry(cursor, (await locateConfig(cursor, h))!, SERVER, TAG);
-    const edited = (await readFile(path, "utf8")).replace(URL, "http://10.0.0.5:7778/mcp");
-    await writeFile(path, edited);
+    await chmod(path, 0o644);
+    const location = (await locateConfig(cursor, h))!;
+    const dry = await installEntry(cursor, location, SERVER, { ...TAG, dryRun: true });
+    assert.equal(dry.mode, 0o644);
+    assert.ok(exposedMode(dry.mode));
+    const first = await installEntry(cursor, location, SERVER, TAG);
+    assert.deepEqual([first.mode, first.secured], [0o644, undefined]);
+    assert.equal((await stat(path)).mode & 0o777, 0o644, "without the option the mode is kept");
 
-    assert.equal((await inspectHost(cursor, h, "memsvc", { path, entryHash: written })).state, "drifted");
-    const options = { ...TAG, expectedHash: written };
-    assert.equal((await removeEntry(cursor, path, "memsvc", options)).action, "drifted");
-    assert.equal(await readFile(path, "utf8"), edited);
-    assert.equal((await removeEntry(cursor, path, "memsvc", { ...options, force: true })).action, "removed");
-    assert.equal(await readFile(path, "utf8"), await readFile(join(FIXTURES, "cursor", "mcp.json"), "utf8"));
+    // Already wired: nothing to write, but the mode is still narrowed, the earlier backup too.
+    const secured = await installEntry(cursor, location, SERVER, { ...TAG, securePermissions: true });
+    assert.deepEqual([secured.action, secured.mode, secured.secured], ["unchanged", 0o600, true]);
+    assert.equal((await stat(path)).mode & 0o777, 0o600);
+    const [backup] = await backupsOf(path);
+    assert.equal((await stat(join(dirname(path), backup!))).mode & 0o777, 0o600);
+    assert.ok(!exposedMode(secured.mode));
   });
 
   it("changes nothing in a dry run", async () => {

@@ -5,27 +5,11 @@
  */
 import { chmod, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { z } from "zod";
 import { ConfigFileError, readConfigText, writeConfigText } from "./config_file.ts";
 import { type HostEnv, macAppSupport, xdgConfigHome } from "./host_paths.ts";
+import type { InstallState } from "./install_state_schema.ts";
 
-const HostRecord = z.object({
-  path: z.string(),
-  transport: z.enum(["http", "stdio"]),
-  entryHash: z.string(),
-  installedAt: z.string(),
-});
-
-const InstallStateSchema = z.object({
-  version: z.literal(1),
-  server: z.string(),
-  tokenHash: z.string(),
-  tokenLabel: z.string().optional(),
-  hosts: z.record(z.string(), HostRecord),
-});
-
-export type InstallState = z.infer<typeof InstallStateSchema>;
-export type HostRecord = z.infer<typeof HostRecord>;
+export type { HostRecord, InstallState } from "./install_state_schema.ts";
 
 /** `$XDG_CONFIG_HOME/<tool>/install.json` (default ~/.config); macOS `~/Library/Application Support/<tool>/install.json`. */
 export function installStatePath(tool: string, h: HostEnv): string {
@@ -43,6 +27,8 @@ export async function readInstallState(path: string): Promise<InstallState | und
   } catch (err) {
     throw new ConfigFileError(path, `does not parse as JSON (${(err as Error).message})`);
   }
+  // The schema (zod) loads here: the installer's commands are registered at every start of the binary.
+  const { InstallStateSchema } = await import("./install_state_schema.ts");
   const parsed = InstallStateSchema.safeParse(json);
   if (!parsed.success) {
     throw new ConfigFileError(path, `is not an install state file (${parsed.error.message})`);

@@ -16,6 +16,7 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import type { Entry, EntryPlace } from "./hosts.ts";
+import { ConfigSyntaxError, lineColumn } from "./syntax_error.ts";
 
 /** Parses JSON (strict: no comments, no trailing commas) or JSONC; a blank file is an empty object. */
 export function parseJson(text: string, strict: boolean): unknown {
@@ -59,15 +60,24 @@ function parse(text: string, strict: boolean): Node | undefined {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: strict, allowTrailingComma: !strict });
   const first = errors[0];
-  if (first) throw new Error(`${printParseErrorCode(first.error)} at ${position(text, first.offset)}`);
+  if (first) {
+    const { line, column } = lineColumn(text, first.offset);
+    const comment = printParseErrorCode(first.error) === "InvalidCommentToken";
+    throw new ConfigSyntaxError(
+      comment ? "a comment, and strict JSON has none" : describeParseError(first),
+      line,
+      column,
+      comment ? "comment" : undefined,
+    );
+  }
   if (strict) JSON.parse(text);
-  if (root?.type !== "object") throw new Error("the top level is not an object");
+  if (root?.type !== "object") throw new ConfigSyntaxError("the top level is not an object", 1, 1);
   return root;
 }
 
-function position(text: string, offset: number): string {
-  const lines = text.slice(0, offset).split("\n");
-  return `line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
+/** jsonc-parser's error codes in words: `PropertyNameExpected` becomes "property name expected". */
+function describeParseError(error: ParseError): string {
+  return printParseErrorCode(error.error).replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
 }
 
 interface Style {

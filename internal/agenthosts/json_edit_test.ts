@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseJson, removeJsonEntry, setJsonEntry } from "./json_edit.ts";
+import { ConfigSyntaxError } from "./syntax_error.ts";
 
 const place = { root: "mcpServers" };
 const entry = { url: "http://127.0.0.1:7778/mcp", headers: { Authorization: "Bearer nm_x" } };
@@ -71,8 +72,19 @@ describe("json_edit", () => {
   });
 
   it("refuses what does not parse, and comments in strict JSON", () => {
-    assert.throws(() => setJsonEntry('{"a": ', place, "memsvc", entry, false), /at line 1/);
-    assert.throws(() => setJsonEntry('{\n  // hi\n  "a": 1\n}', place, "memsvc", entry, true), /line 2/);
+    const at = (line: number, column: number, message: RegExp, problem?: string) => (err: unknown) => {
+      assert.ok(err instanceof ConfigSyntaxError);
+      assert.deepEqual([err.line, err.column, err.problem], [line, column, problem]);
+      assert.match(err.message, message);
+      return true;
+    };
+    assert.throws(() => setJsonEntry('{"a": ', place, "memsvc", entry, false), at(1, 7, /value expected/));
+    assert.throws(
+      () => setJsonEntry('{\n  // hi\n  "a": 1\n}', place, "memsvc", entry, true),
+      at(2, 3, /a comment, and strict JSON has none/, "comment"),
+    );
+    // JSONC takes the same comment.
+    assert.deepEqual(parseJson('{\n  // hi\n  "a": 1\n}', false), { a: 1 });
     assert.throws(() => setJsonEntry('{"mcpServers": []}', place, "memsvc", entry, true), /not an object/);
     assert.throws(() => setJsonEntry("[]", place, "memsvc", entry, true), /top level/);
   });

@@ -49,7 +49,17 @@ export {
   inspectHosts,
   type RecordedEntry,
 } from "./inspect_host.ts";
-export { type InstallAction, installEntry, type InstallResult, type WriteOptions } from "./install_entry.ts";
+export {
+  exposedMode,
+  type InstallAction,
+  installEntry,
+  type InstallResult,
+  type WriteOptions,
+} from "./install_entry.ts";
+export { type CredentialOptions, type Credentials, getCredentials } from "./credentials.ts";
+export { type InstallerNames, withInstallFlags, withUninstallFlags } from "./installer_flags.ts";
+export { exposedWarning, removalLine, untouchedLine } from "./installer_report.ts";
+export { type UninstallAction, uninstallEntry, type UninstallResult } from "./uninstall_entry.ts";
 export {
   type HostRecord,
   type InstallState,

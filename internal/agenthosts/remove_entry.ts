@@ -1,12 +1,11 @@
 import { backupConfig, ConfigFileError, pruneBackups, writeConfigText } from "./config_file.ts";
 import { removeEntryText } from "./config_format.ts";
-import { entryHash } from "./entry_hash.ts";
 import type { AgentHost } from "./hosts.ts";
 import type { WriteOptions } from "./install_entry.ts";
 import { readEntry } from "./read_entry.ts";
 
-/** removed (or would be, in a dry run); absent: nothing to remove; drifted: left alone. */
-export type RemoveAction = "removed" | "absent" | "drifted";
+/** removed (or would be, in a dry run); absent: nothing to remove. */
+export type RemoveAction = "removed" | "absent";
 
 export interface RemoveResult {
   path: string;
@@ -15,20 +14,17 @@ export interface RemoveResult {
 }
 
 /**
- * Removes exactly our entry and leaves the rest of the file as it was. With `expectedHash`, an entry
- * that no longer hashes to it (the user edited it) is left alone unless `force`.
+ * Removes exactly our entry, whatever it holds, and leaves the rest of the file as it was. Installers
+ * uninstall through uninstallEntry, which first checks the entry is still the one they wrote.
  */
 export async function removeEntry(
   host: AgentHost,
   path: string,
   name: string,
-  options: WriteOptions & { expectedHash?: string; force?: boolean },
+  options: WriteOptions,
 ): Promise<RemoveResult> {
   const { text, entry } = await readEntry(host, path, name);
   if (text === undefined || entry === undefined) return { path, action: "absent" };
-  if (options.expectedHash && entryHash(entry) !== options.expectedHash && !options.force) {
-    return { path, action: "drifted" };
-  }
   let next: string;
   try {
     next = removeEntryText(host, text, name);

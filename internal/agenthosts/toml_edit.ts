@@ -3,15 +3,19 @@
  * or removes it, leaving every other line as it was (TOML libraries that round-trip drop comments).
  * smol-toml parses the file before and after, and the caller compares the results.
  */
-import { parse } from "smol-toml";
+import { parse, TomlError } from "smol-toml";
 import type { Entry, EntryPlace } from "./hosts.ts";
+import { ConfigSyntaxError } from "./syntax_error.ts";
 
 /** The document as plain JSON data (smol-toml gives null-prototype objects and date objects). */
 export function parseToml(text: string): unknown {
   try {
     return JSON.parse(JSON.stringify(parse(text)));
   } catch (err) {
-    throw new Error(String((err as Error).message).split("\n")[0]);
+    // smol-toml's message is "Invalid TOML document: <what>" and then a code block of the lines around it.
+    const what = String((err as Error).message).split("\n")[0]!.replace(/^Invalid TOML document: /, "");
+    if (err instanceof TomlError) throw new ConfigSyntaxError(what, err.line, err.column);
+    throw new ConfigSyntaxError(what);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { type Document, isMap, isSeq, parseDocument, type ToStringOptions, YAMLMap, YAMLSeq } from "yaml";
 import type { Entry, EntryPlace } from "./hosts.ts";
+import { ConfigSyntaxError } from "./syntax_error.ts";
 
 export function parseYaml(text: string): unknown {
   return load(text).toJS() ?? {};
@@ -47,8 +48,14 @@ export function removeYamlEntry(text: string, place: EntryPlace, name: string): 
 function load(text: string): Document {
   const doc = parseDocument(text);
   const error = doc.errors[0];
-  if (error) throw new Error(error.message.split("\n")[0]);
-  if (doc.contents !== null && !isMap(doc.contents)) throw new Error("the top level is not a mapping");
+  if (error) {
+    // The library's message ends with " at line L, column C" and the lines around it; keep the what.
+    const what = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    throw new ConfigSyntaxError(what, error.linePos?.[0].line, error.linePos?.[0].col);
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    throw new ConfigSyntaxError("the top level is not a mapping", 1, 1);
+  }
   return doc;
 }
 

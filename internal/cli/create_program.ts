@@ -1,5 +1,5 @@
 import { Command, type Help } from "@commander-js/extra-typings";
-import { VERSION } from "../version/version.ts";
+import { VERSION_LINE } from "../version/version.ts";
 import { addExamples } from "./examples.ts";
 import { visibleGlobalOptions } from "./global_options.ts";
 import { type Io, processIo } from "./io.ts";
@@ -32,7 +32,7 @@ export function createProgram(options: ProgramOptions): Command {
   const io = options.io ?? processIo;
   const program = new Command(options.name)
     .description([options.summary, options.description].filter(Boolean).join("\n\n"))
-    .version(VERSION, "--version", "Print the version")
+    .version(VERSION_LINE, "--version", "Print the version")
     .helpOption("-h, --help", "Show help")
     .helpCommand("help [command]", "Show help for a command")
     .configureHelp({

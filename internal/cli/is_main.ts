@@ -7,8 +7,11 @@ import { fileURLToPath } from "node:url";
  * both resolved with realpath: npm starts a package's bin through a symlink (node_modules/.bin/<tool>,
  * npx's cache), and a plain comparison there fails and the tool exits silently doing nothing.
  *
+ * Pass the fields, not import.meta itself: a CommonJS bundle (the compiled binaries) has no import.meta
+ * object, only the fields Bun rewrites.
+ *
  * @example
- * if (isMain(import.meta)) await run(buildProgram());
+ * if (isMain({ main: import.meta.main, url: import.meta.url })) void run(buildProgram());
  */
 export function isMain(
   meta: { main?: boolean; url: string },

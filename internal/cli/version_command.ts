@@ -1,5 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
-import { VERSION } from "../version/version.ts";
+import { COMMIT, VERSION, VERSION_LINE } from "../version/version.ts";
 import { addExamples } from "./examples.ts";
 import type { Io } from "./io.ts";
 import { outputOption } from "./output_option.ts";
@@ -11,7 +11,14 @@ export function addVersionCommand(program: Command, io: Io, outputEnv?: string):
     .command("version")
     .description("Print the version")
     .addOption(outputOption({ env: outputEnv }))
-    .action((flags) => printResult(io, { version: VERSION }, flags.output, (v) => v.version));
+    .action((flags) =>
+      printResult(
+        io,
+        COMMIT ? { version: VERSION, commit: COMMIT } : { version: VERSION },
+        flags.output,
+        () => VERSION_LINE,
+      )
+    );
   addExamples(command, [
     `# Print the version\n${program.name()} version`,
     `# Print it as JSON: {"version": "${VERSION}"}\n${program.name()} version -o json`,

@@ -6,13 +6,14 @@
  * and then opens the initialised directory as on any later start.
  */
 import { spawn } from "node:child_process";
-import { createPGlite } from "./create_pglite.ts";
 
 /** The hidden subcommand a binary registers to initialise a data directory and exit. */
 export const INITDB_COMMAND = "__initdb";
 
 /** In the child: creates the database in `dataDir` and closes it. */
 export async function initDataDir(dataDir: string): Promise<void> {
+  // Loaded here: the binaries import this module for INITDB_COMMAND at every start; PGlite is for the child.
+  const { createPGlite } = await import("./create_pglite.ts");
   const pglite = await createPGlite(dataDir);
   await pglite.close();
 }

@@ -50,7 +50,16 @@ export interface FieldSpec {
    * not text to analyze. Give weight 0 to keep them out of ranking.
    */
   verbatim?: boolean;
+  /**
+   * This field's BM25 length normalisation, 0 to 1 (default: the index's `b`). 0 for a field whose
+   * length says nothing about how much it is about a term, such as a name: with the index's `b`, a field
+   * most documents leave empty has an average length near 0, and the few that have it are penalised.
+   */
+  b?: number;
 }
+
+/** A field's spec with its defaults filled in (`b` stays absent unless given: snapshots compare specs). */
+type Spec = Required<Omit<FieldSpec, "b">> & { b?: number };
 
 export interface IndexOptions {
   /**
@@ -232,7 +241,7 @@ interface Pool {
 }
 
 export class FullTextIndex<M = undefined> {
-  readonly #fields: [string, Required<FieldSpec>][];
+  readonly #fields: [string, Spec][];
   readonly #exactWords: boolean;
   readonly #k1: number;
   readonly #b: number;
@@ -271,6 +280,7 @@ export class FullTextIndex<M = undefined> {
       excludable: f.excludable ?? true,
       tier: f.tier ?? 0,
       verbatim: f.verbatim ?? false,
+      ...(f.b !== undefined ? { b: f.b } : {}),
     }]);
     this.#exactWords = options.exactWords ?? false;
     this.#k1 = options.k1 ?? K1;
@@ -854,7 +864,8 @@ export class FullTextIndex<M = undefined> {
     for (let f = 0; f < tf.length; f++) {
       if (!tf[f]) continue;
       const avg = this.#normAverages[f]! || 1;
-      pseudo += this.#fields[f]![1].weight * tf[f]! / (1 - this.#b + this.#b * lengths[at + f]! / avg);
+      const spec = this.#fields[f]![1], b = spec.b ?? this.#b;
+      pseudo += spec.weight * tf[f]! / (1 - b + b * lengths[at + f]! / avg);
     }
     return pseudo * (this.#k1 + 1) / (pseudo + this.#k1);
   }

@@ -103,6 +103,41 @@ describe("FullTextIndex", () => {
     assert.equal(index.size, 6);
   });
 
+  it("a field's own b: 0 leaves its length out, so a field most documents lack does not sink the few", () => {
+    const build = (speaker: { weight: number; b?: number }) => {
+      const index = new FullTextIndex({ content: { weight: 1 }, speaker });
+      // Many entries without a speaker: the field's average length is near 0.
+      for (let i = 0; i < 20; i++) {
+        index.add(`note${i}`, { content: `note ${i} about the garden` }, undefined);
+      }
+      index.add("mention", { content: "ross said the garden gate sticks again after the rain" }, undefined);
+      index.add("said", { content: "the gate sticks", speaker: "Ross Geller" }, undefined);
+      return index;
+    };
+    // With the index's b the speaker's two words count as twenty times the average: "said" ranks second.
+    assert.deepEqual(ids(build({ weight: 1 }).search("ross gate", 2)), ["mention", "said"]);
+    assert.deepEqual(ids(build({ weight: 1, b: 0 }).search("ross gate", 2)), ["said", "mention"]);
+    // b is part of the spec a snapshot is checked against; a spec without it serialises as before.
+    const index = build({ weight: 1, b: 0 });
+    const bytes = index.serialize();
+    assert.deepEqual(
+      ids(
+        FullTextIndex.deserialize(
+          { content: { weight: 1 }, speaker: { weight: 1, b: 0 } },
+          bytes,
+          () => undefined,
+        )
+          .search("ross gate", 2),
+      ),
+      ["said", "mention"],
+    );
+    assert.throws(
+      () =>
+        FullTextIndex.deserialize({ content: { weight: 1 }, speaker: { weight: 1 } }, bytes, () => undefined),
+      /other fields/,
+    );
+  });
+
   it("MaxScore pruning returns exactly what scoring every match would", () => {
     let seed = 7;
     const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;

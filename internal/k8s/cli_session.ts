@@ -11,7 +11,7 @@
  */
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { envOption, scopeGlobalOptions, useGlobalOptions, usesGlobalOption } from "../cli/mod.ts";
-import { KubeClient } from "./client.ts";
+import type { KubeClient } from "./client.ts";
 
 /**
  * The global flags, accepted before or after the command name. With `scoped`, a command's help lists
@@ -81,10 +81,14 @@ export interface KubeSession {
   namespace: string;
 }
 
-/** A client for the kubeconfig and context the flags select; the caller closes it. */
-export function kubeClientFor(command: CommandUnknownOpts, userAgent: string): KubeClient {
+/**
+ * A client for the kubeconfig and context the flags select; the caller closes it. The client's module
+ * loads here, not at the top: every start registers the flags, only commands that call this need it.
+ */
+export async function kubeClientFor(command: CommandUnknownOpts, userAgent: string): Promise<KubeClient> {
   assertDeclared(command, "kubeconfig");
   const flags = command.optsWithGlobals() as KubeFlags;
+  const { KubeClient } = await import("./client.ts");
   return KubeClient.fromKubeconfig({
     ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
     ...(flags.context ? { context: flags.context } : {}),
@@ -99,7 +103,7 @@ export async function withKubeSession<T>(
   userAgent: string,
   fn: (session: KubeSession) => Promise<T>,
 ): Promise<T> {
-  const client = kubeClientFor(command, userAgent);
+  const client = await kubeClientFor(command, userAgent);
   const session = {
     client,
     get namespace() {

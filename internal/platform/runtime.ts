@@ -1,5 +1,7 @@
 /** Minimal views of the runtime globals we use; neither runtime's full typings are loaded everywhere. */
 export interface BunGlobal {
+  /** The entry point's path; in a compiled binary it is in the embedded file system, /$bunfs/. */
+  main?: string;
   embeddedFiles?: ReadonlyArray<Blob & { name?: string }>;
   mmap?(path: string, options?: { shared?: boolean }): Uint8Array;
   serve(options: {

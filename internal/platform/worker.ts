@@ -1,12 +1,17 @@
 /**
  * Worker scripts from source and inside a compiled binary. scripts/build.ts compiles each worker in as a
  * further entry point, where Bun finds it by its path from the repository root, not next to the module
- * that starts it (every bundled module's import.meta.url is the binary's own).
+ * that starts it.
  */
+import { bunGlobal } from "./runtime.ts";
 
-/** Whether this code runs inside a `bun build --compile` binary. */
+/**
+ * Whether this code runs inside a `bun build --compile` binary: its entry point is in Bun's embedded file
+ * system. (Not import.meta.url: the binaries are CommonJS bundles, where Bun writes each module's URL at
+ * build time, the build machine's path.)
+ */
 export function isCompiledBinary(): boolean {
-  return import.meta.url.startsWith("file:///$bunfs/");
+  return bunGlobal()?.main?.startsWith("/$bunfs/") === true;
 }
 
 /**

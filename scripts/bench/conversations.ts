@@ -24,7 +24,10 @@ export type QuestionKind = "direct" | "paraphrase" | "time" | "multi" | "context
 export interface Turn {
   /** Stable within the set: `c03-s07-t12`. */
   key: string;
-  role: "user" | "assistant";
+  /** The generated set's turns are a user's or the assistant's. */
+  role?: "user" | "assistant";
+  /** The public sets' turns (public_sets.ts) name who wrote them. */
+  speaker?: string;
   text: string;
 }
 
@@ -37,7 +40,8 @@ export interface Session {
 
 export interface Question {
   chat: string;
-  kind: QuestionKind;
+  /** QuestionKind for the generated set; the public sets' own categories (public_sets.ts). */
+  kind: string;
   question: string;
   /** Keys of the turns that answer it. */
   answers: string[];

@@ -12,8 +12,12 @@
  * (one GetConfig per agent). Prints a table and writes the figures as JSON to
  * .cache/bench/edgectl.json. Every listing is checked to print every route, link or agent.
  *
+ * With `--baseline <edgectl>` (another build, e.g. of main) that binary's `agents list` and `version
+ * --client` are timed in the same rounds, for before/after figures from one run.
+ *
  *   deno task bench:edgectl                       # 1,000 routes, 1,000 links, 200 agents, 15 runs each
  *   deno task bench:edgectl --routes 200 --links 200 --agents 50 --runs 5
+ *   deno task bench:edgectl --baseline /tmp/edgectl-main
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -190,8 +194,13 @@ async function main() {
       links: { type: "string", default: "1000" },
       agents: { type: "string", default: "200" },
       runs: { type: "string", default: "15" },
+      baseline: { type: "string" },
     },
   });
+  const baseline = values.baseline;
+  if (baseline !== undefined && !existsSync(baseline)) {
+    throw new Error(`--baseline ${baseline}: no such file`);
+  }
   const routes = Number(values.routes);
   const links = Number(values.links);
   const agents = Number(values.agents);
@@ -270,8 +279,12 @@ async function main() {
       kubectlLinksMs.push((await timed(kubectlLinks[0], [...kubectlLinks[1]], env)).ms);
     }
     const startupMs: number[] = [];
+    const baselineStartupMs: number[] = [];
     await timed(EDGECTL, ["version", "--client"], {});
-    for (let i = 0; i < runs; i++) startupMs.push((await timed(EDGECTL, ["version", "--client"], {})).ms);
+    for (let i = 0; i < runs; i++) {
+      startupMs.push((await timed(EDGECTL, ["version", "--client"], {})).ms);
+      if (baseline) baselineStartupMs.push((await timed(baseline, ["version", "--client"], {})).ms);
+    }
 
     const edgectl = summarize(edgectlMs);
     const kubectl = summarize(kubectlMs);
@@ -304,10 +317,12 @@ async function main() {
       if (rows !== agents) throw new Error(`${cmd} ${args[0]} listed ${rows} agents, not ${agents}`);
     }
     const agentsListMs: number[] = [];
+    const baselineAgentsListMs: number[] = [];
     const kubectlPodsMs: number[] = [];
     const agentsConfigMs: number[] = [];
     for (let i = 0; i < runs; i++) {
       agentsListMs.push((await timed(edgectlAgents[0], [...edgectlAgents[1]], env)).ms);
+      if (baseline) baselineAgentsListMs.push((await timed(baseline, [...edgectlAgents[1]], env)).ms);
       kubectlPodsMs.push((await timed(kubectlAgents[0], [...kubectlAgents[1]], env)).ms);
       agentsConfigMs.push((await timed(edgectlConfig[0], [...edgectlConfig[1]], env)).ms);
     }
@@ -315,6 +330,9 @@ async function main() {
     const kubectlPods = summarize(kubectlPodsMs);
     const agentsConfig = summarize(agentsConfigMs);
     const agentsRatio = Math.round((agentsList.p50 / kubectlPods.p50) * 100) / 100;
+    const baselineRows = baseline
+      ? { startup: summarize(baselineStartupMs), agentsList: summarize(baselineAgentsListMs) }
+      : undefined;
     const result = {
       date: new Date().toISOString(),
       routes,
@@ -334,6 +352,14 @@ async function main() {
       kubectlGetAgentPods: kubectlPods,
       ratioAgentsListToKubectl: agentsRatio,
       edgectlAgentsConfig: agentsConfig,
+      ...(baselineRows && {
+        baseline: {
+          binary: baseline,
+          versionClient: baselineRows.startup,
+          agentsList: baselineRows.agentsList,
+          ratioAgentsListToKubectl: Math.round((baselineRows.agentsList.p50 / kubectlPods.p50) * 100) / 100,
+        },
+      }),
     };
     process.stdout.write(
       formatTable(["measurement", "runs", "median ms", "min ms", "max ms"], [
@@ -356,6 +382,24 @@ async function main() {
           kubectlPods.min,
           kubectlPods.max,
         ],
+        ...(baselineRows
+          ? [
+            [
+              "baseline version --client",
+              baselineRows.startup.n,
+              baselineRows.startup.p50,
+              baselineRows.startup.min,
+              baselineRows.startup.max,
+            ],
+            [
+              `baseline agents list (${agents})`,
+              baselineRows.agentsList.n,
+              baselineRows.agentsList.p50,
+              baselineRows.agentsList.min,
+              baselineRows.agentsList.max,
+            ],
+          ]
+          : []),
         [
           `edgectl agents config (${agents} gRPC)`,
           agentsConfig.n,
@@ -371,6 +415,11 @@ async function main() {
     );
     console.log(`ratio edgectl sdwan links/kubectl (${links} links): ${result.ratioSdwanLinksToKubectl}`);
     console.log(`ratio edgectl agents list / kubectl get pods (${agents} agents): ${agentsRatio}`);
+    if (result.baseline) {
+      console.log(
+        `ratio baseline agents list / kubectl get pods: ${result.baseline.ratioAgentsListToKubectl}`,
+      );
+    }
     const out = join(ROOT, ".cache", "bench");
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, "edgectl.json"), `${JSON.stringify(result, null, 2)}\n`);

@@ -25,7 +25,8 @@ const arg = (name: string) => {
 const POOL = 30;
 
 interface Candidate {
-  key: string | undefined;
+  /** The turns the id stands for (identical texts share one entry). */
+  keys: string[];
   k?: number;
   v?: number;
 }
@@ -43,7 +44,7 @@ async function fetchPools() {
   try {
     await server.login();
     const started = performance.now();
-    const { keyOf } = await loadConversations(server, set);
+    const { keysOf } = await loadConversations(server, set);
     type Hit = { id: string; score: number; confidence: number };
     for (const q of set.questions) {
       const tier = async (mode: string) =>
@@ -57,7 +58,7 @@ async function fetchPools() {
           score: r.score / (0.9 + 0.1 * r.confidence),
         }));
       const byId = new Map<string, Candidate>();
-      const get = (id: string) => byId.get(id) ?? byId.set(id, { key: keyOf.get(id) }).get(id)!;
+      const get = (id: string) => byId.get(id) ?? byId.set(id, { keys: keysOf.get(id) ?? [] }).get(id)!;
       const keyword = await tier("keyword");
       const best = Math.max(0, ...keyword.map((h) => h.score));
       for (const h of keyword) get(h.id).k = best > 0 ? h.score / best : 0;
@@ -65,7 +66,7 @@ async function fetchPools() {
       pools.push({ answers: q.answers, candidates: [...byId.values()] });
     }
     console.log(
-      `${set.chats.length} chats, ${keyOf.size} turns, ${set.questions.length} questions, embedder ${
+      `${set.chats.length} chats, ${keysOf.size} turns, ${set.questions.length} questions, embedder ${
         arg("embedder") ?? "default"
       }; loaded and searched in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
@@ -84,7 +85,7 @@ function recall(fusion: Fusion): [number, number] {
     const scores = fusion(p.candidates);
     const order = p.candidates.map((c, i) => ({ c, s: scores[i]! })).filter((x) => Number.isFinite(x.s))
       .sort((a, b) => b.s - a.s);
-    const rank = order.findIndex((x) => x.c.key !== undefined && p.answers.includes(x.c.key));
+    const rank = order.findIndex((x) => x.c.keys.some((k) => p.answers.includes(k)));
     if (rank >= 0 && rank < 5) r5++;
     if (rank >= 0 && rank < 10) r10++;
   }

@@ -1,33 +1,50 @@
 /**
  * Conversational recall in process, for tuning ranking: the search pipeline of memsvc's hybrid search
- * (keyword_index.ts's BM25F with session context and neighbour lending, the built-in hashing
- * embedder's cosine, fusion.ts, the near-duplicate collapse) rebuilt over one index per chat, with no
- * server and no database, so a variant's figure takes seconds. It mirrors the server's ranking for
- * a fresh load (every entry confidence 1, no cold entries); recall.ts through the real API is the check.
+ * (keyword_index.ts's BM25F with session context, speaker field and neighbour lending, the embedder's
+ * cosine, fusion.ts, the question-turn prior, the near-duplicate collapse) rebuilt over one index per
+ * chat, with no server and no database, so a variant's figure takes seconds. It mirrors the server's
+ * ranking for a fresh load (every entry confidence 1, no cold entries; identical texts are not merged
+ * into one entry as the store merges them); recall.ts through the real API is the check.
  *
- *   deno run -A scripts/bench/recall_offline.ts --seed 7 --chats 8          # tune on another seed
- *   deno run -A scripts/bench/recall_offline.ts --seed 7 --chats 8 --sweep  # one parameter at a time
- *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-static   # its vectors and fusion
- *   deno run -A scripts/bench/recall_offline.ts --no-expansion             # without query expansion
- *   deno run -A scripts/bench/recall_offline.ts --seed 7 --misses          # questions missed at 5, why
+ * It reads the same sets as recall.ts (the generated one and the public ones, public_sets.ts), the dev
+ * half unless told otherwise: tune there, and report the held-back half through recall.ts once.
  *
- * Tune on another seed and keep the default set (seed 25) as the held-out check. The harness gave the
- * server's figures to the third decimal on the default set's first 4 chats (hybrid R@5 0.622, R@10 0.721).
+ *   deno run -A scripts/bench/recall_offline.ts                       # dev halves, builtin-static
+ *   deno run -A scripts/bench/recall_offline.ts --candidates          # issue 40's candidate methods
+ *   deno run -A scripts/bench/recall_offline.ts --sweep               # one parameter at a time
+ *   deno run -A scripts/bench/recall_offline.ts --sets realtalk --misses   # questions missed at 5, why
+ *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-hash    # or builtin-minilm (slow)
+ *   deno run -A scripts/bench/recall_offline.ts --no-expansion --kinds    # without query expansion
  */
-import { FullTextIndex, type ParsedQuery, parseQuery } from "../../internal/fulltext/mod.ts";
-import { cosine, embedText, tokens } from "../../server/memsvc/embeddings/mod.ts";
+import {
+  analyze,
+  FullTextIndex,
+  type ParsedQuery,
+  parseQuery,
+  STOP_WORDS,
+} from "../../internal/fulltext/mod.ts";
+import { cosine, embedText, MiniLMEmbedder, tokens } from "../../server/memsvc/embeddings/mod.ts";
 import { embedStatic, loadStaticModel } from "../../server/memsvc/embeddings/static_minilm.ts";
 import { parseDateWords } from "../../server/memsvc/memory/date_words.ts";
-import { fuse, type Fusion, HASH_FUSION, STATIC_FUSION } from "../../server/memsvc/memory/fusion.ts";
+import {
+  fuse,
+  type Fusion,
+  HASH_FUSION,
+  MINILM_FUSION,
+  STATIC_FUSION,
+} from "../../server/memsvc/memory/fusion.ts";
 import { expandQuery, loadNeighbours } from "../../server/memsvc/memory/query_expansion.ts";
-import { COLLAPSE_JACCARD } from "../../server/memsvc/memory/search.ts";
+import { isQuestionTurn, QUESTION_TURN_FACTOR } from "../../server/memsvc/memory/answer_prior.ts";
+import { COLLAPSE_JACCARD, DATE_BOOST } from "../../server/memsvc/memory/search.ts";
 import {
   EXPANSION_RADIUS,
   KEYWORD_FIELDS,
   KEYWORD_OPTIONS,
   NEIGHBOUR_LEND,
 } from "../../server/memsvc/memory/keyword_index.ts";
-import { type ConversationSet, conversationSet, DEFAULT_SET } from "./conversations.ts";
+import type { ConversationSet } from "./conversations.ts";
+import type { Half } from "./public_sets.ts";
+import { recallSets } from "./recall.ts";
 import { table } from "./table.ts";
 
 export interface Params {
@@ -46,6 +63,27 @@ export interface Params {
   vectorLend?: number;
   /** The vector tier's embedder (default: the built-in hashing one). */
   embed?: (text: string) => Float32Array;
+  /**
+   * Candidates (not in the server unless measured to help):
+   * - `session`: after fusion, each turn gains `weight` × its session's score (the mean of the session's
+   *   best `top` fused scores, over the best session's), then re-ranks: session retrieval, then turns.
+   * - `askPenalty`: a turn that is itself a question (ends with "?") has its fused score × (1 − p); the
+   *   server's is 1 − QUESTION_TURN_FACTOR (answer_prior.ts).
+   * - `prf`: pseudo-relevance feedback: the `terms` stems weighing most in the first pass's `docs` best
+   *   keyword hits (tf × idf, query terms left out) join the query at `weight` each.
+   */
+  session?: { weight: number; top: number };
+  /**
+   * The query's date window (date_words.ts) judged by the turn's own date (metadata `date`) instead of
+   * the entry's created_at: turns outside it have their fused score divided by DATE_BOOST.
+   */
+  dateWindow?: boolean;
+  /** The speaker (or role) as a field of its own at this weight, out of the tags. */
+  speakerField?: number;
+  /** The date in the tags as words too ("December 29 2023 Friday"), at this weight in a field of its own. */
+  dateField?: number;
+  askPenalty?: number;
+  prf?: { docs: number; terms: number; weight: number };
 }
 
 export const CURRENT: Params = {
@@ -54,6 +92,7 @@ export const CURRENT: Params = {
   radius: EXPANSION_RADIUS,
   lend: NEIGHBOUR_LEND,
   fusion: HASH_FUSION,
+  askPenalty: 1 - QUESTION_TURN_FACTOR,
 };
 
 const LIMIT = 10, FETCH = 30;
@@ -61,12 +100,16 @@ const LIMIT = 10, FETCH = 30;
 interface Chat {
   keys: string[];
   texts: string[];
-  /** What recall.ts indexes as tags: source_type "chat" and metadata { role, turn, date }. */
+  /** What recall.ts indexes as tags: source_type "chat" and metadata { role or speaker, turn, date }. */
   tags: string[];
   /** Position of each turn in its session, and the session's first and last position. */
   session: Int32Array;
   vectors: Float32Array[];
   words: Set<string>[];
+  speakers: string[];
+  dates: string[];
+  /** Document frequency of each stem (for pseudo-relevance feedback), computed when first needed. */
+  df?: Map<string, number>;
 }
 
 export function prepare(set: ConversationSet, embed = embedText): Map<string, Chat> {
@@ -76,7 +119,10 @@ export function prepare(set: ConversationSet, embed = embedText): Map<string, Ch
     out.set(c.id, {
       keys: turns.map((t) => t.key),
       texts: turns.map((t) => t.text),
-      tags: turns.map((t) => ["chat", t.role, t.key, t.date].join(" ")),
+      // keyword_index.ts textOf: metadata `speaker` has a field of its own, the other values are tags.
+      tags: turns.map((t) => ["chat", t.role, t.key, t.date].filter((x) => x).join(" ")),
+      speakers: turns.map((t) => t.speaker ?? ""),
+      dates: turns.map((t) => t.date),
       session: Int32Array.from(turns.map((t) => t.si)),
       vectors: turns.map((t) => embed(t.text)),
       words: turns.map((t) => new Set(tokens(t.text))),
@@ -94,18 +140,69 @@ function neighbours(chat: Chat, i: number, radius: number): number[] {
   return out;
 }
 
+/** Pseudo-relevance feedback (Params.prf): the query plus the stems weighing most in the top docs. */
+function feedback(
+  query: ParsedQuery,
+  top: number[],
+  chat: Chat,
+  prf: NonNullable<Params["prf"]>,
+): ParsedQuery {
+  const df = chat.df ??= (() => {
+    const m = new Map<string, number>();
+    for (const t of chat.texts) for (const s of new Set(analyze(t))) m.set(s, (m.get(s) ?? 0) + 1);
+    return m;
+  })();
+  const n = chat.texts.length;
+  const weight = new Map<string, number>();
+  for (const i of top) {
+    for (const s of analyze(chat.texts[i]!)) {
+      if (query.terms.has(s) || STOP_WORDS.has(s) || s.length < 3) continue;
+      weight.set(s, (weight.get(s) ?? 0) + Math.log(1 + n / (df.get(s) ?? 1)));
+    }
+  }
+  const terms = new Map(query.terms);
+  for (const [s] of [...weight].sort((a, b) => b[1] - a[1]).slice(0, prf.terms)) terms.set(s, prf.weight);
+  return { ...query, terms };
+}
+
 function buildIndex(chat: Chat, p: Params) {
-  const index = new FullTextIndex(p.fields, { k1: p.k1, b: p.b });
+  const fields: Params["fields"] = { ...p.fields };
+  if (p.dateField) fields.date = { weight: p.dateField };
+  const index = new FullTextIndex(fields, { k1: p.k1, b: p.b });
   chat.keys.forEach((key, i) => {
     const context = neighbours(chat, i, p.radius).map((n) => chat.texts[n]).join(" ");
-    index.add(key, { content: chat.texts[i]!, context, tags: chat.tags[i]! }, undefined);
+    index.add(key, {
+      content: chat.texts[i]!,
+      context,
+      tags: chat.tags[i]!,
+      speaker: chat.speakers[i]!,
+      ...(p.dateField ? { date: dateWords(chat.dates[i]!) } : {}),
+    }, undefined);
   });
   return index;
+}
+
+const MONTHS = "January February March April May June July August September October November December".split(
+  " ",
+);
+const DAYS = "Sunday Monday Tuesday Wednesday Thursday Friday Saturday".split(" ");
+/** "2023-12-29" → "December Dec 29 2023 Friday". */
+export function dateWords(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!m) return "";
+  const month = MONTHS[Number(m[2]) - 1]!;
+  const day = DAYS[new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDay()]!;
+  return `${month} ${month.slice(0, 3)} ${Number(m[3])} ${m[1]} ${day}`;
 }
 
 export interface Figures {
   r5: number;
   r10: number;
+  /**
+   * Share of questions with an evidence turn anywhere among the candidates hybrid fuses (each tier's
+   * best 30, after lending): what any re-ranking of them could reach at most.
+   */
+  pool: number;
   byKind: Record<string, [number, number, number]>;
 }
 
@@ -126,7 +223,7 @@ export function evaluate(
 ): Figures {
   const indexes = new Map([...prepared].map(([id, chat]) => [id, buildIndex(chat, p)]));
   const byKind: Record<string, [number, number, number]> = {};
-  let r5 = 0, r10 = 0;
+  let r5 = 0, r10 = 0, pool = 0;
   const now = new Date();
   for (const q of set.questions) {
     const chat = prepared.get(q.chat)!;
@@ -136,7 +233,10 @@ export function evaluate(
     const at = new Map(chat.keys.map((k, i) => [k, i]));
     // Keyword tier (KeywordIndex.search).
     const parsed = parseQuery(text);
-    const hits = index.search(p.expand ? p.expand(parsed, p.fusion.expansion) : parsed, FETCH * 2);
+    let query = p.expand ? p.expand(parsed, p.fusion.expansion) : parsed;
+    let hits = index.search(query, FETCH * 2);
+    if (p.prf) query = feedback(query, hits.slice(0, p.prf.docs).map((h) => at.get(h.id)!), chat, p.prf);
+    if (p.prf) hits = index.search(query, FETCH * 2);
     const scores = new Map(hits.map((h) => [h.id, h.score]));
     const lent = new Map<string, number>();
     for (const h of hits) {
@@ -164,6 +264,7 @@ export function evaluate(
       for (const [id, bonus] of lentV) cos.set(id, Math.max(cos.get(id) ?? 0, bonus));
       vector = [...cos].map(([id, score]) => ({ id, score }));
     }
+    if ([...keyword, ...vector].some((r) => q.answers.includes(r.id))) pool++;
     const tiers = new Map<string, { k?: number; v?: number }>();
     if (mode !== "vector") {
       const max = Math.max(0, ...keyword.map((r) => r.score));
@@ -179,7 +280,34 @@ export function evaluate(
     const fused = fuse(tiers, p.fusion, {
       keyword: mode !== "vector" && keyword.length > 0,
       vector: mode !== "keyword" && vector.length > 0,
-    }).sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
+    });
+    if (p.dateWindow && dated.window) {
+      const { from, to } = dated.window;
+      for (const c of fused) {
+        const d = chat.dates[at.get(c.id)!];
+        const t = d ? new Date(`${d}T12:00:00Z`) : undefined;
+        if (!t || !(t >= from && t < to)) c.fused /= DATE_BOOST;
+      }
+    }
+    if (p.askPenalty) {
+      for (const c of fused) if (isQuestionTurn(chat.texts[at.get(c.id)!]!)) c.fused *= 1 - p.askPenalty;
+    }
+    if (p.session) {
+      const bySession = new Map<number, number[]>();
+      for (const c of fused) {
+        const s = chat.session[at.get(c.id)!]!;
+        bySession.set(s, [...(bySession.get(s) ?? []), c.fused]);
+      }
+      const score = new Map([...bySession].map(([s, xs]) => {
+        const top = xs.sort((a, b) => b - a).slice(0, p.session!.top);
+        return [s, top.reduce((a, b) => a + b, 0) / p.session!.top];
+      }));
+      const best = Math.max(...score.values());
+      for (const c of fused) {
+        c.fused += p.session.weight * score.get(chat.session[at.get(c.id)!]!)! / (best || 1);
+      }
+    }
+    fused.sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
     // Near-duplicate collapse (search.ts #top); every entry's confidence is 1.
     const kept: number[] = [];
     for (const c of fused) {
@@ -207,7 +335,7 @@ export function evaluate(
     if (rank >= 0) (r10++, k[1]++);
   }
   const n = set.questions.length;
-  return { r5: r5 / n, r10: r10 / n, byKind };
+  return { r5: r5 / n, r10: r10 / n, pool: pool / n, byKind };
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {
@@ -230,62 +358,166 @@ export function row(name: string, f: Figures): string[] {
   ];
 }
 
+/** Figures of one variant on several sets (each set prepared once). */
+export function evaluateSets(
+  sets: readonly { name: string; set: ConversationSet; prepared: Map<string, Chat> }[],
+  p: Params,
+): Map<string, Figures> {
+  return new Map(sets.map((s) => [s.name, evaluate(s.set, p, s.prepared)]));
+}
+
+/** Per set R@5 / R@10 and the macro-averages (all sets, public sets), one row per variant. */
+export function setsRows(name: string, figures: Map<string, Figures>): string[] {
+  const all = [...figures.values()];
+  const publics = [...figures].filter(([n]) => n !== "generated").map(([, f]) => f);
+  const mean = (fs: Figures[], k: "r5" | "r10") => fs.reduce((s, f) => s + f[k], 0) / (fs.length || 1);
+  return [
+    name,
+    ...all.map((f) => `${r3(f.r5)}/${r3(f.r10)}`),
+    `${r3(mean(publics, "r5"))}/${r3(mean(publics, "r10"))}`,
+    `${r3(mean(all, "r5"))}/${r3(mean(all, "r10"))}`,
+  ];
+}
+
 if (import.meta.main) {
   const arg = (name: string) => {
     const at = process.argv.indexOf(`--${name}`);
     return at > 0 ? process.argv[at + 1] : undefined;
   };
-  const set = conversationSet({
-    ...DEFAULT_SET,
-    chats: Number(arg("chats") ?? DEFAULT_SET.chats),
-    seed: Number(arg("seed") ?? DEFAULT_SET.seed),
+  const { sets, missing } = recallSets({
+    half: (arg("half") ?? "dev") as Half,
+    sets: arg("sets")?.split(","),
+    chats: arg("chats") ? Number(arg("chats")) : undefined,
+    seed: arg("seed") ? Number(arg("seed")) : undefined,
   });
+  for (const m of missing) console.error(`skipped: ${m}`);
   const t = performance.now();
   const neighbours = await loadNeighbours();
   let params: Params = {
     ...CURRENT,
     expand: process.argv.includes("--no-expansion") ? undefined : (q, w) => expandQuery(q, neighbours, w),
   };
-  if (arg("embedder") === "builtin-static") {
+  // The server's default embedder, builtin-static, unless told otherwise.
+  if ((arg("embedder") ?? "builtin-static") === "builtin-static") {
     const model = await loadStaticModel();
     params = {
       ...params,
       embed: (text) => embedStatic(model.table, model.tokenizer, text),
       fusion: STATIC_FUSION,
     };
-  } else if (arg("embedder")) throw new Error("--embedder: builtin-static, or none for the hashing embedder");
+  } else if (arg("embedder") === "builtin-minilm") {
+    // The neural model embeds tens of texts a second: every text once, up front, then looked up.
+    const model = new MiniLMEmbedder();
+    const texts = [
+      ...new Set(sets.flatMap((s) => [
+        ...s.set.chats.flatMap((c) => c.sessions.flatMap((x) => x.turns.map((t) => t.text))),
+        ...s.set.questions.map((q) => {
+          const dated = parseDateWords(q.question, new Date());
+          return /\w/.test(dated.rest) ? dated.rest : q.question;
+        }),
+      ])),
+    ];
+    const vectors = new Map<string, Float32Array>();
+    for (let i = 0; i < texts.length; i += 64) {
+      const batch = texts.slice(i, i + 64);
+      (await model.embed(batch)).forEach((v, j) => vectors.set(batch[j]!, v));
+    }
+    params = { ...params, embed: (text) => vectors.get(text)!, fusion: MINILM_FUSION };
+  } else if (arg("embedder") !== "builtin-hash") {
+    throw new Error("--embedder: builtin-static, builtin-minilm or builtin-hash");
+  }
+  const prepared = sets.map((s) => ({ ...s, prepared: prepare(s.set, params.embed) }));
+  console.log(
+    `half ${arg("half") ?? "dev"}: ${
+      prepared.map((s) => `${s.name} ${s.set.chats.length} chats, ${s.set.questions.length} questions`).join(
+        "; ",
+      )
+    }`,
+  );
   if (process.argv.includes("--sweep")) {
-    sweep(set, params);
+    sweep(prepared, params);
     process.exit(0);
   }
-  const prepared = prepare(set, params.embed);
-  if (process.argv.includes("--misses")) {
-    const misses: Miss[] = [];
-    evaluate(set, params, prepared, "hybrid", misses);
-    for (const m of misses.slice(0, Number(arg("misses-n") ?? 30))) {
-      console.log(`[${m.kind}] ${m.question}\n  answer: ${m.answers.join(" | ")}`);
-      for (const t of m.top) console.log(`    - ${t}`);
+  if (process.argv.includes("--candidates")) {
+    const only = arg("candidates-only");
+    const rows = [setsRows("current", evaluateSets(prepared, params))];
+    for (const [name, p] of candidates(params)) {
+      if (only && !name.startsWith(only)) continue;
+      rows.push(setsRows(name, evaluateSets(prepared, p)));
+      console.error(rows.at(-1)!.join("  "));
     }
-    console.log(`${misses.length} missed at 5 of ${set.questions.length}`);
+    console.log(table(["variant", ...prepared.map((s) => `${s.name} R@5/10`), "public", "all"], rows));
+    process.exit(0);
+  }
+  if (process.argv.includes("--misses")) {
+    for (const s of prepared) {
+      const misses: Miss[] = [];
+      evaluate(s.set, params, s.prepared, "hybrid", misses);
+      for (const m of misses.slice(0, Number(arg("misses-n") ?? 30))) {
+        console.log(`[${s.name} ${m.kind}] ${m.question}\n  answer: ${m.answers.join(" | ")}`);
+        for (const t of m.top) console.log(`    - ${t}`);
+      }
+      console.log(`${s.name}: ${misses.length} missed at 5 of ${s.set.questions.length}`);
+    }
     process.exit(0);
   }
   const rows: string[][] = [];
-  for (const mode of ["keyword", "vector", "hybrid"]) {
-    rows.push(row(mode, evaluate(set, params, prepared, mode)));
+  for (const s of prepared) {
+    for (const mode of ["keyword", "vector", "hybrid"]) {
+      const f = evaluate(s.set, params, s.prepared, mode);
+      rows.push([s.name, mode, r3(f.r5), r3(f.r10), mode === "hybrid" ? r3(f.pool) : ""]);
+    }
   }
-  const kinds = Object.keys(evaluate(set, params, prepared).byKind).sort();
-  console.log(
-    `${set.chats.length} chats, ${set.questions.length} questions, seed ${arg("seed") ?? DEFAULT_SET.seed}`,
-  );
-  console.log(table(["tier", "R@5", "R@10", ...kinds.map((k) => `${k} R@5/10`)], rows));
+  console.log(table(["set", "tier", "R@5", "R@10", "in the fused pool"], rows));
+  if (process.argv.includes("--kinds")) {
+    for (const s of prepared) {
+      const f = evaluate(s.set, params, s.prepared);
+      console.log(
+        s.name,
+        Object.keys(f.byKind).sort().map((k) => {
+          const [a, b, n] = f.byKind[k]!;
+          return `${k} ${r3(a / n)}/${r3(b / n)} (${n})`;
+        }).join(", "),
+      );
+    }
+  }
   console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
-/** One parameter at a time around `base` (coordinate sweep), on the set given. */
-export function sweep(set: ConversationSet, CURRENT: Params) {
-  const prepared = prepare(set, CURRENT.embed);
-  const base = evaluate(set, CURRENT, prepared);
-  const rows: string[][] = [row("current", base)];
+/** The ranking methods issue 40 asks to measure, as variants of `base` (`--candidates`). */
+export function candidates(base: Params): [string, Params][] {
+  const field = (name: string, weight: number): Params => ({
+    ...base,
+    fields: { ...base.fields, [name]: { ...base.fields[name as keyof typeof base.fields], weight } },
+  });
+  return [
+    ["date window", { ...base, dateWindow: true }],
+    ...[0.5, 0.6, 0.65].map((w): [string, Params] => [`zscore k ${w}`, {
+      ...base,
+      fusion: { ...base.fusion, keyword: w, vector: 1 - w },
+    }]),
+    ...[0.1, 0.3, 0.6].map((w): [string, Params] => [`date field ${w}`, { ...base, dateField: w }]),
+    ...[0, 0.3, 0.6, 1.5].map((w): [string, Params] => [`speaker field ${w}`, field("speaker", w)]),
+    ...[0, 0.2, 0.5].map((p): [string, Params] => [`ask penalty ${p}`, { ...base, askPenalty: p }]),
+    ...[0.3, 0.5].map((w): [string, Params] => [`context ${w}`, field("context", w)]),
+    ...[0.1, 0.2, 0.3, 0.5].flatMap((weight) =>
+      [1, 3].map((
+        top,
+      ): [string, Params] => [`session ${weight} top ${top}`, { ...base, session: { weight, top } }])
+    ),
+    ...[[3, 5, 0.2], [3, 10, 0.2], [5, 10, 0.1], [5, 10, 0.3], [10, 10, 0.2]].map(([docs, terms, weight]): [
+      string,
+      Params,
+    ] => [`prf ${docs} docs ${terms} terms ${weight}`, {
+      ...base,
+      prf: { docs: docs!, terms: terms!, weight: weight! },
+    }]),
+  ];
+}
+
+/** One parameter at a time around `base` (coordinate sweep), on the sets given. */
+export function sweep(sets: Parameters<typeof evaluateSets>[0], CURRENT: Params) {
+  const rows: string[][] = [setsRows("current", evaluateSets(sets, CURRENT))];
   const field = (name: string, weight: number): Params => ({
     ...CURRENT,
     fields: { ...CURRENT.fields, [name]: { ...CURRENT.fields[name as keyof typeof CURRENT.fields], weight } },
@@ -318,7 +550,6 @@ export function sweep(set: ConversationSet, CURRENT: Params) {
       fusion: { ...CURRENT.fusion, kind: "zscore", keyword: w, vector: 1 - w },
     }]),
   ];
-  for (const [name, p] of variants) rows.push(row(name, evaluate(set, p, prepared)));
-  const kinds = Object.keys(base.byKind).sort();
-  console.log(table(["variant", "R@5", "R@10", ...kinds.map((k) => `${k} R@5/10`)], rows));
+  for (const [name, p] of variants) rows.push(setsRows(name, evaluateSets(sets, p)));
+  console.log(table(["variant", ...sets.map((s) => `${s.name} R@5/10`), "public", "all"], rows));
 }

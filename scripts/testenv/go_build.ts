@@ -13,7 +13,7 @@
  * The Go caches are private to this root so that its size is measurable and it can be removed in
  * one go (module cache files are read-only: `chmod -R u+w <root> && rm -rf <root>`).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   copyFileSync,
@@ -167,6 +167,52 @@ export async function ensureBinary(
   const started = performance.now();
   const cached = cachedBinary(c);
   if (cached) return { path: cached, cached: true, seconds: 0 };
+  // Two processes building the same component (the test command's build and a release, say) would share
+  // its src/ and vendor/ folders and break each other's `go mod vendor`: the second waits for the first.
+  const release = await lockComponent(c, log);
+  try {
+    const built = cachedBinary(c);
+    if (built) return { path: built, cached: true, seconds: 0 };
+    return await build(c, log, started);
+  } finally {
+    release();
+  }
+}
+
+/** An exclusive lock on a component's cache folder: a lock file naming the holder's pid. */
+export async function lockComponent(c: Component, log: (line: string) => void): Promise<() => void> {
+  const lock = `${componentDir(c)}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  let said = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      return () => rmSync(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(lock, "utf8"));
+    } catch {
+      continue; // released in between
+    }
+    let alive = false;
+    try {
+      process.kill(holder, 0);
+      alive = holder > 0;
+    } catch { /* the holder is gone: its lock is stale */ }
+    if (!alive) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (!said) log(`waiting for process ${holder}, which is building ${c.name} ${c.version}`);
+    said = true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function build(c: Component, log: (line: string) => void, started: number): Promise<BuildResult> {
   const dir = componentDir(c);
   const src = join(dir, "src");
   const bin = binaryPath(c);
@@ -183,6 +229,7 @@ export async function ensureBinary(
   try {
     log(`  go mod tidy`);
     await go(["mod", "tidy"], src);
+    checkPinnedVersion(c, src);
     if (c.overlay) {
       rmSync(join(src, "vendor"), { recursive: true, force: true });
       await go(["mod", "vendor"], src);
@@ -201,4 +248,64 @@ export async function ensureBinary(
   }
   writeFileSync(`${bin}.recipe`, `${recipeHash(c)}\n`);
   return { path: bin, cached: false, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * `go mod tidy` drops a requirement that no package of the recipe imports, and `-mod=mod` then builds the
+ * newest version instead (helm "v3.16.4" was built as v3.22.0 that way). A recipe keeps its module with a
+ * `tool` directive; this refuses a build whose package resolves to any version but the pinned one.
+ */
+function checkPinnedVersion(c: Component, src: string): void {
+  const format = "{{with .Module}}{{.Main}} {{.Path}} {{.Version}}{{end}}";
+  const out = execFileSync("go", ["list", "-f", format, c.pkg], {
+    cwd: src,
+    env: goEnv(c.target),
+    encoding: "utf8",
+  });
+  const [main, path, version] = out.trim().split(" ");
+  if (main === "true") return; // the recipe's own package (the wasm renderers)
+  if (!version || !c.version.endsWith(version)) {
+    throw new Error(
+      `${c.name}: ${c.pkg} resolves to ${path} ${version ?? "(none)"}, not ${c.version}; ` +
+        `keep the module required in ${c.recipeDir}/go.mod with a \`tool ${c.pkg}\` directive`,
+    );
+  }
+}
+
+/** A module the built binary links: path, version, and go.sum's h1: hash of its content. */
+export interface LinkedModule {
+  path: string;
+  version: string;
+  sum: string;
+}
+
+/**
+ * The modules whose packages a built component links, as `go list -deps` sees the build (same target,
+ * vendor folder and overlay; Go writes no build information into wasm files), with go.sum's hashes.
+ */
+export function linkedModules(c: Component): LinkedModule[] {
+  const src = join(componentDir(c), "src");
+  const flags = c.overlay ? ["-mod=vendor", `-overlay=${join(src, "overlay.json")}`] : [];
+  const format = "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}" +
+    "{{with .Replace}} {{.Path}} {{.Version}}{{end}}{{end}}{{end}}";
+  const out = execFileSync("go", ["list", "-deps", ...flags, "-f", format, c.pkg], {
+    cwd: src,
+    env: goEnv(c.target),
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  const sums = new Map<string, string>();
+  for (const line of readFileSync(join(src, "go.sum"), "utf8").split("\n")) {
+    const [path, version, sum] = line.split(" ");
+    if (path && version && sum && !version.endsWith("/go.mod")) sums.set(`${path} ${version}`, sum);
+  }
+  const seen = new Map<string, LinkedModule>();
+  for (const line of out.split("\n")) {
+    const f = line.trim().split(" ");
+    if (f.length < 2) continue;
+    // A replaced module: the replacement is what is linked.
+    const [path, version] = f.length >= 4 && f[3] ? [f[2]!, f[3]] : [f[0]!, f[1]!];
+    seen.set(path, { path, version, sum: sums.get(`${path} ${version}`) ?? "" });
+  }
+  return [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -33,6 +33,13 @@ export const DEBIAN_PACKAGES: DebianPackage[] = [
   { name: "prometheus", file: "/usr/bin/prometheus", for: "the edgectl metrics tests (a real Prometheus)" },
   // Only its systemd-analyze runs (verify, security --offline); no service manager is started.
   { name: "systemd", file: "/usr/bin/systemd-analyze", for: "systemd-analyze in the edgectl unit tests" },
+  {
+    name: "qemu-user",
+    file: "/usr/bin/qemu-aarch64",
+    for: "the release tests (the linux-arm64 binary under emulation)",
+  },
+  { name: "shellcheck", file: "/usr/bin/shellcheck", for: "the release tests (install.sh is POSIX sh)" },
+  { name: "jq", file: "/usr/bin/jq", for: "the quick starts in README and docs/vault.md, run by tests" },
 ];
 
 /** Go is needed only when a test server is not cached yet; this is the oldest that builds them all. */

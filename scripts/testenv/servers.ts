@@ -99,6 +99,27 @@ export const JAEGER: Component = {
   linkerVars: { "github.com/jaegertracing/jaeger/internal/version.latestVersion": "v1.76.0" },
 };
 
+/**
+ * crane (go-containerregistry's registry client): the release pushes its OCI images with it; the image
+ * tests push to the test registry and pull back with it.
+ */
+export const CRANE: Component = {
+  name: "crane",
+  version: "v0.22.1",
+  recipeDir: join(ROOT, "test", "crane"),
+  pkg: "github.com/google/go-containerregistry/cmd/crane",
+  linkerVars: { "github.com/google/go-containerregistry/cmd/crane/cmd.Version": "v0.22.1" },
+};
+
+/** actionlint: lints .github/workflows in the tests (test/release/workflows_test.ts). */
+export const ACTIONLINT: Component = {
+  name: "actionlint",
+  version: "v1.7.12",
+  recipeDir: join(ROOT, "test", "actionlint"),
+  pkg: "github.com/rhysd/actionlint/cmd/actionlint",
+  linkerVars: { "github.com/rhysd/actionlint.version": "1.7.12" },
+};
+
 /** Everything the tests need, in build order (the apiserver first: later builds reuse its Go cache). */
 export const TEST_SERVERS: Component[] = [
   KUBE_APISERVER,
@@ -110,4 +131,6 @@ export const TEST_SERVERS: Component[] = [
   HELM,
   REGISTRY,
   JAEGER,
+  CRANE,
+  ACTIONLINT,
 ];

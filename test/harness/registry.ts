@@ -62,7 +62,18 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   throw new Error(`registry did not listen on ${port}: ${log()}`);
 }
 
-export async function startRegistry(options: { users?: Record<string, string> } = {}): Promise<TestRegistry> {
+export async function startRegistry(
+  options: {
+    users?: Record<string, string>;
+    /**
+     * The token realm's host. crane (go-containerregistry) refuses a realm on a private IP literal other than
+     * the registry's own host:port, so its tests name the loopback by name: "localhost".
+     */
+    realmHost?: string;
+    /** Keep blobs on disk: the in-memory driver copies a blob on every write, minutes for 100 MB layers. */
+    onDisk?: boolean;
+  } = {},
+): Promise<TestRegistry> {
   if (!registryBinary) throw new Error("the registry is not built: run `deno task testenv:build registry`");
   const dir = await mkdtemp(join(tmpdir(), "registry-"));
   const { certFile, keyFile } = await servingCertificate(dir, "token-issuer");
@@ -121,11 +132,13 @@ export async function startRegistry(options: { users?: Record<string, string> } 
     [
       "version: 0.1",
       "log: {level: error, accesslog: {disabled: true}}",
-      "storage: {inmemory: {}, delete: {enabled: true}}",
+      options.onDisk
+        ? `storage: {filesystem: {rootdirectory: "${join(dir, "storage")}"}, delete: {enabled: true}}`
+        : "storage: {inmemory: {}, delete: {enabled: true}}",
       `http: {addr: "127.0.0.1:${port}", secret: "${randomUUID()}"}`,
       "auth:",
       "  token:",
-      `    realm: "http://127.0.0.1:${tokenPort}/token"`,
+      `    realm: "http://${options.realmHost ?? "127.0.0.1"}:${tokenPort}/token"`,
       `    service: "${service}"`,
       `    issuer: "${issuer}"`,
       `    rootcertbundle: "${certFile}"`,

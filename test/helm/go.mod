@@ -6,4 +6,6 @@ module toolkit/test/helm
 
 go 1.24
 
+tool helm.sh/helm/v3/cmd/helm
+
 require helm.sh/helm/v3 v3.16.4

@@ -86,6 +86,39 @@ describe("memsvc install / uninstall", () => {
     );
   });
 
+  it("takes the same install and uninstall flags as vault-init, --yes included", async () => {
+    const flags = async (tool: string, command: string) => {
+      const r = await runBinary(tool, [command, "--help"]);
+      assert.equal(r.code, 0, r.stderr);
+      const options = r.stdout.slice(r.stdout.indexOf("\nOptions:"), r.stdout.indexOf("\nGlobal Options:"));
+      return [...options.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]).sort();
+    };
+    for (const command of ["install", "uninstall"]) {
+      const vaultInit = (await flags("vault-init", command)).filter((f) => f !== "--shim");
+      assert.deepEqual(await flags("memsvc", command), vaultInit, command);
+    }
+    const noState = await memsvc(["uninstall", "--yes"]);
+    assert.equal(noState.code, 0, noState.stderr);
+    assert.match(noState.stderr, /not installed/);
+  });
+
+  it("vault-init pointed at memsvc names the server and the command that wires hosts to it", async () => {
+    const r = await runBinary("vault-init", ["install", "--server", server.url, "--yes"], {
+      env: { HOME: home, VAULT_EMAIL: ADMIN.email, VAULT_PASSWORD: ADMIN.password },
+      timeoutMs: 60_000,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `error: ${server.url} is a memsvc server, not a vault: .*'memsvc install --server ${server.url}'`,
+      ),
+    );
+    assert.doesNotMatch(r.stderr, /404/);
+    assert.deepEqual(await snapshot(), originals);
+    await assert.rejects(stat(path(".config/vault-init/state.json")));
+  });
+
   it("refuses to run unattended without the email, naming the flag, and changes nothing", async () => {
     const r = await memsvc(["install", "--url", server.url, "--password-stdin", "--yes"], ADMIN.password);
     assert.equal(r.code, 2, r.stderr);
@@ -118,6 +151,14 @@ describe("memsvc install / uninstall", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^HOST\s+ACTION\s+TRANSPORT\s+PATH\n/);
     assert.match(r.stderr, /cursor: added /);
+    // The fixtures are 0644: the token now sits in files others can read, and install says so.
+    assert.ok(
+      r.stderr.includes(
+        `warning: claude-code: ${path(".claude.json")} is readable by others (mode 0644) and holds the API ` +
+          "token: run again with --secure-permissions to make it 0600",
+      ),
+      r.stderr,
+    );
 
     const cursor = JSON.parse(await readFile(path(".cursor/mcp.json"), "utf8")).mcpServers.memsvc;
     assert.equal(cursor.url, `${server.url}/mcp`);
@@ -196,7 +237,7 @@ describe("memsvc install / uninstall", () => {
   });
 
   it("uninstalls: the files come back, the state file goes and the token is revoked", async () => {
-    const r = await memsvc(["uninstall", ...credentialFlags()], `${ADMIN.password}\n`);
+    const r = await memsvc(["uninstall", ...credentialFlags(), "--yes"], `${ADMIN.password}\n`);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /revoked/);
     const files = await snapshot();

@@ -7,4 +7,6 @@ module toolkit/test/registry
 
 go 1.24
 
+tool github.com/distribution/distribution/v3/cmd/registry
+
 require github.com/distribution/distribution/v3 v3.1.2

@@ -6,4 +6,6 @@ module toolkit/test/sops
 
 go 1.24
 
+tool github.com/getsops/sops/v3/cmd/sops
+
 require github.com/getsops/sops/v3 v3.13.3

@@ -162,9 +162,37 @@ describe("vault-init against dist/vault", () => {
     assert.equal(res.code, 1, res.stderr);
     const hosts = json(res.stdout).hosts as { host: string; action: string }[];
     assert.equal(hosts.find((h) => h.host === "roo-code")!.action, "invalid");
+    assert.match(
+      res.stderr,
+      new RegExp(`roo-code: left untouched: ${at("roo-code")}:4:1: does not parse as JSON`),
+    );
     for (const id of Object.keys(HOSTS)) assert.equal(await readFile(at(id), "utf8"), original[id], id);
     assert.deepEqual(await vaultKeys(), [], "no key minted");
     await assert.rejects(stat(statePath()));
+  });
+
+  it("a comment in Cursor's strict-JSON config is reported with file, line, column and what to do", async () => {
+    const target = join(home, "dotfiles", "cursor-mcp.json");
+    const commented = original.cursor!.replace('"mcpServers": {', '// my servers\n  "mcpServers": {');
+    await writeFile(target, commented);
+    try {
+      for (const dryRun of [["--dry-run"], []]) {
+        const res = await cli(["install", "--server", server.url, "--hosts", "cursor", "--yes", ...dryRun]);
+        assert.equal(res.code, 1, res.stderr);
+        assert.ok(
+          res.stderr.includes(
+            `cursor: left untouched: ${at("cursor")}:2:3: does not parse as JSON: a comment, and strict ` +
+              "JSON has none; Cursor reads this file as strict JSON: remove the comment, then run again " +
+              "(or leave cursor out with --hosts)\n",
+          ),
+          res.stderr,
+        );
+        assert.equal(await readFile(target, "utf8"), commented);
+      }
+      assert.deepEqual(await vaultKeys(), [], "no key minted for a run that can write nothing");
+    } finally {
+      await writeFile(target, original.cursor!);
+    }
   });
 
   it("a wrong password (from stdin) changes nothing", async () => {
@@ -197,6 +225,16 @@ describe("vault-init against dist/vault", () => {
     );
     assert.equal(actions["roo-code"], "invalid");
     assert.equal(await readFile(at("roo-code"), "utf8"), BROKEN_ROO);
+    // The key went into files others can read (0640 here): each is named, with the flag that fixes it.
+    for (const id of ["claude-code", "claude-desktop", "cline"]) {
+      assert.ok(
+        res.stderr.includes(
+          `warning: ${id}: ${at(id)} is readable by others (mode 0640) and holds the API key: run again ` +
+            "with --secure-permissions to make it 0600",
+        ),
+        `${id}: ${res.stderr}`,
+      );
+    }
 
     // The key: named as the contract says, working, and found in Claude Code's HTTP entry.
     const claude = json(await readFile(at("claude-code"), "utf8"));
@@ -324,9 +362,20 @@ describe("vault-init against dist/vault", () => {
     assert.equal((await vaultKeys()).length, 1, "the key is reused, not minted again");
 
     const stateBefore = await readFile(statePath(), "utf8");
-    const again = await cli(["install", "--yes", "-o", "json"]);
+    const again = await cli(["install", "--yes", "--secure-permissions", "-o", "json"]);
     assert.equal(again.code, 0, again.stderr);
     assert.ok((json(again.stdout).hosts as { action: string }[]).every((h) => h.action === "unchanged"));
+    // --secure-permissions: the files holding the key, and vault-init's backups of them, are owner-only now.
+    assert.doesNotMatch(again.stderr, /warning:/);
+    for (const id of ["claude-code", "claude-desktop", "cline"]) {
+      assert.equal((await stat(at(id))).mode & 0o777, 0o600, id);
+      assert.match(again.stderr, new RegExp(`${id}: ${at(id)} holds the API key: its mode is now 0600`));
+      for (
+        const backup of (await readdir(dirname(at(id)))).filter((n) => n.includes(".vault-init-backup-"))
+      ) {
+        assert.equal((await stat(join(dirname(at(id)), backup))).mode & 0o077, 0, backup);
+      }
+    }
     assert.equal(
       await readFile(statePath(), "utf8"),
       stateBefore,
@@ -365,24 +414,34 @@ describe("vault-init against dist/vault", () => {
     assert.equal((await cli(["mcp", "--host", "nope"])).code, 2);
   });
 
-  it("uninstall removes exactly its entries, restores a hand-edited file and revokes the key", async () => {
-    // Claude Code rewrites its own file; the user hand-edits the vault entry in Cursor's.
+  it("uninstall removes exactly its entries, keeps what changed since, restores only untouched files", async () => {
+    // Claude Code rewrites its own file; the user hand-edits the vault entry in Cursor's and nothing else;
+    // in Cline's, a server is added after install and Cline adds a timeout to every entry, ours too.
     const claude = json(await readFile(at("claude-code"), "utf8"));
     claude.numStartups = 43;
     await writeFile(at("claude-code"), JSON.stringify(claude, null, 2));
     const cursor = json(await readFile(at("cursor"), "utf8"));
     cursor.mcpServers.vault.url = "https://elsewhere.example/api/mcp";
     await writeFile(at("cursor"), JSON.stringify(cursor, null, 2));
+    const cline = json(await readFile(at("cline"), "utf8"));
+    cline.mcpServers.added = { command: "added-after-install", disabled: false, timeout: 60 };
+    cline.mcpServers.vault.timeout = 60;
+    const clineEdited = JSON.stringify(cline, null, 2);
+    await writeFile(at("cline"), clineEdited);
 
     const res = await cli(["uninstall", "--yes", "-o", "json"]);
-    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.code, 1, res.stderr);
     const out = json(res.stdout);
     const actions = Object.fromEntries(
       (out.hosts as { host: string; action: string }[]).map((h) => [h.host, h.action]),
     );
     assert.equal(actions["cursor"], "restored");
     assert.equal(actions["claude-code"], "removed");
-    assert.equal(out.apiKey.status, "revoked");
+    // Restoring Cline's backup would lose the server added since: the file is left as it is, and said so.
+    assert.equal(actions["cline"], "drifted");
+    assert.equal(await readFile(at("cline"), "utf8"), clineEdited);
+    assert.match(res.stderr, /cline: the vault entry in .* was edited since install, and so was the rest/);
+    assert.equal(out.apiKey.status, "kept", "Cline's entry still holds the key");
 
     // Claude Code: only our entry is gone; its own rewrite stays.
     const after = json(await readFile(at("claude-code"), "utf8"));
@@ -393,10 +452,22 @@ describe("vault-init against dist/vault", () => {
     assert.equal(await readFile(at("cursor"), "utf8"), original.cursor);
     assert.equal(await readFile(`${at("cursor")}.bak`, "utf8"), "the user's own backup\n");
     // The others are as the fixtures had them (JSON and TOML byte for byte, YAML by content).
-    for (const id of ["codex", "claude-desktop", "opencode", "cline", "kilo-code", "roo-code"]) {
+    for (const id of ["codex", "claude-desktop", "opencode", "kilo-code", "roo-code"]) {
       assert.equal(await readFile(at(id), "utf8"), original[id], id);
     }
     assert.deepEqual(parseYaml(await readFile(at("continue"), "utf8")), parseYaml(original.continue!));
+    assert.equal((await me(key)).status, 200, "not revoked while a config holds it");
+
+    // --force takes out Cline's vault entry and nothing else; then no config holds the key.
+    const forced = await cli(["uninstall", "--yes", "--force", "-o", "json"]);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.deepEqual(
+      (json(forced.stdout).hosts as { host: string; action: string }[]).map((h) => [h.host, h.action]),
+      [["cline", "removed"]],
+    );
+    const { vault: _ours, ...rest } = cline.mcpServers;
+    assert.deepEqual(json(await readFile(at("cline"), "utf8")), { ...cline, mcpServers: rest });
+    assert.equal(json(forced.stdout).apiKey.status, "revoked");
     for (const id of Object.keys(HOSTS)) {
       const backups = (await readdir(dirname(at(id)))).filter((n) => n.includes(".vault-init-backup-"));
       assert.ok(backups.length >= 1 && backups.length <= 5, `${id}: ${backups.length} backups`);
@@ -408,6 +479,7 @@ describe("vault-init against dist/vault", () => {
     const status = await cli(["status", "-o", "json"]);
     assert.equal(json(status.stdout).installed, false);
   });
+
   it("on a terminal, asks for the server, a confirmation, the email and the password without echo", async () => {
     // util-linux `script` gives vault-init a pseudo-terminal; the answers are typed when each prompt shows.
     const child = spawn("script", [

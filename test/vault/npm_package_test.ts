@@ -64,7 +64,9 @@ describe("npm packages", () => {
       assert.equal(pkg.dependencies, undefined);
       assert.equal(pkg.engines.node, ">=20");
       const { stdout } = await run("tar", ["-tzf", join(dir, "out", `${tool}-${VERSION}.tgz`)]);
+      assert.equal(pkg.license, "Apache-2.0");
       assert.deepEqual(stdout.trim().split("\n").sort(), [
+        "package/LICENSE",
         "package/README.md",
         `package/bin/${tool}.mjs`,
         "package/package.json",
@@ -84,6 +86,13 @@ describe("npm packages", () => {
       .map((s) => /npm publish "dist\/npm\/(vault-[a-z]+)-/.exec(s.run ?? "")?.[1])
       .filter(Boolean);
     assert.deepEqual(publishes, ["vault-mcp", "vault-init"]);
+    // Every release (v<semver>) publishes them too, at its version, through the same workflow.
+    const release = parseYaml(
+      await readFile(fileURLToPath(new URL("../../.github/workflows/release.yml", import.meta.url)), "utf8"),
+    );
+    assert.equal(release.jobs.npm.uses, "./.github/workflows/release-cli.yml");
+    assert.equal(release.jobs.npm.with.version, "${{ needs.release.outputs.version }}");
+    assert.ok(workflow.on.workflow_call.inputs.version.required);
   });
 
   it("vault-init runs under Node through the bin symlink and reports the package version", async () => {

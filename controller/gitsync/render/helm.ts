@@ -12,6 +12,7 @@
  * One worker serves every render in turn (Go's wasm is single-threaded). It starts on the first render,
  * is restarted after a render that times out, and is stopped after a quiet spell.
  */
+import { DEFAULT_KUBE_VERSION } from "./kube_version.ts";
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
 import { HOOK_ANNOTATION, ValidationFailure } from "../rollout/groups.ts";
 import { RenderFailure } from "./failure.ts";
@@ -39,8 +40,7 @@ export type HelmLookupReply = {
 };
 export type HelmResult = { type: "result"; id: number; yaml?: string; error?: string; ms: number };
 
-/** The Kubernetes version templates see (.Capabilities.KubeVersion) when the caller names none. */
-export const DEFAULT_KUBE_VERSION = "v1.34.0";
+export { DEFAULT_KUBE_VERSION } from "./kube_version.ts";
 
 export interface HelmTemplateInput {
   /** The chart folder's files by path relative to the chart root (Chart.yaml, templates/, charts/ ...). */

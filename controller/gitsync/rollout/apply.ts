@@ -5,16 +5,10 @@
  * conflictPolicy is adopt (then the fields are taken over); an RBAC denial fails with Forbidden naming
  * the object. Failures carry the reason the Revision records (seed section 7, notes section 2).
  */
-import {
-  createObject,
-  discoveryFor,
-  getObject,
-  isKubeApiError,
-  type KubeClient,
-  type KubeObject,
-  NoKindMatchError,
-  patchObject,
-} from "../../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../../internal/k8s/discovery.ts";
+import { isKubeApiError, NoKindMatchError } from "../../../internal/k8s/errors.ts";
+import { createObject, getObject, patchObject } from "../../../internal/k8s/resources.ts";
 
 export const FIELD_MANAGER = "gitsync";
 /** Writes in flight at once for one group. */

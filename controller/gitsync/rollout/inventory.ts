@@ -4,13 +4,10 @@
  * altogether is still found), listed as its service account. Kinds the account may not list go into
  * `unlisted` and are left out (the caller reports PruneInventoryIncomplete).
  */
-import {
-  discoveryFor,
-  isKubeApiError,
-  type KubeClient,
-  type KubeObject,
-  resourcePath,
-} from "../../../internal/k8s/mod.ts";
+import type { KubeClient, KubeObject } from "../../../internal/k8s/mod.ts";
+import { discoveryFor } from "../../../internal/k8s/discovery.ts";
+import { isKubeApiError } from "../../../internal/k8s/errors.ts";
+import { resourcePath } from "../../../internal/k8s/resources.ts";
 import type { Application } from "../reconcilers/application.ts";
 
 export const APPLICATION_LABEL = "sync.gitsync.io/application";

@@ -6,9 +6,16 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { encodeFrame, FullTextIndex, parseQuery } from "../../../internal/fulltext/mod.ts";
 import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import type { JsonValue } from "../store/db.ts";
 import { readChangeMarks } from "./change_marks.ts";
 import { contentHash, newEntryId } from "./entry.ts";
-import { KEYWORD_FIELDS, KEYWORD_OPTIONS, KeywordIndex, SNAPSHOT_MAX_AGE_MS } from "./keyword_index.ts";
+import {
+  KEYWORD_FIELDS,
+  KEYWORD_OPTIONS,
+  KeywordIndex,
+  SNAPSHOT_MAX_AGE_MS,
+  textOf,
+} from "./keyword_index.ts";
 import {
   type KeywordSnapshotToWrite,
   readKeywordSnapshot,
@@ -38,7 +45,10 @@ describe("KeywordIndex on the database", () => {
   });
 
   /** Writes as another process would: straight into the table. */
-  async function write(content: string, extra: { session_id?: string; user_id?: string } = {}) {
+  async function write(
+    content: string,
+    extra: { session_id?: string; user_id?: string; metadata?: Record<string, unknown> } = {},
+  ) {
     const id = newEntryId();
     await store.db.insertInto("memory_entries").values({
       id,
@@ -48,6 +58,7 @@ describe("KeywordIndex on the database", () => {
       content,
       content_hash: await contentHash(content),
       session_id: extra.session_id ?? null,
+      ...(extra.metadata ? { metadata: extra.metadata as JsonValue } : {}),
     }).execute();
     return id;
   }
@@ -109,6 +120,26 @@ describe("KeywordIndex on the database", () => {
     // A new process (a restart after a crash) rebuilds the same answer from the rows alone.
     const fresh = new KeywordIndex(store.db, EXACT);
     assert.deepEqual(await find(fresh, "What name did I give my sailboat?"), found);
+  });
+
+  it("ranks a turn by who said it: metadata `speaker` is a field of the content's weight", async () => {
+    const index = new KeywordIndex(store.db, EXACT);
+    // Separate conversations, so neither lends to the other or is the other's context.
+    const rachel = await write(
+      "Ross, honestly, I would call her Emma, after my favourite aunt from Long Island.",
+      {
+        session_id: "rachel",
+        metadata: { speaker: "Rachel Green" },
+      },
+    );
+    const ross = await write("I would call him Jordie.", {
+      session_id: "ross",
+      metadata: { speaker: "Ross Geller" },
+    });
+    // "ross" is once in Rachel's words and is Ross's speaker: the field weighs like content, and his
+    // turn is the shorter. As a tag (0.3, before the field) it ranked below Rachel's mention.
+    assert.deepEqual((await find(index, "What would Ross call the baby?")).slice(0, 2), [ross, rachel]);
+    assert.deepEqual((await find(index, "what did Rachel Green say")).slice(0, 1), [rachel]);
   });
 
   it("follows deletes, scope moves, cold flags and other users' rows", async () => {
@@ -389,5 +420,25 @@ describe("KeywordIndex on the database", () => {
       const { loaded } = await fresh(file);
       assert.ok(loaded, "the untouched file loads");
     });
+  });
+});
+
+describe("textOf", () => {
+  it("takes a string metadata `speaker` as the speaker field and the other values as tags", () => {
+    assert.deepEqual(
+      textOf({ content: "hi there", metadata: { speaker: "Ross", date: "2024-01-02" }, source_type: "chat" }),
+      {
+        content: "hi there",
+        tags: "chat 2024-01-02",
+        speaker: "Ross",
+      },
+    );
+    // No speaker, or one that is not a string: everything stays a tag.
+    assert.deepEqual(textOf({ content: "x", metadata: { role: "user" }, source_type: null }), {
+      content: "x",
+      tags: " user",
+      speaker: "",
+    });
+    assert.equal(textOf({ content: "x", metadata: { speaker: ["Ross"] }, source_type: null }).tags, " Ross");
   });
 });

@@ -13,6 +13,8 @@
  *   captured in the window they name: the others' scores are divided by DATE_BOOST (still ranked).
  * - Graph edges do not lend score: a top hit lending 0.1 / 0.2 / 0.3 of its score along memory_edges
  *   lowered hybrid recall@5 on the conversational set (4 chats: 0.622 to 0.613 / 0.595 / 0.577).
+ * - A conversation turn that is itself a question scores QUESTION_TURN_FACTOR of what it would
+ *   (answer_prior.ts): it shares a question's words but rarely answers it.
  * - Near-identical results (same hash, or token Jaccard >= COLLAPSE_JACCARD) collapse to the best.
  * - Hit counts of returned entries are counted in process and written in batches a second later
  *   (hit_counts.ts), off the request path; a cold entry's hit is written at once (it may promote it).
@@ -22,6 +24,7 @@ import { sql } from "kysely";
 import type { Caller } from "../../../internal/auth/mod.ts";
 import { tokens } from "../embeddings/mod.ts";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
+import { answerPrior } from "./answer_prior.ts";
 import { type DateWindow, parseDateWords } from "./date_words.ts";
 import { type ChangeMarks, ChangeMarksWatch } from "./change_marks.ts";
 import { type MemoryEntry, toEntry } from "./entry.ts";
@@ -182,9 +185,9 @@ export class SearchService {
   }
 
   /**
-   * The `limit` best candidates after the confidence prior, the date window and collapsing near
-   * duplicates, reading entry rows only as far down the fused order as can still matter: the prior
-   * scales a fused score by 0.9 to 1 and the window divides it by at most DATE_BOOST, so once the
+   * The `limit` best candidates after the confidence prior, the question-turn prior, the date window and
+   * collapsing near duplicates, reading entry rows only as far down the fused order as can still matter:
+   * the priors scale a fused score by at most 1 and the window divides it by at most DATE_BOOST, so once the
    * lowest kept score beats the best fused score not yet read, no candidate below can enter. Usually
    * one read of about `limit` rows, where reading every candidate took three times as many.
    */
@@ -205,7 +208,10 @@ export class SearchService {
         const row = byId.get(c.id);
         if (!row) continue;
         const outside = window && !(row.created_at >= window.from && row.created_at < window.to);
-        ranked.push({ row, score: c.fused * (0.9 + 0.1 * row.confidence) / (outside ? DATE_BOOST : 1) });
+        ranked.push({
+          row,
+          score: c.fused * (0.9 + 0.1 * row.confidence) * answerPrior(row) / (outside ? DATE_BOOST : 1),
+        });
       }
       ranked.sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
       kept = [];

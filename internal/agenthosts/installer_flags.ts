@@ -1,0 +1,67 @@
+/**
+ * The flags of every installer built on this library (`memsvc install|uninstall`, `vault-init
+ * install|uninstall`), defined once so the two tools take the same words for the same things: a user
+ * who scripted one can script the other. Only the server URL's environment variable, the product's
+ * own extras (`--shim`) and the descriptions that name the product differ.
+ *
+ * @example
+ * const install = withInstallFlags(program.command("install"), { tool: "memsvc", envPrefix: "MEMSVC" })
+ *   .action(async (flags) => { ... flags.server, flags.hosts, flags.yes, flags.securePermissions ... });
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { envOption, outputOption } from "../cli/mod.ts";
+
+export interface InstallerNames {
+  /** The binary, as users type it ("memsvc", "vault-init"). */
+  tool: string;
+  /** Prefix of the tool's environment variables ("MEMSVC", "VAULT"): `<PREFIX>_EMAIL`, `<PREFIX>_PASSWORD`. */
+  envPrefix: string;
+}
+
+/** The flags install and uninstall share: which hosts, a dry run, no questions, the account. */
+function withCommonFlags(
+  command: Command,
+  names: InstallerNames,
+  hostsDefault: string,
+) {
+  return command
+    .option("--hosts <ids>", `comma-separated host ids; default: ${hostsDefault}`)
+    .option("--dry-run", "print what would change and change nothing (no sign-in)")
+    .option(
+      "-y, --yes",
+      `ask nothing: no confirmation; the email from --email or ${names.envPrefix}_EMAIL, the password from ` +
+        `--password-stdin or ${names.envPrefix}_PASSWORD`,
+    )
+    .addOption(
+      envOption("--email <email>", "account email; asked for on a terminal", `${names.envPrefix}_EMAIL`),
+    )
+    .option("--password-stdin", "read the password from stdin (never from a flag: it would show in `ps`)");
+}
+
+/** `install`'s flags: the common ones, the server (with its environment variable) and --secure-permissions. */
+export function withInstallFlags(
+  command: Command,
+  names: InstallerNames & { serverEnv: string; serverHelp: string },
+) {
+  return withCommonFlags(command, names, "every detected host")
+    .addOption(envOption("--server <url>", names.serverHelp, names.serverEnv))
+    .option(
+      "--secure-permissions",
+      "take group and world access off config files (0644 becomes 0600) before they hold the secret",
+    )
+    .addOption(outputOption());
+}
+
+/** `uninstall`'s flags: the common ones, --force and --keep-key. */
+export function withUninstallFlags(
+  command: Command,
+  names: InstallerNames,
+) {
+  return withCommonFlags(command, names, `every host ${names.tool} install wrote to`)
+    .option(
+      "--force",
+      "also remove entries edited by hand since install (nothing else in their files changes)",
+    )
+    .option("--keep-key", "do not revoke the API key")
+    .addOption(outputOption());
+}
