@@ -28,6 +28,7 @@ import MiniSearch from "minisearch";
 import { migrate, openDatabase } from "../../internal/db/mod.ts";
 import { notesIndex } from "../../server/vault/store/migrations/0002_notes_index.ts";
 import { searchChanges } from "../../server/vault/store/migrations/0007_search_changes.ts";
+import { linkTargets } from "../../server/vault/store/migrations/0009_link_targets.ts";
 import {
   type NoteDocument,
   parseSearchQuery,
@@ -345,7 +346,11 @@ async function runSize(n: number, queries: readonly string[]): Promise<SizeResul
   const dir = await mkdtemp(join(tmpdir(), "bench-vault-"));
   const database = await openDatabase<SearchTables>({ dataDir: join(dir, "db") });
   try {
-    await migrate(database.db, { "0002_notes_index": notesIndex, "0007_search_changes": searchChanges });
+    await migrate(database.db, {
+      "0002_notes_index": notesIndex,
+      "0007_search_changes": searchChanges,
+      "0009_link_targets": linkTargets,
+    });
     log(`indexing ${n} notes into PGlite`);
     let t = performance.now();
     await upsertNotes(database.db, USER, notes);
