@@ -4,6 +4,7 @@ import { registerExport } from "./export.ts";
 import { registerImport } from "./import.ts";
 import { registerServe } from "./serve.ts";
 import { SANDBOX_ARG } from "../../server/vault/plugins/protocol.ts";
+import { INITDB_COMMAND } from "../../internal/db/initdb_child.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({
@@ -27,6 +28,11 @@ export function buildProgram(io: Io = processIo) {
   registerServe(program);
   registerImport(program, io);
   registerExport(program, io);
+  // Not for users: `vault serve` runs this in a child process to create a new embedded database.
+  program.command(INITDB_COMMAND, { hidden: true }).argument("<data-dir>").action(async (dataDir) => {
+    const { initDataDir } = await import("../../internal/db/initdb_child.ts");
+    await initDataDir(dataDir);
+  });
   return program;
 }
 

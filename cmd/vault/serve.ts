@@ -22,11 +22,19 @@ export function registerServe(program: Command): void {
     )
     .action(async (flags) => {
       // Loaded here, not at the top: the configuration's schema (zod) is for `serve` alone.
-      const [{ ConfigError, withFlags }, { createLogger }, { loadVaultConfig }] = await Promise.all([
+      const [
+        { ConfigError, withFlags },
+        { createLogger },
+        { loadVaultConfig },
+        { purgeFreedMemoryPromptly },
+      ] = await Promise.all([
         import("../../internal/config/mod.ts"),
         import("../../internal/log/mod.ts"),
         import("../../server/vault/config.ts"),
+        import("../../internal/platform/mod.ts"),
       ]);
+      // Freed memory goes back to the system at once rather than after mimalloc's delay (allocator.ts).
+      purgeFreedMemoryPromptly();
       const overrides = { VAULT_HOST: flags.host, VAULT_PORT: flags.port, VAULT_DATA_DIR: flags.dataDir };
       let config;
       try {

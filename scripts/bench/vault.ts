@@ -29,6 +29,7 @@ import { migrate, openDatabase } from "../../internal/db/mod.ts";
 import { notesIndex } from "../../server/vault/store/migrations/0002_notes_index.ts";
 import { searchChanges } from "../../server/vault/store/migrations/0007_search_changes.ts";
 import { linkTargets } from "../../server/vault/store/migrations/0009_link_targets.ts";
+import { EMBEDDED_SHARED_BUFFERS } from "../../server/vault/store/db.ts";
 import {
   type NoteDocument,
   parseSearchQuery,
@@ -344,7 +345,11 @@ async function runSize(n: number, queries: readonly string[]): Promise<SizeResul
   const notes = generateNotes(n);
   const bytes = notes.reduce((s, x) => s + x.size, 0);
   const dir = await mkdtemp(join(tmpdir(), "bench-vault-"));
-  const database = await openDatabase<SearchTables>({ dataDir: join(dir, "db") });
+  // As the server opens it (server/vault/store/db.ts).
+  const database = await openDatabase<SearchTables>({
+    dataDir: join(dir, "db"),
+    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
+  });
   try {
     await migrate(database.db, {
       "0002_notes_index": notesIndex,
