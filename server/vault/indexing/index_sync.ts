@@ -7,6 +7,11 @@
  * the files and indexes what changed while the server was down, through the same functions: links
  * are resolved by the database against every file it knows (search/link_targets.ts), so the order
  * in which notes arrive never changes where their links point.
+ *
+ * Changes that arrive while the queue is busy are applied together, as one batch: each path once,
+ * as the disk says it is then, the notes of the batch written in one transaction (upsertNotes). One
+ * transaction per note had bounded creation at about 100 notes/s on the embedded database with 8
+ * clients writing (docs/benchmarks.md, issue 38).
  */
 import { readdir } from "node:fs/promises";
 import type { Kysely } from "kysely";
@@ -26,8 +31,13 @@ import {
   upsertNotes,
 } from "../search/mod.ts";
 
+/** Changes applied as one batch at most (their notes' text is held until the batch is written). */
+const MAX_BATCH = 250;
+
 export class IndexSync {
   readonly #queues = new Map<string, Promise<void>>();
+  /** Changes reported and not yet taken by a batch, per user. */
+  readonly #pending = new Map<string, NoteChange[]>();
 
   constructor(
     readonly db: Kysely<SearchTables>,
@@ -37,7 +47,18 @@ export class IndexSync {
 
   /** Queues a change for the user's index; failures are logged, never thrown at the writer. */
   handle(change: NoteChange): void {
-    this.#enqueue(change.userId, () => this.#apply(change));
+    const waiting = this.#pending.get(change.userId);
+    if (waiting) {
+      // A batch is queued and has not started: this change joins it.
+      waiting.push(change);
+      return;
+    }
+    const batch = [change];
+    this.#pending.set(change.userId, batch);
+    this.#enqueue(change.userId, async () => {
+      if (this.#pending.get(change.userId) === batch) this.#pending.delete(change.userId);
+      for (let i = 0; i < batch.length; i += MAX_BATCH) await this.#applyAll(batch.slice(i, i + MAX_BATCH));
+    });
   }
 
   /** Resolves once every change queued so far for `userId` is in the index. */
@@ -57,31 +78,46 @@ export class IndexSync {
   }
 
   /**
+   * A batch of changes, each path brought to what the disk says now (see #apply). When the batch
+   * fails as a whole, each change is applied alone, so one bad change costs only itself.
+   */
+  async #applyAll(changes: readonly NoteChange[]): Promise<void> {
+    if (changes.length === 1) return await this.#apply(changes[0]!);
+    const paths = new Map<string, string[]>();
+    const reconciles: { userId: string; under: string }[] = [];
+    for (const c of changes) {
+      for (const step of steps(c)) {
+        if (step.reconcile) reconciles.push({ userId: c.userId, under: step.path });
+        else paths.set(c.userId, [...(paths.get(c.userId) ?? []), step.path]);
+      }
+    }
+    try {
+      for (const [userId, list] of paths) await this.#syncAll(userId, [...new Set(list)]);
+      for (const r of reconciles) await this.#reconcile(r.userId, r.under);
+    } catch (err) {
+      this.log?.warn("search index batch failed; applying its changes one by one", {
+        err,
+        changes: changes.length,
+      });
+      for (const c of changes) {
+        await this.#apply(c).catch((e) =>
+          this.log?.error("search index update failed", { err: e, userId: c.userId })
+        );
+      }
+    }
+  }
+
+  /**
    * Every change is applied as "make the index say what the disk says now" at the paths it names,
    * never as a step relative to what the index held (a move of whatever was recorded at `from`):
    * replicas sharing a database apply each other's changes in no set order, and a relative step
    * applied late moves rows that are no longer there, or that came back since.
    */
   async #apply(change: NoteChange): Promise<void> {
-    const { userId, path } = change;
-    if (change.kind === "renamed") {
-      if (change.folder) {
-        await this.#reconcile(userId, change.from!);
-        await this.#reconcile(userId, path);
-      } else {
-        await this.#sync(userId, change.from!);
-        await this.#sync(userId, path);
-      }
-      return;
+    for (const step of steps(change)) {
+      if (step.reconcile) await this.#reconcile(change.userId, step.path);
+      else await this.#sync(change.userId, step.path);
     }
-    if (change.folder) {
-      if (change.kind === "deleted") await this.#reconcile(userId, path);
-      return;
-    }
-    await this.#sync(userId, path);
-    // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
-    // gone, unless its in-memory index was built): what was recorded below it goes too.
-    if (change.kind === "deleted" && change.source === "disk") await this.#reconcile(userId, path);
   }
 
   /** One path as it is on disk now: a note indexed, another file recorded, nothing removed. */
@@ -89,6 +125,29 @@ export class IndexSync {
     if (entryKind(path) === "note") await this.#index(userId, path);
     else if (await this.store.isFile(userId, path)) await addFiles(this.db, userId, [path]);
     else await removeNote(this.db, userId, path);
+  }
+
+  /** #sync of many paths, each kind of write in one statement: the notes' text in one transaction. */
+  async #syncAll(userId: string, paths: readonly string[]): Promise<void> {
+    const gone: string[] = [];
+    const files: string[] = [];
+    const docs: NoteDocument[] = [];
+    for (const path of paths) {
+      if (entryKind(path) === "note") {
+        const doc = await this.document(userId, path);
+        if (doc) docs.push(doc);
+        else gone.push(path);
+      } else if (await this.store.isFile(userId, path)) files.push(path);
+      else gone.push(path);
+    }
+    await removeNotes(this.db, userId, gone);
+    if (files.length) await addFiles(this.db, userId, files);
+    // A note whose text is indexed already has only its size and time refreshed (upsertNote).
+    const known = await indexedVersions(this.db, userId, docs.map((d) => d.path));
+    const same = docs.filter((d) => known.get(d.path)?.contentHash === d.contentHash);
+    for (const doc of same) await upsertNote(this.db, userId, doc);
+    const changed = docs.filter((d) => known.get(d.path)?.contentHash !== d.contentHash);
+    if (changed.length) await upsertNotes(this.db, userId, changed, { analyze: false });
   }
 
   async #index(userId: string, path: string): Promise<void> {
@@ -193,6 +252,25 @@ export class IndexSync {
     const users = await readdir(this.store.usersDir).catch(() => [] as string[]);
     await Promise.all(users.filter((u) => !u.startsWith(".")).map((u) => this.reconcileUser(u)));
   }
+}
+
+/**
+ * What applying a change takes, in order: paths brought to what the disk says (`reconcile`: a folder's
+ * whole subtree, the start-up catch-up's code).
+ */
+function steps(change: NoteChange): { path: string; reconcile?: true }[] {
+  const { path } = change;
+  if (change.kind === "renamed") {
+    return change.folder
+      ? [{ path: change.from!, reconcile: true }, { path, reconcile: true }]
+      : [{ path: change.from! }, { path }];
+  }
+  if (change.folder) return change.kind === "deleted" ? [{ path, reconcile: true }] : [];
+  // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
+  // gone, unless its in-memory index was built): what was recorded below it goes too.
+  return change.kind === "deleted" && change.source === "disk"
+    ? [{ path }, { path, reconcile: true }]
+    : [{ path }];
 }
 
 /** A note's index document: title, tags, the text without front matter, and its links as written. */
