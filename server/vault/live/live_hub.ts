@@ -174,6 +174,8 @@ export class LiveHub {
 
   /** A change from the note store or the watcher (runs in the writer's context: names its actor). */
   handle(change: NoteChange): void {
+    // Nobody to tell here, and no replica to tell (an event costs a stat of the file).
+    if (!this.o.bus && this.#channels.size === 0) return;
     const actor = currentActor();
     // The file states now, before a later write replaces them (folders have none: never echoed).
     const states: FileState[] = change.folder ? [] : [

@@ -26,7 +26,8 @@ import {
   sniffType,
   typeForExtension,
 } from "./attachment_type.ts";
-import { atomicWrite, syncPaths } from "./atomic_write.ts";
+import { GroupCommit } from "../../../internal/db/group_commit.ts";
+import { atomicWrite, atomicWriteAll, syncPaths } from "./atomic_write.ts";
 import { type Canvas, formatCanvas, parseCanvas } from "./canvas.ts";
 import { contentVersion } from "./content_version.ts";
 import { ConflictError, NoteError } from "./errors.ts";
@@ -39,6 +40,11 @@ import { isAddressableName, normalizeNotePath, resolveInside } from "./safe_path
 
 /** Largest note or canvas accepted: 1 MiB (1,048,576 bytes) of UTF-8. */
 export const MAX_NOTE_BYTES = 1024 * 1024;
+/**
+ * Creates of one user written together at most: enough for every client of a busy user (a batch takes
+ * about one fsync round), few enough that one batch's files are not a burst on the disk.
+ */
+const CREATE_BATCH = 64;
 /** Where deleted files wait, inside each user's directory. */
 export const TRASH_DIR = ".trash";
 
@@ -152,8 +158,15 @@ export class NoteStore {
   readonly #indexes = new Map<string, Promise<NoteIndex>>();
   /** userId\0path -> version last written by this store (null: deleted by it), for echo suppression. */
   readonly #written = new Map<string, string | null>();
+  /**
+   * userId\0path -> the file as this store's last create or update left it (inode, size, times), so
+   * the watcher's sighting of that very write is dropped by one lstat, without reading the file.
+   */
+  readonly #writtenStat = new Map<string, string>();
   readonly #roots = new Set<string>();
   readonly #realRoots = new Map<string, string>();
+  /** Per user, creates waiting to be written together (`#createAll`). */
+  readonly #creating = new Map<string, GroupCommit<{ rel: string; text: string }, NoteMeta | Error>>();
 
   constructor(opts: NoteStoreOptions) {
     this.dataDir = opts.dataDir;
@@ -186,9 +199,9 @@ export class NoteStore {
   async #resolve(userId: string, path: unknown, allowRoot = false): Promise<{ rel: string; abs: string }> {
     const root = await this.userRoot(userId);
     const rel = normalizeNotePath(path, { allowRoot });
-    const abs = await resolveInside(root, rel);
     let realRoot = this.#realRoots.get(userId);
     if (!realRoot) this.#realRoots.set(userId, realRoot = await realpath(root));
+    const abs = await resolveInside(root, rel, realRoot);
     const real = relative(realRoot, abs).split(sep).join("/");
     if (real === rel) return { rel, abs };
     return { rel: normalizeNotePath(real, { allowRoot }), abs };
@@ -225,6 +238,7 @@ export class NoteStore {
 
   #remember(userId: string, path: string, version: string | null): void {
     this.#written.set(`${userId}\0${path}`, version);
+    this.#writtenStat.delete(`${userId}\0${path}`);
   }
 
   // ---- notes and canvases -------------------------------------------------------------------
@@ -283,21 +297,83 @@ export class NoteStore {
     return { ...meta, canvas: parseCanvas(content) };
   }
 
-  /** Creates a note (or canvas, validated); `already_exists` if anything is at that path. */
+  /**
+   * Creates a note (or canvas, validated); `already_exists` if anything is at that path. Creates of one
+   * user that arrive while another is being written are written together (group commit: one fsync
+   * round for all); each is acknowledged once it is on disk.
+   */
   async create(userId: string, path: string, content: string): Promise<NoteMeta> {
-    const { rel } = await this.#resolve(userId, path);
+    // Checked against the disk (symlinks) when the batch writes it.
+    await this.userRoot(userId);
+    const rel = normalizeNotePath(path);
     const text = this.#checkText(rel, content);
-    return await this.#lock.run(userId, async () => {
-      const { abs } = await this.#resolve(userId, rel);
-      await this.#mkdirParent(rel, abs);
+    let batcher = this.#creating.get(userId);
+    if (!batcher) {
+      batcher = new GroupCommit(
+        (items) => this.#lock.run(userId, () => this.#createAll(userId, items)),
+        { coalesce: true, maxBatch: CREATE_BATCH },
+      );
+      this.#creating.set(userId, batcher);
+    }
+    const out = await batcher.submit({ rel, text });
+    if (out instanceof Error) throw out;
+    return out;
+  }
+
+  /**
+   * Writes a batch of creates under the user's lock, each file atomically and all of them synced
+   * together (atomicWriteAll). Never throws: each create gets its own outcome, so a batch that
+   * failed is not written again one by one (its files may be in place).
+   */
+  async #createAll(
+    userId: string,
+    items: readonly { rel: string; text: string }[],
+  ): Promise<(NoteMeta | Error)[]> {
+    const out: (NoteMeta | Error)[] = new Array(items.length);
+    const paths = await Promise.all(items.map(async (item, i) => {
       try {
-        await atomicWrite(abs, text, { exclusive: true });
+        const { rel, abs } = await this.#resolve(userId, item.rel);
+        await this.#mkdirParent(rel, abs);
+        return { rel, abs };
       } catch (err) {
-        if (errno(err) === "EEXIST") throw new NoteError("already_exists", `${rel} already exists`);
-        throw err;
+        out[i] = err as Error;
+        return undefined;
       }
-      return await this.#afterWrite(userId, rel, abs, text, "created");
-    });
+    }));
+    // Two creates of one path in a batch: the first asked wins, as it would one at a time.
+    const writes: { i: number; rel: string; abs: string; text: string }[] = [];
+    const taken = new Set<string>();
+    for (const [i, at] of paths.entries()) {
+      if (at === undefined) continue;
+      if (taken.has(at.abs)) out[i] = new NoteError("already_exists", `${at.rel} already exists`);
+      else {
+        taken.add(at.abs);
+        writes.push({ i, rel: at.rel, abs: at.abs, text: items[i]!.text });
+      }
+    }
+    let errors: (Error | undefined)[];
+    try {
+      errors = await atomicWriteAll(writes.map((w) => ({ path: w.abs, data: w.text, exclusive: true })));
+    } catch (err) {
+      errors = writes.map(() => err as Error);
+    }
+    // Reported together once all are recorded, so that the search index takes them as one batch.
+    const created: string[] = [];
+    await Promise.all(writes.map(async (w, k) => {
+      const err = errors[k];
+      if (err) {
+        out[w.i] = errno(err) === "EEXIST" ? new NoteError("already_exists", `${w.rel} already exists`) : err;
+        return;
+      }
+      try {
+        out[w.i] = await this.#recordWrite(userId, w.rel, w.abs, w.text);
+        created.push(w.rel);
+      } catch (e) {
+        out[w.i] = e as Error;
+      }
+    }));
+    for (const rel of created) this.#emit({ userId, kind: "created", path: rel, source: "store" });
+    return out;
   }
 
   /**
@@ -328,12 +404,19 @@ export class NoteStore {
   }
 
   async #afterWrite(userId: string, rel: string, abs: string, text: string, kind: "created" | "changed") {
+    const meta = await this.#recordWrite(userId, rel, abs, text);
+    this.#emit({ userId, kind, path: rel, source: "store" });
+    return meta;
+  }
+
+  /** What a write of `text` at `rel` leaves known: its version (echoes), the index, the meta to answer with. */
+  async #recordWrite(userId: string, rel: string, abs: string, text: string): Promise<NoteMeta> {
     const version = contentVersion(text);
     this.#remember(userId, rel, version);
     const idx = await this.#indexIfBuilt(userId);
     idx?.set(rel, text);
     const st = await stat(abs);
-    this.#emit({ userId, kind, path: rel, source: "store" });
+    this.#writtenStat.set(`${userId}\0${rel}`, statSignature(st));
     return { path: rel, version, size: byteLength(text), mtime: st.mtime };
   }
 
@@ -823,8 +906,14 @@ export class NoteStore {
     } catch {
       return [];
     }
+    const root = await this.userRoot(userId);
+    const mine = this.#writtenStat.get(`${userId}\0${rel}`);
+    if (mine !== undefined) {
+      // This store's own write, as it left it: nothing changed behind its back.
+      const st = await lstat(join(root, rel)).catch(() => undefined);
+      if (st && statSignature(st) === mine) return [];
+    }
     return await this.#lock.run(userId, async () => {
-      const root = await this.userRoot(userId);
       let abs: string;
       try {
         abs = await resolveInside(root, rel);
@@ -880,6 +969,11 @@ export class NoteStore {
     this.#emit(change);
     return change;
   }
+}
+
+/** What tells one state of a file from another without reading it. */
+function statSignature(st: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
 async function walkFiles(dir: string): Promise<{ path: string; size: number }[]> {
