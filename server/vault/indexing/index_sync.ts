@@ -221,7 +221,7 @@ export class IndexSync {
    * text and links: a link resolves against all the files at once, whichever note is indexed first.
    */
   async #reconcile(userId: string, under?: string): Promise<void> {
-    const tree = await this.store.tree(userId, { stats: true, under });
+    const tree = await this.store.tree(userId, { stats: true, under, fresh: true });
     const files = tree.filter((e) => e.kind !== "folder");
     const onDisk = new Set(files.map((e) => e.path));
     const recorded = await indexedFiles(this.db, userId, under);
