@@ -36,6 +36,7 @@ import { stem, words } from "./analyzer.ts";
 import { booleanMatch, type MatchOptions, type MatchPage, type MatchQuery } from "./boolean_match.ts";
 import type { ReadOptions } from "./frame.ts";
 import { type FieldSpec, IndexData, type IndexOptions, MAX_TF } from "./index_data.ts";
+import { grow } from "./postings.ts";
 import type { ParsedQuery } from "./parse_query.ts";
 import { type Hit, rankedSearch } from "./ranked_search.ts";
 import { loadSnapshot, serializeIndex } from "./snapshot.ts";
@@ -54,8 +55,10 @@ export { type ParsedQuery, parseQuery } from "./parse_query.ts";
 
 export class FullTextIndex<M = undefined> {
   readonly #d: IndexData<M>;
-  /** Scratch of add(): a term's slot among the document's distinct terms. */
+  /** Scratch of add(): a term's slot among the document's distinct terms, the terms, their frequencies. */
   readonly #slotOf = new Map<number, number>();
+  #scratchTerms = new Int32Array(256);
+  #scratchTfs = new Uint8Array(0);
 
   constructor(fields: Record<string, FieldSpec>, options: IndexOptions = {}) {
     this.#d = new IndexData(fields, options);
@@ -80,18 +83,28 @@ export class FullTextIndex<M = undefined> {
     const d = this.#d;
     const number = d.ids.length;
     const width = d.fields.length;
-    // Flat scratch arrays, no typed array per term and no Array.from: allocation dominated indexing.
+    // The document's distinct terms and their per-field frequencies go to scratch arrays kept between
+    // calls: allocation dominated indexing, and a new array per document was garbage by the next one.
     const slotOf = this.#slotOf;
-    const terms: number[] = [];
-    const tfs: number[] = [];
+    let terms = this.#scratchTerms;
+    if (this.#scratchTfs.length < terms.length * width) {
+      this.#scratchTfs = new Uint8Array(terms.length * width);
+    }
+    let tfs = this.#scratchTfs;
+    let distinct = 0;
     const lengths: number[] = [];
     const sequences: (Int32Array | undefined)[] = [];
     const count = (t: number, f: number) => {
       let slot = slotOf.get(t);
       if (slot === undefined) {
-        slotOf.set(t, slot = terms.length);
-        terms.push(t);
-        for (let g = 0; g < width; g++) tfs.push(0);
+        slot = distinct++;
+        slotOf.set(t, slot);
+        if (slot === terms.length) {
+          terms = this.#scratchTerms = grow(terms, new Int32Array(terms.length * 2));
+          tfs = this.#scratchTfs = grow(tfs, new Uint8Array(terms.length * width));
+        }
+        terms[slot] = t;
+        tfs.fill(0, slot * width, (slot + 1) * width);
       }
       if (tfs[slot * width + f]! < MAX_TF) tfs[slot * width + f]!++;
     };
@@ -129,16 +142,15 @@ export class FullTextIndex<M = undefined> {
       }
     }
     slotOf.clear();
-    const termArray = new Int32Array(terms.length);
-    for (let i = 0; i < terms.length; i++) termArray[i] = terms[i]!;
+    const termArray = terms.slice(0, distinct);
     d.ids.push(id);
     d.metas.push(meta);
     d.own.push({ terms: termArray, lengths, sequences });
     d.numberOf.set(id, number);
     const drifted = d.drifted();
-    for (let i = 0; i < terms.length; i++) {
-      const tf = tfs.slice(i * width, (i + 1) * width);
-      d.postings[terms[i]!]!.push(number, tf, drifted ? 0 : d.impact(tf, lengths));
+    for (let i = 0; i < distinct; i++) {
+      // The frequencies read where they are: a copy per posting was most of indexing's garbage.
+      d.postings[terms[i]!]!.push(number, tfs, i * width, drifted ? 0 : d.impact(tfs, i * width, lengths, 0));
     }
     if (drifted) d.renormalize();
   }

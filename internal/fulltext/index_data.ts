@@ -181,13 +181,15 @@ export class IndexData<M> {
     return own ? [own.lengths, 0] : [this.pool!.lengths, n * this.fields.length];
   }
 
-  impact(tf: ArrayLike<number>, lengths: ArrayLike<number>, at = 0): number {
+  /** A posting's impact: its per-field frequencies at `tfAt` of `tfs`, the document's lengths at `at`. */
+  impact(tfs: ArrayLike<number>, tfAt: number, lengths: ArrayLike<number>, at: number): number {
     let pseudo = 0;
-    for (let f = 0; f < tf.length; f++) {
-      if (!tf[f]) continue;
+    for (let f = 0; f < this.fields.length; f++) {
+      const tf = tfs[tfAt + f]!;
+      if (!tf) continue;
       const avg = this.normAverages[f]! || 1;
       const spec = this.fields[f]![1], b = spec.b ?? this.b;
-      pseudo += spec.weight * tf[f]! / (1 - b + b * lengths[at + f]! / avg);
+      pseudo += spec.weight * tf / (1 - b + b * lengths[at + f]! / avg);
     }
     return pseudo * (this.k1 + 1) / (pseudo + this.k1);
   }
@@ -209,8 +211,8 @@ export class IndexData<M> {
       for (let i = 0; i < p.length; i++) {
         const doc = p.docs[i]!;
         if (this.ids[doc] === undefined) continue;
-        const tf = p.tfs.subarray(i * p.fieldCount, (i + 1) * p.fieldCount);
-        const impact = this.impact(tf, ...this.lengthsOf(doc));
+        const [lengths, at] = this.lengthsOf(doc);
+        const impact = this.impact(p.tfs, i * p.fieldCount, lengths, at);
         p.impacts[i] = impact;
         if (impact > p.maxImpact) p.maxImpact = impact;
       }

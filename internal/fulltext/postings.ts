@@ -40,7 +40,8 @@ export class Postings {
   set maxImpact(value: number) {
     this.#maxImpact = value;
   }
-  push(doc: number, tf: ArrayLike<number>, impact: number) {
+  /** Appends a posting; its per-field frequencies are `fieldCount` values of `tfs` from `tfAt`. */
+  push(doc: number, tfs: ArrayLike<number>, tfAt: number, impact: number) {
     if (this.length === this.docs.length) {
       const n = this.length * 2;
       this.docs = grow(this.docs, new Int32Array(n));
@@ -49,7 +50,9 @@ export class Postings {
     }
     this.docs[this.length] = doc;
     this.impacts[this.length] = impact;
-    for (let f = 0, at = this.length * this.fieldCount; f < this.fieldCount; f++) this.tfs[at + f] = tf[f]!;
+    for (let f = 0, at = this.length * this.fieldCount; f < this.fieldCount; f++) {
+      this.tfs[at + f] = tfs[tfAt + f]!;
+    }
     this.length++;
     this.df++;
     if (impact > this.maxImpact) this.maxImpact = impact;
