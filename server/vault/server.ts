@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { holdFreePort, type RunningServer, serve, TokenBuckets } from "../../internal/http/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
+import { startGarbageGuard } from "../../internal/platform/mod.ts";
 import { createVaultApp } from "./app.ts";
 import { loadVaultWebBundle } from "./routes/web_app.ts";
 import { baseUrlOf, databaseOf, pluginsDirOf, type VaultConfig } from "./config.ts";
@@ -193,6 +194,13 @@ export async function startVault(
       },
     });
     mcpSessions.start();
+    // RSS, not the collector's own count (which includes the embedded database's idle heap), decides
+    // when garbage is collected (internal/platform/garbage.ts): searches and listings left 50–100 MB
+    // of it between the collector's own collections (docs/benchmarks.md, issue 38).
+    const stopGuard = startGarbageGuard({
+      onCollect: (rss, ms) =>
+        log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
+    });
     await held?.release();
     return serve(app, {
       hostname: config.VAULT_HOST,
@@ -200,6 +208,7 @@ export async function startVault(
       log,
       drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
       onClose: async () => {
+        stopGuard();
         await mcpSessions.closeAll();
         await pluginManager.close();
         hub.close();
