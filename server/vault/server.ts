@@ -117,6 +117,7 @@ export async function startVault(
       store: notes,
       log,
       bus,
+      settled: (owner) => sync.settled(owner),
       announceDelayMs: config.VAULT_TEST_ANNOUNCE_DELAY_MS,
       heartbeatMs: config.VAULT_WS_HEARTBEAT_MS,
       maxBufferedBytes: config.VAULT_WS_MAX_BUFFERED_BYTES,

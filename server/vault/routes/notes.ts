@@ -37,6 +37,7 @@ import {
   backlinks,
   GRAPH_LIMITS,
   linkGraph,
+  noteTags,
   outgoingLinks,
   SEARCH_LIMITS,
   searchNotes,
@@ -487,10 +488,9 @@ export function notesRoutes({ db, store, sync }: NotesDeps): Hono<VaultEnv> {
   });
 
   mount(notesApi.tags, async (c) => {
-    const tags = (await store.index(callerOf(c).userId)).tags();
-    return c.json({
-      tags: [...tags].map(([tag, notes]) => ({ tag, notes })).sort((a, b) => a.tag.localeCompare(b.tag)),
-    });
+    const { userId } = callerOf(c);
+    await sync.settled(userId);
+    return c.json({ tags: await noteTags(db, userId) });
   });
 
   mount(notesApi.backlinks, async (c, { query }) => {
