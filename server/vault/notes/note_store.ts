@@ -693,13 +693,21 @@ export class NoteStore {
       out = (await walkVault(abs, stats)).map((e) => ({ ...e, path: `${rel}/${e.path}` }));
     } else if (opts.fresh) out = await walkVault(await this.userRoot(userId), stats);
     else {
-      const root = await this.userRoot(userId);
-      let cache = this.#trees.get(userId);
-      if (!cache) this.#trees.set(userId, cache = new TreeCache(root));
-      const listed = await cache.list();
+      const listed = await this.#treeCache(userId, await this.userRoot(userId)).list();
       return stats ? [...listed] : listed.map((e) => ({ path: e.path, kind: e.kind, mtime: EPOCH }));
     }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** The whole vault's `tree` with stats as a JSON array, times as ISO strings (kept with the listing). */
+  async treeJson(userId: string): Promise<string> {
+    return await this.#treeCache(userId, await this.userRoot(userId)).json();
+  }
+
+  #treeCache(userId: string, root: string): TreeCache {
+    let cache = this.#trees.get(userId);
+    if (!cache) this.#trees.set(userId, cache = new TreeCache(root));
+    return cache;
   }
 
   // ---- attachments --------------------------------------------------------------------------

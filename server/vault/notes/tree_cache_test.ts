@@ -57,6 +57,18 @@ describe("TreeCache", () => {
     assert.deepEqual(await cache.list(), await walked(root));
   });
 
+  it("answers the listing as JSON with ISO times, made again after a change", async () => {
+    const cache = new TreeCache(root);
+    const asJson = async () =>
+      JSON.stringify((await walked(root)).map((e) => ({ ...e, mtime: e.mtime.toISOString() })));
+    assert.deepEqual(JSON.parse(await cache.json()), JSON.parse(await asJson()));
+    await writeFile(join(root, "json.md"), "j");
+    cache.touch("json.md");
+    const after = JSON.parse(await cache.json());
+    assert.ok(after.some((e: { path: string }) => e.path === "json.md"));
+    assert.deepEqual(after, JSON.parse(await asJson()));
+  });
+
   it("shows a change nobody reported once the listing is older than its age, by a walk in the background", async () => {
     const cache = new TreeCache(root, 50);
     await cache.list();
