@@ -1,8 +1,8 @@
 import type { Command } from "@commander-js/extra-typings";
-import { findHost, renderEntry, type Transport } from "../../internal/agenthosts/mod.ts";
+import { findHost, readStateFile, renderEntry, type Transport } from "../../internal/agenthosts/mod.ts";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
 import { hostIds } from "./install.ts";
-import { readState, statePath } from "./state.ts";
+import { STATE, statePath } from "./state.ts";
 import { currentHostEnv } from "../../internal/agenthosts/mod.ts";
 import { findVaultHost, parseServerUrl, transportFor, vaultServer } from "./vault_hosts.ts";
 
@@ -37,7 +37,9 @@ export function registerMcp(program: Command, io: Io): void {
       if (v && transport === "http" && v.preferred === "stdio") {
         throw new CliError(`vault-init wires ${v.host.name} through the stdio shim only`, 2);
       }
-      const state = flags.server === undefined ? await readState(statePath(currentHostEnv())) : undefined;
+      const state = flags.server === undefined
+        ? await readStateFile(statePath(currentHostEnv()), STATE)
+        : undefined;
       const raw = flags.server ?? state?.server;
       if (!raw) throw new CliError("no vault server: pass --server or set VAULT_SERVER", 2);
       const server = vaultServer(parseServerUrl(raw), PLACEHOLDER);

@@ -1,80 +1,37 @@
 /**
- * vault-init's record of an install, ~/.config/vault-init/state.json (mode 0600, written atomically):
- * the server, the API key's id, prefix, name and SHA-256 (never the key itself: the configs hold it,
- * and one more copy is one more place to leak it), and per host the file, the transport, the SHA-256
- * of the whole file before our write and of our canonical entry after it. Uninstall judges drift on
- * the entry hash alone, since hosts such as Claude Code rewrite their files constantly.
+ * vault-init's record of an install, ~/.config/vault-init/state.json (mode 0600, written atomically;
+ * internal/agenthosts/install_state.ts): the server, the API key's id, prefix, name and SHA-256 (never
+ * the key itself), and per host the file, the transport, the SHA-256 of the whole file before our
+ * write and of our canonical entry after it. Uninstall judges drift on the entry hash alone, since
+ * hosts such as Claude Code rewrite their files constantly.
  */
-import { createHash } from "node:crypto";
-import { chmod, mkdir, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { z } from "zod";
-import {
-  ConfigFileError,
-  type HostEnv,
-  readConfigText,
-  writeConfigText,
-  xdgConfigHome,
-} from "../../internal/agenthosts/mod.ts";
+import { join } from "node:path";
+import type { HostEnv, HostRecord as BaseRecord, StateFormat } from "../../internal/agenthosts/mod.ts";
+import { xdgConfigHome } from "../../internal/agenthosts/mod.ts";
 
-const HostRecord = z.object({
-  path: z.string(),
-  transport: z.enum(["http", "stdio"]),
+export interface HostRecord extends BaseRecord {
   /** `sha256:<hex>` of the file before our first write; null when we created the file. */
-  preHash: z.string().nullable(),
-  /** SHA-256 of our entry's canonical JSON as written. */
-  entryHash: z.string(),
+  preHash: string | null;
   /** The backup made before our first write, restored by uninstall when the entry was hand-edited. */
-  backup: z.string().optional(),
-  installedAt: z.string(),
-});
+  backup?: string;
+}
 
-const StateSchema = z.object({
-  version: z.literal(1),
-  hostList: z.string(),
-  server: z.string(),
-  apiKey: z.object({ id: z.string(), prefix: z.string(), name: z.string(), sha256: z.string() }),
-  hosts: z.record(z.string(), HostRecord),
-  installedAt: z.string(),
-  updatedAt: z.string(),
-});
+export interface State {
+  version: 1;
+  hostList: string;
+  server: string;
+  apiKey: { id: string; prefix: string; name: string; sha256: string };
+  hosts: Record<string, HostRecord>;
+  installedAt: string;
+  updatedAt: string;
+}
 
-export type State = z.infer<typeof StateSchema>;
-export type HostRecord = z.infer<typeof HostRecord>;
+export const STATE: StateFormat<State> = {
+  kind: "a vault-init state file",
+  schema: () => import("./state_schema.ts").then((m) => m.StateSchema),
+};
 
 /** `$XDG_CONFIG_HOME/vault-init/state.json`, ~/.config by default, on macOS as well (the contract's path). */
 export function statePath(h: HostEnv): string {
   return join(xdgConfigHome(h), "vault-init", "state.json");
-}
-
-/** The recorded state, or undefined; a damaged file is refused, never taken as "not installed". */
-export async function readState(path: string): Promise<State | undefined> {
-  const text = await readConfigText(path);
-  if (text === undefined) return undefined;
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigFileError(path, `does not parse as JSON (${(err as Error).message})`);
-  }
-  const parsed = StateSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ConfigFileError(path, `is not a vault-init state file (${parsed.error.message})`);
-  }
-  return parsed.data;
-}
-
-/** Atomic write (temporary file, then rename) with mode 0600 whatever the umask. */
-export async function writeState(path: string, state: State): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeConfigText(path, `${JSON.stringify(state, null, 2)}\n`);
-  await chmod(path, 0o600);
-}
-
-export async function removeState(path: string): Promise<void> {
-  await rm(path, { force: true });
-}
-
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

@@ -1,8 +1,8 @@
 import type { Command } from "@commander-js/extra-typings";
-import { currentHostEnv, inspectHost } from "../../internal/agenthosts/mod.ts";
+import { currentHostEnv, inspectHost, readStateFile } from "../../internal/agenthosts/mod.ts";
 import { addExamples, formatTable, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { requireSupportedPlatform } from "./install.ts";
-import { readState, statePath } from "./state.ts";
+import { STATE, statePath } from "./state.ts";
 import { checkHealth } from "./vault_api.ts";
 import { SERVER_NAME, VAULT_HOSTS } from "./vault_hosts.ts";
 
@@ -21,7 +21,7 @@ export function registerStatus(program: Command, io: Io): void {
     .action(async (flags) => {
       const h = currentHostEnv();
       requireSupportedPlatform(h, "status");
-      const state = await readState(statePath(h));
+      const state = await readStateFile(statePath(h), STATE);
       const [reports, health] = await Promise.all([
         Promise.all(VAULT_HOSTS.map((v) => inspectHost(v.host, h, SERVER_NAME, state?.hosts[v.host.id]))),
         state ? checkHealth(state.server) : Promise.resolve(undefined),

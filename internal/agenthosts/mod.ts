@@ -1,8 +1,11 @@
 /**
  * Wiring AI agent hosts (Claude Code, Cursor, VS Code, Codex, ...) to an MCP server: where each host
  * keeps its config, its native entry shape, detection, and comment-preserving, atomic, backed-up
- * edits that add, check and remove exactly one entry. Nothing here is specific to one product: the
- * caller passes the server's name, URL, token and stdio bridge command.
+ * edits that add, check and remove exactly one entry; and the installer core both installers use
+ * (`memsvc install|uninstall`, `vault-init`): the shared flags, the steps of an install
+ * (install_hosts.ts), the whole of uninstall (uninstall_hosts.ts) and the state file, generic over each
+ * tool's schema (install_state.ts). Nothing here is specific to one product: the caller passes the
+ * server's name, URL, token and stdio bridge command, and its own state schema and server calls.
  *
  * @example
  * const h = currentHostEnv();
@@ -57,16 +60,45 @@ export {
   type WriteOptions,
 } from "./install_entry.ts";
 export { type CredentialOptions, type Credentials, getCredentials } from "./credentials.ts";
-export { type InstallerNames, withInstallFlags, withUninstallFlags } from "./installer_flags.ts";
+export {
+  type InstallerNames,
+  parseHostIds,
+  parseServerUrl,
+  uninstallOptions,
+  withInstallFlags,
+  withUninstallFlags,
+} from "./installer_flags.ts";
+export {
+  type HostOutcome,
+  outcomeRows,
+  recordHosts,
+  recoverSecret,
+  selectTargets,
+  sha256,
+  type Target,
+  warnExposed,
+  writeEntries,
+  type WriteEntriesOptions,
+} from "./install_hosts.ts";
+export { type CallOptions, callServer, checkHealth, type Reply } from "./server_api.ts";
+export {
+  type Removal,
+  type SecretOutcome,
+  type UninstallFlags,
+  uninstallHosts,
+  type UninstallSpec,
+} from "./uninstall_hosts.ts";
 export { exposedWarning, removalLine, untouchedLine } from "./installer_report.ts";
 export { type UninstallAction, uninstallEntry, type UninstallResult } from "./uninstall_entry.ts";
 export {
   type HostRecord,
-  type InstallState,
+  type InstallerState,
   installStatePath,
-  readInstallState,
-  removeInstallState,
-  writeInstallState,
+  readStateFile,
+  removeStateFile,
+  type StateFormat,
+  type StateSchema,
+  writeStateFile,
 } from "./install_state.ts";
 export { locateConfig, type LocatedConfig } from "./locate_config.ts";
 export { readEntry } from "./read_entry.ts";
