@@ -29,6 +29,8 @@ import { LiveHub } from "./live/live_hub.ts";
 import { ReplicaBus } from "./live/replica_bus.ts";
 import { AccessWatch } from "./live/access_watch.ts";
 import { SharedKeyBuckets } from "./keys/shared_key_buckets.ts";
+import { vaultKeyStore } from "./keys/api_keys.ts";
+import type { ApiKeyStore } from "../../internal/auth/mod.ts";
 import { CollabDocs } from "./collab/collab_docs.ts";
 import { UpdateLog } from "./collab/update_log.ts";
 import { notesApiFor } from "./mcp/note_tools.ts";
@@ -112,6 +114,8 @@ interface Parts {
   shared?: SharedKeyBuckets;
   collab?: CollabDocs;
   plugins?: PluginManager;
+  /** Its last-use writes finish before the database closes. */
+  keys?: ApiKeyStore;
 }
 
 /** Stops the parts that were started, in the order their users need them gone. */
@@ -124,6 +128,7 @@ async function closeParts(parts: Parts): Promise<void> {
   await parts.bus?.close();
   await parts.collab?.flushAll();
   await parts.watcher?.close();
+  await parts.keys?.drain();
 }
 
 async function buildVault(config: VaultConfig, store: VaultStore, log: Logger): Promise<BuiltService> {
@@ -142,11 +147,13 @@ async function buildVault(config: VaultConfig, store: VaultStore, log: Logger): 
     const apiKeys = apiKeyBuckets(config, store, log, parts);
     const oauth = oauthConfigOf(config);
     const auth = vaultAuth(config, store, oauth, log);
+    parts.keys = vaultKeyStore(store.database.db, log);
     const app = createVaultApp({
       config,
       log,
       store,
       auth,
+      keys: parts.keys,
       notes,
       mcp: { registry: parts.mcpSessions },
       live,
