@@ -35,6 +35,6 @@ export function registerServe(program: Command): void {
     ],
     loadConfig: () => import("../../server/memsvc/config.ts").then((m) => m.loadMemsvcConfig),
     logging: (config) => ({ level: config.MEMSVC_LOG_LEVEL, format: config.MEMSVC_LOG_FORMAT }),
-    start: async (config, log) => (await import("../../server/memsvc/server.ts")).startMemsvc(config, log),
+    definition: async () => (await import("../../server/memsvc/server.ts")).memsvcService,
   });
 }

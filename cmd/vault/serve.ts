@@ -36,6 +36,6 @@ export function registerServe(program: Command): void {
     ],
     loadConfig: () => import("../../server/vault/config.ts").then((m) => m.loadVaultConfig),
     logging: (config) => ({ level: config.VAULT_LOG_LEVEL, format: config.VAULT_LOG_FORMAT }),
-    start: async (config, log) => (await import("../../server/vault/server.ts")).startVault(config, log),
+    definition: async () => (await import("../../server/vault/server.ts")).vaultService,
   });
 }

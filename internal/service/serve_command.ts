@@ -4,7 +4,8 @@
  * variable it falls back to), its description and examples, and how to load its configuration and
  * its server. Both are imported when the command runs, never when the binary starts: the schema (zod)
  * is for `serve` alone, and the server's module graph is most of the binary, which `--help`,
- * `--version` and `memsvc mcp` (at every agent-host launch) should not pay for evaluating.
+ * `--version` and `memsvc mcp` (at every agent-host launch) should not pay for evaluating. The
+ * service starts as its definition says (start.ts).
  *
  * @example
  * registerServeCommand(program, {
@@ -14,12 +15,13 @@
  *   examples: ["# Port 8080\nvault serve --port 8080"],
  *   loadConfig: () => import("../../server/vault/config.ts").then((m) => m.loadVaultConfig),
  *   logging: (config) => ({ level: config.VAULT_LOG_LEVEL, format: config.VAULT_LOG_FORMAT }),
- *   start: async (config, log) => (await import("../../server/vault/server.ts")).startVault(config, log),
+ *   definition: async () => (await import("../../server/vault/server.ts")).vaultService,
  * });
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, envOption } from "../cli/mod.ts";
-import type { Logger, LoggerOptions } from "../log/mod.ts";
+import type { LoggerOptions } from "../log/mod.ts";
+import type { ServiceDefinition } from "./start.ts";
 
 /** A flag of `serve` that overrides (and falls back to) an environment variable. */
 export interface ServeFlag {
@@ -39,8 +41,8 @@ export interface ServeCommandSpec<C> {
   loadConfig(): Promise<(env: Record<string, string | undefined>) => C>;
   /** The log's level and format, as the configuration says. */
   logging(config: C): Pick<LoggerOptions, "level" | "format">;
-  /** Imports the server and starts it; it serves until a stop signal. */
-  start(config: C, log: Logger): Promise<unknown>;
+  /** Imports the service's definition; start.ts starts it, and it serves until a stop signal. */
+  definition(): Promise<ServiceDefinition<C, unknown>>;
 }
 
 /** Adds `serve` to a service binary's program. */
@@ -67,7 +69,8 @@ export function registerServeCommand<C>(program: Command, spec: ServeCommandSpec
       throw err;
     }
     const log = createLogger({ ...spec.logging(config), bindings: { service: spec.service } });
-    await spec.start(config, log);
+    const [{ startService }, service] = await Promise.all([import("./start.ts"), spec.definition()]);
+    await startService(config, log, service);
   });
   addExamples(serve, spec.examples);
 }

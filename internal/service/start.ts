@@ -10,8 +10,7 @@
  *
  * @example
  * const server = await startService(config, log, {
- *   listenOn: (c) => ({ host: c.HOST, port: c.PORT, baseUrlSet: !!c.BASE_URL, drainTimeoutMs: 10_000 }),
- *   withPort: (c, port) => ({ ...c, PORT: port }),
+ *   listen: { host: "HOST", port: "PORT", baseUrl: "BASE_URL", drainTimeoutMs: "SHUTDOWN_TIMEOUT_MS" },
  *   open: async (c, log) => {
  *     const store = await openMyStore({ url: c.DATABASE_URL, log });
  *     return { store, ready: { backend: store.database.backend, ... }, close: () => store.database.close() };
@@ -23,18 +22,21 @@ import type { Hono } from "hono";
 import { type AppEnv, holdFreePort, type RunningServer, serve } from "../http/mod.ts";
 import type { Logger } from "../log/mod.ts";
 
-/** Where and how a service listens, read from its configuration. */
-export interface ListenSettings {
-  host: string;
+/** The keys of `C` whose values are `V`. */
+type KeysOf<C, V> = { [K in keyof C]-?: C[K] extends V ? K : never }[keyof C];
+
+/** Where and how a service listens: the names of the configuration's variables that say it. */
+export interface ListenKeys<C> {
+  host: KeysOf<C, string>;
   /** 0 picks a free port. */
-  port: number;
+  port: KeysOf<C, number>;
   /**
-   * The public URL is configured. Without one the default URL names the port, so port 0 is
-   * resolved (and held) before anything is built.
+   * The public URL. Unset, the default URL names the port, so port 0 is resolved (and held) before
+   * anything is built.
    */
-  baseUrlSet: boolean;
+  baseUrl: KeysOf<C, string | undefined>;
   /** How long shutdown waits for in-flight requests. */
-  drainTimeoutMs: number;
+  drainTimeoutMs: KeysOf<C, number>;
 }
 
 /** What a service's `open` hands over: its store, and how to close it. */
@@ -58,9 +60,7 @@ export interface BuiltService {
 }
 
 export interface ServiceDefinition<C, S> {
-  listenOn(config: C): ListenSettings;
-  /** The configuration with the port that port 0 resolved to. */
-  withPort(config: C, port: number): C;
+  listen: ListenKeys<C>;
   /** Opens the database and applies pending migrations (under a lock, for replicas starting together). */
   open(config: C, log: Logger): Promise<OpenedStore<S>>;
   /**
@@ -82,9 +82,10 @@ export async function startService<C, S>(
   service: ServiceDefinition<C, S>,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const wanted = service.listenOn(given);
-  const held = wanted.port === 0 && !wanted.baseUrlSet ? await holdFreePort(wanted.host) : undefined;
-  const config = held ? service.withPort(given, held.port) : given;
+  const keys = service.listen;
+  const host = given[keys.host] as string;
+  const held = given[keys.port] === 0 && !given[keys.baseUrl] ? await holdFreePort(host) : undefined;
+  const config = held ? { ...given, [keys.port]: held.port } : given;
   let opened: OpenedStore<S>;
   try {
     opened = await service.open(config, log);
@@ -102,14 +103,13 @@ export async function startService<C, S>(
     throw err;
   }
   await held?.release();
-  const { host, port, drainTimeoutMs } = service.listenOn(config);
   let server: RunningServer;
   try {
     server = serve(built.app, {
       hostname: host,
-      port,
+      port: config[keys.port] as number,
       log,
-      drainTimeoutMs,
+      drainTimeoutMs: config[keys.drainTimeoutMs] as number,
       beforeDrain: built.beforeDrain,
       onClose: async () => {
         await built.close();

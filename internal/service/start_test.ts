@@ -6,21 +6,26 @@ import { type Logger, silentLogger } from "../log/mod.ts";
 import { type ServiceDefinition, startService } from "./start.ts";
 
 interface Config {
+  host: string;
   port: number;
   baseUrl?: string;
+  drainMs: number;
 }
 
 /** A service that records what happened to it, in order. */
 function recorded(events: string[], build?: () => Promise<void>): ServiceDefinition<Config, string> {
+  const note = (event: string) => () => {
+    events.push(event);
+    return Promise.resolve();
+  };
   return {
-    listenOn: (c) => ({ host: "127.0.0.1", port: c.port, baseUrlSet: !!c.baseUrl, drainTimeoutMs: 1_000 }),
-    withPort: (c, port) => ({ ...c, port }),
+    listen: { host: "host", port: "port", baseUrl: "baseUrl", drainTimeoutMs: "drainMs" },
     open: (c) => {
       events.push(`open on ${c.port === 0 ? "port 0" : "a held port"}`);
       return Promise.resolve({
         store: "store",
         ready: { backend: "test" },
-        close: async () => void events.push("store closed"),
+        close: note("store closed"),
       });
     },
     build: async (c, store) => {
@@ -29,8 +34,8 @@ function recorded(events: string[], build?: () => Promise<void>): ServiceDefinit
       app.get("/port", (ctx) => ctx.json({ port: c.port, store }));
       return {
         app,
-        beforeDrain: async () => void events.push("before drain"),
-        close: async () => void events.push("parts closed"),
+        beforeDrain: note("before drain"),
+        close: note("parts closed"),
         listening: () => void events.push("listening"),
       };
     },
@@ -46,7 +51,12 @@ const lines = (into: string[]): Logger => ({
 test("port 0 is resolved before the app is built, and the app sees the port it listens on", async () => {
   const events: string[] = [];
   const log: string[] = [];
-  const server = await startService({ port: 0 }, lines(log), recorded(events), { handleSignals: false });
+  const server = await startService(
+    { host: "127.0.0.1", port: 0, drainMs: 1_000 },
+    lines(log),
+    recorded(events),
+    { handleSignals: false },
+  );
   try {
     assert.ok(server.port > 0);
     assert.deepEqual(await (await fetch(`${server.url}/port`)).json(), { port: server.port, store: "store" });
@@ -61,7 +71,7 @@ test("port 0 is resolved before the app is built, and the app sees the port it l
 test("with a public URL configured, port 0 is left to the listener", async () => {
   const events: string[] = [];
   const server = await startService(
-    { port: 0, baseUrl: "https://example.com" },
+    { host: "127.0.0.1", port: 0, baseUrl: "https://example.com", drainMs: 1_000 },
     silentLogger,
     recorded(events),
     { handleSignals: false },
@@ -80,7 +90,9 @@ test("a failed build closes the store and gives the held port back", async () =>
     return open(c, log);
   };
   await assert.rejects(
-    startService({ port: 0 }, silentLogger, service, { handleSignals: false }),
+    startService({ host: "127.0.0.1", port: 0, drainMs: 1_000 }, silentLogger, service, {
+      handleSignals: false,
+    }),
     /no parts/,
   );
   assert.deepEqual(events, ["open on a held port", "store closed"]);

@@ -1,10 +1,5 @@
-import { type RunningServer, TokenBuckets } from "../../internal/http/mod.ts";
-import {
-  type BuiltService,
-  type ServiceDefinition,
-  type StartOptions,
-  startService,
-} from "../../internal/service/start.ts";
+import { TokenBuckets } from "../../internal/http/mod.ts";
+import { type BuiltService, type ServiceDefinition } from "../../internal/service/start.ts";
 import { collectGarbage, startGarbageGuard } from "../../internal/platform/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { baseUrlOf, createMemsvcApp } from "./app.ts";
@@ -51,26 +46,16 @@ const KEYWORD_SETTLE_MS = 30_000;
 const OPERATOR: Omit<Caller, "via"> = { userId: "operator", email: "operator@localhost", role: "admin" };
 
 /**
- * Starts memsvc: opens the store (embedded or PostgreSQL) and migrates it, sets up identity for
- * the auth mode, then serves HTTP (internal/service/start.ts). Shutdown drains requests first and
- * closes the store last.
+ * memsvc as a service (internal/service/start.ts starts it): opens the store (embedded or PostgreSQL) and migrates it, sets up identity for
+ * the auth mode, then serves HTTP. Shutdown drains requests first and closes the store last.
  */
-export function startMemsvc(
-  config: MemsvcConfig,
-  log: Logger,
-  options: StartOptions = {},
-): Promise<RunningServer> {
-  return startService(config, log, MEMSVC_SERVICE, options);
-}
-
-const MEMSVC_SERVICE: ServiceDefinition<MemsvcConfig, MemsvcStore> = {
-  listenOn: (config) => ({
-    host: config.MEMSVC_HOST,
-    port: config.MEMSVC_PORT,
-    baseUrlSet: !!config.MEMSVC_BASE_URL,
-    drainTimeoutMs: config.MEMSVC_SHUTDOWN_TIMEOUT_MS,
-  }),
-  withPort: (config, port) => ({ ...config, MEMSVC_PORT: port }),
+export const memsvcService: ServiceDefinition<MemsvcConfig, MemsvcStore> = {
+  listen: {
+    host: "MEMSVC_HOST",
+    port: "MEMSVC_PORT",
+    baseUrl: "MEMSVC_BASE_URL",
+    drainTimeoutMs: "MEMSVC_SHUTDOWN_TIMEOUT_MS",
+  },
   open: async (config, log) => {
     const store = await openMemsvcStore({
       url: config.MEMSVC_DATABASE_URL,

@@ -1,12 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { type RunningServer, TokenBuckets } from "../../internal/http/mod.ts";
-import {
-  type BuiltService,
-  type OpenedStore,
-  type ServiceDefinition,
-  type StartOptions,
-  startService,
-} from "../../internal/service/start.ts";
+import { TokenBuckets } from "../../internal/http/mod.ts";
+import { type BuiltService, type OpenedStore, type ServiceDefinition } from "../../internal/service/start.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { createVaultApp } from "./app.ts";
 import { loadVaultWebBundle } from "./routes/web_app.ts";
@@ -46,26 +40,16 @@ const LEFTOVER_TEMP_AGE_MS = MINUTE;
 const KEY_BUDGET_SETTLE_MS = 1_000;
 
 /**
- * Starts the vault: opens the database (embedded or PostgreSQL) and migrates it, makes sure the
- * notes directory exists, then serves HTTP (internal/service/start.ts). Shutdown drains requests
- * first and closes the store last.
+ * The vault as a service (internal/service/start.ts starts it): opens the database (embedded or PostgreSQL) and migrates it, makes sure the
+ * notes directory exists, then serves HTTP. Shutdown drains requests first and closes the store last.
  */
-export function startVault(
-  config: VaultConfig,
-  log: Logger,
-  options: StartOptions = {},
-): Promise<RunningServer> {
-  return startService(config, log, VAULT_SERVICE, options);
-}
-
-const VAULT_SERVICE: ServiceDefinition<VaultConfig, VaultStore> = {
-  listenOn: (config) => ({
-    host: config.VAULT_HOST,
-    port: config.VAULT_PORT,
-    baseUrlSet: !!config.VAULT_BASE_URL,
-    drainTimeoutMs: config.VAULT_SHUTDOWN_TIMEOUT_MS,
-  }),
-  withPort: (config, port) => ({ ...config, VAULT_PORT: port }),
+export const vaultService: ServiceDefinition<VaultConfig, VaultStore> = {
+  listen: {
+    host: "VAULT_HOST",
+    port: "VAULT_PORT",
+    baseUrl: "VAULT_BASE_URL",
+    drainTimeoutMs: "VAULT_SHUTDOWN_TIMEOUT_MS",
+  },
   open: openVault,
   build: buildVault,
 };
