@@ -46,8 +46,9 @@ const KEYWORD_SETTLE_MS = 30_000;
 const OPERATOR: Omit<Caller, "via"> = { userId: "operator", email: "operator@localhost", role: "admin" };
 
 /**
- * memsvc as a service (internal/service/start.ts starts it): opens the store (embedded or PostgreSQL) and migrates it, sets up identity for
- * the auth mode, then serves HTTP. Shutdown drains requests first and closes the store last.
+ * memsvc as a service (internal/service/start.ts starts it): opens the store (embedded or
+ * PostgreSQL) and migrates it, sets up identity for the auth mode, then serves HTTP. Shutdown drains
+ * requests first and closes the store last.
  */
 export const memsvcService: ServiceDefinition<MemsvcConfig, MemsvcStore> = {
   listen: {

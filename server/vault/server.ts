@@ -40,8 +40,9 @@ const LEFTOVER_TEMP_AGE_MS = MINUTE;
 const KEY_BUDGET_SETTLE_MS = 1_000;
 
 /**
- * The vault as a service (internal/service/start.ts starts it): opens the database (embedded or PostgreSQL) and migrates it, makes sure the
- * notes directory exists, then serves HTTP. Shutdown drains requests first and closes the store last.
+ * The vault as a service (internal/service/start.ts starts it): opens the database (embedded or
+ * PostgreSQL) and migrates it, makes sure the notes directory exists, then serves HTTP. Shutdown
+ * drains requests first and closes the store last.
  */
 export const vaultService: ServiceDefinition<VaultConfig, VaultStore> = {
   listen: {
