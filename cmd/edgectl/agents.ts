@@ -20,12 +20,17 @@ import {
   callAgents,
   findAgentPod,
   listAgentPods,
+} from "../../internal/edgeproxy/agent_client.ts";
+import {
+  agentNamespaceAlias,
+  OUTPUT_ENV,
   parseTimeout,
+  proxyNamespaceOption,
   timeoutOption,
-} from "./agent_client.ts";
-import { agentNamespaceAlias } from "./agent.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { labelSelector, proxyNamespaceOption } from "./proxy_pods.ts";
+  useKubeOptions,
+  withSession,
+} from "./flags.ts";
+import { labelSelector } from "../../internal/edgeproxy/proxy_pods.ts";
 
 function readyCount(pod: AgentPod): string {
   const statuses = pod.status?.containerStatuses ?? [];
@@ -167,7 +172,7 @@ export function registerAgents(program: Command, io: Io) {
         const { targets, skipped } = await allAgentTargets(client, namespace);
         const results = await callAgents(targets, timeoutMs, (c, o) => c.getConfig({}, o));
         const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, config: r.value }] : []);
-        const { configDocument } = await import("./agent_format.ts");
+        const { configDocument } = await import("../../internal/edgeproxy/agent_format.ts");
         printResult(
           io,
           { apiVersion: "v1", kind: "List", items: ok.map((r) => configDocument(r.target, r.config)) },

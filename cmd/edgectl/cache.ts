@@ -8,19 +8,24 @@ import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import type { PurgeCacheRequest } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
 import {
-  agentAddrOption,
   type AgentClient,
   agentRef,
   type AgentResult,
   type AgentTarget,
   allAgentTargets,
   callAgents,
+} from "../../internal/edgeproxy/agent_client.ts";
+import {
+  agentAddrOption,
+  agentNamespaceAlias,
+  kubeNamespace,
+  OUTPUT_ENV,
   parseTimeout,
+  proxyNamespaceOption,
   timeoutOption,
-} from "./agent_client.ts";
-import { agentNamespaceAlias } from "./agent.ts";
-import { kubeNamespace, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { proxyNamespaceOption } from "./proxy_pods.ts";
+  useKubeOptions,
+  withSession,
+} from "./flags.ts";
 
 interface CommonFlags {
   agentAddr?: string;

@@ -8,18 +8,21 @@ import { addExamples, CliError, type Io, outputOption, printResult } from "../..
 import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
 import { discoveryFor } from "../../internal/k8s/discovery.ts";
 import { isKubeApiError } from "../../internal/k8s/errors.ts";
-import { type Category, type Check, formatReport, report } from "./check_results.ts";
-import { loadCrds } from "./crds.ts";
-import { conditionStatus, DEFAULT_CONTROLLER, GATEWAY_GROUP } from "./gateway_api_view.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
+import { type Category, type Check, formatReport, report } from "../../internal/edgeproxy/check_results.ts";
+import { loadCrds } from "../../internal/edgeproxy/crds.ts";
+import {
+  conditionStatus,
+  DEFAULT_CONTROLLER,
+  GATEWAY_GROUP,
+} from "../../internal/edgeproxy/gateway_api_view.ts";
+import { OUTPUT_ENV, proxyNamespaceOption, useKubeOptions, withSession } from "./flags.ts";
 import {
   labelSelector,
   listProxyPods,
   type Pod,
   type ProxyComponent,
-  proxyNamespaceOption,
-} from "./proxy_pods.ts";
-import { field } from "./resources.ts";
+} from "../../internal/edgeproxy/proxy_pods.ts";
+import { field } from "../../internal/edgeproxy/resources.ts";
 
 async function crdChecks(client: KubeClient): Promise<Check[]> {
   const wanted = (await loadCrds()).map((c) => c.metadata!.name!);

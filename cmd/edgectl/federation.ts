@@ -17,8 +17,9 @@ import {
 import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
 import { getObject, listObjects, patchObject } from "../../internal/k8s/resources.ts";
 import { formatAge, listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import { parseDuration } from "./duration.ts";
-import { apiResource, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
+import { parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
+import { apiResource } from "../../internal/edgeproxy/objects.ts";
 
 export const KIND = "ProxyFederation";
 export const SYNC_ANNOTATION = "edgeproxy.io/sync-requested-at";

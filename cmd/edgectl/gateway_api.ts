@@ -19,8 +19,12 @@ import { discoveryFor } from "../../internal/k8s/discovery.ts";
 import { kindPlural } from "../../internal/k8s/kind_plural.ts";
 import { getObject, listEvents, listObjects } from "../../internal/k8s/resources.ts";
 import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import { type ConformanceReport, formatReport, validateReport } from "./conformance_report.ts";
-import { describeObject, type KubeEvent } from "./describe_format.ts";
+import {
+  type ConformanceReport,
+  formatReport,
+  validateReport,
+} from "../../internal/edgeproxy/conformance_report.ts";
+import { describeObject, type KubeEvent } from "../../internal/k8s/describe.ts";
 import {
   DEFAULT_CONTROLLER,
   formatLiveConformance,
@@ -29,10 +33,10 @@ import {
   GATEWAY_GROUP,
   HTTPROUTE_COLUMNS,
   liveConformance,
-} from "./gateway_api_view.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import type { Column, ResourceType } from "./resources.ts";
-import { resourceTable } from "./table.ts";
+} from "../../internal/edgeproxy/gateway_api_view.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
+import type { Column, ResourceType } from "../../internal/edgeproxy/resources.ts";
+import { resourceTable } from "../../internal/edgeproxy/resource_table.ts";
 
 const INSTALL_HINT = "install the Gateway API CRDs (v1.4.0, standard channel): kubectl apply -f " +
   "https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.4.0/standard-install.yaml";

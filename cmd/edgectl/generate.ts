@@ -12,8 +12,8 @@ import {
   type StaticPodOptions,
   systemdUnit,
   type SystemdUnitOptions,
-} from "./agent_deploy.ts";
-import { kubeNamespace, useNamespaceOption } from "./kube.ts";
+} from "../../internal/edgeproxy/agent_deploy.ts";
+import { kubeNamespace, useNamespaceOption } from "./flags.ts";
 
 type StaticPodFlags = Omit<StaticPodOptions, "namespace"> & {
   podNamespace?: string;

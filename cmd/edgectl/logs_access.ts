@@ -1,10 +1,10 @@
 /**
- * `edgectl logs-access`: the agents' access-log records (access_log.ts), parsed and filtered by
+ * `edgectl logs-access`: the agents' access-log records (internal/edgeproxy/access_log.ts), parsed and filtered by
  * gateway, route and status, as a table, JSON or YAML; with --follow, new records as they arrive.
  */
 import type { Command } from "@commander-js/extra-typings";
 import { stringify as toYaml } from "yaml";
-import { addExamples, formatTable, type Io, outputOption } from "../../internal/cli/mod.ts";
+import { addExamples, formatTable, type Io, outputOption, untilInterrupted } from "../../internal/cli/mod.ts";
 import {
   ACCESS_HEADERS,
   type AccessFilter,
@@ -12,12 +12,17 @@ import {
   accessRow,
   matchesFilter,
   parseAccessLine,
-} from "./access_log.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { followUntilInterrupted, parseTail } from "./logs.ts";
-import { followLogs, kubeStreamOpener, type LogLine, readLogs, resumePoints } from "./pod_logs.ts";
-import { findProxyPods, logSources, proxyNamespaceOption } from "./proxy_pods.ts";
+} from "../../internal/edgeproxy/access_log.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { OUTPUT_ENV, parseTail, proxyNamespaceOption, useKubeOptions, withSession } from "./flags.ts";
+import {
+  followLogs,
+  kubeStreamOpener,
+  type LogLine,
+  readLogs,
+  resumePoints,
+} from "../../internal/edgeproxy/pod_logs.ts";
+import { findProxyPods, logSources } from "../../internal/edgeproxy/proxy_pods.ts";
 
 export function registerLogsAccess(program: Command, io: Io) {
   const command = program
@@ -81,7 +86,7 @@ export function registerLogsAccess(program: Command, io: Io) {
         // Sources with lines continue after their last line; the others start now.
         const from = resumePoints(lines);
         const now = new Date();
-        await followUntilInterrupted((signal) =>
+        await untilInterrupted((signal) =>
           followLogs(kubeStreamOpener(client), sources, {
             since: filter.since ?? now,
             from,

@@ -18,7 +18,7 @@ import { registerLogsAccess } from "./logs_access.ts";
 import { registerMetrics } from "./metrics.ts";
 import { registerSdwan } from "./sdwan.ts";
 import { registerTrace } from "./trace.ts";
-import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
+import { addGlobalOptions, OUTPUT_ENV } from "./flags.ts";
 import { registerVersion } from "./version.ts";
 import { registerWeb } from "./web.ts";
 

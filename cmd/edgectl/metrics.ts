@@ -1,17 +1,27 @@
 /**
  * `edgectl metrics`: the proxy's metrics from Prometheus. Views of agents, backends, VIPs, the
- * busiest backends and routes (proxy_metrics.ts), any PromQL query (instant or range), and a live
+ * busiest backends and routes (internal/edgeproxy/proxy_metrics.ts), any PromQL query (instant or range), and a live
  * dashboard (metrics_dashboard.ts). --prometheus-url sits on the parent command.
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Cell, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { type Endpoint, parseEndpoint } from "./endpoint.ts";
-import { OUTPUT_ENV } from "./kube.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { type Endpoint, parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
+import { OUTPUT_ENV } from "./flags.ts";
 import { registerDashboard } from "./metrics_dashboard.ts";
-import { DEFAULT_PROMETHEUS_URL, parseTime, PrometheusClient } from "./prometheus_client.ts";
-import { agentView, objectTrafficView, type Table, type ViewOptions, vipView } from "./proxy_metrics.ts";
-import { queryTable } from "./query_table.ts";
+import {
+  DEFAULT_PROMETHEUS_URL,
+  parseTime,
+  PrometheusClient,
+} from "../../internal/edgeproxy/prometheus_client.ts";
+import {
+  agentView,
+  objectTrafficView,
+  type Table,
+  type ViewOptions,
+  vipView,
+} from "../../internal/edgeproxy/proxy_metrics.ts";
+import { queryTable } from "../../internal/edgeproxy/query_table.ts";
 
 interface MetricsFlags {
   prometheusUrl: string;

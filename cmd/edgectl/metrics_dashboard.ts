@@ -6,11 +6,16 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { CliError, formatTable, type Io } from "../../internal/cli/mod.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { formatNumber, formatPercent, formatSeconds, sparkline } from "./metric_format.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import {
+  formatNumber,
+  formatPercent,
+  formatSeconds,
+  sparkline,
+} from "../../internal/edgeproxy/metric_format.ts";
 import { promDuration, prometheusFor } from "./metrics.ts";
-import type { PrometheusClient } from "./prometheus_client.ts";
-import { agentView, METRICS, objectTrafficView, type Table } from "./proxy_metrics.ts";
+import type { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
+import { agentView, METRICS, objectTrafficView, type Table } from "../../internal/edgeproxy/proxy_metrics.ts";
 
 export interface Snapshot {
   at: Date;

@@ -4,10 +4,11 @@ import { addExamples, type Io, outputOption, printResult } from "../../internal/
 import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
 import { listObjects } from "../../internal/k8s/resources.ts";
 import { listDocument } from "../../internal/k8s/table.ts";
-import { apiResource, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { formatSummary, formatTopology, summarize, topology } from "./sdwan_view.ts";
-import { resourceTypeOfKind } from "./resources.ts";
-import { resourceTable } from "./table.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
+import { formatSummary, formatTopology, summarize, topology } from "../../internal/edgeproxy/sdwan_view.ts";
+import { resourceTypeOfKind } from "../../internal/edgeproxy/resources.ts";
+import { resourceTable } from "../../internal/edgeproxy/resource_table.ts";
+import { apiResource } from "../../internal/edgeproxy/objects.ts";
 
 async function list(client: KubeClient, kind: string, namespace: string | undefined): Promise<KubeObject[]> {
   const res = await apiResource(client, kind);

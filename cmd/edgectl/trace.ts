@@ -1,16 +1,26 @@
 /**
- * `edgectl trace list|get|search|services`: traces from Jaeger's query API (jaeger_client.ts).
+ * `edgectl trace list|get|search|services`: traces from Jaeger's query API (internal/edgeproxy/jaeger_client.ts).
  * Jaeger's search needs a service; without --service, edgectl searches every service and merges
  * the results (newest first, each trace once).
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { type Endpoint, parseEndpoint } from "./endpoint.ts";
-import { DEFAULT_TRACE_ENDPOINT, JaegerClient, type TraceQuery } from "./jaeger_client.ts";
-import { OUTPUT_ENV } from "./kube.ts";
-import { parseTime } from "./prometheus_client.ts";
-import { spanTree, summarize, SUMMARY_HEADERS, summaryRow, type TraceSummary } from "./trace_view.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { type Endpoint, parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
+import {
+  DEFAULT_TRACE_ENDPOINT,
+  JaegerClient,
+  type TraceQuery,
+} from "../../internal/edgeproxy/jaeger_client.ts";
+import { OUTPUT_ENV } from "./flags.ts";
+import { parseTime } from "../../internal/edgeproxy/prometheus_client.ts";
+import {
+  spanTree,
+  summarize,
+  SUMMARY_HEADERS,
+  summaryRow,
+  type TraceSummary,
+} from "../../internal/edgeproxy/trace_view.ts";
 
 interface TraceFlags {
   traceEndpoint: string;

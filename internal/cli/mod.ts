@@ -44,3 +44,4 @@ export {
 } from "./printers.ts";
 export { isMain } from "./is_main.ts";
 export { execute, run } from "./run.ts";
+export { untilInterrupted } from "./interrupt.ts";

@@ -1,4 +1,4 @@
-/** The dashboard's calls to `edgectl web`'s JSON API (cmd/edgectl/web/web_app.ts), same origin only. */
+/** The dashboard's calls to `edgectl web`'s JSON API (server/edgectl-web/app.ts), same origin only. */
 
 export interface Session {
   user: { name: string; groups: string[]; via: "kubeconfig" | "oidc" } | null;

@@ -4,9 +4,9 @@
  * order and a follow that loses its connection can resume where it stopped without repeating or
  * dropping lines; `--timestamps` only decides whether the timestamp is printed.
  */
-import { sleep as abortableSleep } from "../../internal/async/sleep.ts";
-import type { KubeClient } from "../../internal/k8s/mod.ts";
-import { isKubeApiError } from "../../internal/k8s/errors.ts";
+import { sleep as abortableSleep } from "../async/sleep.ts";
+import type { KubeClient } from "../k8s/mod.ts";
+import { isKubeApiError } from "../k8s/errors.ts";
 import type { LogSource } from "./proxy_pods.ts";
 
 export interface LogLine {

@@ -5,8 +5,8 @@
  */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { CliError } from "../../internal/cli/mod.ts";
-import { AgentService } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
+import { CliError } from "../cli/mod.ts";
+import { AgentService } from "../proto/edgeproxy/agent/v1/agent_pb.ts";
 import type { AgentClient, AgentTarget } from "./agent_client.ts";
 
 /**

@@ -3,7 +3,7 @@
  * VALUE. Matrices: the same label columns, then SAMPLES, MIN, MAX, LAST and a sparkline (TREND).
  * Scalars and strings: TIME and VALUE.
  */
-import type { Cell } from "../../internal/cli/mod.ts";
+import type { Cell } from "../cli/mod.ts";
 import { formatNumber, sparkline } from "./metric_format.ts";
 import type { Labels, QueryData } from "./prometheus_client.ts";
 

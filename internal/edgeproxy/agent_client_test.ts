@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { CliError } from "../../internal/cli/mod.ts";
-import { freePort } from "../../internal/http/free_port.ts";
+import { CliError } from "../cli/mod.ts";
+import { freePort } from "../http/free_port.ts";
 import { startTestAgent, type TestAgent } from "../../test/edgectl/agent/agent_server.ts";
 import { agentAddress, type AgentPod, agentTarget, callAgent, callAgents } from "./agent_client.ts";
 

@@ -5,10 +5,10 @@
  * into labels (`lastTransitionTime` → `Last Transition Time`), nested levels indented by two spaces,
  * and Events last. Columns are aligned with Go's tabwriter (minwidth 0, padding 2), as kubectl does.
  */
-import { LAST_APPLIED_ANNOTATION } from "../../internal/k8s/resources.ts";
-import { formatAge } from "../../internal/k8s/table.ts";
-import type { KubeObject } from "./resources.ts";
-import { tabwrite } from "./tabwriter.ts";
+import { LAST_APPLIED_ANNOTATION } from "./resources.ts";
+import { formatAge } from "./table.ts";
+import type { KubeObject } from "../edgeproxy/resources.ts";
+import { tabwrite } from "../cli/tabwriter.ts";
 
 /** A core/v1 Event, the fields describe shows. */
 export interface KubeEvent {

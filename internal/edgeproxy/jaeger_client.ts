@@ -4,7 +4,7 @@
  * typed `{key, type, value}` lists, and a span's service is `processes[span.processID].serviceName`
  * (the reference read all three wrongly).
  */
-import { CliError } from "../../internal/cli/mod.ts";
+import { CliError } from "../cli/mod.ts";
 import type { Endpoint } from "./endpoint.ts";
 
 export type TagType = "string" | "bool" | "int64" | "float64" | "binary";

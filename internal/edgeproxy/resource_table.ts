@@ -1,6 +1,6 @@
 /** `edgectl get` documents: kubectl's tables (NAMESPACE with -A, NAME, the type's columns, AGE) and List documents. */
-import type { Cell } from "../../internal/cli/mod.ts";
-import { formatAge } from "../../internal/k8s/table.ts";
+import type { Cell } from "../cli/mod.ts";
+import { formatAge } from "../k8s/table.ts";
 import type { KubeObject, ResourceType } from "./resources.ts";
 
 export interface Table {

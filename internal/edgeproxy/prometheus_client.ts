@@ -3,7 +3,7 @@
  * and range queries, sent as form-encoded POSTs so long PromQL never hits URL limits. A refused query
  * becomes an error carrying Prometheus's errorType (`bad_data`, `execution`, `timeout`, ...).
  */
-import { CliError } from "../../internal/cli/mod.ts";
+import { CliError } from "../cli/mod.ts";
 import type { Endpoint } from "./endpoint.ts";
 
 export type Labels = Record<string, string>;

@@ -3,9 +3,9 @@
  * each, and the columns its tables show. The CRDs in crds/edgeproxy.io/ declare the same kinds, plurals
  * and short names (resources_test.ts checks that they agree).
  */
-import type { Cell } from "../../internal/cli/mod.ts";
-import type { KubeObject } from "../../internal/k8s/mod.ts";
-import { editDistance } from "../../internal/k8s/discovery.ts";
+import type { Cell } from "../cli/mod.ts";
+import type { KubeObject } from "../k8s/mod.ts";
+import { editDistance } from "../k8s/discovery.ts";
 import {
   formatLatency,
   formatLoss,

@@ -4,8 +4,8 @@
  * the live conformance view (a controller's classes, their conditions and supported features, the
  * Gateways and HTTPRoutes that use them).
  */
-import type { Cell } from "../../internal/cli/mod.ts";
-import { formatTable } from "../../internal/cli/mod.ts";
+import type { Cell } from "../cli/mod.ts";
+import { formatTable } from "../cli/mod.ts";
 import { type Column, field, type KubeObject } from "./resources.ts";
 
 export const GATEWAY_GROUP = "gateway.networking.k8s.io";

@@ -3,7 +3,7 @@
  * carries them as embedded files (scripts/lib/tools.ts ASSETS), so `edgectl install-crds` works from
  * the single binary in any directory; from source they are read from the repository.
  */
-import type { KubeObject } from "../../internal/k8s/mod.ts";
+import type { KubeObject } from "../k8s/mod.ts";
 
 /** One file per kind; base names are unique among every tool's embedded files. */
 export const CRD_FILES = [
@@ -27,6 +27,6 @@ export const CRD_FILES = [
 export const CRD_DIR = new URL("../../crds/edgeproxy.io/", import.meta.url);
 
 export async function loadCrds(): Promise<KubeObject[]> {
-  const { readCrds } = await import("../../internal/k8s/crds.ts");
+  const { readCrds } = await import("../k8s/crds.ts");
   return await readCrds(CRD_FILES, CRD_DIR);
 }

@@ -1,6 +1,6 @@
 /** How the agent API's answers print: kubectl-style tables and a describe-like config summary. */
 import { toJson } from "@bufbuild/protobuf";
-import { formatTable } from "../../internal/cli/mod.ts";
+import { formatTable } from "../cli/mod.ts";
 import {
   type Backend,
   BackendSchema,
@@ -8,7 +8,7 @@ import {
   GetConfigResponseSchema,
   type Vip,
   VipSchema,
-} from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
+} from "../proto/edgeproxy/agent/v1/agent_pb.ts";
 import { agentRef, type AgentTarget } from "./agent_client.ts";
 
 export { agentRef };

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { KubeClient } from "../../../internal/k8s/mod.ts";
-import { silentLogger } from "../../../internal/log/mod.ts";
-import { createWebApp, WEB_CSP } from "./web_app.ts";
+import { KubeClient } from "../../internal/k8s/mod.ts";
+import { silentLogger } from "../../internal/log/mod.ts";
+import { createWebApp, WEB_CSP } from "./app.ts";
 
 const kube = new KubeClient({
   files: [],

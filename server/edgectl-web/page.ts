@@ -2,7 +2,7 @@
  * The dashboard's files (web/edgectl, bundled by scripts/lib/web_bundle.ts into
  * .cache/web/edgectl and embedded in dist/edgectl) and the HTML page that names them by content hash.
  */
-import { type AppBundle, appPage, loadAppBundle } from "../../../internal/web/mod.ts";
+import { type AppBundle, appPage, loadAppBundle } from "../../internal/web/mod.ts";
 
 export type WebBundle = AppBundle;
 

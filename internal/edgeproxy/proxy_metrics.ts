@@ -3,7 +3,7 @@
  * views `edgectl metrics` builds from them with PromQL. Object labels (`gateway`, `route`,
  * `backend`, `vip`) hold `<namespace>/<name>`, as in the access log; `node` is the agent's node.
  */
-import type { Cell } from "../../internal/cli/mod.ts";
+import type { Cell } from "../cli/mod.ts";
 import { formatByteRate, formatNumber, formatPercent, formatSeconds } from "./metric_format.ts";
 import type { Labels, PrometheusClient } from "./prometheus_client.ts";
 

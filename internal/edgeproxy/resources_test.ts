@@ -14,9 +14,9 @@ import {
   resourceTypeOfKind,
   UnknownTypeError,
 } from "./resources.ts";
-import { resourceTable } from "./table.ts";
-import { listDocument } from "../../internal/k8s/mod.ts";
-import { formatTable } from "../../internal/cli/mod.ts";
+import { resourceTable } from "./resource_table.ts";
+import { listDocument } from "../k8s/mod.ts";
+import { formatTable } from "../cli/mod.ts";
 
 test("every CRD file is in the repo, embedded in the binary and loaded", () => {
   assert.deepEqual(readdirSync(CRD_DIR).sort(), [...CRD_FILES].sort());

@@ -2,19 +2,19 @@
  * What the dashboard shows, read with the signed-in user's Kubernetes client: every edgeproxy.io kind
  * with the columns `edgectl get` prints and its conditions, the routes → backends topology, the proxy's
  * traffic over time from Prometheus, recent traces from Jaeger and the agents' latest access-log records.
- * Each reuses the CLI's own code (resources.ts, proxy_metrics.ts, jaeger_client.ts, access_log.ts), so
+ * Each reuses the CLI's own code (internal/edgeproxy: resources, proxy_metrics, jaeger_client, access_log), so
  * the page and the commands cannot disagree.
  */
-import { isKubeApiError, type KubeClient, type KubeObject, listObjects } from "../../../internal/k8s/mod.ts";
-import { type AccessRecord, parseAccessLine } from "../access_log.ts";
-import type { JaegerClient } from "../jaeger_client.ts";
-import { apiResource } from "../kube.ts";
-import { readLogs } from "../pod_logs.ts";
-import type { PrometheusClient } from "../prometheus_client.ts";
-import { trafficQueries } from "../proxy_metrics.ts";
-import { listProxyPods, logSources } from "../proxy_pods.ts";
-import { field, RESOURCE_TYPES } from "../resources.ts";
-import { summarize, type TraceSummary } from "../trace_view.ts";
+import { isKubeApiError, type KubeClient, type KubeObject, listObjects } from "../../internal/k8s/mod.ts";
+import { type AccessRecord, parseAccessLine } from "../../internal/edgeproxy/access_log.ts";
+import type { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
+import { readLogs } from "../../internal/edgeproxy/pod_logs.ts";
+import type { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
+import { trafficQueries } from "../../internal/edgeproxy/proxy_metrics.ts";
+import { listProxyPods, logSources } from "../../internal/edgeproxy/proxy_pods.ts";
+import { field, RESOURCE_TYPES } from "../../internal/edgeproxy/resources.ts";
+import { summarize, type TraceSummary } from "../../internal/edgeproxy/trace_view.ts";
+import { apiResource } from "../../internal/edgeproxy/objects.ts";
 
 export interface Condition {
   type: string;

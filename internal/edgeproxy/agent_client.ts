@@ -8,12 +8,10 @@
  * `<pod IP>:9092` without TLS, as the reference does. Every call has a deadline (--timeout). The calls
  * themselves are in agent_rpc.ts, loaded on the first one.
  */
-import { Option } from "@commander-js/extra-typings";
 import type { Client } from "@connectrpc/connect";
-import { CliError } from "../../internal/cli/mod.ts";
-import type { KubeClient } from "../../internal/k8s/client.ts";
-import type { AgentService } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
-import { parseDuration } from "./duration.ts";
+import { CliError } from "../cli/mod.ts";
+import type { KubeClient } from "../k8s/client.ts";
+import type { AgentService } from "../proto/edgeproxy/agent/v1/agent_pb.ts";
 import { labelSelector, listProxyPods, type Pod } from "./proxy_pods.ts";
 
 export const AGENT_PORT = 9092;
@@ -43,27 +41,6 @@ export interface AgentTarget {
 /** The agent, as every JSON/YAML document names it. */
 export function agentRef(target: AgentTarget) {
   return { name: target.name, ...(target.node ? { node: target.node } : {}), address: target.address };
-}
-
-export function agentAddrOption() {
-  return new Option(
-    "--agent-addr <host:port>",
-    "Dial this address instead of the agent Pod's IP and port 9092",
-  );
-}
-
-export function timeoutOption() {
-  return new Option("--timeout <duration>", "Deadline of each call to an agent, e.g. 2s or 500ms")
-    .default(DEFAULT_TIMEOUT);
-}
-
-/** --timeout in milliseconds, or a usage error. */
-export function parseTimeout(text: string, fail: (message: string) => never): number {
-  const ms = parseDuration(text);
-  if (ms === undefined || ms <= 0) {
-    fail(`--timeout: "${text}" is not a positive duration such as 5s or 500ms`);
-  }
-  return ms!;
 }
 
 /** The address to dial for a Pod; undefined when it has no IP yet and no annotation. */

@@ -20,7 +20,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { type AppEnv, createApp, refuseCrossSiteWrites } from "../../../internal/http/mod.ts";
+import { type AppEnv, createApp, refuseCrossSiteWrites } from "../../internal/http/mod.ts";
 import {
   applyObject,
   type ApplyResult,
@@ -33,19 +33,19 @@ import {
   NoKindMatchError,
   parseManifests,
   withoutManagedFields,
-} from "../../../internal/k8s/mod.ts";
-import type { Logger } from "../../../internal/log/mod.ts";
-import { type OidcClient, OidcError, type PendingSignIn } from "../../../internal/oidc/mod.ts";
-import { defineRoute, routeMounter } from "../../../internal/openapi/route_spec.ts";
-import { spaRoutes } from "../../../internal/web/mod.ts";
-import { FIELD_MANAGER } from "../apply.ts";
-import type { JaegerClient } from "../jaeger_client.ts";
-import type { PrometheusClient } from "../prometheus_client.ts";
-import { API_VERSION } from "../resources.ts";
-import { spanTree } from "../trace_view.ts";
+} from "../../internal/k8s/mod.ts";
+import type { Logger } from "../../internal/log/mod.ts";
+import { type OidcClient, OidcError, type PendingSignIn } from "../../internal/oidc/mod.ts";
+import { defineRoute, routeMounter } from "../../internal/openapi/route_spec.ts";
+import { spaRoutes } from "../../internal/web/mod.ts";
+import type { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
+import type { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
+import { API_VERSION } from "../../internal/edgeproxy/resources.ts";
+import { spanTree } from "../../internal/edgeproxy/trace_view.ts";
 import { listResources, metricsView, recentAccess, recentTraces, topology } from "./dashboard_data.ts";
-import { ICON, type WebBundle, webPage } from "./web_page.ts";
-import { PENDING_COOKIE, SESSION_COOKIE, Sessions, userOfClaims, type WebUser } from "./web_sessions.ts";
+import { ICON, type WebBundle, webPage } from "./page.ts";
+import { PENDING_COOKIE, SESSION_COOKIE, Sessions, userOfClaims, type WebUser } from "./sessions.ts";
+import { FIELD_MANAGER } from "../../internal/edgeproxy/objects.ts";
 
 /** No inline script or style, nothing from another origin, never framed. */
 export const WEB_CSP = [

@@ -8,9 +8,8 @@
  * else EDGECTL_PROXY_NAMESPACE, else `edge-system`. Agents run one per node (a DaemonSet), so
  * `--node` selects them by `spec.nodeName`.
  */
-import { Option } from "@commander-js/extra-typings";
-import { CliError } from "../../internal/cli/mod.ts";
-import type { KubeClient } from "../../internal/k8s/mod.ts";
+import { CliError } from "../cli/mod.ts";
+import type { KubeClient } from "../k8s/mod.ts";
 
 export const NAME_LABEL = "app.kubernetes.io/name";
 export const COMPONENT_LABEL = "app.kubernetes.io/component";
@@ -31,12 +30,6 @@ export interface LogSource {
   namespace: string;
   container: string;
   node?: string;
-}
-
-export function proxyNamespaceOption() {
-  return new Option("--proxy-namespace <namespace>", "Namespace the proxy's Pods run in")
-    .env("EDGECTL_PROXY_NAMESPACE")
-    .default(DEFAULT_PROXY_NAMESPACE);
 }
 
 export function labelSelector(component: ProxyComponent): string {

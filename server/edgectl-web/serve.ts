@@ -9,11 +9,22 @@ import { serve } from "../../internal/http/mod.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import { createLogger } from "../../internal/log/mod.ts";
 import { OidcClient } from "../../internal/oidc/mod.ts";
-import { JaegerClient } from "./jaeger_client.ts";
-import { PrometheusClient } from "./prometheus_client.ts";
-import { createWebApp, type WebOidc } from "./web/web_app.ts";
-import { loadWebBundle } from "./web/web_page.ts";
-import type { WebConfig } from "./web.ts";
+import { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
+import { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
+import { createWebApp, type WebOidc } from "./app.ts";
+import { loadWebBundle } from "./page.ts";
+import type { Endpoint } from "../../internal/edgeproxy/endpoint.ts";
+
+/** `edgectl web`'s flags, validated. */
+export interface WebConfig {
+  hostname: string;
+  port: number;
+  prometheus: Endpoint;
+  jaeger: Endpoint;
+  tls?: { certFile: string; keyFile: string };
+  oidc?: { issuer: string; clientId: string; clientSecret?: string };
+  readOnly: boolean;
+}
 
 /** Serves the dashboard until a stop signal (serve() handles SIGTERM and SIGINT and exits). */
 export async function serveWeb(

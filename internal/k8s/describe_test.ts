@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { camelSplit, describeObject, smartLabel } from "./describe_format.ts";
+import { camelSplit, describeObject, smartLabel } from "./describe.ts";
 
 /** Objects and events read from a real API server, with what kubectl 1.32 printed for them. */
 const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url), "utf8");

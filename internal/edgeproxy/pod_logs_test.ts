@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { KubeApiError, type KubeClient, type KubeRequest } from "../../internal/k8s/mod.ts";
+import { KubeApiError, type KubeClient, type KubeRequest } from "../k8s/mod.ts";
 import {
   followLogs,
   formatLogLine,

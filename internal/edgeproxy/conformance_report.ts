@@ -3,7 +3,7 @@
  * every problem named by its path, and a readable summary. apiVersion gateway.networking.k8s.io/v1,
  * kind ConformanceReport; profiles with core and extended results and statistics.
  */
-import { formatTable } from "../../internal/cli/mod.ts";
+import { formatTable } from "../cli/mod.ts";
 
 export interface ProfileResult {
   result: string;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Sessions, userOfClaims } from "./web_sessions.ts";
+import { Sessions, userOfClaims } from "./sessions.ts";
 
 test("the Kubernetes identity of an ID token: email, else sub; string groups only", () => {
   assert.deepEqual(userOfClaims({ sub: "u1", email: "a@example.com", groups: ["dev", 3, "ops"] }), {
