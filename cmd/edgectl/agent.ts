@@ -3,7 +3,7 @@
  * The agent is found through the API (internal/edgeproxy/agent_client.ts) unless --agent-addr names the address, in
  * which case Kubernetes is not contacted and <agent> only labels the output.
  */
-import { type Command } from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import {
   type AgentClient,

@@ -12,10 +12,9 @@ import {
   printResult,
   wideOutputOption,
 } from "../../internal/cli/mod.ts";
-import { formatAge, listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
+import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import {
   agentAddress,
-  type AgentPod,
   allAgentTargets,
   callAgents,
   findAgentPod,
@@ -31,33 +30,16 @@ import {
   withSession,
 } from "./flags.ts";
 import { labelSelector } from "../../internal/edgeproxy/proxy_pods.ts";
-
-function readyCount(pod: AgentPod): string {
-  const statuses = pod.status?.containerStatuses ?? [];
-  return `${statuses.filter((s) => s.ready).length}/${pod.spec.containers.length}`;
-}
-
-function restarts(pod: AgentPod): number {
-  return (pod.status?.containerStatuses ?? []).reduce((n, s) => n + (s.restartCount ?? 0), 0);
-}
-
-export const LIST_HEADERS = ["NAME", "NODE", "STATUS", "READY", "RESTARTS", "AGE"] as const;
-export const LIST_WIDE_HEADERS = ["IP", "AGENT ADDRESS", "IMAGE"] as const;
-
-export function agentRows(pods: readonly AgentPod[], now: Date) {
-  return pods.map((p) => [
-    p.metadata.name,
-    p.spec.nodeName,
-    p.status?.phase ?? "Unknown",
-    readyCount(p),
-    restarts(p),
-    formatAge(p.metadata.creationTimestamp, now),
-  ]);
-}
-
-export function agentWideRows(pods: readonly AgentPod[]) {
-  return pods.map((p) => [p.status?.podIP, agentAddress(p), p.spec.containers.map((c) => c.image).join(",")]);
-}
+import {
+  agentRows,
+  agentWideRows,
+  CONFIG_HEADERS,
+  configRows,
+  describeAgents,
+  LIST_HEADERS,
+  LIST_WIDE_HEADERS,
+  reportFailures,
+} from "../../internal/edgeproxy/agent_views.ts";
 
 export function registerAgents(program: Command, io: Io) {
   const agents = program
@@ -118,39 +100,7 @@ export function registerAgents(program: Command, io: Io) {
           timeoutMs,
           (c, o) => c.getConfig({}, o),
         );
-        const now = new Date();
-        const blocks = pods.map((pod) => {
-          const r = results.find((x) => x.target.name === pod.metadata.name);
-          const lines = [
-            `Name:            ${pod.metadata.name}`,
-            `Namespace:       ${pod.metadata.namespace}`,
-            `Node:            ${pod.spec.nodeName ?? "<none>"}`,
-            `Status:          ${pod.status?.phase ?? "Unknown"}`,
-            `IP:              ${pod.status?.podIP ?? "<none>"}`,
-            `Agent Address:   ${agentAddress(pod) ?? "<none>"}`,
-            `Ready:           ${readyCount(pod)}`,
-            `Restarts:        ${restarts(pod)}`,
-            `Age:             ${formatAge(pod.metadata.creationTimestamp, now)}`,
-            `Image:           ${pod.spec.containers.map((c) => c.image).join(",") || "<none>"}`,
-          ];
-          if (!r) lines.push("Agent:           <no address>");
-          else if ("error" in r) lines.push(`Agent:           <error: ${r.error.message}>`);
-          else {
-            const c = r.value;
-            lines.push(
-              "Agent:",
-              `  Version:         ${c.agentVersion || "<none>"}`,
-              `  Config Version:  ${c.configVersion || "<none>"}`,
-              `  Applied At:      ${c.appliedAt || "<none>"}`,
-              `  Gateways:        ${c.gateways.length}`,
-              `  Routes:          ${c.routes.length}`,
-              `  Backends:        ${c.backendCount}`,
-              `  VIPs:            ${c.vipCount}`,
-            );
-          }
-          return lines.join("\n");
-        });
-        io.stdout.write(`${blocks.join("\n\n\n")}\n`);
+        io.stdout.write(describeAgents(pods, results, new Date()));
       });
     });
   addExamples(describe, [
@@ -178,34 +128,12 @@ export function registerAgents(program: Command, io: Io) {
           { apiVersion: "v1", kind: "List", items: ok.map((r) => configDocument(r.target, r.config)) },
           flags.output,
           {
-            headers: [
-              "NAME",
-              "NODE",
-              "CONFIG VERSION",
-              "APPLIED AT",
-              "GATEWAYS",
-              "ROUTES",
-              "BACKENDS",
-              "VIPS",
-            ],
-            rows: () =>
-              ok.map(({ target, config: c }) => [
-                target.name,
-                c.node || target.node,
-                c.configVersion,
-                c.appliedAt,
-                c.gateways.length,
-                c.routes.length,
-                c.backendCount,
-                c.vipCount,
-              ]),
+            headers: CONFIG_HEADERS,
+            rows: () => configRows(ok),
             empty: "No agent answered.",
           },
         );
-        for (const name of skipped) io.stderr.write(`warning: agent ${name} has no Pod IP yet; skipped\n`);
-        const failed = results.flatMap((r) => "error" in r ? [r.error.message] : []);
-        for (const m of failed.slice(0, -1)) io.stderr.write(`error: ${m}\n`);
-        if (failed.length) throw new CliError(failed[failed.length - 1]!);
+        reportFailures(io, results, skipped);
       });
     });
   addExamples(config, [

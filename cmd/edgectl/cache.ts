@@ -5,7 +5,7 @@
  * typed in agent.proto like the rest.) Every agent Pod is called unless --agent-addr names one agent.
  */
 import { type Command, Option } from "@commander-js/extra-typings";
-import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import type { PurgeCacheRequest } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
 import {
   type AgentClient,
@@ -26,6 +26,7 @@ import {
   useKubeOptions,
   withSession,
 } from "./flags.ts";
+import { CACHE_STATS_HEADERS, cacheStatsRows, reportFailures } from "../../internal/edgeproxy/agent_views.ts";
 
 interface CommonFlags {
   agentAddr?: string;
@@ -55,30 +56,6 @@ async function onAgents<T>(
     const { targets, skipped } = await allAgentTargets(client, flags.agentNamespace ?? flags.proxyNamespace);
     return { results: await callAgents(targets, timeoutMs, makeCall(namespace)), skipped };
   });
-}
-
-function reportFailures(io: Io, results: readonly AgentResult<unknown>[], skipped: readonly string[]) {
-  for (const name of skipped) io.stderr.write(`warning: agent ${name} has no Pod IP yet; skipped\n`);
-  const failed = results.flatMap((r) => "error" in r ? [r.error.message] : []);
-  for (const m of failed.slice(0, -1)) io.stderr.write(`error: ${m}\n`);
-  if (failed.length) throw new CliError(failed[failed.length - 1]!);
-}
-
-/** Bytes as kubectl prints quantities: binary units, at most one decimal. */
-export function formatBytes(n: bigint): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = Number(n);
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${v}B` : `${Number.isInteger(v) ? v : v.toFixed(1)}${units[i]}`;
-}
-
-export function hitRatio(hits: bigint, misses: bigint): string {
-  const total = hits + misses;
-  return total === 0n ? "<none>" : `${(Number(hits * 1000n / total) / 10).toFixed(1)}%`;
 }
 
 export function registerCache(program: Command, io: Io) {
@@ -111,46 +88,14 @@ export function registerCache(program: Command, io: Io) {
         () => (c, o) => c.getCacheStats({ namespace }, o),
       );
       const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, stats: r.value }] : []);
-      const [{ toJson }, { GetCacheStatsResponseSchema }] = await Promise.all([
-        import("@bufbuild/protobuf"),
-        import("../../internal/proto/edgeproxy/agent/v1/agent_pb.ts"),
-      ]);
+      const { cacheStatsDocument } = await import("../../internal/edgeproxy/agent_format.ts");
       printResult(
         io,
-        {
-          apiVersion: "v1",
-          kind: "List",
-          items: ok.map((r) => ({
-            agent: agentRef(r.target),
-            ...(namespace ? { namespace } : {}),
-            stats: toJson(GetCacheStatsResponseSchema, r.stats, { alwaysEmitImplicit: true }),
-          })),
-        },
+        cacheStatsDocument(ok, namespace),
         flags.output,
         {
-          headers: [
-            "AGENT",
-            "NODE",
-            "ENTRIES",
-            "SIZE",
-            "MAX SIZE",
-            "HITS",
-            "MISSES",
-            "HIT RATIO",
-            "EVICTIONS",
-          ],
-          rows: () =>
-            ok.map(({ target, stats: s }) => [
-              target.name,
-              target.node,
-              String(s.entries),
-              formatBytes(s.sizeBytes),
-              formatBytes(s.maxSizeBytes),
-              String(s.hits),
-              String(s.misses),
-              hitRatio(s.hits, s.misses),
-              String(s.evictions),
-            ]),
+          headers: CACHE_STATS_HEADERS,
+          rows: () => cacheStatsRows(ok),
           empty: "No agent answered.",
         },
       );

@@ -12,7 +12,6 @@ import {
 } from "../../internal/k8s/cli_session.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import { DEFAULT_TIMEOUT } from "../../internal/edgeproxy/agent_client.ts";
-import { parseDuration } from "../../internal/edgeproxy/duration.ts";
 import { DEFAULT_PROXY_NAMESPACE } from "../../internal/edgeproxy/proxy_pods.ts";
 import {
   resolveResourceTypes,
@@ -20,6 +19,10 @@ import {
   UnknownTypeError,
 } from "../../internal/edgeproxy/resources.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
+import type { Endpoint } from "../../internal/edgeproxy/endpoint.ts";
+import { parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
+import { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
 
 export const OUTPUT_ENV = "EDGECTL_OUTPUT";
 
@@ -109,4 +112,26 @@ export function parseTail(text: string): number | undefined {
   if (!/^-?\d+$/.test(text)) return undefined;
   const n = Number(text);
   return n >= -1 ? n : undefined;
+}
+
+interface MetricsFlags {
+  prometheusUrl: string;
+  prometheusEndpoint?: string;
+}
+
+/** The client for the parent's --prometheus-url (or the reference's --prometheus-endpoint). */
+export function prometheusFor(
+  cmd: { optsWithGlobals(): unknown; error(message: string): never },
+): PrometheusClient {
+  const flags = cmd.optsWithGlobals() as MetricsFlags;
+  const endpoint = parseEndpoint(flags.prometheusEndpoint ?? flags.prometheusUrl, "--prometheus-url");
+  if (typeof endpoint === "string") cmd.error(endpoint);
+  return new PrometheusClient(endpoint as Endpoint);
+}
+
+/** A duration flag as a PromQL duration (in ms), or a usage error. */
+export function promDuration(cmd: { error(message: string): never }, flag: string, text: string): string {
+  const ms = parseDuration(text);
+  if (ms === undefined || ms < 1) cmd.error(`${flag}: "${text}" is not a duration; use ${DURATION_UNITS}`);
+  return `${Math.round(ms!)}ms`;
 }

@@ -4,6 +4,8 @@ import { formatTable } from "../cli/mod.ts";
 import {
   type Backend,
   BackendSchema,
+  type GetCacheStatsResponse,
+  GetCacheStatsResponseSchema,
   type GetConfigResponse,
   GetConfigResponseSchema,
   type Vip,
@@ -17,6 +19,22 @@ export function configDocument(target: AgentTarget, config: GetConfigResponse) {
   return {
     agent: agentRef(target),
     config: toJson(GetConfigResponseSchema, config, { alwaysEmitImplicit: true }),
+  };
+}
+
+/** `cache stats` as one List document: each agent's stats, with the namespace they were counted for. */
+export function cacheStatsDocument(
+  answers: readonly { target: AgentTarget; stats: GetCacheStatsResponse }[],
+  namespace: string,
+) {
+  return {
+    apiVersion: "v1",
+    kind: "List",
+    items: answers.map((r) => ({
+      agent: agentRef(r.target),
+      ...(namespace ? { namespace } : {}),
+      stats: toJson(GetCacheStatsResponseSchema, r.stats, { alwaysEmitImplicit: true }),
+    })),
   };
 }
 

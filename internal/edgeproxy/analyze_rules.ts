@@ -10,7 +10,8 @@
  *   EP0105 Error    two listeners of one gateway share a port and a hostname
  *   EP0106 Info     a backend no route sends traffic to
  */
-import { field, GROUP, type KubeObject } from "./resources.ts";
+import { GROUP, type KubeObject } from "./resources.ts";
+import { field } from "./field.ts";
 
 export type Level = "Error" | "Warning" | "Info";
 export const LEVELS: readonly Level[] = ["Info", "Warning", "Error"];

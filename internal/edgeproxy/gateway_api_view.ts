@@ -6,7 +6,8 @@
  */
 import type { Cell } from "../cli/mod.ts";
 import { formatTable } from "../cli/mod.ts";
-import { type Column, field, type KubeObject } from "./resources.ts";
+import type { Column, KubeObject } from "./resources.ts";
+import { field } from "./field.ts";
 
 export const GATEWAY_GROUP = "gateway.networking.k8s.io";
 export const DEFAULT_CONTROLLER = "edgeproxy.io/gateway-controller";

@@ -14,6 +14,7 @@ import {
   linkLossPercent,
   linkRole,
 } from "./wan_link.ts";
+import { field } from "./field.ts";
 
 export const GROUP = "edgeproxy.io";
 export const VERSION = "v1alpha1";
@@ -44,16 +45,6 @@ export interface ResourceType {
 }
 
 type Json = unknown;
-
-/** The value at a dotted path (`spec.serviceRef.port`), or undefined. */
-export function field(object: Json, path: string): Json {
-  let value: Json = object;
-  for (const key of path.split(".")) {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-    value = (value as Record<string, Json>)[key];
-  }
-  return value;
-}
 
 function text(value: Json): string | undefined {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean"

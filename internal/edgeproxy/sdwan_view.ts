@@ -3,7 +3,7 @@
  * and the overlay as a tree of sites, each with its links (✓ healthy, ✗ unhealthy, ? not probed).
  * Pure functions over the objects, so they are tested without a cluster.
  */
-import { field, type KubeObject } from "./resources.ts";
+import type { KubeObject } from "../k8s/mod.ts";
 import {
   formatLatency,
   formatLoss,
@@ -13,6 +13,7 @@ import {
   linkRole,
   slaViolations,
 } from "./wan_link.ts";
+import { field } from "./field.ts";
 
 export interface SdwanSummary {
   sites: number;

@@ -3,7 +3,8 @@
  * and whether the link is healthy. A link whose measurement breaks its SLA is unhealthy even when
  * the agent's last healthy flag still says true (the flag lags one probe behind the numbers).
  */
-import { field, type KubeObject } from "./resources.ts";
+import type { KubeObject } from "../k8s/mod.ts";
+import { field } from "./field.ts";
 
 function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;

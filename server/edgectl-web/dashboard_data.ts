@@ -12,9 +12,10 @@ import { readLogs } from "../../internal/edgeproxy/pod_logs.ts";
 import type { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
 import { trafficQueries } from "../../internal/edgeproxy/proxy_metrics.ts";
 import { listProxyPods, logSources } from "../../internal/edgeproxy/proxy_pods.ts";
-import { field, RESOURCE_TYPES } from "../../internal/edgeproxy/resources.ts";
+import { RESOURCE_TYPES } from "../../internal/edgeproxy/resources.ts";
 import { summarize, type TraceSummary } from "../../internal/edgeproxy/trace_view.ts";
 import { apiResource } from "../../internal/edgeproxy/objects.ts";
+import { field } from "../../internal/edgeproxy/field.ts";
 
 export interface Condition {
   type: string;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatBytes, hitRatio } from "./cache.ts";
+import { formatBytes, hitRatio } from "./agent_views.ts";
 
 test("sizes in binary units with at most one decimal", () => {
   assert.equal(formatBytes(0n), "0B");
