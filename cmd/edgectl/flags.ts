@@ -23,6 +23,7 @@ import type { Endpoint } from "../../internal/edgeproxy/endpoint.ts";
 import { parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
 import { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
 import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
 
 export const OUTPUT_ENV = "EDGECTL_OUTPUT";
 
@@ -134,4 +135,17 @@ export function promDuration(cmd: { error(message: string): never }, flag: strin
   const ms = parseDuration(text);
   if (ms === undefined || ms < 1) cmd.error(`${flag}: "${text}" is not a duration; use ${DURATION_UNITS}`);
   return `${Math.round(ms!)}ms`;
+}
+
+interface TraceFlags {
+  traceEndpoint: string;
+  jaegerEndpoint?: string;
+}
+
+/** The client for the parent's --trace-endpoint (or the reference's --jaeger-endpoint). */
+export function jaegerFor(cmd: { optsWithGlobals(): unknown; error(message: string): never }): JaegerClient {
+  const flags = cmd.optsWithGlobals() as TraceFlags;
+  const endpoint = parseEndpoint(flags.jaegerEndpoint ?? flags.traceEndpoint, "--trace-endpoint");
+  if (typeof endpoint === "string") cmd.error(endpoint);
+  return new JaegerClient(endpoint as Endpoint);
 }

@@ -10,6 +10,8 @@
  * gateway, route and backend are `<namespace>/<name>` of the ProxyGateway, ProxyRoute and
  * ProxyBackend that handled the request; route and backend are absent when nothing matched.
  */
+import { stringify as toYaml } from "yaml";
+import { formatTable, type Io } from "../cli/mod.ts";
 
 export interface AccessRecord {
   time: string;
@@ -121,4 +123,47 @@ export function accessRow(r: AccessRecord): (string | number | undefined)[] {
     r.duration_ms === undefined ? undefined : `${r.duration_ms}ms`,
     r.bytes_out,
   ];
+}
+
+/** The records read, as a table, JSON or YAML (`logs-access` without --follow). */
+export function printRecords(io: Io, records: AccessRecord[], format: string) {
+  if (format === "json") io.stdout.write(`${JSON.stringify({ items: records }, null, 2)}\n`);
+  else if (format === "yaml") io.stdout.write(toYaml({ items: records }));
+  else if (records.length === 0) io.stderr.write("No access-log records found\n");
+  else io.stdout.write(formatTable(ACCESS_HEADERS, records.map(accessRow)));
+}
+
+/**
+ * Prints the records read so far, then returns the printer of the records that follow. Tables keep
+ * the column widths of the first batch (as `kubectl get -w` does); JSON is one object per line.
+ */
+export function followPrinter(io: Io, format: string, initial: AccessRecord[]): (r: AccessRecord) => void {
+  if (format === "json") {
+    const print = (r: AccessRecord) => io.stdout.write(`${JSON.stringify(r)}\n`);
+    initial.forEach(print);
+    return print;
+  }
+  if (format === "yaml") {
+    let first = true;
+    const print = (r: AccessRecord) => {
+      io.stdout.write(`${first ? "" : "---\n"}${toYaml(r)}`);
+      first = false;
+    };
+    initial.forEach(print);
+    return print;
+  }
+  const table = formatTable(ACCESS_HEADERS, initial.map(accessRow)).split("\n");
+  const header = table[0]!;
+  // Column starts, from the header line, which has the first batch's widths.
+  const starts = ACCESS_HEADERS.map((h) => header.indexOf(h, 0));
+  io.stdout.write(table.filter((l) => l !== "").join("\n") + "\n");
+  return (r) => {
+    const cells = accessRow(r).map((c) => (c === undefined || c === "" ? "<none>" : String(c)));
+    let line = "";
+    cells.forEach((cell, i) => {
+      if (i > 0) line = line.padEnd(Math.max(starts[i]!, line.length + 3));
+      line += cell;
+    });
+    io.stdout.write(`${line}\n`);
+  };
 }

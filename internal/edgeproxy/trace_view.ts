@@ -3,7 +3,7 @@
  * count, start) and, for `trace get`, the span tree with durations, offsets and tags.
  */
 import { formatMicros } from "./duration.ts";
-import type { KeyValue, Span, Trace } from "./jaeger_client.ts";
+import type { JaegerClient, KeyValue, Span, Trace, TraceQuery } from "./jaeger_client.ts";
 
 export interface TraceSummary {
   traceID: string;
@@ -119,4 +119,20 @@ export function spanTree(trace: Trace): string {
   };
   for (const root of roots(trace)) walk(root, "", "");
   return lines.join("\n");
+}
+
+/** Traces of one service, or of every service merged; newest first, at most `limit`. */
+export async function searchTraces(
+  client: JaegerClient,
+  q: Omit<TraceQuery, "service"> & { service?: string },
+) {
+  const services = q.service ? [q.service] : await client.services();
+  const lists = await Promise.all(services.map((service) => client.findTraces({ ...q, service })));
+  const seen = new Map<string, TraceSummary>();
+  for (const trace of lists.flat()) {
+    if (trace.spans.length && !seen.has(trace.traceID)) seen.set(trace.traceID, summarize(trace));
+  }
+  return [...seen.values()]
+    .sort((a, b) => b.startTime.localeCompare(a.startTime) || a.traceID.localeCompare(b.traceID))
+    .slice(0, q.limit);
 }
