@@ -36,7 +36,7 @@ import {
 } from "../../internal/k8s/mod.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { type OidcClient, OidcError, type PendingSignIn } from "../../internal/oidc/mod.ts";
-import { defineRoute, routeMounter } from "../../internal/openapi/route_spec.ts";
+import { defineRoute, type RouteMounter, routeMounter } from "../../internal/openapi/route_spec.ts";
 import { spaRoutes } from "../../internal/web/mod.ts";
 import type { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
 import type { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
@@ -186,17 +186,23 @@ function upstreamError(c: Context, what: string, err: unknown) {
   return c.json({ error: `${what}: ${(err as Error).message}` }, 502);
 }
 
+type Access = "public" | "viewer" | "writer";
+type Mount = RouteMounter<WebEnv, Access>["mountRoute"];
+type UserOf = (c: Context<WebEnv>) => WebUser | undefined;
+type PendingWebSignIn = PendingSignIn & { origin: string; back: string };
+type CookieBase = { httpOnly: true; secure: boolean; sameSite: "Lax"; path: "/" };
+
 export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
   const { log, kube, readOnly, oidc } = deps;
   const app = createApp({ log }) as unknown as Hono<WebEnv>;
-  const sessions = new Sessions<PendingSignIn & { origin: string; back: string }>();
-  const cookieBase = { httpOnly: true, secure: deps.tls, sameSite: "Lax" as const, path: "/" };
+  const sessions = new Sessions<PendingWebSignIn>();
+  const cookieBase: CookieBase = { httpOnly: true, secure: deps.tls, sameSite: "Lax", path: "/" };
 
   app.use(refuseCrossSiteWrites());
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.get("/", (c) => c.redirect("/ui/"));
 
-  const userOf = (c: Context<WebEnv>): WebUser | undefined =>
+  const userOf: UserOf = (c) =>
     oidc
       ? sessions.users.get(getCookie(c, SESSION_COOKIE))
       : { name: `kubeconfig (${kube.config.contextName || "in-cluster"})`, groups: [], via: "kubeconfig" };
@@ -219,23 +225,27 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
     }
     return await viewer()(c, next);
   };
-  const { mountRoute } = routeMounter<WebEnv, "public" | "viewer" | "writer">({
-    public: undefined,
-    viewer,
-    writer,
-  });
+  const { mountRoute } = routeMounter<WebEnv, Access>({ public: undefined, viewer, writer });
 
+  mountReads(app, mountRoute, deps, userOf);
+  mountWrites(app, mountRoute, kube);
+  if (oidc) mountSignIn(app, oidc, sessions, cookieBase);
+  app.route("/", pageRoutes(deps.bundle) as unknown as Hono<WebEnv>);
+  return app as unknown as Hono<AppEnv>;
+}
+
+/** The session, and what the dashboard shows: resources, metrics, traces and access logs. */
+function mountReads(app: Hono<WebEnv>, mountRoute: Mount, deps: WebAppDeps, userOf: UserOf) {
   mountRoute(app, ROUTES.session, (c) => {
     const user = userOf(c);
     return c.json({
       user: user ?? null,
-      auth: oidc ? "oidc" : "kubeconfig",
-      readOnly,
+      auth: deps.oidc ? "oidc" : "kubeconfig",
+      readOnly: deps.readOnly,
       prometheus: deps.prometheus ? deps.prometheus.baseUrl : null,
       traces: deps.jaeger ? deps.jaeger.baseUrl : null,
     });
   });
-
   mountRoute(app, ROUTES.resources, async (c) => {
     const kinds = await listResources(c.get("kube"));
     return c.json({ kinds, topology: topology(kinds) });
@@ -279,7 +289,10 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
       return kubeError(c, err);
     }
   });
+}
 
+/** Apply and delete, as the signed-in user (never with --read-only: the writer guard refuses them). */
+function mountWrites(app: Hono<WebEnv>, mountRoute: Mount, kube: KubeClient) {
   mountRoute(app, ROUTES.apply, async (c, { body }) => {
     let docs;
     try {
@@ -334,56 +347,64 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
       return kubeError(c, err);
     }
   });
+}
 
-  if (oidc) {
-    const originOf = (c: Context) => new URL(c.req.url).origin;
-    app.get("/auth/login", async (c) => {
-      const origin = originOf(c);
-      const client = await oidc.clientFor(origin);
-      const start = client.startSignIn();
-      const back = c.req.query("back");
-      const id = sessions.startSignIn({
-        state: start.state,
-        nonce: start.nonce,
-        codeVerifier: start.codeVerifier,
-        origin,
-        // Only a path on this server: never an open redirect.
-        back: back && /^\/ui(\/|$)/.test(back) ? back : "/ui/",
+/** OIDC sign-in: /auth/login starts it at the provider, /auth/callback finishes it, /auth/logout ends it. */
+function mountSignIn(
+  app: Hono<WebEnv>,
+  oidc: WebOidc,
+  sessions: Sessions<PendingWebSignIn>,
+  cookieBase: CookieBase,
+) {
+  const originOf = (c: Context) => new URL(c.req.url).origin;
+  app.get("/auth/login", async (c) => {
+    const origin = originOf(c);
+    const client = await oidc.clientFor(origin);
+    const start = client.startSignIn();
+    const back = c.req.query("back");
+    const id = sessions.startSignIn({
+      state: start.state,
+      nonce: start.nonce,
+      codeVerifier: start.codeVerifier,
+      origin,
+      // Only a path on this server: never an open redirect.
+      back: back && /^\/ui(\/|$)/.test(back) ? back : "/ui/",
+    });
+    setCookie(c, PENDING_COOKIE, id, { ...cookieBase, maxAge: 600 });
+    return c.redirect(start.url);
+  });
+  app.get("/auth/callback", async (c) => {
+    const pending = sessions.pending.take(getCookie(c, PENDING_COOKIE));
+    setCookie(c, PENDING_COOKIE, "", { ...cookieBase, maxAge: 0 });
+    if (!pending) {
+      return c.json({ error: "no sign-in in progress in this browser: start again at /auth/login" }, 400);
+    }
+    try {
+      const client = await oidc.clientFor(pending.origin);
+      const signed = await client.finishSignIn(new URL(c.req.url), pending);
+      const user = userOfClaims(signed.claims);
+      setCookie(c, SESSION_COOKIE, sessions.signIn(user, signed.expiresAt), {
+        ...cookieBase,
+        expires: new Date(signed.expiresAt),
       });
-      setCookie(c, PENDING_COOKIE, id, { ...cookieBase, maxAge: 600 });
-      return c.redirect(start.url);
-    });
-    app.get("/auth/callback", async (c) => {
-      const pending = sessions.pending.take(getCookie(c, PENDING_COOKIE));
-      setCookie(c, PENDING_COOKIE, "", { ...cookieBase, maxAge: 0 });
-      if (!pending) {
-        return c.json({ error: "no sign-in in progress in this browser: start again at /auth/login" }, 400);
-      }
-      try {
-        const client = await oidc.clientFor(pending.origin);
-        const signed = await client.finishSignIn(new URL(c.req.url), pending);
-        const user = userOfClaims(signed.claims);
-        setCookie(c, SESSION_COOKIE, sessions.signIn(user, signed.expiresAt), {
-          ...cookieBase,
-          expires: new Date(signed.expiresAt),
-        });
-        c.get("log").info("signed in", { user: user.name, groups: user.groups });
-        return c.redirect(pending.back);
-      } catch (err) {
-        if (!(err instanceof OidcError)) throw err;
-        c.get("log").warn("sign-in refused", { reason: err.message });
-        return c.json({ error: err.message }, 401);
-      }
-    });
-    app.post("/auth/logout", (c) => {
-      sessions.users.take(getCookie(c, SESSION_COOKIE));
-      setCookie(c, SESSION_COOKIE, "", { ...cookieBase, maxAge: 0 });
-      return c.json({ signedOut: true });
-    });
-  }
+      c.get("log").info("signed in", { user: user.name, groups: user.groups });
+      return c.redirect(pending.back);
+    } catch (err) {
+      if (!(err instanceof OidcError)) throw err;
+      c.get("log").warn("sign-in refused", { reason: err.message });
+      return c.json({ error: err.message }, 401);
+    }
+  });
+  app.post("/auth/logout", (c) => {
+    sessions.users.take(getCookie(c, SESSION_COOKIE));
+    setCookie(c, SESSION_COOKIE, "", { ...cookieBase, maxAge: 0 });
+    return c.json({ signedOut: true });
+  });
+}
 
-  const bundle = deps.bundle;
-  const page = spaRoutes({
+/** The page under /ui, its files, and the build hint when it is not built. */
+function pageRoutes(bundle: WebBundle | undefined) {
+  return spaRoutes({
     base: "/ui",
     csp: WEB_CSP,
     assets: {
@@ -399,8 +420,6 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
     notBuilt:
       "The dashboard is not built. Run `deno task build edgectl` (it bundles web/edgectl into .cache/web/edgectl).\n",
   });
-  app.route("/", page as unknown as Hono<WebEnv>);
-  return app as unknown as Hono<AppEnv>;
 }
 
 export { isKubeApiError };
