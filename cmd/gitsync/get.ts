@@ -33,7 +33,12 @@ export function registerGet(program: Command, io: Io) {
         const deployed = app.status?.deployedRevision === app.status?.desiredRevision
           ? desired
           : await revision(app.status?.deployedRevision);
-        printResult(io, withoutManagedFields(app), flags.output, () => describe(app, desired, deployed));
+        printResult(
+          io,
+          withoutManagedFields(app),
+          flags.output,
+          () => describeApplication(app, desired, deployed, new Date()),
+        );
       });
     });
   addExamples(command, [
@@ -42,8 +47,13 @@ export function registerGet(program: Command, io: Io) {
   ]);
 }
 
-function describe(app: Application, desired?: Revision, deployed?: Revision): string {
-  const now = new Date();
+/** `gitsync get` as text; ages are measured from `now`. */
+export function describeApplication(
+  app: Application,
+  desired: Revision | undefined,
+  deployed: Revision | undefined,
+  now: Date,
+): string {
   const s = app.spec;
   const lines: [string, string | undefined][] = [
     ["Name", `${app.metadata!.namespace}/${app.metadata!.name}`],

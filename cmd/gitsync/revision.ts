@@ -26,7 +26,7 @@ export function registerRevision(program: Command, io: Io) {
     .action(async (name, flags, cmd) => {
       await withSession(cmd, async ({ client, namespace }) => {
         const rev = await getRevision(client, namespace, name);
-        printResult(io, withoutManagedFields(rev), flags.output, () => describe(rev));
+        printResult(io, withoutManagedFields(rev), flags.output, () => describeRevision(rev));
       });
     });
   addExamples(command, [
@@ -35,7 +35,8 @@ export function registerRevision(program: Command, io: Io) {
   ]);
 }
 
-function describe(rev: Revision): string {
+/** `gitsync revision` as text. */
+export function describeRevision(rev: Revision): string {
   const st = rev.status ?? {};
   const lines: string[] = [
     `Name:            ${rev.metadata!.namespace}/${rev.metadata!.name}`,
