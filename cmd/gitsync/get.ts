@@ -4,7 +4,7 @@
  * condition — the first thing to run when something looks wrong.
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, DescribeWriter, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge, withoutManagedFields } from "../../internal/k8s/table.ts";
 import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
@@ -92,19 +92,16 @@ export function describeApplication(
       `${cause.reason}: ${cause.resource.kind}/${cause.resource.name}: ${cause.message}`,
     ]);
   }
-  const width = Math.max(...lines.map(([k]) => k.length)) + 2;
-  const out = lines.map(([k, v]) => `${`${k}:`.padEnd(width)}${v ?? ""}`);
-  out.push("Conditions:");
+  const w = new DescribeWriter({ minWidth: 0, padding: 1 });
+  for (const [label, value] of lines) w.write(0, `${label}:`, value ?? "");
+  w.write(0, "Conditions:");
   for (const c of app.status?.conditions ?? []) {
-    out.push(
-      `  ${c.type}=${c.status} ${c.reason ?? ""}${
-        c.lastTransitionTime ? ` (${formatAge(c.lastTransitionTime, now)} ago)` : ""
-      }`,
-    );
-    if (c.message) out.push(`    ${c.message}`);
+    const age = c.lastTransitionTime ? ` (${formatAge(c.lastTransitionTime, now)} ago)` : "";
+    w.write(1, `${c.type}=${c.status} ${c.reason ?? ""}${age}`);
+    if (c.message) w.write(2, c.message);
   }
-  if (!app.status?.conditions?.length) out.push("  (none yet)");
-  return out.join("\n");
+  if (!app.status?.conditions?.length) w.write(1, "(none yet)");
+  return w.toString();
 }
 
 function revisionLine(rev: Revision | undefined, name: string | undefined): string {

@@ -1,9 +1,9 @@
 /**
- * Go's text/tabwriter, as kubectl's describe output uses it (flags 0, pad character space): cells end
- * at a tab, a line's text after its last tab is not aligned, and a column is as wide as its widest
- * cell plus padding over each run of consecutive lines that have a cell in that column. Reproducing
- * the algorithm, rather than approximating it, is what makes `edgectl describe` line up exactly as
- * `kubectl describe` does (e.g. `Events:` aligned with the last status lines above it).
+ * Go's text/tabwriter, as kubectl's printers use it (flags 0, pad character space): cells end at a tab,
+ * a line's text after its last tab is not aligned, and a column is as wide as its widest cell plus
+ * padding (at least minWidth) over each run of consecutive lines that have a cell in that column.
+ * Reproducing the algorithm, rather than approximating it, is what makes `edgectl describe` line up
+ * exactly as `kubectl describe` does (e.g. `Events:` aligned with the last status lines above it).
  */
 export interface TabwriterOptions {
   minWidth: number;
@@ -15,6 +15,14 @@ export function tabwrite(text: string, options: TabwriterOptions): string {
   const lines = text.split("\n").map((line) => line.split("\t"));
   const trailingNewline = text.endsWith("\n");
   if (trailingNewline) lines.pop();
+  return tabwriteRows(lines, options).join("\n") + (trailingNewline ? "\n" : "");
+}
+
+/**
+ * Formats lines given as their parts: every part but a line's last is a cell, the last is the rest of
+ * the line. Parts may hold tabs and newlines: they are never split. Returns the lines, unterminated.
+ */
+export function tabwriteRows(lines: readonly (readonly string[])[], options: TabwriterOptions): string[] {
   const widths: number[] = [];
   const out: string[] = [];
 
@@ -50,7 +58,7 @@ export function tabwrite(text: string, options: TabwriterOptions): string {
   };
 
   format(0, lines.length);
-  return out.join("\n") + (trailingNewline ? "\n" : "");
+  return out;
 }
 
 /** Width in code points, as Go counts runes. */
