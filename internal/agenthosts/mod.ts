@@ -69,6 +69,7 @@ export {
   writeInstallState,
 } from "./install_state.ts";
 export { locateConfig, type LocatedConfig } from "./locate_config.ts";
+export { readStateFile, removeStateFile, sha256, type StateParse, writeStateFile } from "./state_file.ts";
 export { readEntry } from "./read_entry.ts";
 export { type RemoveAction, removeEntry, type RemoveResult } from "./remove_entry.ts";
 export { renderEntry } from "./render_entry.ts";

@@ -5,17 +5,10 @@
  * of the whole file before our write and of our canonical entry after it. Uninstall judges drift on
  * the entry hash alone, since hosts such as Claude Code rewrite their files constantly.
  */
-import { createHash } from "node:crypto";
-import { chmod, mkdir, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
-import {
-  ConfigFileError,
-  type HostEnv,
-  readConfigText,
-  writeConfigText,
-  xdgConfigHome,
-} from "../../internal/agenthosts/mod.ts";
+import { type HostEnv, xdgConfigHome } from "../host_paths.ts";
+import { readStateFile, removeStateFile, sha256, writeStateFile } from "../state_file.ts";
 
 const HostRecord = z.object({
   path: z.string(),
@@ -48,33 +41,11 @@ export function statePath(h: HostEnv): string {
 }
 
 /** The recorded state, or undefined; a damaged file is refused, never taken as "not installed". */
-export async function readState(path: string): Promise<State | undefined> {
-  const text = await readConfigText(path);
-  if (text === undefined) return undefined;
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigFileError(path, `does not parse as JSON (${(err as Error).message})`);
-  }
-  const parsed = StateSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ConfigFileError(path, `is not a vault-init state file (${parsed.error.message})`);
-  }
-  return parsed.data;
+export function readState(path: string): Promise<State | undefined> {
+  return readStateFile(path, (json) => StateSchema.safeParse(json), "a vault-init state file");
 }
 
 /** Atomic write (temporary file, then rename) with mode 0600 whatever the umask. */
-export async function writeState(path: string, state: State): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeConfigText(path, `${JSON.stringify(state, null, 2)}\n`);
-  await chmod(path, 0o600);
-}
+export const writeState: (path: string, state: State) => Promise<void> = writeStateFile;
 
-export async function removeState(path: string): Promise<void> {
-  await rm(path, { force: true });
-}
-
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+export { removeStateFile as removeState, sha256 };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CliError } from "../../internal/cli/mod.ts";
+import { CliError } from "../../cli/mod.ts";
 import { requireSupportedPlatform } from "./install.ts";
 import { statePath } from "./state.ts";
 import {
@@ -11,7 +11,7 @@ import {
   VAULT_HOSTS,
   vaultServer,
   versionAtLeast,
-} from "./vault_hosts.ts";
+} from "./hosts.ts";
 
 const env = (platform: string, vars: Record<string, string> = {}) => ({
   home: "/home/ada",

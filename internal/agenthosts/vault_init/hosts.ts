@@ -4,8 +4,8 @@
  * get the stdio shim `vault-mcp`. Shapes and paths come from internal/agenthosts, shared with memsvc.
  */
 import { execFile } from "node:child_process";
-import { type AgentHost, findHost, type McpServer, type Transport } from "../../internal/agenthosts/mod.ts";
-import { CliError } from "../../internal/cli/mod.ts";
+import { type AgentHost, findHost, type McpServer, type Transport } from "../mod.ts";
+import { CliError } from "../../cli/mod.ts";
 
 /** The entry's name in every host's config. */
 export const SERVER_NAME = "vault";

@@ -3,7 +3,7 @@
  * minting and revocation (session only: a key cannot manage keys), and GET /api/me to tell whether a
  * key still works. Errors name the server and the status, never a password, cookie or key.
  */
-import { CliError } from "../../internal/cli/mod.ts";
+import { CliError } from "../../cli/mod.ts";
 
 export interface Credentials {
   email: string;
