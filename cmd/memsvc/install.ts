@@ -1,6 +1,6 @@
 /** `memsvc install`: its flags; the work is internal/agenthosts/memsvc/install.ts. */
 import type { Command } from "@commander-js/extra-typings";
-import { withInstallFlags } from "../../internal/agenthosts/mod.ts";
+import { installChoices, withInstallFlags } from "../../internal/agenthosts/mod.ts";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import {
   DEFAULT_URL,
@@ -36,12 +36,7 @@ export function registerInstall(program: Command, io: Io): void {
       const options = {
         url: server === undefined ? undefined : parseBaseUrl(server),
         hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
-        email: flags.email,
-        passwordStdin: flags.passwordStdin === true,
-        dryRun: flags.dryRun === true,
-        yes: flags.yes === true,
-        securePermissions: flags.securePermissions === true,
-        output: flags.output,
+        ...installChoices(flags),
       };
       await runInstall(options, io);
     });

@@ -1,5 +1,5 @@
 import { type Command, Option } from "@commander-js/extra-typings";
-import { withUninstallFlags } from "../../internal/agenthosts/mod.ts";
+import { uninstallChoices, withUninstallFlags } from "../../internal/agenthosts/mod.ts";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { INSTALLER, parseHostIds } from "../../internal/agenthosts/memsvc/install.ts";
 import { runUninstall } from "../../internal/agenthosts/memsvc/uninstall.ts";
@@ -22,14 +22,9 @@ export function registerUninstall(program: Command, io: Io): void {
     .addOption(keepTokenAlias())
     .action(async (flags) => {
       await runUninstall({
+        ...uninstallChoices(flags),
         hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
-        force: flags.force === true,
         keepKey: flags.keepKey === true || flags.keepToken === true,
-        dryRun: flags.dryRun === true,
-        yes: flags.yes === true,
-        email: flags.email,
-        passwordStdin: flags.passwordStdin === true,
-        output: flags.output,
       }, io);
     });
   addExamples(uninstall, [

@@ -1,6 +1,6 @@
 /** `vault-init install` (the default command): its flags; the work is internal/agenthosts/vault_init/install.ts. */
 import type { Command } from "@commander-js/extra-typings";
-import { withInstallFlags } from "../../internal/agenthosts/mod.ts";
+import { installChoices, withInstallFlags } from "../../internal/agenthosts/mod.ts";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { INSTALLER, runInstall } from "../../internal/agenthosts/vault_init/install.ts";
 import { KEEP_BACKUPS, parseHostIds, parseServerUrl } from "../../internal/agenthosts/vault_init/hosts.ts";
@@ -32,13 +32,8 @@ export function registerInstall(program: Command, io: Io): void {
       await runInstall({
         server: flags.server === undefined ? undefined : parseServerUrl(flags.server),
         hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
-        dryRun: flags.dryRun === true,
-        yes: flags.yes === true,
-        passwordStdin: flags.passwordStdin === true,
-        email: flags.email,
-        securePermissions: flags.securePermissions === true,
         shim: flags.shim,
-        output: flags.output,
+        ...installChoices(flags),
       }, io);
     });
   addExamples(install, [

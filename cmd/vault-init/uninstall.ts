@@ -1,6 +1,6 @@
 /** `vault-init uninstall`: its flags; the work is internal/agenthosts/vault_init/uninstall.ts. */
 import type { Command } from "@commander-js/extra-typings";
-import { withUninstallFlags } from "../../internal/agenthosts/mod.ts";
+import { uninstallChoices, withUninstallFlags } from "../../internal/agenthosts/mod.ts";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { INSTALLER } from "../../internal/agenthosts/vault_init/install.ts";
 import { parseHostIds } from "../../internal/agenthosts/vault_init/hosts.ts";
@@ -26,14 +26,8 @@ export function registerUninstall(program: Command, io: Io): void {
   const uninstall = withUninstallFlags(command, INSTALLER)
     .action(async (flags) => {
       await runUninstall({
+        ...uninstallChoices(flags),
         hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
-        force: flags.force === true,
-        keepKey: flags.keepKey === true,
-        dryRun: flags.dryRun === true,
-        yes: flags.yes === true,
-        email: flags.email,
-        passwordStdin: flags.passwordStdin === true,
-        output: flags.output,
       }, io);
     });
   addExamples(uninstall, [

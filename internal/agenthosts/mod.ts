@@ -57,7 +57,16 @@ export {
   type WriteOptions,
 } from "./install_entry.ts";
 export { type CredentialOptions, type Credentials, getCredentials } from "./credentials.ts";
-export { type InstallerNames, withInstallFlags, withUninstallFlags } from "./installer_flags.ts";
+export {
+  type AccountChoices,
+  type InstallChoices,
+  installChoices,
+  type InstallerNames,
+  type UninstallChoices,
+  uninstallChoices,
+  withInstallFlags,
+  withUninstallFlags,
+} from "./installer_flags.ts";
 export { exposedWarning, removalLine, untouchedLine } from "./installer_report.ts";
 export { type UninstallAction, uninstallEntry, type UninstallResult } from "./uninstall_entry.ts";
 export {

@@ -15,6 +15,7 @@ import {
   getCredentials,
   type HostEnv,
   HOSTS,
+  type InstallChoices,
   installEntry,
   type InstallResult,
   type InstallState,
@@ -48,15 +49,9 @@ export const DEFAULT_URL = "http://127.0.0.1:7778";
 /** The names the shared installer flags use here (internal/agenthosts/installer_flags.ts). */
 export const INSTALLER = { tool: "memsvc", envPrefix: "MEMSVC" } as const;
 
-export interface InstallOptions {
+export interface InstallOptions extends InstallChoices {
   url?: string;
   hosts?: AgentHost[];
-  email?: string;
-  passwordStdin: boolean;
-  dryRun: boolean;
-  yes: boolean;
-  securePermissions: boolean;
-  output: OutputFormat;
 }
 
 interface HostOutcome {

@@ -12,6 +12,7 @@ import {
   readInstallState,
   removalLine,
   removeInstallState,
+  type UninstallChoices,
   uninstallEntry,
   type UninstallResult,
   untouchedLine,
@@ -21,17 +22,9 @@ import { CliError, type Io, type OutputFormat, printResult } from "../../cli/mod
 import { deleteToken, withSession } from "./api.ts";
 import { INSTALLER, SERVER_NAME } from "./install.ts";
 
-export interface UninstallOptions {
+export interface UninstallOptions extends UninstallChoices {
   /** Only these hosts; undefined: every host install wired. */
   hosts?: AgentHost[];
-  force: boolean;
-  /** Leave the token on the server (--keep-key, or the older --keep-token). */
-  keepKey: boolean;
-  dryRun: boolean;
-  yes: boolean;
-  email?: string;
-  passwordStdin: boolean;
-  output: OutputFormat;
 }
 
 export async function runUninstall(o: UninstallOptions, io: Io): Promise<void> {
@@ -76,13 +69,7 @@ export async function runUninstall(o: UninstallOptions, io: Io): Promise<void> {
     return;
   }
   const credentials = revoke
-    ? await getCredentials({
-      email: o.email,
-      yes: o.yes,
-      passwordStdin: o.passwordStdin,
-      envPrefix: INSTALLER.envPrefix,
-      env: process.env,
-    })
+    ? await getCredentials({ ...o, envPrefix: INSTALLER.envPrefix, env: process.env })
     : undefined;
   const run = async (session?: string) => {
     const results = await remove(false);

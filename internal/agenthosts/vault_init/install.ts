@@ -11,6 +11,7 @@ import {
   exposedWarning,
   getCredentials,
   type HostEnv,
+  type InstallChoices,
   installEntry,
   type InstallResult,
   isSupportedPlatform,
@@ -65,16 +66,10 @@ export function hostIds(): string {
   return VAULT_HOSTS.map((v) => v.host.id).join(", ");
 }
 
-export interface InstallOptions {
+export interface InstallOptions extends InstallChoices {
   server?: string;
   hosts?: VaultHost[];
-  dryRun: boolean;
-  yes: boolean;
-  passwordStdin: boolean;
-  email?: string;
-  securePermissions: boolean;
   shim?: string;
-  output: OutputFormat;
 }
 
 interface Target {
@@ -145,13 +140,7 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   }
   let minted: MintedKey | undefined;
   if (!key) {
-    const credentials = await getCredentials({
-      email: o.email,
-      yes: o.yes,
-      passwordStdin: o.passwordStdin,
-      envPrefix: INSTALLER.envPrefix,
-      env: process.env,
-    });
+    const credentials = await getCredentials({ ...o, envPrefix: INSTALLER.envPrefix, env: process.env });
     minted = await withSession(server, credentials, async (cookie) => {
       const fresh = await mintKey(server, cookie, keyName());
       // The recorded key cannot be used any more (revoked, or no config holds it): retire it.

@@ -8,6 +8,7 @@ import {
   getCredentials,
   removalLine,
   type UninstallAction,
+  type UninstallChoices,
   uninstallEntry,
   type UninstallResult,
   untouchedLine,
@@ -22,16 +23,9 @@ interface Removal extends UninstallResult {
   v: VaultHost;
 }
 
-export interface UninstallOptions {
+export interface UninstallOptions extends UninstallChoices {
   /** Only these hosts; undefined: every host install wired. */
   hosts?: VaultHost[];
-  force: boolean;
-  keepKey: boolean;
-  dryRun: boolean;
-  yes: boolean;
-  email?: string;
-  passwordStdin: boolean;
-  output: OutputFormat;
 }
 
 export async function runUninstall(o: UninstallOptions, io: Io): Promise<void> {
@@ -91,13 +85,7 @@ export async function runUninstall(o: UninstallOptions, io: Io): Promise<void> {
   if (revoke) {
     // Sign in before touching any file: a wrong password then changes nothing.
     await requireVault(state.server);
-    const credentials = await getCredentials({
-      email: o.email,
-      yes: o.yes,
-      passwordStdin: o.passwordStdin,
-      envPrefix: INSTALLER.envPrefix,
-      env: process.env,
-    });
+    const credentials = await getCredentials({ ...o, envPrefix: INSTALLER.envPrefix, env: process.env });
     outcome = await withSession(state.server, credentials, run);
   } else outcome = await run();
   printRemovals(io, outcome.results, o.output, state, outcome.key);
