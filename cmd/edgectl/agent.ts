@@ -14,12 +14,10 @@ import {
 } from "../../internal/edgeproxy/agent_client.ts";
 import {
   agentAddrOption,
-  agentNamespaceAlias,
   OUTPUT_ENV,
   parseTimeout,
-  proxyNamespaceOption,
-  timeoutOption,
   useKubeOptions,
+  withAgentOptions,
   withSession,
 } from "./flags.ts";
 
@@ -62,14 +60,13 @@ export function registerAgent(program: Command, io: Io) {
       format: string,
     ) => Promise<void>,
   ) => {
-    const command = agent
-      .command(name)
-      .summary(summary)
-      .argument("<agent>", "Agent Pod name or node name")
-      .addOption(agentAddrOption())
-      .addOption(timeoutOption())
-      .addOption(proxyNamespaceOption())
-      .addOption(agentNamespaceAlias())
+    const command = withAgentOptions(
+      agent
+        .command(name)
+        .summary(summary)
+        .argument("<agent>", "Agent Pod name or node name")
+        .addOption(agentAddrOption()),
+    )
       .addOption(outputOption({ env: OUTPUT_ENV }))
       .action(async (agentName, flags, cmd) => {
         const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));

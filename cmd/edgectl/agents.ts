@@ -25,8 +25,8 @@ import {
   OUTPUT_ENV,
   parseTimeout,
   proxyNamespaceOption,
-  timeoutOption,
   useKubeOptions,
+  withAgentOptions,
   withSession,
 } from "./flags.ts";
 import { labelSelector } from "../../internal/edgeproxy/proxy_pods.ts";
@@ -77,13 +77,12 @@ export function registerAgents(program: Command, io: Io) {
     "# Installed in another namespace, as YAML\nedgectl agents list --proxy-namespace proxy -o yaml",
   ]);
 
-  const describe = agents
-    .command("describe")
-    .summary("Show each agent's Pod and what it reports over gRPC")
-    .argument("[agent]", "Agent Pod name or node name (default: every agent)")
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const describe = withAgentOptions(
+    agents
+      .command("describe")
+      .summary("Show each agent's Pod and what it reports over gRPC")
+      .argument("[agent]", "Agent Pod name or node name (default: every agent)"),
+  )
     .action(async (name, flags, cmd) => {
       const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
       const namespace = flags.agentNamespace ?? flags.proxyNamespace;
@@ -108,12 +107,11 @@ export function registerAgents(program: Command, io: Io) {
     "# The agent on node worker-1\nedgectl agents describe worker-1 --timeout 2s",
   ]);
 
-  const config = agents
-    .command("config")
-    .summary("The config version each agent has applied, side by side")
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const config = withAgentOptions(
+    agents
+      .command("config")
+      .summary("The config version each agent has applied, side by side"),
+  )
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));

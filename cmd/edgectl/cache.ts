@@ -17,13 +17,11 @@ import {
 } from "../../internal/edgeproxy/agent_client.ts";
 import {
   agentAddrOption,
-  agentNamespaceAlias,
   kubeNamespace,
   OUTPUT_ENV,
   parseTimeout,
-  proxyNamespaceOption,
-  timeoutOption,
   useKubeOptions,
+  withAgentOptions,
   withSession,
 } from "./flags.ts";
 import { CACHE_STATS_HEADERS, cacheStatsRows, reportFailures } from "../../internal/edgeproxy/agent_views.ts";
@@ -68,17 +66,16 @@ export function registerCache(program: Command, io: Io) {
     );
   useKubeOptions(cache, { namespace: true });
 
-  const stats = cache
-    .command("stats")
-    .summary("Entries, size, hits and misses of each agent's cache")
-    .description(
-      "Entries, size, hits, misses, hit ratio and evictions of each agent's response cache. Entries and " +
-        "size count only routes of one namespace when -n/--namespace (or EDGECTL_NAMESPACE) is given.",
-    )
-    .addOption(agentAddrOption())
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const stats = withAgentOptions(
+    cache
+      .command("stats")
+      .summary("Entries, size, hits and misses of each agent's cache")
+      .description(
+        "Entries, size, hits, misses, hit ratio and evictions of each agent's response cache. Entries and " +
+          "size count only routes of one namespace when -n/--namespace (or EDGECTL_NAMESPACE) is given.",
+      )
+      .addOption(agentAddrOption()),
+  )
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       const namespace = kubeNamespace(cmd) ?? "";
@@ -107,21 +104,20 @@ export function registerCache(program: Command, io: Io) {
     "# One agent through a port-forward\nedgectl cache stats --agent-addr 127.0.0.1:9092",
   ]);
 
-  const purge = cache
-    .command("purge")
-    .summary("Drop cached responses: all, by hostname pattern, or of one route")
-    .description(
-      "Drop cached responses on every agent. Exactly one of --all, --hostname <pattern> (a glob: * and ?) " +
-        "or --route <name> (a route of -n's namespace, or <namespace>/<name>) is required.",
-    )
-    .option("--all", "Drop every cached response", false)
-    .option("--hostname <pattern>", "Drop responses for hostnames matching this glob, e.g. *.example.com")
-    .addOption(new Option("--pattern <pattern>").hideHelp())
-    .option("--route <name>", "Drop responses of this route")
-    .addOption(agentAddrOption())
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const purge = withAgentOptions(
+    cache
+      .command("purge")
+      .summary("Drop cached responses: all, by hostname pattern, or of one route")
+      .description(
+        "Drop cached responses on every agent. Exactly one of --all, --hostname <pattern> (a glob: * and ?) " +
+          "or --route <name> (a route of -n's namespace, or <namespace>/<name>) is required.",
+      )
+      .option("--all", "Drop every cached response", false)
+      .option("--hostname <pattern>", "Drop responses for hostnames matching this glob, e.g. *.example.com")
+      .addOption(new Option("--pattern <pattern>").hideHelp())
+      .option("--route <name>", "Drop responses of this route")
+      .addOption(agentAddrOption()),
+  )
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       const hostname = flags.hostname ?? flags.pattern;

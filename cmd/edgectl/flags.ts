@@ -3,7 +3,12 @@
  * -n) and the session they select, type words resolved through the resource table, and the options of
  * the commands that find the proxy's Pods or dial its agents.
  */
-import { type Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import {
+  type Command,
+  type CommandUnknownOpts,
+  Option,
+  type OptionValues,
+} from "@commander-js/extra-typings";
 import {
   addKubeOptions,
   kubeClientFor,
@@ -95,6 +100,18 @@ export function agentAddrOption() {
 export function timeoutOption() {
   return new Option("--timeout <duration>", "Deadline of each call to an agent, e.g. 2s or 500ms")
     .default(DEFAULT_TIMEOUT);
+}
+
+/**
+ * The options of every command that dials agents: --timeout, --proxy-namespace and its hidden
+ * spelling --agent-namespace. Generic over the command so the action's flags stay typed.
+ */
+export function withAgentOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return command.addOption(timeoutOption()).addOption(proxyNamespaceOption()).addOption(
+    agentNamespaceAlias(),
+  );
 }
 
 /** --timeout in milliseconds, or a usage error. */
