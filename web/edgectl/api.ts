@@ -8,75 +8,17 @@ export interface Session {
   traces: string | null;
 }
 
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface ResourceRow {
-  apiVersion: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  cells: string[];
-  ready?: string;
-  conditions: Condition[];
-  created?: string;
-}
-
-export interface ResourceKind {
-  kind: string;
-  plural: string;
-  headers: string[];
-  items: ResourceRow[];
-  error?: string;
-}
-
-export interface TopologyEdge {
-  route: string;
-  backend: string;
-  exists: boolean;
-}
-
-export interface Series {
-  label: string;
-  points: [number, number][];
-}
-
-export interface MetricsView {
-  start: number;
-  end: number;
-  step: number;
-  rps: Series[];
-  errorRatio: Series[];
-  p99: Series[];
-}
-
-export interface TraceSummary {
-  traceID: string;
-  operation: string;
-  service: string;
-  durationMicros: number;
-  spans: number;
-  services: string[];
-  startTime: string;
-  errors: number;
-}
-
-export interface AccessRecord {
-  time: string;
-  node?: string;
-  gateway?: string;
-  route?: string;
-  backend?: string;
-  method?: string;
-  host?: string;
-  path?: string;
-  status: number;
-  duration_ms?: number;
-}
+// The server's own types, so the page and the API cannot disagree (types only: nothing of the server is bundled).
+export type {
+  Condition,
+  MetricsView,
+  ResourceKind,
+  ResourceRow,
+  Series,
+  TopologyEdge,
+} from "../../server/edgectl-web/dashboard_data.ts";
+export type { TraceSummary } from "../../internal/edgeproxy/trace_view.ts";
+export type { AccessRecord } from "../../internal/edgeproxy/access_log.ts";
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string) {
