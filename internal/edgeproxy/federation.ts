@@ -8,6 +8,7 @@ import type { KubeClient, KubeObject } from "../k8s/mod.ts";
 import { getObject, patchObject } from "../k8s/resources.ts";
 import { formatAge, withoutManagedFields } from "../k8s/table.ts";
 import { apiResource } from "./objects.ts";
+import type { Condition } from "../k8s/mod.ts";
 
 export const KIND = "ProxyFederation";
 export const SYNC_ANNOTATION = "edgeproxy.io/sync-requested-at";
@@ -54,13 +55,7 @@ export interface Federation extends KubeObject {
     localVectorClock?: Record<string, number>;
     members?: MemberStatus[];
     conflicts?: Conflict[];
-    conditions?: {
-      type: string;
-      status: string;
-      reason?: string;
-      message?: string;
-      lastTransitionTime?: string;
-    }[];
+    conditions?: Condition[];
   };
 }
 

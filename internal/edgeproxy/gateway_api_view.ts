@@ -8,16 +8,10 @@ import type { Cell } from "../cli/mod.ts";
 import { formatTable } from "../cli/mod.ts";
 import type { Column, KubeObject } from "./resources.ts";
 import { field } from "./field.ts";
+import type { Condition } from "../k8s/mod.ts";
 
 export const GATEWAY_GROUP = "gateway.networking.k8s.io";
 export const DEFAULT_CONTROLLER = "edgeproxy.io/gateway-controller";
-
-interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
 
 export function conditions(value: unknown): Condition[] {
   return Array.isArray(value) ? value.filter((c) => typeof field(c, "type") === "string") as Condition[] : [];

@@ -35,6 +35,16 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
+/** A status condition (metav1.Condition), as resources record them in status.conditions. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
 export interface KubeList<T extends KubeObject = KubeObject> {
   apiVersion?: string;
   kind?: string;

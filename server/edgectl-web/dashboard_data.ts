@@ -5,7 +5,13 @@
  * Each reuses the CLI's own code (internal/edgeproxy: resources, proxy_metrics, jaeger_client, access_log), so
  * the page and the commands cannot disagree.
  */
-import { isKubeApiError, type KubeClient, type KubeObject, listObjects } from "../../internal/k8s/mod.ts";
+import {
+  type Condition,
+  isKubeApiError,
+  type KubeClient,
+  type KubeObject,
+  listObjects,
+} from "../../internal/k8s/mod.ts";
 import { type AccessRecord, parseAccessLine } from "../../internal/edgeproxy/access_log.ts";
 import type { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
 import { readLogs } from "../../internal/edgeproxy/pod_logs.ts";
@@ -17,13 +23,7 @@ import { summarize, type TraceSummary } from "../../internal/edgeproxy/trace_vie
 import { apiResource } from "../../internal/edgeproxy/objects.ts";
 import { field } from "../../internal/edgeproxy/field.ts";
 
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
+export type { Condition };
 
 export interface ResourceRow {
   apiVersion: string;
