@@ -23,6 +23,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -187,6 +188,7 @@ export async function runBlock(block: DocBlock, o: RunOptions): Promise<BlockRun
       let output = "";
       child.stdout!.on("data", (d) => (output += d));
       child.stderr!.on("data", (d) => (output += d));
+      const drained = Promise.all([once(child.stdout!, "end"), once(child.stderr!, "end")]);
       const timer = setTimeout(() => {
         output += `\n(killed after ${timeoutMs / 1000} s)`;
         process.kill(-child.pid!, "SIGKILL");
@@ -194,7 +196,9 @@ export async function runBlock(block: DocBlock, o: RunOptions): Promise<BlockRun
       child.on("error", reject);
       child.on("exit", (status) => {
         clearTimeout(timer);
-        setTimeout(() => resolve({ code: status, output }), 100);
+        // What is still in the pipes, but not for longer than a second: a background process may hold them.
+        const grace = new Promise((r) => setTimeout(r, 1000));
+        void Promise.race([drained, grace]).then(() => resolve({ code: status, output }));
       });
     });
     const printed = await Promise.all(
