@@ -23,16 +23,19 @@ export function tabwrite(text: string, options: TabwriterOptions): string {
  * the line. Parts may hold tabs and newlines: they are never split. Returns the lines, unterminated.
  */
 export function tabwriteRows(lines: readonly (readonly string[])[], options: TabwriterOptions): string[] {
+  // Every cell's width, once: the blocks below read them per column, and the lines again to pad.
+  const cellWidths = lines.map((cells) => cells.map(width));
   const widths: number[] = [];
   const out: string[] = [];
 
   const writeLines = (from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const cells = lines[i]!;
-      out.push(
-        cells.map((cell, j) => j < widths.length ? cell + " ".repeat(widths[j]! - width(cell)) : cell)
-          .join(""),
-      );
+      let line = "";
+      for (let j = 0; j < cells.length; j++) {
+        line += j < widths.length ? cells[j]! + " ".repeat(widths[j]! - cellWidths[i]![j]!) : cells[j]!;
+      }
+      out.push(line);
     }
   };
 
@@ -45,9 +48,8 @@ export function tabwriteRows(lines: readonly (readonly string[])[], options: Tab
       line0 = i;
       let w = options.minWidth;
       for (; i < line1; i++) {
-        const cells = lines[i]!;
-        if (column >= cells.length - 1) break;
-        w = Math.max(w, width(cells[column]!) + options.padding);
+        if (column >= lines[i]!.length - 1) break;
+        w = Math.max(w, cellWidths[i]![column]! + options.padding);
       }
       widths.push(w);
       format(line0, i);
@@ -63,5 +65,6 @@ export function tabwriteRows(lines: readonly (readonly string[])[], options: Tab
 
 /** Width in code points, as Go counts runes. */
 function width(cell: string): number {
-  return [...cell].length;
+  // deno-lint-ignore no-control-regex
+  return /^[\x00-\x7f]*$/.test(cell) ? cell.length : [...cell].length;
 }
