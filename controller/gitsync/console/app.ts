@@ -76,7 +76,9 @@ function param(value: string | undefined, what: "namespace" | "name"): string {
 const collection = (plural: string, ns?: string) =>
   ns ? `/apis/${API_VERSION}/namespaces/${ns}/${plural}` : `/apis/${API_VERSION}/${plural}`;
 
-/** What the pages list for a Revision. */
+/** What the pages list for a Revision (the console's web app imports this type). */
+export type RevisionSummary = ReturnType<typeof revisionSummary>;
+
 function revisionSummary(r: Revision) {
   return {
     name: r.metadata!.name,
