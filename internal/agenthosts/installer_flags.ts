@@ -9,7 +9,7 @@
  *   .action(async (flags) => { ... flags.server, flags.hosts, flags.yes, flags.securePermissions ... });
  */
 import type { Command } from "@commander-js/extra-typings";
-import { envOption, outputOption } from "../cli/mod.ts";
+import { envOption, type OutputFormat, outputOption } from "../cli/mod.ts";
 
 export interface InstallerNames {
   /** The binary, as users type it ("memsvc", "vault-init"). */
@@ -64,4 +64,54 @@ export function withUninstallFlags(
     )
     .option("--keep-key", "do not revoke the API key")
     .addOption(outputOption());
+}
+
+/** The account choices both commands pass on to getCredentials: --email, --yes, --password-stdin. */
+export interface AccountChoices {
+  email?: string;
+  yes: boolean;
+  passwordStdin: boolean;
+}
+
+/** What `install`'s shared flags ask for (the server and hosts are each tool's to parse). */
+export interface InstallChoices extends AccountChoices {
+  dryRun: boolean;
+  securePermissions: boolean;
+  output: OutputFormat;
+}
+
+/** What `uninstall`'s shared flags ask for (the hosts are each tool's to parse). */
+export interface UninstallChoices extends AccountChoices {
+  dryRun: boolean;
+  force: boolean;
+  keepKey: boolean;
+  output: OutputFormat;
+}
+
+interface ParsedFlags {
+  email?: string;
+  yes?: boolean;
+  passwordStdin?: boolean;
+  dryRun?: boolean;
+  output: OutputFormat;
+}
+
+function accountChoices(flags: ParsedFlags): AccountChoices & { dryRun: boolean; output: OutputFormat } {
+  return {
+    email: flags.email,
+    yes: flags.yes === true,
+    passwordStdin: flags.passwordStdin === true,
+    dryRun: flags.dryRun === true,
+    output: flags.output,
+  };
+}
+
+export function installChoices(flags: ParsedFlags & { securePermissions?: boolean }): InstallChoices {
+  return { ...accountChoices(flags), securePermissions: flags.securePermissions === true };
+}
+
+export function uninstallChoices(
+  flags: ParsedFlags & { force?: boolean; keepKey?: boolean },
+): UninstallChoices {
+  return { ...accountChoices(flags), force: flags.force === true, keepKey: flags.keepKey === true };
 }

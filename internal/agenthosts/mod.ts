@@ -57,7 +57,16 @@ export {
   type WriteOptions,
 } from "./install_entry.ts";
 export { type CredentialOptions, type Credentials, getCredentials } from "./credentials.ts";
-export { type InstallerNames, withInstallFlags, withUninstallFlags } from "./installer_flags.ts";
+export {
+  type AccountChoices,
+  type InstallChoices,
+  installChoices,
+  type InstallerNames,
+  type UninstallChoices,
+  uninstallChoices,
+  withInstallFlags,
+  withUninstallFlags,
+} from "./installer_flags.ts";
 export { exposedWarning, removalLine, untouchedLine } from "./installer_report.ts";
 export { type UninstallAction, uninstallEntry, type UninstallResult } from "./uninstall_entry.ts";
 export {
@@ -69,6 +78,7 @@ export {
   writeInstallState,
 } from "./install_state.ts";
 export { locateConfig, type LocatedConfig } from "./locate_config.ts";
+export { readStateFile, removeStateFile, sha256, type StateParse, writeStateFile } from "./state_file.ts";
 export { readEntry } from "./read_entry.ts";
 export { type RemoveAction, removeEntry, type RemoveResult } from "./remove_entry.ts";
 export { renderEntry } from "./render_entry.ts";
