@@ -20,6 +20,7 @@ import {
   WEBHOOK_CONFIGURATION,
   WEBHOOK_SERVICE,
 } from "../../controller/gitsync/approval/webhook_names.ts";
+import { parseDuration } from "../../controller/gitsync/api/mod.ts";
 
 /** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
 const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
@@ -154,13 +155,13 @@ export function registerRun(program: Command) {
     )
     .action(async (flags, cmd) => {
       // The controller (Kubernetes client, Git, renderers, OpenTelemetry) loads here, not at every start.
-      const [{ KubeClient }, { exitOnStopSignals, purgeFreedMemoryPromptly }, controller, { parseDuration }] =
-        await Promise.all([
+      const [{ KubeClient }, { exitOnStopSignals, purgeFreedMemoryPromptly }, controller] = await Promise.all(
+        [
           import("../../internal/k8s/mod.ts"),
           import("../../internal/platform/mod.ts"),
           import("../../controller/gitsync/manager.ts"),
-          import("../../controller/gitsync/reconcilers/repository.ts"),
-        ]);
+        ],
+      );
       const { parseBindAddress, startManager } = controller;
       purgeFreedMemoryPromptly();
       // Validate everything before connecting anywhere.

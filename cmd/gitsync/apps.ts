@@ -2,8 +2,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
 import { formatAge, listDocument } from "../../internal/k8s/table.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import type { Application } from "../../controller/gitsync/api/mod.ts";
 
 export function registerApps(program: Command, io: Io) {
   const command = program

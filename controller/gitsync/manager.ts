@@ -37,16 +37,10 @@ import { ManagerMetrics } from "./metrics.ts";
 import { type MetricsServer, startMetricsServer } from "./metrics_server.ts";
 import { Notifier, readSink } from "./notify/notifier.ts";
 import { type Receiver, startReceiver } from "./receiver/receiver.ts";
-import { API_VERSION } from "./crds.ts";
-import { type Application, applicationReconciler } from "./reconcilers/application.ts";
-import {
-  readGitCredentials,
-  RECONCILE_REQUESTED_AT,
-  type Repository,
-  repositoryReconciler,
-} from "./reconcilers/repository.ts";
-import { type Revision, revisionReconciler } from "./reconcilers/revision.ts";
-import { type ImagePolicy, imagePolicyReconciler } from "./reconcilers/image_policy.ts";
+import { applicationReconciler } from "./reconcilers/application.ts";
+import { readGitCredentials, repositoryReconciler } from "./reconcilers/repository.ts";
+import { revisionReconciler } from "./reconcilers/revision.ts";
+import { imagePolicyReconciler } from "./reconcilers/image_policy.ts";
 import { latestImages } from "./images/latest_images.ts";
 import { inSpan } from "./tracing.ts";
 import { discoverer } from "./discovery/discoverer.ts";
@@ -57,6 +51,14 @@ import { Helm } from "./render/helm.ts";
 import { ChartSource } from "./source/helm/chart_source.ts";
 import { clusterVersion } from "./render/cluster_version.ts";
 import { Kustomize } from "./render/kustomize.ts";
+import {
+  API_VERSION,
+  type Application,
+  type ImagePolicy,
+  RECONCILE_REQUESTED_AT,
+  type Repository,
+  type Revision,
+} from "./api/mod.ts";
 
 export interface ManagerOptions {
   /** The manager's own client (its service account in a cluster). */

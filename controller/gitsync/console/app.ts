@@ -26,21 +26,19 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import { type ClusterConfig, isKubeApiError, type ResolvedKubeconfig } from "../../../internal/k8s/mod.ts";
 import { type OidcClient, OidcError, type PendingSignIn } from "../../../internal/oidc/mod.ts";
 import { spaRoutes } from "../../../internal/web/mod.ts";
-import { buildGraph } from "../../../cmd/gitsync/graph.ts";
-import { API_VERSION } from "../crds.ts";
-import type { Application } from "../reconcilers/application.ts";
-import type { Revision } from "../reconcilers/revision.ts";
+import { buildGraph } from "../graph/graph.ts";
 import { ConsoleKubeClient } from "./console_kube_client.ts";
 import { refuseCrossSiteWrites } from "../../../internal/http/mod.ts";
 import { CONSOLE_BASE, CONSOLE_CSP, CONSOLE_ICON, type ConsoleBundle, consolePage } from "./page.ts";
 import { ConsoleRequestRefused } from "./read_only_request.ts";
 import { type Session, SessionCookies } from "./session_cookie.ts";
 import { MAX_SESSION_MS, SignInRefused, signInWithToken } from "./token_signin.ts";
+import { type Application, APPLICATION_LABEL, type Revision } from "../api/mod.ts";
+import { collectionPath, objectPath } from "../client/mod.ts";
 
 export const SESSION_COOKIE = "gitsync_session";
 const PENDING_COOKIE = "gitsync_oidc";
 const PENDING_MS = 10 * 60 * 1000;
-const APPLICATION_LABEL = "sync.gitsync.io/application";
 
 export interface OidcMode {
   client: OidcClient;
@@ -72,9 +70,6 @@ function param(value: string | undefined, what: "namespace" | "name"): string {
   }
   return value;
 }
-
-const collection = (plural: string, ns?: string) =>
-  ns ? `/apis/${API_VERSION}/namespaces/${ns}/${plural}` : `/apis/${API_VERSION}/${plural}`;
 
 /** What the pages list for a Revision. */
 function revisionSummary(r: Revision) {
@@ -237,7 +232,10 @@ export function consoleApp(options: ConsoleOptions) {
     read(c, async (client) => {
       const ns = c.req.query("namespace");
       const list = await client.request<{ items: Application[] }>({
-        path: collection("applications", ns === undefined || ns === "" ? undefined : param(ns, "namespace")),
+        path: collectionPath(
+          "applications",
+          ns === undefined || ns === "" ? undefined : param(ns, "namespace"),
+        ),
       });
       return { items: list.items };
     }));
@@ -247,10 +245,10 @@ export function consoleApp(options: ConsoleOptions) {
       const ns = param(c.req.param("ns"), "namespace");
       const name = param(c.req.param("name"), "name");
       const application = await client.request<Application>({
-        path: `${collection("applications", ns)}/${name}`,
+        path: objectPath("applications", ns, name),
       });
       const revisions = await client.request<{ items: Revision[] }>({
-        path: collection("revisions", ns),
+        path: collectionPath("revisions", ns),
         query: { labelSelector: `${APPLICATION_LABEL}=${name}` },
       });
       const items = revisions.items
@@ -267,7 +265,7 @@ export function consoleApp(options: ConsoleOptions) {
       const ns = param(c.req.param("ns"), "namespace");
       const name = param(c.req.param("name"), "name");
       const application = await client.request<Application>({
-        path: `${collection("applications", ns)}/${name}`,
+        path: objectPath("applications", ns, name),
       });
       // The console never reads Secrets, not even their metadata: the page says they are left out.
       const kinds = application.status?.managedKinds ?? [];
@@ -283,14 +281,17 @@ export function consoleApp(options: ConsoleOptions) {
     read(c, async (client) => {
       const ns = param(c.req.param("ns"), "namespace");
       const name = param(c.req.param("name"), "name");
-      return await client.request<Revision>({ path: `${collection("revisions", ns)}/${name}` });
+      return await client.request<Revision>({ path: objectPath("revisions", ns, name) });
     }));
 
   app.get("/api/repositories", (c) =>
     read(c, async (client) => {
       const ns = c.req.query("namespace");
       const list = await client.request<{ items: unknown[] }>({
-        path: collection("repositories", ns === undefined || ns === "" ? undefined : param(ns, "namespace")),
+        path: collectionPath(
+          "repositories",
+          ns === undefined || ns === "" ? undefined : param(ns, "namespace"),
+        ),
       });
       return { items: list.items };
     }));

@@ -20,60 +20,25 @@ import {
   type EventRecorder,
   isKubeApiError,
   type KubeClient,
-  type KubeObject,
   replacingMergePatch,
 } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import { ROLLBACK_REQUESTED_AT, ROLLBACK_REQUESTED_BY } from "../approval/review.ts";
-import { API_VERSION } from "../crds.ts";
-import { ROLLBACK_TO_REVISION, rollbackTarget } from "../rollback/target.ts";
+import { rollbackTarget } from "../rollback/target.ts";
+import { readyFromRevision, rollingBackConditions, setCondition } from "../status/conditions.ts";
+import { supersededStatus } from "../status/revision_status.ts";
 import {
+  API_VERSION,
+  type Application,
+  APPLICATION_LABEL,
   type Condition,
-  readyFromRevision,
-  rollingBackConditions,
-  setCondition,
-} from "../status/conditions.ts";
-import { supersededStatus, UNFINISHED_PHASES } from "../status/revision_status.ts";
-import type { Repository } from "./repository.ts";
-import type { Decryption } from "../sops/decrypt_tree.ts";
-import type { Revision } from "./revision.ts";
-import type { HelmSource } from "../render/helm_source.ts";
-
-export interface Application extends KubeObject {
-  spec: {
-    serviceAccountName?: string;
-    suspend?: boolean;
-    sync?: { automatic?: boolean; selfHeal?: boolean; prune?: boolean };
-    source: {
-      repositoryRef: { name: string };
-      path?: string;
-      render?: { type?: "yaml" | "kustomize" | "helm"; helm?: HelmSource };
-    };
-    decryption?: Decryption;
-    conflictPolicy?: "fail" | "adopt";
-    /** How long a wave's objects may stay short of Healthy (a Deployment has its own deadline); default 10m. */
-    healthTimeout?: string;
-    history?: { limit?: number };
-    notifications?: { sinkRef: { name: string }; events?: string[] }[];
-  };
-  status?: {
-    observedGeneration?: number;
-    sourceRevision?: string;
-    desiredRevision?: string;
-    deployedRevision?: string;
-    rollback?: {
-      requestedAt: string;
-      requestedBy?: string;
-      revision?: string;
-      sourceRevision?: string;
-      message?: string;
-    };
-    managedKinds?: { group: string; version: string; kind: string; namespaced?: boolean }[];
-    conditions?: Condition[];
-  };
-}
-
-export { type Condition, setCondition };
+  DEFAULT_HISTORY_LIMIT,
+  type Repository,
+  type Revision,
+  ROLLBACK_REQUESTED_AT,
+  ROLLBACK_REQUESTED_BY,
+  ROLLBACK_TO_REVISION,
+  UNFINISHED_PHASES,
+} from "../api/mod.ts";
 
 const APPROVALS_OFF_ROLLBACK = "approvals are off (the manager runs with ENABLE_WEBHOOKS=false): an " +
   "Application that does not sync automatically is not rolled back";
@@ -109,7 +74,6 @@ export function revisionName(app: Application, commit: string, serviceAccount: s
   return `${app.metadata!.name}-${id}`;
 }
 
-export const DEFAULT_HISTORY_LIMIT = 10;
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 
 export function applicationReconciler(o: ApplicationReconcilerOptions) {
@@ -267,7 +231,7 @@ export function applicationReconciler(o: ApplicationReconcilerOptions) {
           kind: "Revision",
           metadata: {
             name,
-            labels: { "sync.gitsync.io/application": app.metadata!.name! },
+            labels: { [APPLICATION_LABEL]: app.metadata!.name! },
             ownerReferences: [{
               apiVersion: API_VERSION,
               kind: "Application",

@@ -8,11 +8,10 @@
  * Registry credentials come only from a dockerconfigjson Secret in the same namespace labelled
  * `sync.gitsync.io/registry-credentials=true`, read with an uncached get every time.
  */
-import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import type { EventRecorder } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import { API_VERSION } from "../crds.ts";
-import { PolicyError, selectTag, type TagPolicy, validatePolicy } from "../images/policy.ts";
+import { PolicyError, selectTag, validatePolicy } from "../images/policy.ts";
 import {
   credentialsFor,
   parseImage,
@@ -21,29 +20,16 @@ import {
   RegistryError,
 } from "../images/registry_client.ts";
 import type { HostLimiter } from "../images/host_limiter.ts";
-import { parseDuration, RECONCILE_REQUESTED_AT } from "./repository.ts";
-import type { Condition } from "./application.ts";
-
-export const REGISTRY_CREDENTIALS_LABEL = "sync.gitsync.io/registry-credentials";
-
-export interface ImagePolicy extends KubeObject {
-  spec: {
-    image: string;
-    secretRef?: { name: string };
-    interval?: string;
-    policy: TagPolicy;
-    webhook?: { secretRef?: { name: string } };
-  };
-  status?: {
-    observedGeneration?: number;
-    conditions?: Condition[];
-    latestImage?: string;
-    latestTag?: string;
-    latestDigest?: string;
-    lastScanTime?: string;
-    lastHandledReconcileAt?: string;
-  };
-}
+import {
+  API_VERSION,
+  type Condition,
+  type ImagePolicy,
+  parseDuration,
+  RECONCILE_REQUESTED_AT,
+  REGISTRY_CREDENTIALS_LABEL,
+  type TagPolicy,
+} from "../api/mod.ts";
+import { readLabelledSecret, secretText } from "../client/mod.ts";
 
 export interface ImagePolicyReconcilerOptions {
   client: KubeClient;
@@ -67,29 +53,19 @@ async function readRegistryCredentials(
   const name = policy.spec.secretRef?.name;
   if (!name) return undefined;
   const ns = policy.metadata!.namespace!;
-  let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-  try {
-    secret = await client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) {
-      throw new Refused("AuthenticationFailure", `Secret ${ns}/${name} (spec.secretRef) does not exist`);
-    }
-    throw err;
-  }
-  if (secret.metadata?.labels?.[REGISTRY_CREDENTIALS_LABEL] !== "true") {
-    throw new Refused(
-      "AuthenticationFailure",
-      `Secret ${ns}/${name} is not labelled ${REGISTRY_CREDENTIALS_LABEL}=true, so it is not used for registry credentials`,
-    );
-  }
-  const config = secret.data?.[".dockerconfigjson"];
+  const refuse = (message: string) => new Refused("AuthenticationFailure", message);
+  const secret = await readLabelledSecret(client, {
+    namespace: ns,
+    name,
+    field: "spec.secretRef",
+    label: REGISTRY_CREDENTIALS_LABEL,
+    notUsed: "it is not used for registry credentials",
+  }, refuse);
+  const config = secretText(secret, ".dockerconfigjson");
   if (!config) {
-    throw new Refused(
-      "AuthenticationFailure",
-      `Secret ${ns}/${name} has no .dockerconfigjson (type kubernetes.io/dockerconfigjson)`,
-    );
+    throw refuse(`Secret ${ns}/${name} has no .dockerconfigjson (type kubernetes.io/dockerconfigjson)`);
   }
-  return credentialsFor(Buffer.from(config, "base64").toString("utf8"), parseImage(policy.spec.image));
+  return credentialsFor(config, parseImage(policy.spec.image));
 }
 
 function describePolicy(p: TagPolicy): string {

@@ -8,10 +8,8 @@
  * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (seed section 5.3).
  */
 import { createHash } from "node:crypto";
-import type { Condition } from "./application.ts";
-import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import { API_VERSION } from "../crds.ts";
 import {
   type FetchedCommit,
   fetchGit,
@@ -21,39 +19,15 @@ import {
 import { RemoteUrlError } from "../source/git/remote_url.ts";
 import type { LatestImage } from "../images/markers.ts";
 import { writeBack, WriteBackError } from "../images/write_back.ts";
-
-export const RECONCILE_REQUESTED_AT = "sync.gitsync.io/reconcile-requested-at";
-export const GIT_CREDENTIALS_LABEL = "sync.gitsync.io/git-credentials";
-
-export interface Repository extends KubeObject {
-  spec: {
-    git: { url: string; revision?: string; auth?: { secretRef?: { name: string } } };
-    pollInterval?: string;
-    webhook?: { secretRef?: { name: string } };
-    imageUpdate?: { secretRef: { name: string }; branch?: string; path?: string };
-    applicationConfigPaths?: string[];
-    applicationServiceAccountName?: string;
-    applicationPolicy?: {
-      allowAutomatic?: boolean;
-      allowPrune?: boolean;
-      allowAdopt?: boolean;
-      allowDeleteManagedResources?: boolean;
-    };
-  };
-  status?: {
-    observedGeneration?: number;
-    artifact?: { revision?: string; ref?: string; fetchedAt?: string };
-    lastHandledReconcileAt?: string;
-    imageUpdate?: { observedImages?: string; lastPushedCommit?: string; lastPushTime?: string };
-    conditions?: {
-      type: string;
-      status: string;
-      reason?: string;
-      message?: string;
-      lastTransitionTime?: string;
-    }[];
-  };
-}
+import {
+  API_VERSION,
+  type Condition,
+  GIT_CREDENTIALS_LABEL,
+  parseDuration,
+  RECONCILE_REQUESTED_AT,
+  type Repository,
+} from "../api/mod.ts";
+import { readLabelledSecret, secretText } from "../client/mod.ts";
 
 export interface RepositoryReconcilerOptions {
   /** The manager's own client (not impersonated: Repositories and their Secrets are the controller's). */
@@ -75,15 +49,6 @@ export interface RepositoryReconcilerOptions {
   writeBack?: typeof writeBack;
 }
 
-/** Go-style durations as the CRD allows them (5m, 1h30m, 90s, 500ms). */
-export function parseDuration(text: string): number {
-  let ms = 0;
-  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-    ms += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
-  }
-  return ms;
-}
-
 export class CredentialsRefused extends Error {
   override name = "CredentialsRefused";
 }
@@ -102,23 +67,14 @@ export async function readGitCredentials(
     ? repo.spec.git.auth?.secretRef?.name
     : repo.spec.imageUpdate?.secretRef?.name;
   if (!name) return undefined;
-  const ns = repo.metadata!.namespace!;
-  let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-  try {
-    secret = await client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) {
-      throw new CredentialsRefused(`Secret ${ns}/${name} (${use}.secretRef) does not exist`);
-    }
-    throw err;
-  }
-  if (secret.metadata?.labels?.[GIT_CREDENTIALS_LABEL] !== "true") {
-    throw new CredentialsRefused(
-      `Secret ${ns}/${name} is not labelled ${GIT_CREDENTIALS_LABEL}=true, so it is not used for Git credentials`,
-    );
-  }
-  const value = (k: string) =>
-    secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined;
+  const secret = await readLabelledSecret(client, {
+    namespace: repo.metadata!.namespace!,
+    name,
+    field: `${use}.secretRef`,
+    label: GIT_CREDENTIALS_LABEL,
+    notUsed: "it is not used for Git credentials",
+  }, (message) => new CredentialsRefused(message));
+  const value = (k: string) => secretText(secret, k);
   const c: GitCredentials = {};
   const username = value("username");
   const password = value("password");

@@ -19,18 +19,9 @@ import {
   replacingMergePatch,
 } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import {
-  APPROVED_AT,
-  APPROVED_BY,
-  APPROVED_DIGEST,
-  APPROVED_REVISION,
-  RETRY_REQUESTED_AT,
-  ROLLBACK_REQUESTED_AT,
-} from "../approval/review.ts";
-import { API_VERSION } from "../crds.ts";
 import { freshDiagnosis } from "../diagnosis/fresh.ts";
 import type { Notification, NotificationEvent } from "../notify/notifier.ts";
-import { buildPlan, type Plan } from "../plan/plan.ts";
+import { buildPlan } from "../plan/plan.ts";
 import { inSpan, spanAttributes } from "../tracing.ts";
 import type { ChartSource } from "../source/helm/chart_source.ts";
 import type { Renderers } from "../render/render.ts";
@@ -41,26 +32,33 @@ import { DecryptionFailure } from "../sops/decrypt.ts";
 import { applyObjects, RolloutFailure } from "../rollout/apply.ts";
 import { type Group, ValidationFailure } from "../rollout/groups.ts";
 import { planPrune } from "../rollout/prune.ts";
-import { DEFAULT_HEALTH_TIMEOUT_MS, withRootCause } from "../rollout/health_failure.ts";
+import { withRootCause } from "../rollout/health_failure.ts";
 import { type RolloutState, rolloutStep } from "../rollout/rollout.ts";
 import { changesNothing } from "../plan/no_change.ts";
 import { deployedConditions, failedConditions, setCondition } from "../status/conditions.ts";
 import {
   completedStatus,
   failedStatus,
-  type Revision,
   type StatusPatch,
   stored,
   supersededStatus,
-  UNFINISHED_PHASES,
   waitedObject,
 } from "../status/revision_status.ts";
-import type { Application } from "./application.ts";
-import { parseDuration } from "./repository.ts";
-
-export { APPLICATION_LABEL } from "../rollout/inventory.ts";
-
-export type { Revision } from "../status/revision_status.ts";
+import {
+  API_VERSION,
+  type Application,
+  APPROVED_AT,
+  APPROVED_BY,
+  APPROVED_DIGEST,
+  APPROVED_REVISION,
+  DEFAULT_HEALTH_TIMEOUT_MS,
+  parseDuration,
+  type Plan,
+  RETRY_REQUESTED_AT,
+  type Revision,
+  ROLLBACK_REQUESTED_AT,
+  UNFINISHED_PHASES,
+} from "../api/mod.ts";
 
 export interface RevisionReconcilerOptions {
   /** The manager's own client; `impersonating` gives the service account's. */

@@ -7,17 +7,7 @@
  * cluster, so it no longer matches the deployed Revision (True, reason RolloutFailed); a completed
  * rollout makes them match again (False, InSync). Pure functions over conditions lists.
  */
-import type { Application } from "../reconcilers/application.ts";
-import type { Revision } from "./revision_status.ts";
-
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+import type { Application, Condition, Revision } from "../api/mod.ts";
 
 /** A condition list with `c` set; lastTransitionTime kept when the status did not change. */
 export function setCondition(list: Condition[] | undefined, c: Condition, now: Date): Condition[] {
