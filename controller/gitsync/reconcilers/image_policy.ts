@@ -22,14 +22,15 @@ import {
 import type { HostLimiter } from "../images/host_limiter.ts";
 import {
   API_VERSION,
-  type Condition,
+  DEFAULT_INTERVAL_MS,
   type ImagePolicy,
   parseDuration,
   RECONCILE_REQUESTED_AT,
   REGISTRY_CREDENTIALS_LABEL,
   type TagPolicy,
 } from "../api/mod.ts";
-import { readLabelledSecret, secretText } from "../client/mod.ts";
+import { patchStatus, readLabelledSecret, secretText } from "../client/mod.ts";
+import { transitioned } from "../status/conditions.ts";
 
 export interface ImagePolicyReconcilerOptions {
   client: KubeClient;
@@ -78,35 +79,22 @@ export function imagePolicyReconciler(o: ImagePolicyReconcilerOptions) {
   const now = o.now ?? (() => new Date());
   const stamp = () => now().toISOString().replace(/\.\d{3}Z$/, "Z");
 
-  function ready(p: ImagePolicy, status: "True" | "False", reason: string, message: string): Condition {
-    const previous = p.status?.conditions?.find((c) => c.type === "Ready");
-    const same = previous?.status === status && previous?.reason === reason;
-    return {
+  const ready = (p: ImagePolicy, status: "True" | "False", reason: string, message: string) =>
+    transitioned(p.status?.conditions, {
       type: "Ready",
       status,
       reason,
       message,
       observedGeneration: p.metadata?.generation,
-      lastTransitionTime: same && previous?.lastTransitionTime ? previous.lastTransitionTime : stamp(),
-    } as Condition;
-  }
-
-  async function writeStatus(p: ImagePolicy, status: NonNullable<ImagePolicy["status"]>) {
-    await o.client.request({
-      method: "PATCH",
-      path: `/apis/${API_VERSION}/namespaces/${p.metadata!.namespace}/imagepolicies/${
-        p.metadata!.name
-      }/status`,
-      contentType: "application/merge-patch+json",
-      body: { status },
-    });
-  }
+    }, now());
+  const writeStatus = (p: ImagePolicy, status: NonNullable<ImagePolicy["status"]>) =>
+    patchStatus(o.client, "imagepolicies", p, status);
 
   return async function reconcile(key: string): Promise<ReconcileResult> {
     // Load.
     const p = o.get(key);
     if (!p) return {};
-    const intervalMs = parseDuration(p.spec.interval ?? "5m") || 300_000;
+    const intervalMs = parseDuration(p.spec.interval ?? "5m") || DEFAULT_INTERVAL_MS;
     const requested = p.metadata?.annotations?.[RECONCILE_REQUESTED_AT];
     const scannedAt = p.status?.lastScanTime ? Date.parse(p.status.lastScanTime) : 0;
     // Due? A new spec, a receiver's stamp not handled yet, or the interval passed.

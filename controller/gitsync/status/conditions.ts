@@ -18,6 +18,21 @@ export function setCondition(list: Condition[] | undefined, c: Condition, now: D
   return [...(list ?? []).filter((x) => x.type !== c.type), { ...c, lastTransitionTime }];
 }
 
+/**
+ * `c` with its lastTransitionTime kept while its status and reason do not change (the Repository's and
+ * ImagePolicy's conditions, written as a whole list).
+ */
+export function transitioned(list: Condition[] | undefined, c: Condition, now: Date): Condition {
+  const previous = list?.find((x) => x.type === c.type);
+  const same = previous?.status === c.status && previous?.reason === c.reason;
+  return {
+    ...c,
+    lastTransitionTime: same && previous?.lastTransitionTime
+      ? previous.lastTransitionTime
+      : now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+  };
+}
+
 const find = (app: Application, type: string) => app.status?.conditions?.find((c) => c.type === type);
 
 /** Ready True for the Revision just deployed; a Drifted that said otherwise is cleared. */
