@@ -28,7 +28,7 @@ import {
   withoutFieldBookkeeping,
 } from "../../../internal/k8s/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
-import type { ServingCertificate } from "../tls_server.ts";
+import type { ServingCertificate } from "../tls_listener.ts";
 import type { CertificateSource } from "./certificate_source.ts";
 import { issueCa, issueServing, type KeyPair } from "./x509.ts";
 
