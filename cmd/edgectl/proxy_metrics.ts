@@ -48,11 +48,15 @@ export function trafficQueries(by: string[], o: ViewOptions) {
   const m = o.matchers ?? {};
   const rate = `sum by (${group}) (rate(${METRICS.requests}${selector(m)}[${o.window}]))`;
   const errors = `sum by (${group}) (rate(${METRICS.requests}${selector(m, ['code=~"5.."'])}[${o.window}]))`;
+  // One expression, so both rates come from the same samples: two queries at one instant can each
+  // see a different number of scrapes (a scrape stamped before the instant may land between them).
+  // `or … * 0` gives 0, not nothing, for groups without a 5xx; a group with no traffic gives NaN.
+  const errorRatio = `(${errors} or ${rate} * 0) / ${rate}`;
   const quantile = (q: number) =>
     `histogram_quantile(${q}, sum by (${group}, le) (rate(${METRICS.duration}_bucket${
       selector(m)
     }[${o.window}])))`;
-  return { rate, errors, p50: quantile(0.5), p99: quantile(0.99) };
+  return { rate, errorRatio, p50: quantile(0.5), p99: quantile(0.99) };
 }
 
 export interface TrafficRow {
@@ -69,22 +73,22 @@ const keyOf = (labels: Labels, by: string[]) => JSON.stringify(by.map((l) => lab
 export async function traffic(client: PrometheusClient, by: string[], o: ViewOptions): Promise<TrafficRow[]> {
   const q = trafficQueries(by, o);
   const at = await client.now();
-  const [rate, errors, p50, p99] = await Promise.all([
+  const [rate, errorRatio, p50, p99] = await Promise.all([
     client.vector(q.rate, at),
-    client.vector(q.errors, at),
+    client.vector(q.errorRatio, at),
     client.vector(q.p50, at),
     client.vector(q.p99, at),
   ]);
   const index = (v: { metric: Labels; value: number }[]) =>
     new Map(v.map((s) => [keyOf(s.metric, by), s.value]));
-  const [e, l50, l99] = [index(errors), index(p50), index(p99)];
+  const [ratio, l50, l99] = [index(errorRatio), index(p50), index(p99)];
   return rate.map((s) => {
     const k = keyOf(s.metric, by);
-    const err = e.get(k) ?? 0;
+    const r = ratio.get(k);
     return {
       key: Object.fromEntries(by.map((l) => [l, s.metric[l] ?? ""])),
       rps: s.value,
-      errorRatio: s.value > 0 ? err / s.value : undefined,
+      errorRatio: s.value > 0 && r !== undefined && Number.isFinite(r) ? r : undefined,
       p50: l50.get(k),
       p99: l99.get(k),
     };

@@ -12,7 +12,8 @@ import { kubeClient, useKubeOptions } from "./kube.ts";
 import { DEFAULT_PROMETHEUS_URL } from "./prometheus_client.ts";
 import { proxyNamespaceOption } from "./proxy_pods.ts";
 
-export const DEFAULT_LISTEN = ":9080";
+/** This machine only: without OIDC anyone who reaches the address acts with your kubeconfig's identity. */
+export const DEFAULT_LISTEN = "127.0.0.1:9080";
 
 /** `host:port`, `:port` (every interface) or `[v6]:port`. */
 export function parseListen(text: string): { hostname: string; port: number } | undefined {
@@ -102,11 +103,14 @@ export function registerWeb(program: Command, _io: Io) {
         "access logs. Kubernetes is read (and, without --read-only, written: apply and delete) with your " +
         "kubeconfig's identity, or with OIDC as the signed-in user through impersonation, which then needs " +
         "the impersonate verb for the kubeconfig's identity. Without OIDC anyone who reaches --listen acts " +
-        "as you: keep it on 127.0.0.1 unless OIDC is on. The OIDC redirect URL to register with the " +
+        "as you, so it listens on 127.0.0.1 unless told otherwise (--listen :9080 for every interface, " +
+        "with OIDC). The OIDC redirect URL to register with the " +
         "provider is <dashboard URL>/auth/callback.",
     )
     .addOption(
-      new Option("--listen <address>", "Address to listen on, host:port or :port").default(DEFAULT_LISTEN),
+      new Option("--listen <address>", "Address to listen on, host:port or :port (every interface)").default(
+        DEFAULT_LISTEN,
+      ),
     )
     .addOption(new Option("--address <address>", "Same as --listen").hideHelp())
     .addOption(
@@ -144,7 +148,7 @@ export function registerWeb(program: Command, _io: Io) {
     });
   useKubeOptions(command);
   addExamples(command, [
-    "# The dashboard on this machine only\nedgectl web --listen 127.0.0.1:9080",
+    "# The dashboard on this machine only (the default address)\nedgectl web",
     "# Read-only, with Prometheus and Jaeger in the cluster (port-forwarded)\nedgectl web --read-only --prometheus-url http://localhost:9090 --trace-endpoint http://localhost:16686",
     "# HTTPS with OIDC sign-in; each user acts as themselves through impersonation\nEDGECTL_OIDC_CLIENT_SECRET=... edgectl web --listen :9443 --tls-cert tls.crt --tls-key tls.key \\\n  --oidc-issuer https://idp.example.com --oidc-client-id edgectl",
   ]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseListen, validateWebFlags, type WebFlags } from "./web.ts";
+import { DEFAULT_LISTEN, parseListen, validateWebFlags, type WebFlags } from "./web.ts";
 
 const base: WebFlags = {
   listen: ":9080",
@@ -8,6 +8,16 @@ const base: WebFlags = {
   traceEndpoint: "http://localhost:16686",
   readOnly: false,
 };
+
+test("edgectl web listens on 127.0.0.1 unless told otherwise", () => {
+  const c = validateWebFlags({ ...base, listen: DEFAULT_LISTEN });
+  assert.ok(typeof c !== "string");
+  assert.equal(c.hostname, "127.0.0.1");
+  assert.equal(c.port, 9080);
+  const everywhere = validateWebFlags({ ...base, listen: ":9080" });
+  assert.ok(typeof everywhere !== "string");
+  assert.equal(everywhere.hostname, "0.0.0.0");
+});
 
 test("parseListen: host:port, :port (every interface), [v6]:port; anything else is refused", () => {
   assert.deepEqual(parseListen(":9080"), { hostname: "0.0.0.0", port: 9080 });

@@ -1,5 +1,7 @@
 /** vault: the note vault service binary. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
+import { registerExport } from "./export.ts";
+import { registerImport } from "./import.ts";
 import { registerServe } from "./serve.ts";
 import { SANDBOX_ARG } from "../../server/vault/plugins/protocol.ts";
 
@@ -13,6 +15,9 @@ export function buildProgram(io: Io = processIo) {
     examples: [
       "# Run the service on the embedded database in ./vault-db\n" +
       "BETTER_AUTH_SECRET=$(openssl rand -hex 32) DATABASE_URL=./vault-db vault serve",
+      "# Import an Obsidian vault into a running server (a read-write API key)\n" +
+      "VAULT_URL=http://127.0.0.1:7779 VAULT_TOKEN=vault_... vault import ~/Documents/MyVault",
+      "# Export it again as a zip Obsidian opens\nVAULT_URL=http://127.0.0.1:7779 VAULT_TOKEN=vault_... vault export vault.zip",
       "# Print the version\nvault version",
       "# Print it as JSON\nvault version -o json",
     ],
@@ -20,6 +25,8 @@ export function buildProgram(io: Io = processIo) {
     io,
   });
   registerServe(program);
+  registerImport(program, io);
+  registerExport(program, io);
   return program;
 }
 

@@ -49,7 +49,8 @@ async function createLockFile(path: string): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` of this host is running (one of another user counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -17,3 +17,4 @@ export { GroupCommit, type GroupCommitOptions } from "./group_commit.ts";
 export { ChangeCursor } from "./change_cursor.ts";
 export { keepingCopies, KEEPS_COPIES, unmarkedWriteCount, writeCount } from "./write_count.ts";
 export { announce, type Listen, type NoticeHandlers } from "./notices.ts";
+export { isAlive as isProcessAlive } from "./data_dir_lock.ts";

@@ -17,6 +17,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** Largest request body accepted, in bytes. Default 1 MiB. */
   bodyLimitBytes?: number;
+  /** Routes (exact paths) that take larger bodies (an upload), with their own limit in bytes. */
+  largeBodies?: Record<string, number>;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -43,10 +45,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       cors({ origin: (origin) => (allowed.has(origin) ? origin : null), credentials: true, maxAge: 600 }),
     );
   }
-  app.use(bodyLimit({
-    maxSize: limit,
-    onError: (c) => c.json({ error: "request body too large", limitBytes: limit }, 413),
-  }));
+  const limiter = (maxSize: number) =>
+    bodyLimit({
+      maxSize,
+      onError: (c) => c.json({ error: "request body too large", limitBytes: maxSize }, 413),
+    });
+  const usual = limiter(limit);
+  const large = new Map(Object.entries(options.largeBodies ?? {}).map(([path, max]) => [path, limiter(max)]));
+  app.use((c, next) => (large.get(c.req.path) ?? usual)(c, next));
   app.onError(onError);
   app.notFound(notFound);
   return app;

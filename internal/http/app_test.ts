@@ -6,12 +6,20 @@ import { createLogger } from "../log/mod.ts";
 import { createApp } from "./app.ts";
 import { ValidationError } from "./errors.ts";
 
-function setup(options: { trustedProxies?: string[]; corsOrigins?: string[]; bodyLimitBytes?: number } = {}) {
+function setup(
+  options: {
+    trustedProxies?: string[];
+    corsOrigins?: string[];
+    bodyLimitBytes?: number;
+    largeBodies?: Record<string, number>;
+  } = {},
+) {
   const lines: string[] = [];
   const log = createLogger({ format: "json", stream: { write: (l: string) => lines.push(l) } });
   const app = createApp({ log, ...options });
   app.get("/ok", (c) => c.json({ ok: true }));
   app.post("/echo", async (c) => c.json(z.object({ name: z.string().min(1) }).parse(await c.req.json())));
+  app.post("/upload", async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }));
   app.get("/boom", () => {
     throw new Error("db password=hunter2 exploded");
   });
@@ -112,6 +120,16 @@ test("bodies over the limit are refused with 413 before the handler runs", async
   assert.equal(res.status, 413);
   assert.deepEqual(await res.json(), { error: "request body too large", limitBytes: 16 });
   assertHardened(res);
+});
+
+test("a route named in largeBodies takes bodies up to its own limit, the others keep theirs", async () => {
+  const { request } = setup({ bodyLimitBytes: 16, largeBodies: { "/upload": 64 } });
+  const ok = await request("/upload", { method: "POST", body: "x".repeat(60) });
+  assert.deepEqual(await ok.json(), { bytes: 60 });
+  const big = await request("/upload", { method: "POST", body: "x".repeat(65) });
+  assert.equal(big.status, 413);
+  assert.deepEqual(await big.json(), { error: "request body too large", limitBytes: 64 });
+  assert.equal((await request("/echo", { method: "POST", body: "x".repeat(60) })).status, 413);
 });
 
 test("CORS answers only allowlisted origins; the default is same-origin only", async () => {

@@ -5,6 +5,7 @@
  *   deno task bench:vault --quick    # 100 and 1k notes, to check the script itself
  *   deno task bench:vault --only-live   # only the live part: 50 Yjs editors, 500 idle event sockets
  *   deno task bench:vault --only-search # only the search part (in process, no dist/vault needed)
+ *   deno task bench:vault --only-import # only `vault import` of a 10,000-note vault (vault_import.ts)
  *
  * Generates seeded Markdown notes (folders, tags, wiki links, paragraphs of project prose), indexes
  * them into the embedded database (PGlite, in process, through the same functions the server
@@ -37,11 +38,13 @@ import { memories, rng } from "./data.ts";
 import { type LatencySummary, summarize } from "./stats.ts";
 import { type ApiResult, runApiBench } from "./vault_api.ts";
 import { type LiveResult, runLiveBench } from "./vault_live.ts";
+import { type ImportResult, runImportBench } from "./vault_import.ts";
 import { ratio, table } from "./table.ts";
 
 const quick = process.argv.includes("--quick");
 const onlyLive = process.argv.includes("--only-live");
 const onlySearch = process.argv.includes("--only-search");
+const onlyImport = process.argv.includes("--only-import");
 const SIZES = quick ? [100, 1_000] : [1_000, 10_000];
 const QUERIES = quick ? 60 : 300;
 /** Untimed queries first, so both sides are measured warm (caches filled, code compiled). */
@@ -393,23 +396,28 @@ if (import.meta.main) {
     sizes: [] as SizeResult[],
     api: undefined as ApiResult | undefined,
     live: undefined as LiveResult | undefined,
+    import: undefined as ImportResult | undefined,
   };
-  if (!onlyLive) {
+  if (!onlyLive && !onlyImport) {
     for (const n of SIZES) results.sizes.push(await runSize(n, queries));
   }
   if (!onlyLive && !onlySearch) {
+    // A whole vault through `vault import` (dist/vault serve, embedded database).
+    results.import = await runImportBench(generateNotes(SIZES[SIZES.length - 1]!), log);
+  }
+  if (!onlyLive && !onlySearch && !onlyImport) {
     // The notes API through dist/vault: writes/s and the tree of the largest vault.
     const apiNotes = SIZES[SIZES.length - 1]!;
     results.api = await runApiBench(generateNotes(apiNotes), quick ? 100 : 500, log);
   }
-  if (!onlySearch) {
+  if (!onlySearch && !onlyImport) {
     results.live = await runLiveBench(
       { editors: quick ? 10 : 50, idle: quick ? 50 : 500, seconds: quick ? 5 : 20, rate: 20 },
       log,
     );
   }
 
-  if (!onlyLive) {
+  if (!onlyLive && !onlyImport) {
     const rows: (string | number)[][] = [];
     for (const s of results.sizes) {
       const label = `${s.notes} notes`;
@@ -460,6 +468,25 @@ if (import.meta.main) {
         `start with ${api.notes - (quick ? 100 : 500)} unindexed notes on disk: serving / first search (ms)`,
         `${api.startReadyMs} / ${api.startCatchUpMs}`,
       ],
+    ]));
+  }
+  const imp = results.import;
+  if (imp) {
+    console.log(`\nimport (dist/vault import of a folder through dist/vault serve, embedded database):`);
+    console.log(table(["what", "figure"], [
+      [`import of ${imp.notes} notes (s; target <= 60)`, Math.round(imp.importMs / 100) / 10],
+      ["files/s", imp.notesPerSecond],
+      [
+        `second run, everything unchanged (s)`,
+        `${Math.round(imp.rerunMs / 100) / 10} (${imp.rerunUnchanged} unchanged)`,
+      ],
+      [
+        "links resolved / expected / wrong",
+        `${imp.links} / ${imp.expectedLinks} / ${imp.wrongLinks}${
+          imp.wrongLinks === 0 ? " (every backlink right)" : ""
+        }`,
+      ],
+      ["unresolved links", imp.unresolved],
     ]));
   }
   const live = results.live;

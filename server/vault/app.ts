@@ -41,6 +41,7 @@ import { mcpApi, mcpRoutes } from "./routes/mcp.ts";
 import { notesApi, notesRoutes } from "./routes/notes.ts";
 import { preferencesApi, preferencesRoutes } from "./routes/preferences.ts";
 import { shareRoutes, sharesApi } from "./routes/shares.ts";
+import { transferApi, transferRoutes } from "./routes/transfer.ts";
 import { sessionApi, sessionRoutes } from "./routes/sessions.ts";
 import { signUpApi, signUpRoutes } from "./routes/sign_up.ts";
 import { webAppRoutes } from "./routes/web_app.ts";
@@ -104,6 +105,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     trustedProxies: config.VAULT_TRUSTED_PROXIES,
     corsOrigins: config.VAULT_CORS_ORIGINS,
     bodyLimitBytes: config.VAULT_MAX_BODY_BYTES,
+    largeBodies: { "/api/import": config.VAULT_IMPORT_MAX_BYTES },
   });
   app.use(vaultCsp);
   app.route("/", healthRoutes());
@@ -162,6 +164,10 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
   const notesDeps = { db: database.db, store: deps.notes.store, sync: deps.notes.sync };
   api.route("/", notesRoutes(notesDeps));
   api.route("/", shareRoutes({ db: database.db, store: deps.notes.store, access }));
+  api.route(
+    "/",
+    transferRoutes({ ...deps.notes, maxBytes: config.VAULT_IMPORT_MAX_BYTES, log: deps.log }),
+  );
   api.route("/", mcpRoutes({ ...notesDeps, registry: deps.mcp.registry, plugins: deps.plugins }));
   api.route("/", pluginRoutes({ plugins: deps.plugins, db: database.db }));
   api.route(
@@ -202,6 +208,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     ...Object.values(adminApi),
     ...Object.values(notesApi),
     ...Object.values(sharesApi),
+    ...Object.values(transferApi),
     ...Object.values(mcpApi),
     ...Object.values(liveApi),
     ...Object.values(collabApi),

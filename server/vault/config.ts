@@ -39,6 +39,8 @@ export const vaultEnv = z.object({
   VAULT_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   /** Largest request body; a note is at most 1 MB, so 2 MiB leaves room for JSON escaping. */
   VAULT_MAX_BODY_BYTES: positiveInt(2 * 1024 * 1024),
+  /** Largest upload to POST /api/import (a zip), and most bytes one import takes in all. */
+  VAULT_IMPORT_MAX_BYTES: positiveInt(1024 * 1024 * 1024),
   /** How long shutdown waits for in-flight requests. */
   VAULT_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   /** An MCP session not used for this long ends; the client initializes again (default 30 minutes). */
@@ -88,12 +90,30 @@ export const vaultEnv = z.object({
 
 export type VaultConfig = z.output<typeof vaultEnv>;
 
+/**
+ * What the offline commands (`vault import`/`vault export` without a server) read: where the
+ * database and the notes are. No secret: they sign nothing.
+ */
+export const vaultOfflineEnv = vaultEnv.pick({
+  DATABASE_URL: true,
+  VAULT_DATA_DIR: true,
+  VAULT_IMPORT_MAX_BYTES: true,
+});
+export type VaultOfflineConfig = z.output<typeof vaultOfflineEnv>;
+
+/** What the commands that call a running server read: its URL and an API key (as vault-mcp does). */
+export const vaultClientEnv = z.object({
+  VAULT_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }),
+  VAULT_TOKEN: z.string().min(1, "is required but not set"),
+});
+export type VaultClientConfig = z.output<typeof vaultClientEnv>;
+
 export function loadVaultConfig(env: Record<string, string | undefined> = process.env): VaultConfig {
   return loadEnv(vaultEnv, env);
 }
 
 /** The database DATABASE_URL names: a server URL, or the embedded database's directory. */
-export function databaseOf(config: VaultConfig): { url?: string; dataDir?: string } {
+export function databaseOf(config: Pick<VaultConfig, "DATABASE_URL">): { url?: string; dataDir?: string } {
   const value = config.DATABASE_URL;
   if (POSTGRES_URL.test(value)) return { url: value };
   return { dataDir: isAbsolute(value) ? value : resolve(value) };

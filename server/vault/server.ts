@@ -14,6 +14,8 @@ import { createVaultAuth } from "./identity/vault_auth.ts";
 import { IndexSync } from "./indexing/index_sync.ts";
 import { NoteStore, removeLeftoverTemps, watchVault } from "./notes/mod.ts";
 import { openVaultStore } from "./store/db.ts";
+import { markServing, removeLeftovers } from "./store/serving_marker.ts";
+import { importsDir } from "./routes/transfer.ts";
 import { SessionRegistry } from "../../internal/mcp/sessions.ts";
 import { notifyNoteChange } from "./mcp/notify.ts";
 import { LiveHub } from "./live/live_hub.ts";
@@ -56,6 +58,15 @@ export async function startVault(
       await held?.release();
       throw err;
     });
+  // So `vault import --data-dir` refuses while this server uses the notes folder.
+  const serving = await markServing(config.VAULT_DATA_DIR).catch(async (err) => {
+    await held?.release();
+    await store.database.close();
+    throw err;
+  });
+  // Uploads of imports cut short by a crash of this host's earlier processes.
+  const leftovers = await removeLeftovers(importsDir(config.VAULT_DATA_DIR));
+  if (leftovers) log.info("removed uploads left by an interrupted import", { files: leftovers });
   log.info("database ready", {
     backend: store.database.backend,
     location: where.dataDir ?? "DATABASE_URL",
@@ -198,6 +209,7 @@ export async function startVault(
         await collab?.flushAll();
         await w.close();
         await store.database.close();
+        await serving.release();
       },
       handleSignals: options.handleSignals,
     });
@@ -211,6 +223,7 @@ export async function startVault(
     await bus?.close();
     await watcher?.close();
     await store.database.close();
+    await serving.release();
     throw err;
   }
 }

@@ -14,11 +14,12 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { freePort } from "../harness/ports.ts";
 import { isKubeApiError, KubeClient } from "../../internal/k8s/mod.ts";
 import { baseEnv, binaryPath, parseRecords, runBinary } from "../harness/binary.ts";
 import { launchBrowser, watchedPage } from "../harness/browser.ts";
+import { checkScreens } from "../harness/screens.ts";
 import { type JaegerServer, sendOtlpJson, startJaeger } from "../harness/jaeger.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { type OidcProvider, startOidcProvider } from "../harness/oidc_provider.ts";
@@ -332,6 +333,39 @@ describe("edgectl web, read-write with the kubeconfig's identity", () => {
     assert.match(await gateway.innerText(), /public[\s\S]*True[\s\S]*Ready=True \(Programmed\)/);
     const route = page.locator('section[data-kind="ProxyRoute"] tr[data-name="shop/web"]');
     assert.match(await route.innerText(), /shop\.example\.com[\s\S]*False[\s\S]*BackendNotFound/);
+    // Badges are coloured by the Ready condition's status, one meaning in every app: True green,
+    // False red, no status grey (never the amber of a warning).
+    const badge = (row: typeof route) => row.locator("td .badge").first();
+    assert.match(await badge(gateway).getAttribute("class") ?? "", /badge-ok/);
+    assert.match(await badge(route).getAttribute("class") ?? "", /badge-danger/);
+    const { kinds } = await (await fetch(`${web.url}/api/resources`)).json() as {
+      kinds: { kind: string; items: { namespace: string; name: string; ready?: string }[] }[];
+    };
+    const all = kinds.flatMap((k) => k.items.map((i) => ({ ...i, kind: k.kind })));
+    const silent = all.find((i) => i.ready === undefined);
+    assert.ok(silent, "a fixture object without a Ready condition");
+    const silentBadge = badge(
+      page.locator(`section[data-kind="${silent.kind}"] tr[data-name="${silent.namespace}/${silent.name}"]`),
+    );
+    assert.equal(await silentBadge.innerText(), "no status");
+    assert.match(await silentBadge.getAttribute("class") ?? "", /badge-neutral/);
+    // The summary counts what is not ready; filters narrow the tables.
+    const notReady = all.filter((i) => i.ready === "False").length;
+    assert.ok(notReady > 0);
+    assert.match(
+      await page.getByTestId("summary").innerText(),
+      new RegExp(`${all.length} objects[\\s\\S]*${notReady} not ready`),
+    );
+    await page.getByLabel("Kind").selectOption("ProxyRoute");
+    assert.equal(await page.locator("section[data-kind]").count(), 1);
+    assert.match(await page.getByTestId("summary").innerText(), /not ready/);
+    await page.getByLabel("Kind").selectOption("");
+    await page.getByLabel("Namespace").selectOption(NS);
+    const names = await page.locator("tr[data-name]").evaluateAll((rows) =>
+      rows.map((r) => r.getAttribute("data-name"))
+    );
+    assert.ok(names.length > 0 && names.every((n) => n?.startsWith(`${NS}/`)), names.join(" "));
+    await page.getByLabel("Namespace").selectOption("");
     await w.screenshot("edgectl-web-resources");
 
     await page.goto("/ui/#/topology");
@@ -353,6 +387,12 @@ describe("edgectl web, read-write with the kubeconfig's identity", () => {
       await page.locator("figure.chart").first().waitFor();
     }
     assert.match(await legend.first().innerText(), /shop\/web/);
+    // Hovering reads the value at that moment.
+    const rpsChart = page.locator('figure[data-chart="Requests per second by route"]');
+    await rpsChart.locator("svg").hover();
+    await rpsChart.locator("[data-crosshair]").waitFor();
+    assert.match(await rpsChart.locator(".chart-readout").innerText(), /^At /);
+    assert.match(await legend.first().innerText(), /shop\/web \d/);
     const metrics = await (await fetch(`${web.url}/api/metrics?minutes=5`)).json();
     const rps = metrics.rps.find((s: { label: string }) => s.label === "shop/web").points.at(-1)[1];
     // rate() over 1m with only seconds of samples is lower than 11/s; the ratio of two rates is not.
@@ -385,6 +425,33 @@ describe("edgectl web, read-write with the kubeconfig's identity", () => {
     await w.context.close();
   });
 
+  test("every screen at 1280 and 390 px: no sideways scroll, no console error, no serious axe violation", async () => {
+    const view = (hash: string, ready: (p: Page) => Promise<void>) => async (p: Page) => {
+      await p.goto(`/ui/#/${hash}`);
+      await ready(p);
+    };
+    await checkScreens(browser, web.url, "edgectl", [
+      {
+        name: "resources",
+        open: view("resources", (p) => p.locator('tr[data-name="shop/main"]').waitFor({ timeout: 15_000 })),
+      },
+      { name: "topology", open: view("topology", (p) => p.locator("li[data-edge]").first().waitFor()) },
+      { name: "metrics", open: view("metrics", (p) => p.locator("figure.chart").first().waitFor()) },
+      { name: "traces", open: view("traces", (p) => p.locator(`tr[data-trace="${TRACE_ID}"]`).waitFor()) },
+      { name: "access", open: view("access", (p) => p.locator("main tbody tr").first().waitFor()) },
+      { name: "apply", open: view("apply", (p) => p.locator("#manifest").waitFor()) },
+      {
+        name: "delete-dialog",
+        open: async (p) => {
+          await view("resources", (p) => p.locator('tr[data-name="shop/main"]').waitFor())(p);
+          await p.getByRole("button", { name: "Actions for ProxyGateway shop/main" }).click();
+          await p.getByRole("menuitem", { name: "Delete…" }).click();
+          await p.getByRole("dialog", { name: "Delete ProxyGateway shop/main?" }).waitFor();
+        },
+      },
+    ]);
+  });
+
   test("apply and delete from the page change the cluster", async () => {
     const w = await watchedPage(browser, web.url);
     const { page } = w;
@@ -403,8 +470,16 @@ describe("edgectl web, read-write with the kubeconfig's identity", () => {
     await page.goto("/ui/#/resources");
     const row = page.locator('section[data-kind="ProxyBackend"] tr[data-name="shop/api"]');
     await row.waitFor();
-    await row.getByRole("button", { name: "Delete" }).click();
-    await row.getByRole("button", { name: "Confirm delete" }).click();
+    // Delete sits in the row's menu and asks first; Cancel changes nothing.
+    await row.getByRole("button", { name: "Actions for ProxyBackend shop/api" }).click();
+    await page.getByRole("menuitem", { name: "Delete…" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete ProxyBackend shop/api?" });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "detached" });
+    assert.ok(await exists("proxybackends", "api"));
+    await row.getByRole("button", { name: "Actions for ProxyBackend shop/api" }).click();
+    await page.getByRole("menuitem", { name: "Delete…" }).click();
+    await confirm.getByRole("button", { name: "Delete", exact: true }).click();
     await row.waitFor({ state: "detached" });
     assert.equal(await exists("proxybackends", "api"), false);
     w.assertClean();
@@ -464,6 +539,7 @@ describe("edgectl web --read-only", () => {
     await page.goto("/ui/");
     await page.locator('section[data-kind="ProxyGateway"] tr[data-name="shop/main"]').waitFor();
     assert.equal(await page.getByRole("button", { name: "Delete" }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: /^Actions for/ }).count(), 0);
     assert.equal(await page.getByRole("link", { name: "Apply" }).count(), 0);
     assert.match(await page.locator("header").innerText(), /read-only/);
     await w.screenshot("edgectl-web-read-only");
@@ -574,6 +650,16 @@ describe("edgectl web over TLS with OIDC sign-in", () => {
     await context.close();
     // The secret never reaches the log.
     assert.doesNotMatch(web.output(), /s3cret-client/);
+  });
+
+  test("the sign-in screen at 1280 and 390 px: no sideways scroll, no console error, no serious axe violation", async () => {
+    await checkScreens(browser, web.url, "edgectl", [{
+      name: "sign-in",
+      open: async (p) => {
+        await p.goto("/ui/");
+        await p.getByRole("link", { name: "Sign in" }).waitFor();
+      },
+    }], { ignoreHTTPSErrors: true });
   });
 
   test("an ID token with the wrong nonce signs nobody in", async () => {

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { consoleApp } from "../../controller/gitsync/console/app.ts";
 import { ConsoleKubeClient } from "../../controller/gitsync/console/console_kube_client.ts";
 import { CONSOLE_CSP, loadConsoleBundle } from "../../controller/gitsync/console/page.ts";
@@ -23,6 +23,7 @@ import { OidcClient } from "../../internal/oidc/mod.ts";
 import { bundleWebApp } from "../../scripts/lib/web_bundle.ts";
 import { ROOT } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser, watchedPage } from "../harness/browser.ts";
+import { checkScreens } from "../harness/screens.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace } from "../harness/k8s_fixtures.ts";
 import { type OidcProvider, startOidcProvider } from "../harness/oidc_provider.ts";
@@ -63,7 +64,7 @@ async function fixtures(admin: KubeClient) {
     kind: "Repository",
     metadata: { name: "app-repo" },
     spec: { git: { url: "https://git.example.test/shop/app.git", revision: "main" } },
-  }, { sourceRevision: SHA, conditions: [ready("Succeeded", `fetched ${SHA.slice(0, 12)}`)] });
+  }, { artifact: { revision: SHA }, conditions: [ready("Succeeded", `fetched ${SHA.slice(0, 12)}`)] });
   await create(admin, `${G}/applications`, {
     apiVersion: "sync.gitsync.io/v1alpha1",
     kind: "Application",
@@ -78,7 +79,14 @@ async function fixtures(admin: KubeClient) {
       { group: "", version: "v1", kind: "ConfigMap", namespaced: true },
       { group: "", version: "v1", kind: "Secret", namespaced: true },
     ],
-    conditions: [ready("AwaitingApproval", "plan sha256:abc waits for approval", "False")],
+    // While the desired Revision waits for approval the controller reports Ready Unknown (status truth).
+    conditions: [
+      ready(
+        "Progressing",
+        "Revision web-4f9c2a1b7d3e is not rolled out yet (gitsync get web says where it is)",
+        "Unknown",
+      ),
+    ],
   });
   const labels = { "sync.gitsync.io/application": "web" };
   const revision = (name: string, sha: string) => ({
@@ -146,6 +154,40 @@ async function fixtures(admin: KubeClient) {
           { apiVersion: "v1", kind: "Pod", namespace: NS, name: "migrate-x7k2p" },
         ],
       }],
+    },
+  });
+  // Two more Applications: one deployed and Healthy, one whose Revision failed its health check.
+  const app = (name: string) => ({
+    apiVersion: "sync.gitsync.io/v1alpha1",
+    kind: "Application",
+    metadata: { name },
+    spec: { serviceAccountName: "deployer", source: { repositoryRef: { name: "app-repo" }, path: name } },
+  });
+  await create(admin, `${G}/applications`, app("api"), {
+    sourceRevision: SHA,
+    desiredRevision: "api-4f9c2a1b7d3e",
+    deployedRevision: "api-4f9c2a1b7d3e",
+    conditions: [ready("RolloutComplete", "Revision api-4f9c2a1b7d3e is deployed and Healthy")],
+  });
+  await create(admin, `${G}/applications`, app("worker"), {
+    sourceRevision: SHA,
+    desiredRevision: "worker-4f9c2a1b7d3e",
+    deployedRevision: "worker-0a1b2c3d4e5f",
+    conditions: [ready(
+      "HealthFailure",
+      "Revision worker-4f9c2a1b7d3e failed: Deployment/shop/worker is not Healthy after 5m; Revision worker-0a1b2c3d4e5f is still what runs",
+      "False",
+    )],
+  });
+  await create(admin, `${G}/revisions`, {
+    ...revision("worker-4f9c2a1b7d3e", SHA),
+    metadata: { name: "worker-4f9c2a1b7d3e", labels: { "sync.gitsync.io/application": "worker" } },
+    spec: { applicationRef: { name: "worker" }, sourceRevision: SHA, serviceAccountName: "deployer" },
+  }, {
+    phase: "Failed",
+    failure: {
+      reason: "HealthFailure",
+      message: "Deployment/shop/worker is not Healthy after 5m: CrashLoopBackOff",
     },
   });
   // Live objects for the graph, and a Secret the console must never read.
@@ -336,6 +378,18 @@ describe("gitsync console", { skip: skip ?? false }, () => {
       /AwaitingApproval[\s\S]*app-repo[\s\S]*4f9c2a1b7d3e/,
     );
     assert.match(await page.locator("header").innerText(), /system:serviceaccount:shop:viewer/);
+    // Badges are coloured by Ready's status, one meaning in every app; while Ready is Unknown the
+    // desired Revision's phase says more (web waits for approval).
+    const readyBadge = (name: string) =>
+      page.locator("tbody tr").filter({ has: page.getByRole("link", { name, exact: true }) }).locator(
+        ".badge",
+      );
+    await readyBadge("web").filter({ hasText: "AwaitingApproval" }).waitFor();
+    assert.match(await readyBadge("web").getAttribute("class") ?? "", /badge-warn/);
+    assert.equal(await readyBadge("api").innerText(), "Ready");
+    assert.match(await readyBadge("api").getAttribute("class") ?? "", /badge-ok/);
+    assert.equal(await readyBadge("worker").innerText(), "HealthFailure");
+    assert.match(await readyBadge("worker").getAttribute("class") ?? "", /badge-danger/);
     await w.screenshot("console-token-applications");
 
     const cookies = await w.context.cookies();
@@ -349,13 +403,22 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     }
     assert.equal(await page.evaluate("document.cookie"), "", "scripts cannot read the session");
 
-    await page.getByRole("link", { name: "web" }).click();
+    await page.getByRole("link", { name: "web", exact: true }).click();
     await page.getByRole("heading", { name: "Application shop/web" }).waitFor();
-    await page.getByRole("link", { name: "web-4f9c2a1b7d3e" }).waitFor();
+    await page.getByRole("link", { name: "web-4f9c2a1b7d3e" }).first().waitFor();
+    // It waits for approval: the page says so and the command is one click from the clipboard.
+    const standing = page.getByTestId("standing");
+    await standing.getByText("AwaitingApproval").waitFor();
+    const command = "gitsync approve web -n shop --digest sha256:1f2e3d4c5b6a";
+    assert.match(await standing.innerText(), new RegExp(command.replaceAll(".", "\\.")));
+    await w.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: tokenConsole.url });
+    await standing.getByRole("button", { name: "Copy the approve command" }).click();
+    await standing.getByText("Copied.").waitFor();
+    assert.equal(await page.evaluate("navigator.clipboard.readText()"), command);
     assert.match(await page.locator("main").innerText(), /web-0a1b2c3d4e5f[\s\S]*Failed/);
     await w.screenshot("console-token-application");
 
-    await page.getByRole("link", { name: "web-4f9c2a1b7d3e" }).click();
+    await page.getByRole("table").getByRole("link", { name: "web-4f9c2a1b7d3e" }).click();
     await page.getByRole("heading", { name: "Revision shop/web-4f9c2a1b7d3e" }).waitFor();
     const pending = await page.locator("main").innerText();
     assert.match(pending, /sha256:1f2e3d4c5b6a: 1 to create, 1 to update/);
@@ -363,7 +426,7 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     assert.match(pending, /postgres:\/\/REDACTED@db/);
     assert.match(
       pending,
-      /Not approved\. Approve with: gitsync approve web -n shop --digest sha256:1f2e3d4c5b6a/,
+      /Not approved\. Approve with:\s+gitsync approve web -n shop --digest sha256:1f2e3d4c5b6a/,
     );
     await w.screenshot("console-token-revision-plan");
 
@@ -377,6 +440,16 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     assert.match(failed, /First root cause: ImagePullBackOff on Pod\/shop\/migrate-x7k2p/);
     assert.match(failed, /Job\/shop\/migrate → Pod\/shop\/migrate-x7k2p/);
     await w.screenshot("console-token-revision-diagnosis");
+
+    // A failed Application's page says why, from its Revision, not only on the Revision's page.
+    await page.goto("/ui/apps/shop/worker");
+    const failedApp = page.getByTestId("standing");
+    await failedApp.getByRole("alert").getByText("CrashLoopBackOff", { exact: false }).waitFor();
+    assert.match(
+      await failedApp.innerText(),
+      /HealthFailure[\s\S]*worker-4f9c2a1b7d3e failed: HealthFailure/,
+    );
+    await w.screenshot("console-token-application-failed");
 
     await page.goto("/ui/apps/shop/web/graph");
     await page.getByRole("heading", { name: "Resource graph of shop/web" }).waitFor();
@@ -405,6 +478,48 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     assert.deepEqual((await w.context.cookies()).filter((c) => c.value !== ""), []);
     w.assertClean();
     await w.context.close();
+  });
+
+  it("every screen at 1280 and 390 px: no sideways scroll, no console error, no serious axe violation", async () => {
+    const token = await serviceAccountToken(admin, "viewer");
+    const page = (path: string, heading: string) => async (p: Page) => {
+      await p.goto(path);
+      await p.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await p.locator(".loading").waitFor({ state: "detached" });
+    };
+    await checkScreens(browser, tokenConsole.url, "gitsync", [
+      {
+        name: "sign-in",
+        open: async (p) => {
+          await p.goto("/");
+          await p.getByLabel("Kubernetes bearer token").waitFor();
+        },
+      },
+      {
+        name: "applications",
+        open: async (p) => {
+          await p.getByLabel("Kubernetes bearer token").fill(token);
+          await p.getByRole("button", { name: "Sign in" }).click();
+          await p.getByRole("heading", { name: "Applications" }).waitFor();
+          await p.locator("tbody .badge").filter({ hasText: "AwaitingApproval" }).waitFor();
+        },
+      },
+      { name: "application", open: page("/ui/apps/shop/web", "Application shop/web") },
+      { name: "application-failed", open: page("/ui/apps/shop/worker", "Application shop/worker") },
+      {
+        name: "revision",
+        open: page("/ui/revisions/shop/web-4f9c2a1b7d3e", "Revision shop/web-4f9c2a1b7d3e"),
+      },
+      {
+        name: "revision-failed",
+        open: page("/ui/revisions/shop/web-0a1b2c3d4e5f", "Revision shop/web-0a1b2c3d4e5f"),
+      },
+      { name: "graph", open: page("/ui/apps/shop/web/graph", "Resource graph of shop/web") },
+      { name: "repositories", open: page("/ui/repos", "Repositories") },
+    ], {
+      // The first screen is the sign-in page: /api/session answers 401 there, on purpose.
+      prepare: (w) => Promise.resolve(w.expectHttpError("/api/session", 401)),
+    });
   });
 
   it("token mode: a 401 from the API server ends the session", async () => {
@@ -547,8 +662,8 @@ describe("gitsync console", { skip: skip ?? false }, () => {
     assert.ok(left > 3500_000 && left <= 3600_000, `session ends with the ID token (${left} ms left)`);
     await w.screenshot("console-oidc-applications");
 
-    await page.getByRole("link", { name: "web" }).click();
-    await page.getByRole("link", { name: "web-4f9c2a1b7d3e" }).click();
+    await page.getByRole("link", { name: "web", exact: true }).click();
+    await page.getByRole("table").getByRole("link", { name: "web-4f9c2a1b7d3e" }).click();
     await page.getByText("sha256:1f2e3d4c5b6a: 1 to create").waitFor();
     await w.screenshot("console-oidc-revision");
     await page.goto("/ui/apps/shop/web/graph");

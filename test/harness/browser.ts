@@ -70,12 +70,12 @@ export interface WatchedPage {
 export async function watchedPage(
   browser: Browser,
   baseUrl: string,
-  /** For a server with a self-signed test certificate: accept it. */
-  options: { ignoreHTTPSErrors?: boolean } = {},
+  /** ignoreHTTPSErrors: for a server with a self-signed test certificate. Default viewport 1280×860. */
+  options: { ignoreHTTPSErrors?: boolean; viewport?: { width: number; height: number } } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     baseURL: baseUrl,
-    viewport: { width: 1280, height: 860 },
+    viewport: options.viewport ?? { width: 1280, height: 860 },
     ...(options.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
   });
   const page = await context.newPage();

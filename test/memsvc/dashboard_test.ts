@@ -14,6 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { browserSkipReason, launchBrowser, type WatchedPage, watchedPage } from "../harness/browser.ts";
 import { memsvcEnv } from "../harness/memsvc.ts";
+import { checkScreens } from "../harness/screens.ts";
 import { skipBecause } from "../harness/skip.ts";
 
 const ADMIN = { email: "root@example.test", password: "bootstrap-Pa55word!" };
@@ -394,6 +395,12 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
     await page.getByTestId("counter-remembers").filter({ hasText: new RegExp(`^${writesAfter + 1}$`) })
       .waitFor({ timeout: 20_000 });
     await page.locator("figure.chart polyline").first().waitFor();
+    // The charts read out every series at the moment under the pointer.
+    const chart = page.locator('figure[data-chart="Writes and searches per minute"]');
+    await chart.locator("svg").hover({ position: { x: 300, y: 60 } });
+    await chart.locator("[data-crosshair]").waitFor();
+    assert.match(await chart.locator(".chart-readout").innerText(), /^At /);
+    assert.match(await chart.locator(".legend").innerText(), /Writes \d+[\s\S]*Searches \d+/);
     await w.screenshot("15-metrics-after");
     await page.emulateMedia({ colorScheme: "dark" });
     await w.screenshot("15-metrics-dark");
@@ -408,6 +415,147 @@ describe("memsvc dashboard in Chromium", { skip }, () => {
       await w.screenshot("16-api-docs");
     }
     w.assertClean();
+  }
+
+  it("the graph draws every node the API returned, after a depth change and after centring on another entry", async () => {
+    const w = await watchedPage(browser, server.url);
+    const { page } = w;
+    await page.goto("/admin/");
+    await signIn(page, ADMIN);
+    // Topics that link up among themselves and, through a few bridges, to each other.
+    const topics = ["database backups", "deploy pipeline", "code review", "on-call rota"];
+    for (let i = 0; i < 16; i++) {
+      const topic = topics[i % topics.length]!;
+      const bridge = topics[(i + 1) % topics.length]!;
+      const content = i % 5 === 0
+        ? `Note ${i} links the ${topic} to the ${bridge} for the platform team.`
+        : `Note ${i} about the ${topic}: detail number ${i} for the platform team.`;
+      const res = await w.context.request.post(`${server.url}/v1/remember`, {
+        headers: { origin: server.url },
+        data: { content, source_type: "graph-test" },
+      });
+      assert.equal(res.status(), 201, await res.text());
+    }
+    const graph = async (id: string, depth: number) => {
+      const res = await w.context.request.get(`${server.url}/v1/memories/${id}/neighbors?depth=${depth}`);
+      return (await res.json()) as { nodes: { id: string; depth: number; content: string }[] };
+    };
+    // A root whose graph grows from depth 1 to 2, and a neighbour whose depth-2 graph has another size:
+    // drawing the previous graph's layout would show the wrong number of nodes.
+    let pick:
+      | { root: string; d1: number; d2: number; next: string; nextContent: string; nextD2: number }
+      | undefined;
+    for (const root of await recentIds(40)) {
+      const one = await graph(root, 1);
+      const two = await graph(root, 2);
+      if (one.nodes.length === two.nodes.length) continue;
+      for (const n of one.nodes.filter((n) => n.depth === 1)) {
+        const nextD2 = (await graph(n.id, 2)).nodes.length;
+        if (nextD2 !== two.nodes.length) {
+          pick = {
+            root,
+            d1: one.nodes.length,
+            d2: two.nodes.length,
+            next: n.id,
+            nextContent: n.content,
+            nextD2,
+          };
+          break;
+        }
+      }
+      if (pick) break;
+    }
+    assert.ok(pick, "the seeded entries give a graph whose size changes with depth and centre");
+    const drawn = page.locator("svg g.node");
+    const hasCount = (n: number) =>
+      page.locator(`svg[aria-label^="Graph of ${n} entries"]`).waitFor({ timeout: 15_000 });
+
+    await page.goto(`/admin/graph?id=${pick.root}&depth=1`);
+    await hasCount(pick.d1);
+    assert.equal(await drawn.count(), pick.d1);
+
+    await page.getByRole("combobox", { name: "Depth" }).selectOption("2");
+    await page.waitForURL(/depth=2/);
+    await hasCount(pick.d2);
+    assert.equal(await drawn.count(), pick.d2, "after a depth change, every node of the new graph is drawn");
+
+    // Double-click the neighbour to centre the graph on it.
+    const shown = pick.nextContent.length > 28 ? `${pick.nextContent.slice(0, 27)}…` : pick.nextContent;
+    await page.getByRole("button", { name: `${shown} (depth 1)`, exact: true }).dblclick();
+    await page.waitForURL(new RegExp(`id=${pick.next}`));
+    await hasCount(pick.nextD2);
+    assert.equal(await drawn.count(), pick.nextD2, "after centring, every node of the new graph is drawn");
+    await w.screenshot("10-graph-recentred");
+    w.assertClean();
+    await w.context.close();
+  });
+
+  it("every screen at 1280 and 390 px: no sideways scroll, no console error, no serious axe violation", async () => {
+    const page = (path: string, heading: string) => async (p: Page) => {
+      await p.goto(`/admin/${path}`);
+      await p.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await p.locator(".loading").waitFor({ state: "detached" });
+    };
+    const id = (await recentIds(1))[0]!;
+    await checkScreens(browser, server.url, "memsvc", [
+      {
+        name: "sign-in",
+        open: async (p) => {
+          await p.goto("/admin/");
+          await p.getByRole("heading", { name: "Sign in to memsvc" }).waitFor();
+        },
+      },
+      {
+        name: "browse",
+        open: async (p) => {
+          await p.getByLabel("Email", { exact: true }).fill(ADMIN.email);
+          await p.getByLabel("Password", { exact: true }).fill(ADMIN.password);
+          await p.getByRole("button", { name: "Sign in" }).click();
+          await p.getByRole("heading", { level: 1, name: "Browse" }).waitFor();
+          await p.locator(".loading").waitFor({ state: "detached" });
+        },
+      },
+      {
+        name: "entry",
+        open: async (p) => {
+          await p.goto(`/admin/browse?id=${id}`);
+          await p.getByRole("dialog", { name: "Entry" }).getByText("Source type").waitFor();
+        },
+      },
+      {
+        name: "graph",
+        open: async (p) => {
+          await page(`graph?id=${id}&depth=2`, "Graph")(p);
+          await p.locator("svg g.node.root").waitFor();
+        },
+      },
+      { name: "today", open: page("today", "Today") },
+      { name: "projects", open: page("projects", "Projects") },
+      { name: "tokens", open: page("tokens", "API Tokens") },
+      { name: "users", open: page("users", "Users") },
+      { name: "health", open: page("health", "Health") },
+      {
+        name: "metrics",
+        open: async (p) => {
+          await page("metrics", "Metrics")(p);
+          await p.locator("figure.chart polyline").first().waitFor();
+        },
+      },
+    ]);
+  });
+
+  /** The ids of the admin's newest entries (as the admin, through the API). */
+  async function recentIds(limit: number): Promise<string[]> {
+    const sign = await fetch(`${server.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify(ADMIN),
+    });
+    const cookie = sign.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    await sign.body?.cancel();
+    const res = await fetch(`${server.url}/v1/recent?limit=${limit}`, { headers: { cookie } });
+    const body = (await res.json()) as { entries: { id: string }[] };
+    return body.entries.map((e) => e.id);
   }
 });
 

@@ -257,6 +257,35 @@ function suite(backend: "pglite" | "postgres") {
       assert.deepEqual(tags.body.tags, [{ tag: "idea", notes: ["Archive/Old Ideas.md"] }]);
     });
 
+    it("links in any order: written before their target, unresolved until it appears (issue 38)", async () => {
+      const b = users.bob!.client;
+      const sources = async (path: string) =>
+        (await b.get(`/api/backlinks?path=${q(path)}`)).body.backlinks.map((x: { path: string }) => x.path);
+      await b.write("POST", "/api/notes", { path: "A.md", content: "See [[B]] and [[Later]]." });
+      const unresolved = await b.get(`/api/links/unresolved`);
+      assert.equal(unresolved.status, 200, JSON.stringify(unresolved.body));
+      assert.deepEqual(unresolved.body.links.map((l: { target: string }) => l.target), ["B", "Later"]);
+      await b.write("POST", "/api/notes", { path: "B.md", content: "# B" });
+      await b.write("POST", "/api/notes", { path: "C.md", content: "See [[B]]." });
+      assert.deepEqual(await sources("B.md"), ["A.md", "C.md"]);
+      assert.deepEqual((await b.get(`/api/links?path=A.md`)).body.links, [
+        { target: "B.md", kind: "wiki", exists: true },
+        { target: "Later", kind: "wiki", exists: false },
+      ]);
+      // Two folders each with their own Later.md: each folder's notes mean their own.
+      await b.write("POST", "/api/notes", { path: "x/Note.md", content: "[[Later]]" });
+      await b.write("POST", "/api/notes", { path: "y/Note.md", content: "[[Later]]" });
+      await b.write("POST", "/api/notes", { path: "y/Later.md", content: "y" });
+      await b.write("POST", "/api/notes", { path: "x/Later.md", content: "x" });
+      assert.deepEqual(await sources("x/Later.md"), ["A.md", "x/Note.md"]);
+      assert.deepEqual(await sources("y/Later.md"), ["y/Note.md"]);
+      // Deleted: what linked to it resolves to the other note of that name.
+      assert.equal((await b.write("DELETE", `/api/notes?path=${q("x/Later.md")}`)).status, 200);
+      assert.deepEqual(await sources("y/Later.md"), ["A.md", "x/Note.md", "y/Note.md"]);
+      const graph = (await b.get(`/api/graph`)).body;
+      assert.deepEqual(graph.nodes.filter((n: { exists: boolean }) => !n.exists), []);
+    });
+
     it("deletes to the trash and restores; folders; search syntax and its 400", async () => {
       const a = users.alice!.client;
       const del = await a.write("DELETE", `/api/notes?path=${q("Archive/Old Ideas.md")}`);
@@ -537,6 +566,13 @@ function suite(backend: "pglite" | "postgres") {
         assert.equal(
           (await a.get(`/api/backlinks?path=${q("Archive/Old Ideas.md")}`)).body.backlinks.length,
           0,
+        );
+        // Written while the server was down, before its target: resolved by the catch-up.
+        assert.deepEqual(
+          (await users.bob!.client.get(`/api/backlinks?path=B.md`)).body.backlinks.map((
+            x: { path: string },
+          ) => x.path),
+          ["A.md", "C.md"],
         );
       });
     }

@@ -26,6 +26,7 @@ import {
   startVaultWeb,
   WEB_ARTIFACTS,
 } from "../harness/vault_web.ts";
+import { checkScreens } from "../harness/screens.ts";
 
 const PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
@@ -77,7 +78,8 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     ada.expectHttpError("/api/auth/sign-in/email", 401);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("alert").filter({ hasText: "Wrong email or password" }).waitFor();
-    await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
+    // At 127.0.0.1 passkeys cannot work (WebAuthn needs a domain): the page says so instead of a button.
+    await page.getByTestId("no-passkeys").waitFor();
     await shootAll(ada, "sign-in");
     await signInInPage(page, ADA);
     api = new VaultClient(url, { cookie: await sessionCookie(page) });
@@ -181,7 +183,7 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     await eventually(async () => assert.match((await note("One.md")).content, /See \[\[Two\]\]/));
     await saveState(page).filter({ hasText: "Saved" }).waitFor();
     for (const n of ["Two", "Three", "Four", "Five"]) await page.locator(`[data-path="${n}.md"]`).click();
-    const tabs = await page.getByRole("tab").allInnerTexts();
+    const tabs = await page.getByRole("tablist", { name: "Open notes" }).getByRole("tab").allInnerTexts();
     assert.deepEqual(tabs, ["Two", "Three", "Four", "Five"], "the fifth evicted the first opened");
     ada.assertClean();
   });
@@ -290,11 +292,17 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     await page.getByLabel("Search notes").fill("sourdough");
     const hit = page.locator(".hits .hit").first();
     await hit.locator("mark").filter({ hasText: /sourdough/i }).waitFor();
+    // The sidebar shows one tab at a time; a tag (in Tags, or a chip in the preview) searches for it.
+    await page.getByRole("tab", { name: "Tags", exact: true }).click();
     await page.locator('[data-panel="tags"]').getByRole("button", { name: /#baking/ }).click();
     assert.equal(await page.getByLabel("Search notes").inputValue(), "tag:baking");
+    await page.getByRole("tab", { name: "Search", exact: true, selected: true }).waitFor();
     await page.locator(".hits").getByText("Bread").first().waitFor();
+    await page.getByRole("tab", { name: "Files", exact: true }).click();
     await page.locator('[data-path="Gallery.md"]').click();
+    await page.getByRole("tab", { name: "Backlinks", exact: true }).click();
     await page.locator('[data-panel="backlinks"]').getByRole("button", { name: "Bread" }).waitFor();
+    await page.getByRole("tab", { name: "Files", exact: true }).click();
     await page.getByRole("button", { name: "Today" }).click();
     await page.getByRole("tab", { name: /^\d{4}-\d{2}-\d{2}$/, selected: true }).waitFor();
     ada.assertClean();
@@ -410,7 +418,10 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     // Close the focused pane (the second): one pane left; Ctrl+\ splits again.
     await page.getByRole("button", { name: "Close pane" }).click();
     await pane2.waitFor({ state: "detached" });
-    assert.deepEqual(await page.getByRole("tab").allInnerTexts(), ["Three", "Gallery"]);
+    assert.deepEqual(
+      await page.getByRole("tablist", { name: "Open notes" }).getByRole("tab").allInnerTexts(),
+      ["Three", "Gallery"],
+    );
     await page.keyboard.press("Control+\\");
     await page.getByRole("group", { name: "Pane 2" }).getByRole("tab", { name: "Gallery" }).waitFor();
     await page.getByRole("button", { name: "Close pane" }).click();
@@ -442,6 +453,163 @@ describe("vault web app", { skip: browserSkipReason() }, () => {
     await page.getByRole("cell", { name: "laptop agent", exact: true }).waitFor();
     assert.equal(await page.getByLabel("New API key").count(), 0, "never shown again");
     for (const w of opened) w.assertClean();
+  });
+
+  it("at home: properties, tag chips that search, search errors that go with the box, marks in dark mode", async () => {
+    const { page } = ada;
+    await put(
+      "Kitchen/Rye.md",
+      "---\ntitle: Rye bread\ntags: [baking, rye]\n---\n# Rye\n\nNeeds #slow-food time.\n",
+    );
+    await page.goto("/?note=Kitchen/Rye.md");
+    const preview = page.locator("section.note:not([hidden]) .preview");
+    // Front matter is a properties table, its tags chips; the editor shows it muted, not as a heading.
+    const props = preview.getByRole("definition").first();
+    await props.waitFor();
+    assert.match(
+      await preview.locator("dl.properties").innerText(),
+      /title\s+Rye bread[\s\S]*tags\s+#baking\s*#rye/,
+    );
+    assert.match(await page.locator("section.note:not([hidden]) .cm-frontmatter").first().innerText(), /---/);
+    // A tag in the text is a chip; it searches for its tag.
+    await preview.getByRole("button", { name: "Search tag slow-food" }).click();
+    assert.equal(await page.getByLabel("Search notes").inputValue(), "tag:slow-food");
+    await page.getByRole("tab", { name: "Search", exact: true, selected: true }).waitFor();
+    await page.locator(".hits").getByText("Rye").first().waitFor();
+    // A query the server cannot read says so; clearing the box clears the error too.
+    ada.expectHttpError("/api/search", 400);
+    await page.getByLabel("Search notes").fill('"unclosed phrase');
+    await page.locator('[data-panel="search"] [role="alert"]').waitFor();
+    await page.getByLabel("Search notes").fill("");
+    await page.locator('[data-panel="search"] [role="alert"]').waitFor({ state: "detached" });
+    // Dark mode: Markdown marks (#, **, [[) stay readable against the editor's background.
+    await page.emulateMedia({ colorScheme: "dark" });
+    const contrast = await page.evaluate(`(() => {
+      const lum = (c) => {
+        const [r, g, b] = c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
+          v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const editor = document.querySelector("section.note:not([hidden]) .cm-editor");
+      const line = [...editor.querySelectorAll(".cm-line")].find((l) => l.textContent.startsWith("# Rye"));
+      const mark = [...line.querySelectorAll("span")].find((s) => s.textContent.trim() === "#");
+      const a = lum(getComputedStyle(mark).color), b = lum(getComputedStyle(editor).backgroundColor);
+      return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    })()`) as number;
+    await page.emulateMedia({ colorScheme: "light" });
+    assert.ok(contrast >= 3, `the heading mark's contrast in dark mode: ${contrast.toFixed(2)}`);
+    await page.getByRole("tab", { name: "Files", exact: true }).click();
+    ada.assertClean();
+  });
+
+  it("signing up says the password minimum in words; no passkey button where passkeys cannot work", async () => {
+    const w = await watch();
+    await w.page.goto("/");
+    await w.page.getByRole("tab", { name: "Create account" }).click();
+    const password = w.page.getByLabel("Password");
+    assert.equal(await password.getAttribute("aria-describedby"), "password-hint");
+    assert.equal(await w.page.locator("#password-hint").innerText(), "At least 10 characters.");
+    await w.page.getByRole("tab", { name: "Sign in" }).click();
+    // This server is at 127.0.0.1: WebAuthn refuses an IP address, so the button would only fail.
+    assert.equal(await w.page.getByRole("button", { name: "Sign in with a passkey" }).count(), 0);
+    assert.match(await w.page.getByTestId("no-passkeys").innerText(), /domain name.*127\.0\.0\.1/);
+    w.assertClean();
+    await w.context.close();
+  });
+
+  it("every screen at 1280 and 390 px: no sideways scroll, no console error, no serious axe violation", async () => {
+    await put(
+      "Board.canvas",
+      JSON.stringify({
+        nodes: [
+          { id: "a1", type: "text", text: "Far left", x: -900, y: 0, width: 250, height: 120 },
+          { id: "b2", type: "text", text: "Far right", x: 1400, y: 900, width: 250, height: 120 },
+        ],
+        edges: [],
+      }),
+    );
+    await checkScreens(browser, url, "vault", [
+      {
+        name: "sign-in",
+        open: async (p) => {
+          await p.goto("/");
+          await p.getByRole("tab", { name: "Sign in" }).waitFor();
+        },
+      },
+      {
+        name: "notes",
+        open: async (p) => {
+          await signInInPage(p, ADA);
+          await p.goto("/?note=Kitchen/Rye.md");
+          await p.locator("section.note:not([hidden]) .preview dl.properties").waitFor();
+        },
+      },
+      {
+        name: "search",
+        open: async (p) => {
+          await p.getByLabel("Search notes").fill("bread");
+          await p.locator(".hits .hit").first().waitFor();
+        },
+      },
+      {
+        name: "graph",
+        open: async (p) => {
+          await p.getByRole("button", { name: "Graph", exact: true }).click();
+          await p.locator("g.graph-node").first().waitFor();
+          // The template (Templates/Meeting.md, "# {{title}}") is not a note of the graph.
+          assert.equal(await p.locator('g.graph-node[data-path^="Templates/"]').count(), 0);
+          assert.equal(await p.locator("g.graph-node text").filter({ hasText: "{{title}}" }).count(), 0);
+          // Names never cover each other.
+          const boxes = await p.locator("g.graph-node text").evaluateAll((els) =>
+            els.map((e) => {
+              const r = e.getBoundingClientRect();
+              return [r.left, r.top, r.right, r.bottom];
+            })
+          );
+          for (const [i, a] of boxes.entries()) {
+            for (const b of boxes.slice(i + 1)) {
+              assert.ok(
+                !(a[0]! < b[2]! && b[0]! < a[2]! && a[1]! < b[3]! && b[1]! < a[3]!),
+                "labels overlap",
+              );
+            }
+          }
+        },
+      },
+      {
+        name: "canvas",
+        open: async (p) => {
+          await p.goto("/?note=Board.canvas");
+          await p.locator(".canvas-node").first().waitFor();
+          // The canvas opens fitted: both far-apart cards are inside the stage.
+          await eventually(async () => {
+            const stage = (await p.locator(".canvas-stage:visible").boundingBox())!;
+            for (const card of await p.locator(".canvas-node").all()) {
+              const b = (await card.boundingBox())!;
+              assert.ok(
+                b.x >= stage.x - 1 && b.x + b.width <= stage.x + stage.width + 1 && b.y >= stage.y - 1 &&
+                  b.y + b.height <= stage.y + stage.height + 1,
+                `card ${JSON.stringify(b)} outside the stage ${JSON.stringify(stage)}`,
+              );
+            }
+          });
+        },
+      },
+      {
+        name: "settings",
+        open: async (p) => {
+          await p.goto("/settings");
+          await p.getByRole("heading", { name: "Passkeys" }).waitFor();
+        },
+      },
+      {
+        name: "admin",
+        open: async (p) => {
+          await p.goto("/admin");
+          await p.getByRole("heading", { name: "Invite codes" }).waitFor();
+        },
+      },
+    ]);
   });
 
   it("first load: navigation to an interactive page, measured and written to test-artifacts", async () => {

@@ -234,10 +234,13 @@ describe("vault web app: plugins", { skip: browserSkipReason() }, () => {
     assert.equal(await page.getByRole("button", { name: "Orphan action" }).count(), 0);
     await eventually(async () => assert.match(await status().innerText(), /5 words/));
     // The panel, with the reactive context.
-    const panel = page.getByRole("region", { name: "Hello panel" });
+    // A plugin's panel is a tab of the sidebar like the built-in ones.
+    await page.getByRole("tab", { name: "Hello panel" }).click();
+    const panel = page.getByRole("tabpanel", { name: "Hello panel" });
     await panel.getByText("note: Count.md").waitFor();
     await page.goto("/?note=Team.md");
-    await page.getByRole("region", { name: "Hello panel" }).getByText("note: Team.md").waitFor();
+    await page.getByRole("tab", { name: "Hello panel" }).click();
+    await page.getByRole("tabpanel", { name: "Hello panel" }).getByText("note: Team.md").waitFor();
     // Line numbers: the plugin turned them off, and the toggle says so; its other action brings them back.
     const toggle = page.getByRole("checkbox", { name: "Line numbers" });
     assert.equal(await toggle.isChecked(), false);
@@ -251,7 +254,7 @@ describe("vault web app: plugins", { skip: browserSkipReason() }, () => {
     await dialog.getByRole("checkbox", { name: "Hello panel" }).uncheck();
     await dialog.getByRole("button", { name: "Move Hello panel up" }).click();
     await dialog.getByRole("button", { name: "Done" }).click();
-    assert.equal(await page.getByRole("region", { name: "Hello panel" }).count(), 0);
+    assert.equal(await page.getByRole("tab", { name: "Hello panel" }).count(), 0);
     // The layout is the user's preference on the server, plugin panels included.
     await eventually(async () => {
       const layout = ((await api.get("/api/me/preferences")).body.preferences.sidebar ?? []) as {
@@ -328,7 +331,8 @@ describe("vault web app: plugins", { skip: browserSkipReason() }, () => {
     await page.goto("/?note=Count.md");
     await page.getByRole("button", { name: XSS.action }).getByText(XSS.icon).waitFor();
     await page.locator('.statusbar [data-plugin="xss-output"]').getByText(XSS.status).waitFor();
-    await page.getByRole("region", { name: XSS.panel }).waitFor();
+    await page.getByRole("tab", { name: XSS.panel }).click();
+    await page.getByRole("tabpanel", { name: XSS.panel }).waitFor();
     await page.locator(".statusbar .failed", { hasText: XSS.error }).first().waitFor();
     await assertInert("notes");
     await page.getByRole("link", { name: "Settings" }).click();

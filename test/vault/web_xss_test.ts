@@ -221,8 +221,14 @@ describe("vault web app: XSS corpus", { skip: browserSkipReason() }, () => {
     await assertInert("shared note");
     // Tags pane, search over the payloads (snippets come from the server as HTML).
     await page.locator('[data-path="tags.md"]').click();
+    await page.getByRole("tab", { name: "Tags", exact: true }).click();
     await page.locator('[data-panel="tags"] .tag').first().waitFor();
-    for (const tag of await page.locator('[data-panel="tags"] .tag').all()) await tag.click();
+    const tags = await page.locator('[data-panel="tags"] .tag').count();
+    for (let i = 0; i < tags; i++) {
+      // A tag shows the Search tab: back to Tags for the next one.
+      await page.getByRole("tab", { name: "Tags", exact: true }).click();
+      await page.locator('[data-panel="tags"] .tag').nth(i).click();
+    }
     await page.getByLabel("Search notes").fill("onerror");
     await page.locator(".hits .hit").first().waitFor();
     await page.getByLabel("Search notes").fill("script");

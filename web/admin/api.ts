@@ -1,10 +1,31 @@
 /**
- * The dashboard's typed API client. Every non-2xx answer becomes an ApiError (errors.ts) carrying
- * the HTTP `status` and, when the server sent one, its machine-readable `code`.
+ * The dashboard's typed API client over the shared fetch wrapper (web/shared/http.ts): every non-2xx
+ * answer becomes an ApiError carrying the HTTP `status` and, when the server sent one, its `code`.
+ * The answers' shapes are the server's own (imported as types, never retyped).
  */
-import { ApiError, type Issue } from "./errors.ts";
+import type { z } from "zod";
+import type { ProjectMember, ProjectView } from "../../server/memsvc/projects/projects.ts";
+import type {
+  memoryEntry,
+  neighborsResponse,
+  recentResponse,
+  rememberResult,
+  searchResponse,
+  UpdateBody,
+} from "../../server/memsvc/memory/schemas.ts";
+import type { TokenInfo } from "../../server/memsvc/tokens/api_tokens.ts";
+import type { MemsvcMetrics } from "../../server/memsvc/metrics/registry.ts";
+import type {
+  adminMetricsResponse,
+  deepHealthResponse,
+  historyResponse,
+  todayResponse,
+} from "../../server/memsvc/metrics/schemas.ts";
+import type { LatencyHistogram } from "../../internal/metrics/histogram.ts";
+import { createClient, type Query } from "../shared/http.ts";
 
-export { ApiError, friendlyMessage } from "./errors.ts";
+export { ApiError } from "../shared/api_error.ts";
+export { friendlyMessage } from "./errors.ts";
 
 /** The page's auth mode, from the <meta> the server writes. */
 export type AuthMode = "user" | "bearer" | "none";
@@ -38,52 +59,20 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }
 
-type Query = Record<string, string | number | undefined>;
+const client = createClient({
+  headers: (): Record<string, string> => {
+    const token = authMode() === "bearer" ? bearer.get() : undefined;
+    return token ? { authorization: `Bearer ${token}` } : {};
+  },
+  onError: (err) => err.status === 401 && onUnauthorized(),
+});
 
-export async function request<T>(
+export function request<T>(
   method: string,
   path: string,
   options: { body?: unknown; query?: Query; quiet401?: boolean } = {},
 ): Promise<T> {
-  const url = new URL(path, location.origin);
-  for (const [k, v] of Object.entries(options.query ?? {})) {
-    if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
-  }
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const token = authMode() === "bearer" ? bearer.get() : undefined;
-  if (token) headers.authorization = `Bearer ${token}`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      credentials: "same-origin",
-    });
-  } catch {
-    throw new ApiError(0, "network error");
-  }
-  const text = await res.text();
-  let body: unknown = undefined;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  if (!res.ok) {
-    const b = (body ?? {}) as { error?: string; message?: string; code?: string; issues?: Issue[] };
-    const err = new ApiError(
-      res.status,
-      b.error ?? b.message ?? (res.statusText || `HTTP ${res.status}`),
-      b.code,
-      Array.isArray(b.issues) ? b.issues : [],
-      res.headers.get("x-request-id") ?? undefined,
-    );
-    if (res.status === 401 && !options.quiet401) onUnauthorized();
-    throw err;
-  }
-  return body as T;
+  return client<T>(path, { method, body: options.body, query: options.query, quiet: options.quiet401 });
 }
 
 // ---- Shapes of the answers the dashboard uses ----
@@ -101,83 +90,27 @@ export interface AdminUser extends SessionUser {
   createdAt: string;
 }
 
-export interface Entry {
-  id: string;
-  content: string;
-  metadata: Record<string, unknown>;
-  source_type: string | null;
-  captured_from: string | null;
-  confidence: number;
-  /** The project id, or null for a user-global entry. */
-  project: string | null;
-  namespace: string;
-  content_hash: string;
-  hit_count: number;
-  created_at: string;
-  updated_at: string;
-  score?: number;
-  depth?: number;
-}
+/** An entry; `score` in search results, `depth` in a neighbour graph. */
+export type Entry = z.output<typeof memoryEntry> & { score?: number; depth?: number };
 
-export interface Project {
-  id: string;
-  name: string;
-  owner: { id: string; email: string };
-  role: "owner" | "member";
-  memberCount: number;
-  createdAt: string;
-  active: boolean;
-}
+export type Project = ProjectView;
+export type Member = ProjectMember;
+export type ApiToken = TokenInfo;
 
-export interface Member {
-  userId: string;
-  email: string;
-  role: "owner" | "member";
-  addedAt: string;
-}
+export type { UpdateBody };
+export type Neighbors = z.output<typeof neighborsResponse>;
+type SearchResponse = z.output<typeof searchResponse>;
+type RecentResponse = z.output<typeof recentResponse>;
 
-export interface ApiToken {
-  tokenHash: string;
-  label: string;
-  createdAt?: string;
-  lastUsedAt?: string | null;
-}
-
-export interface Neighbors {
-  root: string;
-  depth: number;
-  nodes: Entry[];
-  edges: { from: string; to: string; relation: string; weight: number }[];
-}
-
-export interface Bucket {
-  minute: string;
-  counts: Record<string, number>;
-}
-
-export interface TodayItem {
-  at: string;
-  kind: string;
-  id: string;
-  summary: string;
-}
-
-export interface Latency {
-  count: number;
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-export interface AdminMetrics {
-  startedAt: string;
-  uptimeSeconds: number;
-  counters: Record<string, number>;
-  gauges: Record<string, number | string>;
-  rates: { requestsPerSecond: number; remembersPerSecond: number; searchesPerSecond: number };
+export type Bucket = z.output<typeof historyResponse>["buckets"][number];
+export type TodayItem = z.output<typeof todayResponse>["items"][number];
+export type Latency = ReturnType<LatencyHistogram["summary"]>;
+/** The server's schema keeps rates and latency open; their shapes come from the registry's own types. */
+export type AdminMetrics = Omit<z.output<typeof adminMetricsResponse>, "rates" | "latency"> & {
+  rates: ReturnType<MemsvcMetrics["rates"]>;
   latency: { routes: Record<string, Latency>; tools: Record<string, Latency> };
-  history: Bucket[];
-}
+};
+export type DeepHealth = z.output<typeof deepHealthResponse>;
 
 // ---- Calls ----
 
@@ -205,7 +138,7 @@ export const api = {
   removeUser: (userId: string) =>
     request<unknown>("POST", "/api/auth/admin/remove-user", { body: { userId } }),
 
-  health: () => request<Record<string, unknown>>("GET", "/v1/admin/health/deep"),
+  health: () => request<DeepHealth>("GET", "/v1/admin/health/deep"),
   metrics: () => request<AdminMetrics>("GET", "/v1/admin/metrics"),
   myHistory: (hours = 24) =>
     request<{ buckets: Bucket[] }>("GET", "/v1/me/metrics/history", { query: { hours } }),
@@ -213,18 +146,16 @@ export const api = {
     request<{ hours: number; items: TodayItem[] }>("GET", "/v1/me/today", { query: { hours } }),
 
   recent: (q: { limit?: number; cursor?: string; source_type?: string; project?: string }) =>
-    request<{ entries: Entry[]; nextCursor: string | null }>("GET", "/v1/recent", { query: q }),
+    request<RecentResponse>("GET", "/v1/recent", { query: q }),
   search: (body: { query: string; project?: string; limit?: number }) =>
-    request<{ results: Entry[]; degraded?: boolean }>("POST", "/v1/search", { body }),
+    request<SearchResponse>("POST", "/v1/search", { body }),
   remember: (body: { content: string; project?: string; source_type?: string; captured_from?: string }) =>
-    request<{ id: string | null; deduplicated?: boolean; rejected?: string }>("POST", "/v1/remember", {
+    request<z.output<typeof rememberResult>>("POST", "/v1/remember", {
       body,
     }),
   entry: (id: string) => request<Entry>("GET", `/v1/memories/${encodeURIComponent(id)}`),
-  updateEntry: (
-    id: string,
-    body: Partial<Pick<Entry, "content" | "metadata" | "source_type" | "captured_from" | "confidence">>,
-  ) => request<Entry>("PUT", `/v1/memories/${encodeURIComponent(id)}`, { body }),
+  updateEntry: (id: string, body: UpdateBody) =>
+    request<Entry>("PUT", `/v1/memories/${encodeURIComponent(id)}`, { body }),
   forget: (id: string) => request<{ deleted: true }>("DELETE", `/v1/memories/${encodeURIComponent(id)}`),
   neighbors: (id: string, depth: number) =>
     request<Neighbors>("GET", `/v1/memories/${encodeURIComponent(id)}/neighbors`, { query: { depth } }),

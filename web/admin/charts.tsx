@@ -1,83 +1,62 @@
 /**
- * A small SVG time-series chart (no library): one or more series over per-minute buckets, with
- * the y axis from zero, a few labelled ticks and a text summary for screen readers.
+ * The dashboard's activity charts: per-minute buckets as series for the shared LineChart
+ * (web/shared/line_chart.tsx: hover crosshair, values), over a range fitted to the activity or a
+ * chosen window, and a sparkline of polled samples.
  */
 import type { Bucket } from "./api.ts";
+import type { ChartSeries } from "../shared/line_chart.tsx";
 
-export interface Series {
-  name: string;
-  values: number[];
-  tone: number;
+const MINUTE = 60_000;
+/** The history the server keeps (GET /v1/me/metrics/history allows 1 to 24 hours). */
+export const HISTORY_HOURS = 24;
+
+/**
+ * The range to show: the last `hours`, or with `hours` 0 the stretch that has activity, padded a
+ * little and at least 30 minutes long, so a few minutes of work are not a one-pixel spike on a day.
+ */
+export function chartRange(buckets: readonly Bucket[], hours: number, now = Date.now()) {
+  const end = Math.floor(now / MINUTE) * MINUTE;
+  if (hours > 0) return { start: end - (hours * 60 - 1) * MINUTE, end };
+  const oldest = end - (HISTORY_HOURS * 60 - 1) * MINUTE;
+  const active = buckets
+    .filter((b) => Object.values(b.counts).some((n) => n > 0))
+    .map((b) => new Date(b.minute).getTime())
+    .filter((t) => t >= oldest && t <= end);
+  if (active.length === 0) return { start: end - 59 * MINUTE, end };
+  const first = Math.min(...active);
+  const pad = Math.max(5 * MINUTE, Math.round((end - first) * 0.1 / MINUTE) * MINUTE);
+  return { start: Math.max(oldest, Math.min(first - pad, end - 30 * MINUTE)), end };
 }
 
-/** Per-minute buckets over the last `hours`, zero-filled, one array per kind. */
-export function perMinute(buckets: Bucket[], kinds: string[], hours: number, now = Date.now()) {
-  const end = Math.floor(now / 60_000) * 60_000;
-  const start = end - (hours * 60 - 1) * 60_000;
-  const n = hours * 60;
-  const series: Record<string, number[]> = Object.fromEntries(kinds.map((k) => [k, new Array(n).fill(0)]));
-  for (const b of buckets) {
-    const i = Math.round((new Date(b.minute).getTime() - start) / 60_000);
-    if (i < 0 || i >= n) continue;
-    for (const k of kinds) series[k]![i] = (series[k]![i] ?? 0) + (b.counts[k] ?? 0);
-  }
-  return { start, series };
-}
-
-export function TimeChart(props: { title: string; start: number; series: Series[]; height?: number }) {
-  const W = 720;
-  const H = props.height ?? 160;
-  const pad = { l: 36, r: 8, t: 8, b: 20 };
-  const n = Math.max(1, ...props.series.map((s) => s.values.length));
-  const max = Math.max(1, ...props.series.flatMap((s) => s.values));
-  const x = (i: number) => pad.l + (i / Math.max(1, n - 1)) * (W - pad.l - pad.r);
-  const y = (v: number) => H - pad.b - (v / max) * (H - pad.t - pad.b);
-  // A set: with max 1 the middle tick would repeat the top one.
-  const ticks = [...new Set([0, Math.round(max / 2), max])];
-  const hours = n / 60;
-  const labels = [0, 0.25, 0.5, 0.75, 1].map((f) => {
-    const i = Math.round(f * (n - 1));
-    const t = new Date(props.start + i * 60_000);
-    return { i, text: t.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) };
-  });
-  const total = (s: Series) => s.values.reduce((a, b) => a + b, 0);
-  const summary = props.series.map((s) => `${s.name}: ${total(s)}`).join(", ");
-  return (
-    <figure class="chart">
-      <figcaption>{props.title}</figcaption>
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        role="img"
-        aria-label={`${props.title}, last ${hours} hours. Totals: ${summary}`}
-      >
-        {ticks.map((t) => (
-          <g key={t}>
-            <line class="grid" x1={pad.l} x2={W - pad.r} y1={y(t)} y2={y(t)} />
-            <text class="tick" x={pad.l - 4} y={y(t) + 4} text-anchor="end">{t}</text>
-          </g>
-        ))}
-        {labels.map((l) => (
-          <text key={l.i} class="tick" x={x(l.i)} y={H - 4} text-anchor="middle">{l.text}</text>
-        ))}
-        {props.series.map((s) => (
-          <polyline
-            key={s.name}
-            class={`line tone-${s.tone}`}
-            fill="none"
-            points={s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}
-          />
-        ))}
-      </svg>
-      <ul class="legend">
-        {props.series.map((s) => (
-          <li key={s.name}>
-            <span class={`swatch tone-${s.tone}`} aria-hidden="true" />
-            {s.name} <span class="muted">({total(s)})</span>
-          </li>
-        ))}
-      </ul>
-    </figure>
+/** One zero-filled point a minute per kind over [start, end]. */
+export function perMinute(
+  buckets: readonly Bucket[],
+  kinds: readonly string[],
+  range: { start: number; end: number },
+): Record<string, [number, number][]> {
+  const n = Math.round((range.end - range.start) / MINUTE) + 1;
+  const series: Record<string, [number, number][]> = Object.fromEntries(
+    kinds.map((
+      k,
+    ) => [k, Array.from({ length: n }, (_, i) => [range.start + i * MINUTE, 0] as [number, number])]),
   );
+  for (const b of buckets) {
+    const i = Math.round((new Date(b.minute).getTime() - range.start) / MINUTE);
+    if (i < 0 || i >= n) continue;
+    for (const k of kinds) series[k]![i]![1] += b.counts[k] ?? 0;
+  }
+  return series;
+}
+
+/** Series for the LineChart, named for people. */
+export function activitySeries(
+  buckets: readonly Bucket[],
+  kinds: readonly { kind: string; label: string }[],
+  range: { start: number; end: number },
+  firstTone = 0,
+): ChartSeries[] {
+  const points = perMinute(buckets, kinds.map((k) => k.kind), range);
+  return kinds.map((k, i) => ({ label: k.label, points: points[k.kind]!, tone: firstTone + i }));
 }
 
 /** A sparkline of recent samples (e.g. requests per second, polled). */
@@ -97,15 +76,16 @@ export function Sparkline(props: { values: number[]; label: string }) {
   );
 }
 
-/** Which part of the 24 h history the charts show. */
+/** Which part of the 24 h history the charts show: fitted to the activity (0), or the last hours. */
 export function RangePicker(props: { hours: number; onChange: (hours: number) => void }) {
   return (
     <label class="toggle">
-      Show the last
+      Show
       <select value={String(props.hours)} onChange={(e) => props.onChange(Number(e.currentTarget.value))}>
-        <option value="1">hour</option>
-        <option value="6">6 hours</option>
-        <option value="24">24 hours</option>
+        <option value="0">the active period</option>
+        <option value="1">the last hour</option>
+        <option value="6">the last 6 hours</option>
+        <option value="24">the last 24 hours</option>
       </select>
     </label>
   );

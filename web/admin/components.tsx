@@ -1,26 +1,18 @@
-/** Small building blocks shared by the pages: loading and empty states, errors, dialogs, forms. */
+/** Small building blocks of the dashboard's pages (the apps' shared ones come from web/shared). */
 import { cloneElement, type ComponentChildren, isValidElement } from "preact";
-import { useCallback, useEffect, useId, useRef, useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
+import { Confirm as SharedConfirm } from "../shared/modal.tsx";
+import { ErrorNote as SharedErrorNote } from "../shared/ui.tsx";
 import { expectedOrigin, friendlyMessage } from "./api.ts";
 
-/** Loads data when `deps` change; `reload` fetches again without clearing what is shown. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
-  const seq = useRef(0);
-  const run = useCallback(async () => {
-    const mine = ++seq.current;
-    setState((s) => ({ ...s, loading: true }));
-    try {
-      const data = await load();
-      if (mine === seq.current) setState({ data, loading: false });
-    } catch (error) {
-      if (mine === seq.current) setState((s) => ({ data: s.data, error, loading: false }));
-    }
-    // `deps` (not `load`, a new closure each render) decide when to load again.
-  }, deps);
-  useEffect(() => void run(), [run]);
-  return { ...state, reload: run };
+export { Modal as Dialog } from "../shared/modal.tsx";
+export { Empty, Loading, PageHeader } from "../shared/ui.tsx";
+
+/** A failure in words a person understands, with a way to try again. */
+export function ErrorNote(props: { error: unknown; onRetry?: () => void }) {
+  return <SharedErrorNote {...props} describe={friendlyMessage} />;
 }
+export { useLoad } from "../shared/use_load.ts";
 
 /** Runs an action, keeping its busy flag and a person-readable error. */
 export function useAction() {
@@ -41,123 +33,13 @@ export function useAction() {
   return { busy, error, setError, run };
 }
 
-export function PageHeader(props: { title: string; children?: ComponentChildren; lead?: string }) {
-  return (
-    <header class="page-header">
-      <div>
-        <h1 tabIndex={-1} id="page-title">{props.title}</h1>
-        {props.lead && <p class="lead">{props.lead}</p>}
-      </div>
-      {props.children && <div class="actions">{props.children}</div>}
-    </header>
-  );
-}
-
-export function Loading(props: { label?: string }) {
-  return (
-    <div class="loading" role="status" aria-live="polite">
-      <span class="spinner" aria-hidden="true" />
-      {props.label ?? "Loading…"}
-    </div>
-  );
-}
-
-export function Empty(props: { title: string; children?: ComponentChildren }) {
-  return (
-    <div class="empty">
-      <p class="empty-title">{props.title}</p>
-      {props.children && <div class="empty-body">{props.children}</div>}
-    </div>
-  );
-}
-
-export function ErrorNote(props: { error: unknown; onRetry?: () => void }) {
-  if (!props.error) return null;
-  const text = typeof props.error === "string" ? props.error : friendlyMessage(props.error);
-  return (
-    <div class="alert alert-error" role="alert">
-      <span>{text}</span>
-      {props.onRetry && (
-        <button type="button" class="btn btn-small" onClick={props.onRetry}>
-          Try again
-        </button>
-      )}
-    </div>
-  );
-}
-
 export function Notice(props: { children: ComponentChildren; tone?: "info" | "success" | "warn" }) {
   return <div class={`alert alert-${props.tone ?? "info"}`} role="status">{props.children}</div>;
 }
 
-/** A native modal <dialog>: focus is trapped and Escape closes it. */
-export function Dialog(
-  props: { title: string; open: boolean; onClose: () => void; children: ComponentChildren; wide?: boolean },
-) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  // The close event also fires when this component closes the dialog; only a close the user
-  // asked for (Escape, the × button) is reported.
-  const open = useRef(props.open);
-  open.current = props.open;
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (props.open && !d.open) d.showModal();
-    if (!props.open && d.open) d.close();
-  }, [props.open]);
-  return (
-    <dialog
-      ref={ref}
-      class={props.wide ? "dialog dialog-wide" : "dialog"}
-      aria-labelledby={titleId}
-      onClose={() => open.current && props.onClose()}
-    >
-      {props.open && (
-        <>
-          <div class="dialog-head">
-            <h2 id={titleId}>{props.title}</h2>
-            <button type="button" class="btn-icon" aria-label="Close" onClick={props.onClose}>×</button>
-          </div>
-          {props.children}
-        </>
-      )}
-    </dialog>
-  );
-}
-
-/** Asks before something that cannot be undone. */
-export function Confirm(props: {
-  open: boolean;
-  title: string;
-  children: ComponentChildren;
-  confirmLabel: string;
-  onConfirm: () => Promise<void> | void;
-  onClose: () => void;
-}) {
-  const action = useAction();
-  // The dialog stays mounted between uses: a failure must not greet the next thing it asks about.
-  const close = () => {
-    action.setError(undefined);
-    props.onClose();
-  };
-  return (
-    <Dialog title={props.title} open={props.open} onClose={close}>
-      <div class="dialog-body">{props.children}</div>
-      <ErrorNote error={action.error} />
-      <div class="dialog-actions">
-        <button type="button" class="btn" onClick={close}>Cancel</button>
-        <button
-          type="button"
-          class="btn btn-danger"
-          disabled={action.busy}
-          onClick={() => action.run(async () => await props.onConfirm())}
-        >
-          {action.busy ? "Working…" : props.confirmLabel}
-        </button>
-      </div>
-    </Dialog>
-  );
+/** Asks before something that cannot be undone; a failure is said in words a person understands. */
+export function Confirm(props: Omit<Parameters<typeof SharedConfirm>[0], "describe">) {
+  return <SharedConfirm {...props} describe={friendlyMessage} />;
 }
 
 /**

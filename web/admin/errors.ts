@@ -1,26 +1,10 @@
 /**
- * The error every failed API call throws, and the sentence a person reads for it. No DOM here, so
- * it is testable anywhere.
+ * The sentence a person reads for a failed API call (the error type is the apps' shared ApiError,
+ * web/shared/api_error.ts). No DOM here, so it is testable anywhere.
  */
+import { ApiError } from "../shared/api_error.ts";
 
-export interface Issue {
-  path: (string | number)[];
-  message: string;
-  code?: string;
-}
-
-export class ApiError extends Error {
-  override readonly name = "ApiError";
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: string,
-    readonly issues: Issue[] = [],
-    readonly requestId?: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 const CODES: Record<string, string> = {
   LAST_ADMIN_PROTECTED: "You can't remove, demote or ban the last admin. Make another user an admin first.",

@@ -4,7 +4,9 @@ import { ApiError, friendlyMessage } from "./errors.ts";
 
 describe("ApiError and friendlyMessage", () => {
   it("carries the status and the optional code", () => {
-    const err = new ApiError(400, "cannot remove, demote or ban the last admin", "LAST_ADMIN_PROTECTED");
+    const err = new ApiError(400, "cannot remove, demote or ban the last admin", {
+      code: "LAST_ADMIN_PROTECTED",
+    });
     assert.ok(err instanceof Error);
     assert.equal(err.status, 400);
     assert.equal(err.code, "LAST_ADMIN_PROTECTED");
@@ -13,12 +15,12 @@ describe("ApiError and friendlyMessage", () => {
 
   it("says what happened in words a person understands", () => {
     assert.equal(
-      friendlyMessage(new ApiError(400, "x", "LAST_ADMIN_PROTECTED")),
+      friendlyMessage(new ApiError(400, "x", { code: "LAST_ADMIN_PROTECTED" })),
       "You can't remove, demote or ban the last admin. Make another user an admin first.",
     );
     assert.equal(
       friendlyMessage(
-        new ApiError(400, "invalid request", undefined, [{ path: ["name"], message: "too long" }]),
+        new ApiError(400, "invalid request", { issues: [{ path: ["name"], message: "too long" }] }),
       ),
       "Name: too long.",
     );
@@ -29,7 +31,7 @@ describe("ApiError and friendlyMessage", () => {
     );
     assert.match(friendlyMessage(new ApiError(0, "network error")), /Can't reach memsvc/);
     assert.match(
-      friendlyMessage(new ApiError(500, "internal server error", undefined, [], "0a1b")),
+      friendlyMessage(new ApiError(500, "internal server error", { requestId: "0a1b" })),
       /request 0a1b/,
     );
     assert.match(friendlyMessage(new ApiError(429, "too many")), /Wait a few minutes/);

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, authMode, bearer, request, type SessionUser, setUnauthorizedHandler } from "./api.ts";
 import { Loading, OriginWarning } from "./components.tsx";
 import { href, navigate, type Route, useRoute } from "./router.ts";
+import { type NavLink, TopBar } from "../shared/top_bar.tsx";
 import { BrowsePage } from "./pages/browse.tsx";
 import { GraphPage } from "./pages/graph.tsx";
 import { HealthPage } from "./pages/health.tsx";
@@ -62,7 +63,6 @@ function App() {
   const route = useRoute();
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [bootError, setBootError] = useState<string>();
-  const [navOpen, setNavOpen] = useState(false);
 
   const refresh = async () => {
     try {
@@ -92,7 +92,6 @@ function App() {
   const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
     document.title = page ? `${page.title} · memsvc` : me === null ? "Sign in · memsvc" : "memsvc";
-    setNavOpen(false);
     // After a client-side page change, move focus to the new page's heading so keyboard and
     // screen-reader users land on it. Not on the first page: there Tab starts at the skip link.
     const key = `${page?.id}:${me === null}`;
@@ -118,50 +117,36 @@ function App() {
     navigate(href(""), true);
   };
 
+  const userPages = visible.filter((p) => !p.admin);
+  const adminPages = visible.filter((p) => p.admin);
+  const links: NavLink[] = [
+    ...userPages.map((p) => ({ href: href(p.id), label: p.title, current: p.id === page?.id })),
+    ...adminPages.map((p, i) => ({
+      href: href(p.id),
+      label: p.title,
+      current: p.id === page?.id,
+      ...(i === 0 ? { group: "Admin" } : {}),
+    })),
+  ];
+
   return (
     <div class="shell">
       <a class="skip" href="#main">Skip to content</a>
-      <header class="topbar">
-        <button
-          type="button"
-          class="btn-icon nav-toggle"
-          aria-expanded={navOpen}
-          aria-controls="nav"
-          aria-label="Menu"
-          onClick={() => setNavOpen(!navOpen)}
-        >
-          ☰
-        </button>
-        <a class="brand" href={href("browse")}>memsvc</a>
-        <div class="who">
-          {me.mode === "none"
-            ? (
-              <span class="badge badge-warn" title="MEMSVC_AUTH_MODE=none">
-                No sign-in (development mode)
-              </span>
-            )
-            : (
-              <>
-                <span class="who-name" data-testid="who">{me.user.email}</span>
-                {me.admin && <span class="badge">admin</span>}
-                <button type="button" class="btn btn-small" onClick={signOut}>Sign out</button>
-              </>
-            )}
-        </div>
-      </header>
-      <nav id="nav" class={navOpen ? "nav open" : "nav"} aria-label="Pages">
-        <ul>
-          {visible.filter((p) => !p.admin).map((p) => <NavLink key={p.id} page={p} current={page?.id} />)}
-        </ul>
-        {me.admin && (
-          <>
-            <p class="nav-heading">Admin</p>
-            <ul>
-              {visible.filter((p) => p.admin).map((p) => <NavLink key={p.id} page={p} current={page?.id} />)}
-            </ul>
-          </>
-        )}
-      </nav>
+      <TopBar brand="memsvc" brandHref={href("browse")} label="Pages" links={links}>
+        {me.mode === "none"
+          ? (
+            <span class="badge badge-warn" title="MEMSVC_AUTH_MODE=none">
+              No sign-in (development mode)
+            </span>
+          )
+          : (
+            <>
+              <span class="who-name" data-testid="who">{me.user.email}</span>
+              {me.admin && <span class="badge">admin</span>}
+              <button type="button" class="btn btn-small" onClick={signOut}>Sign out</button>
+            </>
+          )}
+      </TopBar>
       <main id="main" class="main">
         <OriginWarning />
         {me.mode === "none" && (
@@ -173,17 +158,6 @@ function App() {
         {page ? page.render(me, route) : <Loading />}
       </main>
     </div>
-  );
-}
-
-function NavLink(props: { page: PageDef; current: string | undefined }) {
-  const active = props.page.id === props.current;
-  return (
-    <li>
-      <a href={href(props.page.id)} aria-current={active ? "page" : undefined} class={active ? "active" : ""}>
-        {props.page.title}
-      </a>
-    </li>
   );
 }
 

@@ -4,7 +4,7 @@
  * and delete. Everything it shows or changes goes through `edgectl web` as the signed-in user.
  */
 import { render } from "preact";
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import {
   type AccessRecord,
   get,
@@ -12,12 +12,18 @@ import {
   post,
   type ResourceKind,
   type ResourceRow,
+  type Series,
   type Session,
   setUnauthorizedHandler,
   type TopologyEdge,
   type TraceSummary,
 } from "./api.ts";
-import { LineChart } from "./chart.tsx";
+import { type ChartSeries, LineChart } from "../shared/line_chart.tsx";
+import { useLoad } from "../shared/use_load.ts";
+import { TopBar } from "../shared/top_bar.tsx";
+import { SignInCard } from "../shared/sign_in_card.tsx";
+import { Badge, Empty, ErrorNote, Loading, StatusBadge, TableWrap } from "../shared/ui.tsx";
+import { Confirm } from "../shared/modal.tsx";
 
 const TABS = [
   { id: "resources", title: "Resources" },
@@ -42,59 +48,57 @@ function useHash(): TabId {
 
 /** Loads `path` now and every `everyMs`, keeping the last good answer while a refresh fails. */
 function usePoll<T>(path: string, everyMs: number): { data?: T; error?: string; reload: () => void } {
-  const [state, setState] = useState<{ data?: T; error?: string }>({});
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      get<T>(path).then(
-        (data) => live && setState({ data }),
-        (err: Error) => live && setState((s) => ({ ...s, error: err.message })),
-      );
-    load();
-    const timer = setInterval(load, everyMs);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [path, everyMs, tick]);
-  return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
-}
-
-function Ready({ status }: { status?: string }) {
-  const cls = status === "True" ? "ok" : status === "False" ? "bad" : "unknown";
-  return <span class={`badge ${cls}`}>{status ?? "—"}</span>;
-}
-
-function DeleteButton({ row, onDone }: { row: ResourceRow; onDone: () => void }) {
-  const [armed, setArmed] = useState(false);
-  const [error, setError] = useState<string>();
-  const run = async () => {
-    try {
-      await post("/api/delete", {
-        apiVersion: row.apiVersion,
-        kind: row.kind,
-        namespace: row.namespace,
-        name: row.name,
-      });
-      onDone();
-    } catch (err) {
-      setError((err as Error).message);
-      setArmed(false);
-    }
+  const state = useLoad(() => get<T>(path), [path], { everyMs });
+  return {
+    ...(state.data === undefined ? {} : { data: state.data }),
+    ...(state.error ? { error: (state.error as Error).message } : {}),
+    reload: () => void state.reload(),
   };
+}
+
+/** A row's actions behind one button (Delete asks first): no destructive button on every row. */
+function RowMenu({ row, onDelete }: { row: ResourceRow; onDelete: (row: ResourceRow) => void }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: Event) => !ref.current?.contains(e.target as Node) && setOpen(false);
+    const escape = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("pointerdown", away);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("pointerdown", away);
+      document.removeEventListener("keydown", escape);
+    };
+  }, [open]);
   return (
-    <span>
-      {armed
-        ? (
-          <>
-            <button type="button" class="danger" onClick={run}>Confirm delete</button>
-            <button type="button" onClick={() => setArmed(false)}>Cancel</button>
-          </>
-        )
-        : <button type="button" onClick={() => setArmed(true)}>Delete</button>}
-      {error && <span class="error" role="alert">{error}</span>}
-    </span>
+    <div class="row-menu" ref={ref}>
+      <button
+        type="button"
+        class="btn-icon"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`Actions for ${row.kind} ${row.namespace}/${row.name}`}
+        onClick={() => setOpen(!open)}
+      >
+        ⋯
+      </button>
+      {open && (
+        <div class="menu" role="menu">
+          <button
+            type="button"
+            role="menuitem"
+            class="danger"
+            onClick={() => {
+              setOpen(false);
+              onDelete(row);
+            }}
+          >
+            Delete…
+          </button>
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -103,73 +107,142 @@ interface ResourcesAnswer {
   topology: TopologyEdge[];
 }
 
+const ready = (r: ResourceRow) => r.conditions.find((c) => c.type === "Ready");
+
+/** How many objects are ready, not ready, or say nothing yet. */
+function readiness(rows: readonly ResourceRow[]) {
+  const of = (status: string | undefined) => rows.filter((r) => ready(r)?.status === status).length;
+  const yes = of("True"), no = of("False");
+  return { total: rows.length, ready: yes, notReady: no, unknown: rows.length - yes - no };
+}
+
 function ResourcesPage({ writable }: { writable: boolean }) {
   const { data, error, reload } = usePoll<ResourcesAnswer>("/api/resources", 5000);
-  if (!data) return <p class={error ? "error" : "muted"}>{error ?? "Loading…"}</p>;
-  const shown = data.kinds.filter((k) => k.items.length > 0 || k.error);
+  const [namespace, setNamespace] = useState("");
+  const [kind, setKind] = useState("");
+  const [deleting, setDeleting] = useState<ResourceRow>();
+  if (!data) return error ? <ErrorNote error={error} onRetry={reload} /> : <Loading />;
+  const namespaces = [...new Set(data.kinds.flatMap((k) => k.items.map((r) => r.namespace)))].sort();
+  const listed = data.kinds.filter((k) => k.items.length > 0 || k.error);
+  const kinds = data.kinds
+    .filter((k) => !kind || k.kind === kind)
+    .map((k) => ({ ...k, items: k.items.filter((r) => !namespace || r.namespace === namespace) }));
+  const shown = kinds.filter((k) => k.items.length > 0 || (k.error && !namespace));
   const empty = data.kinds.filter((k) => k.items.length === 0 && !k.error).map((k) => k.kind);
+  const count = readiness(kinds.flatMap((k) => k.items));
   return (
     <div>
-      {error && <p class="error">Refresh failed: {error}</p>}
+      {error && <ErrorNote error={`Refresh failed: ${error}`} onRetry={reload} />}
+      <div class="summary" role="status" data-testid="summary">
+        <strong>{count.total} {count.total === 1 ? "object" : "objects"}</strong>
+        <Badge tone={count.notReady ? "danger" : "neutral"}>{count.notReady} not ready</Badge>
+        <Badge tone="ok">{count.ready} ready</Badge>
+        {count.unknown > 0 && <Badge tone="neutral">{count.unknown} without status</Badge>}
+      </div>
+      <div class="filters">
+        <label>
+          Namespace{" "}
+          <select value={namespace} onChange={(e) => setNamespace(e.currentTarget.value)}>
+            <option value="">all namespaces</option>
+            {namespaces.map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        </label>
+        <label>
+          Kind{" "}
+          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+            <option value="">all kinds</option>
+            {listed.map((k) => <option key={k.kind} value={k.kind}>{k.kind}</option>)}
+          </select>
+        </label>
+      </div>
+      {shown.length === 0 && <Empty title="Nothing matches these filters" />}
       {shown.map((k) => (
         <section key={k.kind} class="kind" data-kind={k.kind}>
           <h2>
             {k.kind} <span class="muted">({k.items.length})</span>
           </h2>
-          {k.error ? <p class="error">{k.error}</p> : (
-            <table>
-              <thead>
-                <tr>
-                  <th>NAMESPACE</th>
-                  <th>NAME</th>
-                  {k.headers.filter((h) => h !== "READY").map((h) => <th key={h}>{h}</th>)}
-                  <th>READY</th>
-                  <th>CONDITIONS</th>
-                  {writable && <th />}
-                </tr>
-              </thead>
-              <tbody>
-                {k.items.map((r) => (
-                  <tr key={`${r.namespace}/${r.name}`} data-name={`${r.namespace}/${r.name}`}>
-                    <td>{r.namespace}</td>
-                    <td>{r.name}</td>
-                    {k.headers.map((h, i) =>
-                      h === "READY" ? null : <td key={h}>{r.cells[i]}</td>
-                    )}
-                    <td>
-                      <Ready status={r.ready} />
-                    </td>
-                    <td class="conditions">
-                      {r.conditions.length === 0
-                        ? <span class="muted">none</span>
-                        : r.conditions.map((c) => (
-                          <div key={c.type} title={c.message ?? ""}>
-                            {c.type}={c.status}
-                            {c.reason ? ` (${c.reason})` : ""}
-                            {c.message ? <span class="muted">: {c.message}</span> : null}
-                          </div>
-                        ))}
-                    </td>
+          {k.error ? <ErrorNote error={k.error} /> : (
+            <TableWrap label={k.kind}>
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>NAMESPACE</th>
+                    <th>NAME</th>
+                    {k.headers.filter((h) => h !== "READY").map((h) => <th key={h}>{h}</th>)}
+                    <th>READY</th>
+                    <th>CONDITIONS</th>
                     {writable && (
-                      <td>
-                        <DeleteButton row={r} onDone={reload} />
-                      </td>
+                      <th>
+                        <span class="sr-only">Actions</span>
+                      </th>
                     )}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {k.items.map((r) => (
+                    <tr key={`${r.namespace}/${r.name}`} data-name={`${r.namespace}/${r.name}`}>
+                      <td>{r.namespace}</td>
+                      <td>{r.name}</td>
+                      {k.headers.map((h, i) =>
+                        h === "READY" ? null : <td key={h}>{r.cells[i]}</td>
+                      )}
+                      <td>
+                        <StatusBadge condition={ready(r)} label={ready(r)?.status ?? "no status"} />
+                      </td>
+                      <td class="conditions">
+                        {r.conditions.length === 0
+                          ? <span class="muted">none</span>
+                          : r.conditions.map((c) => (
+                            <div key={c.type} title={c.message ?? ""}>
+                              {c.type}={c.status}
+                              {c.reason ? ` (${c.reason})` : ""}
+                              {c.message ? <span class="muted">: {c.message}</span> : null}
+                            </div>
+                          ))}
+                      </td>
+                      {writable && (
+                        <td>
+                          <RowMenu row={r} onDelete={setDeleting} />
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
           )}
         </section>
       ))}
-      {empty.length > 0 && <p class="muted">No objects of kind {empty.join(", ")}.</p>}
+      {empty.length > 0 && !kind && <p class="muted">No objects of kind {empty.join(", ")}.</p>}
+      {deleting && (
+        <Confirm
+          title={`Delete ${deleting.kind} ${deleting.namespace}/${deleting.name}?`}
+          confirmLabel="Delete"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await post("/api/delete", {
+              apiVersion: deleting.apiVersion,
+              kind: deleting.kind,
+              namespace: deleting.namespace,
+              name: deleting.name,
+            });
+            setDeleting(undefined);
+            reload();
+          }}
+        >
+          <p>
+            It is removed from the cluster as you (like{" "}
+            <code>edgectl delete</code>); what depends on it stops working.
+          </p>
+        </Confirm>
+      )}
     </div>
   );
 }
 
 function TopologyPage() {
   const { data, error } = usePoll<ResourcesAnswer>("/api/resources", 5000);
-  if (!data) return <p class={error ? "error" : "muted"}>{error ?? "Loading…"}</p>;
+  if (!data) return error ? <ErrorNote error={error} /> : <Loading />;
   const routes = [
     ...new Set([
       ...(data.kinds.find((k) => k.kind === "ProxyRoute")?.items ?? []).map((r) =>
@@ -235,6 +308,13 @@ const rate = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : 
 const percent = (v: number) => `${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`;
 const seconds = (v: number) => (v >= 1 ? `${v.toFixed(2)} s` : `${(v * 1000).toFixed(v < 0.01 ? 1 : 0)} ms`);
 
+/** Prometheus' [unix seconds, value] as the chart's [ms, value]. */
+const ms = (series: Series[]): ChartSeries[] =>
+  series.map((s) => ({
+    label: s.label,
+    points: s.points.map(([t, v]) => [t * 1000, v] as [number, number]),
+  }));
+
 function MetricsPage({ source }: { source: string | null }) {
   const [minutes, setMinutes] = useState(15);
   const { data, error } = usePoll<MetricsView>(`/api/metrics?minutes=${minutes}`, 10_000);
@@ -253,29 +333,32 @@ function MetricsPage({ source }: { source: string | null }) {
         </select>{" "}
         · refreshed every 10 s
       </p>
-      {error && <p class="error">{error}</p>}
+      {error && <ErrorNote error={error} />}
       {data && (
         <div class="charts">
           <LineChart
             title="Requests per second by route"
-            start={data.start}
-            end={data.end}
-            series={data.rps}
+            start={data.start * 1000}
+            end={data.end * 1000}
+            series={ms(data.rps)}
             format={rate}
+            empty="No requests in this window."
           />
           <LineChart
             title="5xx ratio by route"
-            start={data.start}
-            end={data.end}
-            series={data.errorRatio}
+            start={data.start * 1000}
+            end={data.end * 1000}
+            series={ms(data.errorRatio)}
             format={percent}
+            empty="No requests in this window."
           />
           <LineChart
             title="p99 latency by route"
-            start={data.start}
-            end={data.end}
-            series={data.p99}
+            start={data.start * 1000}
+            end={data.end * 1000}
+            series={ms(data.p99)}
             format={seconds}
+            empty="No requests in this window."
           />
         </div>
       )}
@@ -293,8 +376,8 @@ function SpanTree({ id }: { id: string }) {
       (err: Error) => setError(err.message),
     );
   }, [id]);
-  if (error) return <p class="error">{error}</p>;
-  return <pre class="span-tree" aria-label={`Spans of trace ${id}`}>{tree ?? "Loading…"}</pre>;
+  if (error) return <ErrorNote error={error} />;
+  return <pre class="span-tree" tabIndex={0} aria-label={`Spans of trace ${id}`}>{tree ?? "Loading…"}</pre>;
 }
 
 function TracesPage({ source }: { source: string | null }) {
@@ -303,43 +386,48 @@ function TracesPage({ source }: { source: string | null }) {
   return (
     <div>
       <p class="muted">From {source}, last hour</p>
-      {error && <p class="error">{error}</p>}
-      {data && (data.traces.length === 0 ? <p class="muted">No traces in the last hour.</p> : (
-        <table>
-          <thead>
-            <tr>
-              <th>TRACE ID</th>
-              <th>OPERATION</th>
-              <th>SERVICE</th>
-              <th>DURATION</th>
-              <th>SPANS</th>
-              <th>ERRORS</th>
-              <th>START</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.traces.map((t) => (
-              <tr key={t.traceID} data-trace={t.traceID}>
-                <td class="mono">
-                  <button
-                    type="button"
-                    class="link"
-                    onClick={() => setOpen(open === t.traceID ? undefined : t.traceID)}
-                  >
-                    {t.traceID}
-                  </button>
-                </td>
-                <td>{t.operation}</td>
-                <td>{t.service}</td>
-                <td>{seconds(t.durationMicros / 1e6)}</td>
-                <td>{t.spans}</td>
-                <td>{t.errors ? <span class="badge bad">{t.errors}</span> : 0}</td>
-                <td>{new Date(t.startTime).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
+      {error && <ErrorNote error={error} />}
+      {data &&
+        (data.traces.length === 0
+          ? <p class="muted">No traces in the last hour.</p>
+          : (
+            <TableWrap label="Traces">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>TRACE ID</th>
+                    <th>OPERATION</th>
+                    <th>SERVICE</th>
+                    <th>DURATION</th>
+                    <th>SPANS</th>
+                    <th>ERRORS</th>
+                    <th>START</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.traces.map((t) => (
+                    <tr key={t.traceID} data-trace={t.traceID}>
+                      <td class="mono">
+                        <button
+                          type="button"
+                          class="link"
+                          onClick={() => setOpen(open === t.traceID ? undefined : t.traceID)}
+                        >
+                          {t.traceID}
+                        </button>
+                      </td>
+                      <td>{t.operation}</td>
+                      <td>{t.service}</td>
+                      <td>{seconds(t.durationMicros / 1e6)}</td>
+                      <td>{t.spans}</td>
+                      <td>{t.errors ? <span class="badge badge-danger">{t.errors}</span> : 0}</td>
+                      <td>{new Date(t.startTime).toLocaleString()}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          ))}
       {open && <SpanTree id={open} />}
     </div>
   );
@@ -349,39 +437,44 @@ function AccessPage() {
   const { data, error } = usePoll<{ records: AccessRecord[] }>("/api/access?limit=100", 5000);
   return (
     <div>
-      {error && <p class="error">{error}</p>}
-      {data && (data.records.length === 0 ? <p class="muted">No access-log records.</p> : (
-        <table>
-          <thead>
-            <tr>
-              <th>TIME</th>
-              <th>NODE</th>
-              <th>GATEWAY</th>
-              <th>ROUTE</th>
-              <th>METHOD</th>
-              <th>HOST</th>
-              <th>PATH</th>
-              <th>STATUS</th>
-              <th>DURATION</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.records.map((r, i) => (
-              <tr key={i} class={r.status >= 500 ? "row-bad" : ""}>
-                <td>{new Date(r.time).toLocaleTimeString()}</td>
-                <td>{r.node}</td>
-                <td>{r.gateway}</td>
-                <td>{r.route}</td>
-                <td>{r.method}</td>
-                <td>{r.host}</td>
-                <td class="mono">{r.path}</td>
-                <td>{r.status}</td>
-                <td>{r.duration_ms === undefined ? "" : `${r.duration_ms} ms`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
+      {error && <ErrorNote error={error} />}
+      {data &&
+        (data.records.length === 0
+          ? <p class="muted">No access-log records.</p>
+          : (
+            <TableWrap label="Access log">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>TIME</th>
+                    <th>NODE</th>
+                    <th>GATEWAY</th>
+                    <th>ROUTE</th>
+                    <th>METHOD</th>
+                    <th>HOST</th>
+                    <th>PATH</th>
+                    <th>STATUS</th>
+                    <th>DURATION</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.records.map((r, i) => (
+                    <tr key={i} class={r.status >= 500 ? "row-bad" : ""}>
+                      <td>{new Date(r.time).toLocaleTimeString()}</td>
+                      <td>{r.node}</td>
+                      <td>{r.gateway}</td>
+                      <td>{r.route}</td>
+                      <td>{r.method}</td>
+                      <td>{r.host}</td>
+                      <td class="mono">{r.path}</td>
+                      <td>{r.status}</td>
+                      <td>{r.duration_ms === undefined ? "" : `${r.duration_ms} ms`}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          ))}
     </div>
   );
 }
@@ -423,7 +516,7 @@ function ApplyPage() {
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
       />
       <button type="submit" disabled={busy || !text.trim()}>Apply</button>
-      {error && <p class="error" role="alert">{error}</p>}
+      <ErrorNote error={error} />
       <ul class="results">
         {results.map((r) => (
           <li key={`${r.kind}/${r.namespace}/${r.name}`} class={r.error ? "error" : "ok"}>
@@ -440,23 +533,41 @@ function App() {
   const [error, setError] = useState<string>();
   const tab = useHash();
   const load = useCallback(() => {
+    setError(undefined);
     get<Session>("/api/session").then(setSession, (err: Error) => setError(err.message));
   }, []);
   useEffect(() => {
     setUnauthorizedHandler(load);
     load();
   }, [load]);
-  if (error) return <p class="error">{error}</p>;
-  if (!session) return <p class="muted">Loading…</p>;
+  if (error) {
+    return (
+      <main class="main">
+        <ErrorNote error={error} onRetry={load} />
+      </main>
+    );
+  }
+  if (!session) {
+    return (
+      <main class="main">
+        <Loading />
+      </main>
+    );
+  }
   if (!session.user) {
     return (
-      <main class="signin">
-        <h1>edgectl</h1>
-        <p>Sign in to see the edge proxy's resources as yourself.</p>
-        <a class="button" href={`/auth/login?back=${encodeURIComponent(location.pathname + location.hash)}`}>
+      <SignInCard
+        product="edgectl"
+        title="Sign in to edgectl"
+        lead="See the edge proxy's resources, traffic and traces as yourself."
+      >
+        <a
+          class="btn btn-primary"
+          href={`/auth/login?back=${encodeURIComponent(location.pathname + location.hash)}`}
+        >
           Sign in
         </a>
-      </main>
+      </SignInCard>
     );
   }
   const writable = !session.readOnly;
@@ -466,20 +577,24 @@ function App() {
   };
   return (
     <div class="layout">
-      <header>
-        <strong>edgectl</strong>
-        <nav>
-          {TABS.filter((t) => writable || !("write" in t)).map((t) => (
-            <a key={t.id} href={`#/${t.id}`} class={tab === t.id ? "active" : ""}>{t.title}</a>
-          ))}
-        </nav>
-        <span class="who">
-          {session.readOnly && <span class="badge unknown">read-only</span>}{" "}
-          <span id="user">{session.user.name}</span>
-          {session.auth === "oidc" && <button type="button" onClick={signOut}>Sign out</button>}
-        </span>
-      </header>
-      <main>
+      <a class="skip" href="#main">Skip to content</a>
+      <TopBar
+        brand="edgectl"
+        brandHref="#/resources"
+        label="Views"
+        links={TABS.filter((t) => writable || !("write" in t)).map((t) => ({
+          href: `#/${t.id}`,
+          label: t.title,
+          current: tab === t.id,
+        }))}
+      >
+        {session.readOnly && <span class="badge badge-neutral">read-only</span>}
+        <span id="user" class="who-name">{session.user.name}</span>
+        {session.auth === "oidc" && (
+          <button type="button" class="btn btn-small" onClick={signOut}>Sign out</button>
+        )}
+      </TopBar>
+      <main id="main" class="main">
         {tab === "resources" && <ResourcesPage writable={writable} />}
         {tab === "topology" && <TopologyPage />}
         {tab === "metrics" && <MetricsPage source={session.prometheus} />}

@@ -1,4 +1,12 @@
-/** The console's API: same-origin JSON reads; a 401 means the session is over (sign in again). */
+/**
+ * The console's API over the shared fetch wrapper: same-origin JSON reads; a 401 from /api/ means the
+ * session is over, and its body names the sign-in mode to offer (token or OIDC).
+ */
+import { ApiError } from "../shared/api_error.ts";
+import { createClient, type RequestOptions } from "../shared/http.ts";
+
+export { ApiError };
+
 export interface SessionInfo {
   mode: "token" | "oidc";
   user: string;
@@ -6,37 +14,29 @@ export interface SessionInfo {
   expiresAt: string;
 }
 
-export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly signIn?: "token" | "oidc") {
-    super(message);
-  }
-}
+export type SignInMode = "token" | "oidc";
 
-let onSignedOut: (signIn: "token" | "oidc", message: string) => void = () => {};
+/** The sign-in mode a 401 names, if any. */
+export const signInOf = (err: unknown): SignInMode | undefined => {
+  const mode = err instanceof ApiError ? err.body.signIn : undefined;
+  return mode === "token" || mode === "oidc" ? mode : undefined;
+};
+
+let onSignedOut: (signIn: SignInMode, message: string) => void = () => {};
 export function setSignedOutHandler(fn: typeof onSignedOut) {
   onSignedOut = fn;
 }
 
-export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(path, {
-    credentials: "same-origin",
-    ...init,
-    headers: { accept: "application/json", ...init.headers },
-  });
-  const body = res.status === 204 ? {} : await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new ApiError(res.status, body.error ?? `HTTP ${res.status}`, body.signIn);
-    if (res.status === 401 && body.signIn && path.startsWith("/api/")) onSignedOut(body.signIn, err.message);
-    throw err;
-  }
-  return body as T;
-}
+const request = createClient({
+  onError: (err, path) => {
+    const mode = signInOf(err);
+    if (err.status === 401 && mode && path.startsWith("/api/")) onSignedOut(mode, err.message);
+  },
+});
+
+export const api = <T>(path: string, options?: RequestOptions) => request<T>(path, options);
 
 export const signInWithToken = (token: string) =>
-  api<SessionInfo>("/auth/token", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ token }),
-  });
+  api<SessionInfo>("/auth/token", { method: "POST", body: { token } });
 
 export const signOut = () => api<unknown>("/auth/logout", { method: "POST" });

@@ -1,71 +1,89 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
+import { useLoad } from "../shared/use_load.ts";
+import { Badge, ErrorNote, Loading, StatusBadge, TableWrap } from "../shared/ui.tsx";
+import { healthTone, phaseTone } from "../shared/status.ts";
 import { api } from "./api.ts";
+import type { Condition } from "./types.ts";
 
-/** Loads `path` and renders it; errors are shown, never thrown. */
-export function Load<T>({ path, children }: { path: string; children: (data: T) => ComponentChildren }) {
-  const [state, setState] = useState<{ data?: T; error?: string }>({});
-  useEffect(() => {
-    let live = true;
-    setState({});
-    api<T>(path).then(
-      (data) => live && setState({ data }),
-      (err) => live && setState({ error: String(err.message) }),
-    );
-    return () => void (live = false);
-  }, [path]);
-  if (state.error) return <p class="error" role="alert">{state.error}</p>;
-  if (state.data === undefined) return <p class="muted">Loading…</p>;
+/** Loads `path` and renders it; errors are shown, never thrown. A new path starts afresh. */
+export function Load<T>(props: { path: string; children: (data: T) => ComponentChildren }) {
+  return <Loader<T> key={props.path} {...props} />;
+}
+
+function Loader<T>({ path, children }: { path: string; children: (data: T) => ComponentChildren }) {
+  const state = useLoad(() => api<T>(path), [path]);
+  if (state.error) return <ErrorNote error={state.error} onRetry={() => void state.reload()} />;
+  if (state.data === undefined) return <Loading />;
   return <>{children(state.data)}</>;
 }
 
-export function Badge({ value }: { value: string | undefined }) {
-  const v = value ?? "Unknown";
-  const tone = /^(Healthy|Succeeded|True|Deployed|Ready|Synced)$/.test(v)
-    ? "ok"
-    : /^(Failed|Degraded|False|HookFailed|Forbidden)/.test(v)
-    ? "bad"
-    : "warn";
-  return <span class={`badge ${tone}`}>{v}</span>;
+/** A Revision's phase or a hook's state, coloured by what it means (web/shared/status.ts). */
+export function PhaseBadge({ phase }: { phase: string | undefined }) {
+  const p = phase ?? "Pending";
+  return <Badge tone={phaseTone(p)}>{p}</Badge>;
 }
 
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
+/** A live object's health (Healthy, Progressing, Degraded, Missing, ...). */
+export function HealthBadge({ health }: { health: string }) {
+  return <Badge tone={healthTone(health)}>{health}</Badge>;
+}
+
+/**
+ * A Ready condition as a badge, coloured by its status: True "Ready" in green, False its reason in red.
+ * While Ready is Unknown (or missing) the Revision the Application wants says more: its phase
+ * (AwaitingApproval, Failed, Applying) is shown, coloured by what it means.
+ */
+export function ReadyBadge(
+  { ready, desiredPhase }: { ready: Condition | undefined; desiredPhase?: string | undefined },
+) {
+  if (ready?.status === "True") return <StatusBadge condition={ready} label="Ready" />;
+  if (ready?.status === "False") return <StatusBadge condition={ready} />;
+  if (desiredPhase) {
+    return (
+      <Badge tone={phaseTone(desiredPhase)} {...(ready?.message ? { title: ready.message } : {})}>
+        {desiredPhase}
+      </Badge>
+    );
+  }
+  return <StatusBadge condition={ready} label={ready?.reason || ready?.status || "Unknown"} />;
 }
 
 export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {
   if (!conditions?.length) return <p class="muted">No conditions.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th>Type</th>
-          <th>Status</th>
-          <th>Reason</th>
-          <th>Message</th>
-        </tr>
-      </thead>
-      <tbody>
-        {conditions.map((c) => (
-          <tr key={c.type}>
-            <td>{c.type}</td>
-            <td>
-              <Badge value={c.status} />
-            </td>
-            <td>{c.reason}</td>
-            <td class="message">{c.message}</td>
+    <TableWrap label="Conditions">
+      <table class="table">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>Status</th>
+            <th>Reason</th>
+            <th>Message</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {conditions.map((c) => (
+            <tr key={c.type}>
+              <td>{c.type}</td>
+              <td>
+                <StatusBadge condition={c} label={c.status} />
+              </td>
+              <td>{c.reason}</td>
+              <td class="message">{c.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
   );
 }
 
 export const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
+
+/** The command that approves a Revision's plan, as `gitsync approve` takes it. */
+export const approveCommand = (app: string, ns: string, digest: string) =>
+  `gitsync approve ${app} -n ${ns} --digest ${digest}`;
 
 /** The namespace a list page shows (?namespace=), empty for all namespaces. */
 export const currentNamespace = () => new URLSearchParams(location.search).get("namespace") ?? "";
@@ -89,7 +107,7 @@ export function NamespaceFilter({ onChange }: { onChange: (ns: string) => void }
         value={value}
         onInput={(e) => setValue((e.target as HTMLInputElement).value)}
       />
-      <button type="submit">Show</button>
+      <button type="submit" class="btn">Show</button>
     </form>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { render } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { api, type SessionInfo, setSignedOutHandler, signOut } from "./api.ts";
+import { api, type SessionInfo, setSignedOutHandler, signInOf, signOut } from "./api.ts";
 import { link, navigate, useSegments } from "./router.ts";
 import { ApplicationPage } from "./pages/application.tsx";
 import { ApplicationsPage } from "./pages/applications.tsx";
@@ -13,6 +13,8 @@ import { GraphPage } from "./pages/graph.tsx";
 import { RepositoriesPage } from "./pages/repositories.tsx";
 import { RevisionPage } from "./pages/revision.tsx";
 import { SignInPage } from "./pages/sign_in.tsx";
+import { TopBar } from "../shared/top_bar.tsx";
+import { Loading } from "../shared/ui.tsx";
 
 type State =
   | { kind: "loading" }
@@ -34,14 +36,20 @@ function App() {
   const load = useCallback(() => {
     api<SessionInfo>("/api/session").then(
       (session) => setState({ kind: "signed-in", session }),
-      (err) => setState({ kind: "signed-out", mode: err.signIn ?? "token" }),
+      (err) => setState({ kind: "signed-out", mode: signInOf(err) ?? "token" }),
     );
   }, []);
   useEffect(() => {
     setSignedOutHandler((mode, message) => setState({ kind: "signed-out", mode, message }));
     load();
   }, []);
-  if (state.kind === "loading") return <p class="muted">Loading…</p>;
+  if (state.kind === "loading") {
+    return (
+      <main class="main">
+        <Loading />
+      </main>
+    );
+  }
   if (state.kind === "signed-out") {
     return (
       <SignInPage
@@ -52,31 +60,33 @@ function App() {
     );
   }
   const section = parts[0] ?? "apps";
+  const apps = section === "apps" || section === "revisions";
   return (
     <>
-      <header>
-        <span class="brand">gitsync</span>
-        <nav>
-          <a href={link("apps")} class={section === "apps" || section === "revisions" ? "active" : ""}>
-            Applications
-          </a>
-          <a href={link("repos")} class={section === "repos" ? "active" : ""}>Repositories</a>
-        </nav>
-        <span class="who" title={state.session.groups.join(", ")}>
-          {state.session.user}
-          <button
-            type="button"
-            onClick={async () => {
-              await signOut();
-              navigate(link("apps"));
-              setState({ kind: "signed-out", mode: state.session.mode });
-            }}
-          >
-            Sign out
-          </button>
-        </span>
-      </header>
-      <main>
+      <a class="skip" href="#main">Skip to content</a>
+      <TopBar
+        brand="gitsync"
+        brandHref={link("apps")}
+        label="Sections"
+        links={[
+          { href: link("apps"), label: "Applications", current: apps },
+          { href: link("repos"), label: "Repositories", current: section === "repos" },
+        ]}
+      >
+        <span class="who-name" title={state.session.groups.join(", ")}>{state.session.user}</span>
+        <button
+          type="button"
+          class="btn btn-small"
+          onClick={async () => {
+            await signOut();
+            navigate(link("apps"));
+            setState({ kind: "signed-out", mode: state.session.mode });
+          }}
+        >
+          Sign out
+        </button>
+      </TopBar>
+      <main id="main" class="main">
         <Page parts={parts} />
       </main>
     </>

@@ -3,86 +3,40 @@
  * request (the vault's CSRF rule for cookie writes) and this tab's `X-Vault-Client-Id`, so the live
  * events our own writes cause can be told apart. A 401 means the session is over.
  */
-export const CLIENT_ID = `web-${crypto.randomUUID()}`;
+import type { notesApi } from "../../server/vault/routes/notes.ts";
+import { createClient } from "../shared/http.ts";
+import type { ResponseOf } from "../shared/route_types.ts";
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string | undefined,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
+export { ApiError } from "../shared/api_error.ts";
+import { ApiError } from "../shared/api_error.ts";
+
+export const CLIENT_ID = `web-${crypto.randomUUID()}`;
 
 let onSignedOut: () => void = () => {};
 export function setSignedOutHandler(fn: () => void) {
   onSignedOut = fn;
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    credentials: "same-origin",
-    headers: {
-      accept: "application/json",
-      "X-Requested-With": "XMLHttpRequest",
-      "X-Vault-Client-Id": CLIENT_ID,
-      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  const text = res.status === 204 ? "" : await res.text();
-  let body: Record<string, unknown> = {};
-  try {
-    body = text ? JSON.parse(text) : {};
-  } catch { /* not JSON */ }
-  if (!res.ok) {
-    const message = typeof body.error === "string"
-      ? body.error
-      : typeof body.message === "string"
-      ? body.message
-      : `HTTP ${res.status}`;
-    if (res.status === 401 && !path.startsWith("/api/auth/sign-in")) onSignedOut();
-    throw new ApiError(res.status, message, typeof body.code === "string" ? body.code : undefined, body);
-  }
-  return body as T;
+const request = createClient({
+  headers: () => ({ "X-Requested-With": "XMLHttpRequest", "X-Vault-Client-Id": CLIENT_ID }),
+  onError: (err, path) => {
+    if (err.status === 401 && !path.startsWith("/api/auth/sign-in")) onSignedOut();
+  },
+});
+
+export function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  return request<T>(path, init);
 }
 
 export const q = (params: Record<string, string | undefined>) =>
   "?" + new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
 
-export type EntryKind = "folder" | "note" | "canvas" | "attachment" | "file";
-export interface TreeEntry {
-  path: string;
-  kind: EntryKind;
-  size?: number;
-  mtime: string;
-}
-export interface SharedTree {
-  ownerId: string;
-  ownerName: string;
-  ownerEmail: string;
-  path: string;
-  permission: "read" | "read-write";
-  entries: TreeEntry[];
-}
-export interface Note {
-  path: string;
-  content: string;
-  version: string;
-  size: number;
-  mtime: string;
-  owner: string;
-}
-export interface SearchHit {
-  ownerId: string;
-  path: string;
-  title: string;
-  tags: string[];
-  snippet: string;
-}
+type Tree = ResponseOf<typeof notesApi.tree>;
+export type TreeEntry = Tree["entries"][number];
+export type EntryKind = TreeEntry["kind"];
+export type SharedTree = Tree["shared"][number];
+export type Note = ResponseOf<typeof notesApi.read>;
+export type SearchHit = ResponseOf<typeof notesApi.search>["hits"][number];
 export interface Me {
   id: string;
   email: string;

@@ -20,6 +20,7 @@ import {
   type CanvasNode,
   commit,
   cssColor,
+  fitView,
   fromServer,
   type History,
   moveNode,
@@ -73,12 +74,6 @@ const COLORS = [["", "No color"], ["1", "Red"], ["2", "Orange"], ["3", "Yellow"]
   "Cyan",
 ], ["6", "Purple"]] as const;
 
-/** Scale 1 with the top-left of the content in view (group labels sit above their box). */
-const homeView = (doc: CanvasDoc): View =>
-  doc.nodes.length
-    ? { x: 40 - Math.min(...doc.nodes.map((n) => n.x)), y: 60 - Math.min(...doc.nodes.map((n) => n.y)), k: 1 }
-    : { x: 40, y: 60, k: 1 };
-
 const issueText = (body: Record<string, unknown>) =>
   Array.isArray(body.issues)
     ? body.issues.map((i: { path?: unknown[]; message?: string }) =>
@@ -101,6 +96,12 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const loaded = useRef<CanvasDoc | undefined>(undefined);
   const gesture = useRef<Gesture | undefined>(undefined);
   const stage = useRef<HTMLDivElement>(null);
+  /** Whether the view has been fitted to the loaded canvas (once its stage has a size). */
+  const fitted = useRef(false);
+  const homeView = (d: CanvasDoc): View => {
+    const r = stage.current?.getBoundingClientRect();
+    return fitView(d, { width: r?.width ?? 0, height: r?.height ?? 0 });
+  };
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const doc = draft ?? h.present;
   const owner = p.tab.owner ? { owner: p.tab.owner } : {};
@@ -113,7 +114,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
       version.current = r.version;
       loaded.current = fromServer(r.canvas);
       setH({ past: [], present: loaded.current });
-      setView(homeView(loaded.current));
+      fitted.current = false;
       setState({ kind: "saved" });
     } catch (err) {
       if (err instanceof ApiError && err.code === "invalid_canvas") {
@@ -122,6 +123,15 @@ export function CanvasEditor(p: CanvasEditorProps) {
     }
   };
   useEffect(() => void load(), [p.tab.path, p.tab.owner]);
+  // A canvas opens fitted to its content: as soon as it is loaded and its stage is shown (a hidden tab
+  // has no size yet, so it fits when first shown).
+  useEffect(() => {
+    if (fitted.current || !loaded.current || p.hidden) return;
+    const r = stage.current?.getBoundingClientRect();
+    if (!r || r.width === 0) return;
+    fitted.current = true;
+    setView(fitView(loaded.current, r));
+  });
 
   const save = async (ifVersion = version.current) => {
     clearTimeout(timer.current);

@@ -184,3 +184,33 @@ export const commit = (h: History, next: CanvasDoc): History =>
   next === h.present ? h : { past: [...h.past, h.present].slice(-UNDO_LIMIT), present: next };
 export const undo = (h: History): History =>
   h.past.length ? { past: h.past.slice(0, -1), present: h.past.at(-1)! } : h;
+
+/**
+ * The view (offset and zoom) that shows every node of `doc` inside a stage of `size`, with a margin
+ * (more above: a group's label sits over its box), never zoomed in past 1 nor out past 0.1; an empty
+ * canvas or a stage with no size yet gets the plain view at 1.
+ */
+export function fitView(
+  doc: CanvasDoc,
+  size: { width: number; height: number },
+): { x: number; y: number; k: number } {
+  if (doc.nodes.length === 0 || size.width <= 0 || size.height <= 0) return { x: 40, y: 60, k: 1 };
+  const x0 = Math.min(...doc.nodes.map((n) => n.x));
+  const y0 = Math.min(...doc.nodes.map((n) => n.y));
+  const x1 = Math.max(...doc.nodes.map((n) => n.x + n.width));
+  const y1 = Math.max(...doc.nodes.map((n) => n.y + n.height));
+  const margin = { x: 40, top: 60, bottom: 30 };
+  const k = Math.max(
+    0.1,
+    Math.min(
+      1,
+      (size.width - 2 * margin.x) / Math.max(1, x1 - x0),
+      (size.height - margin.top - margin.bottom) / Math.max(1, y1 - y0),
+    ),
+  );
+  return {
+    k,
+    x: (size.width - (x1 - x0) * k) / 2 - x0 * k,
+    y: margin.top + (size.height - margin.top - margin.bottom - (y1 - y0) * k) / 2 - y0 * k,
+  };
+}

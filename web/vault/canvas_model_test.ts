@@ -6,6 +6,7 @@ import {
   commit,
   cssColor,
   emptyCanvas,
+  fitView,
   fromServer,
   type History,
   MIN_SIZE,
@@ -79,5 +80,39 @@ describe("canvas model", () => {
     assert.equal(cssColor("#abc"), "#abc");
     assert.equal(cssColor("red;background:url(//evil)"), undefined);
     assert.equal(cssColor("7"), undefined);
+  });
+});
+
+describe("fitView", () => {
+  const node = (x: number, y: number, width = 200, height = 100) => ({
+    id: `${x},${y}`,
+    type: "text" as const,
+    text: "",
+    x,
+    y,
+    width,
+    height,
+  });
+  it("shows every node inside the stage, zoomed out when the content is larger", () => {
+    const doc = { nodes: [node(-1000, 0), node(2000, 1500)], edges: [] };
+    const v = fitView(doc, { width: 800, height: 600 });
+    assert.ok(v.k < 1 && v.k >= 0.1);
+    for (const n of doc.nodes) {
+      const left = v.x + n.x * v.k, right = v.x + (n.x + n.width) * v.k;
+      const top = v.y + n.y * v.k, bottom = v.y + (n.y + n.height) * v.k;
+      assert.ok(
+        left >= 0 && right <= 800 && top >= 0 && bottom <= 600,
+        JSON.stringify({ left, right, top, bottom }),
+      );
+    }
+  });
+  it("never zooms in past 1; an empty canvas or a stage without size gets the plain view", () => {
+    assert.equal(fitView({ nodes: [node(0, 0)], edges: [] }, { width: 2000, height: 2000 }).k, 1);
+    assert.deepEqual(fitView({ nodes: [], edges: [] }, { width: 800, height: 600 }), { x: 40, y: 60, k: 1 });
+    assert.deepEqual(fitView({ nodes: [node(0, 0)], edges: [] }, { width: 0, height: 0 }), {
+      x: 40,
+      y: 60,
+      k: 1,
+    });
   });
 });

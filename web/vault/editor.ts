@@ -6,10 +6,13 @@
 import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { markdownKeymap, markdownLanguage } from "@codemirror/lang-markdown";
-import { defaultHighlightStyle, LanguageSupport, syntaxHighlighting } from "@codemirror/language";
+import { HighlightStyle, LanguageSupport, syntaxHighlighting } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
-import { EditorState, type Extension } from "@codemirror/state";
+import { EditorState, type Extension, RangeSetBuilder, StateField } from "@codemirror/state";
 import {
+  Decoration,
+  type DecorationSet,
   drawSelection,
   EditorView,
   highlightActiveLine,
@@ -19,6 +22,7 @@ import {
 } from "@codemirror/view";
 import { yCollab } from "y-codemirror.next";
 import type { CollabSession } from "./collab.ts";
+import { frontMatterLength } from "./editor_front_matter.ts";
 
 export interface EditorOptions {
   parent: HTMLElement;
@@ -49,14 +53,56 @@ export function wikiLinkCompletion(noteNames: () => string[]) {
 }
 
 const theme = EditorView.theme({
-  "&": { height: "100%", fontSize: "15px", backgroundColor: "var(--bg)", color: "var(--fg)" },
+  "&": { height: "100%", fontSize: "15px", backgroundColor: "var(--panel)", color: "var(--text)" },
   ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.6" },
-  ".cm-content": { caretColor: "var(--fg)" },
-  ".cm-gutters": { backgroundColor: "var(--bg-2)", color: "var(--muted)", border: "none" },
+  ".cm-content": { caretColor: "var(--text)" },
+  ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--muted)", border: "none" },
   ".cm-activeLine": { backgroundColor: "var(--active-line)" },
   ".cm-activeLineGutter": { backgroundColor: "var(--active-line)" },
-  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
+  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--text)" },
+  ".cm-frontmatter, .cm-frontmatter *": {
+    color: "var(--muted)",
+    fontWeight: "normal",
+    fontStyle: "normal",
+    textDecoration: "none",
+  },
 });
+
+/**
+ * Markdown's colours from the design system's tokens, so they hold in light and dark: marks (`#`,
+ * `**`, `[[`, list bullets) are muted but readable, never the near-black that hid them in dark mode.
+ */
+export const markdownHighlight = HighlightStyle.define([
+  { tag: tags.heading, fontWeight: "bold", color: "var(--text)" },
+  { tag: tags.strong, fontWeight: "bold" },
+  { tag: tags.emphasis, fontStyle: "italic" },
+  { tag: tags.strikethrough, textDecoration: "line-through" },
+  { tag: [tags.link, tags.url], color: "var(--accent)" },
+  { tag: tags.monospace, color: "var(--code)" },
+  { tag: tags.quote, color: "var(--muted)", fontStyle: "italic" },
+  {
+    tag: [tags.processingInstruction, tags.contentSeparator, tags.meta, tags.labelName],
+    color: "var(--muted)",
+  },
+  { tag: tags.comment, color: "var(--muted)" },
+]);
+
+/**
+ * Front matter is metadata: shown plain and muted, never as Markdown (its closing `---` would make the
+ * line above it a heading).
+ */
+const frontMatterField = StateField.define<DecorationSet>({
+  create: (state) => frontMatterDecorations(state.doc.toString()),
+  update: (deco, tr) => (tr.docChanged ? frontMatterDecorations(tr.state.doc.toString()) : deco),
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+function frontMatterDecorations(text: string): DecorationSet {
+  const end = frontMatterLength(text);
+  const builder = new RangeSetBuilder<Decoration>();
+  if (end > 0) builder.add(0, end, Decoration.mark({ class: "cm-frontmatter" }));
+  return builder.finish();
+}
 
 export function createEditor(o: EditorOptions): EditorView {
   const extensions: Extension[] = [
@@ -66,10 +112,12 @@ export function createEditor(o: EditorOptions): EditorView {
     highlightSelectionMatches(),
     // GFM Markdown without markdown()'s embedded HTML/CSS/JS parsers (about 150 KB of the bundle).
     new LanguageSupport(markdownLanguage),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    syntaxHighlighting(markdownHighlight),
+    frontMatterField,
     autocompletion({ override: [wikiLinkCompletion(o.noteNames)] }),
     EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ "aria-label": "Note text" }),
+    // In the tab order even when read-only: a long line scrolls the editor sideways on a phone.
+    EditorView.contentAttributes.of({ "aria-label": "Note text", tabindex: "0" }),
     EditorState.readOnly.of(o.readOnly),
     keymap.of([
       { key: "Mod-s", preventDefault: true, run: () => (o.onSave(), true) },

@@ -26,20 +26,27 @@ export interface GraphFilter {
   tag: string;
   /** A folder path; "" for the whole vault. */
   folder: string;
+  /**
+   * Notes left out with their links: the templates (`GET /api/templates`), whose `{{title}}` headings
+   * and placeholder links are not notes of the vault.
+   */
+  exclude?: ReadonlySet<string>;
 }
 
 const inFolder = (path: string, folder: string) => !folder || path.startsWith(`${folder}/`);
 const normTag = (t: string) => t.replace(/^#/, "").toLowerCase();
 
-export function filterGraph(graph: Graph, { tag, folder }: GraphFilter): Graph {
+export function filterGraph(graph: Graph, { tag, folder, exclude }: GraphFilter): Graph {
   const want = normTag(tag);
   const keep = new Set(
     graph.nodes.filter((n) =>
-      n.exists && inFolder(n.path, folder) && (!want || n.tags.some((t) => normTag(t) === want))
+      n.exists && !exclude?.has(n.path) && inFolder(n.path, folder) &&
+      (!want || n.tags.some((t) => normTag(t) === want))
     ).map((n) => n.path),
   );
   const edges = graph.edges.filter((e) =>
-    e.source !== e.target && keep.has(e.source) && (keep.has(e.target) || !isNote(graph, e.target))
+    e.source !== e.target && keep.has(e.source) &&
+    (keep.has(e.target) || (!isNote(graph, e.target) && !exclude?.has(e.target)))
   );
   for (const e of edges) keep.add(e.target);
   return { nodes: graph.nodes.filter((n) => keep.has(n.path)), edges, truncated: graph.truncated ?? false };

@@ -31,6 +31,23 @@ describe("graph filter", () => {
     assert.deepEqual(paths(g), ["A.md", "Work/B.md", "Missing.md"]);
     assert.deepEqual(g.edges.map((e) => e.target), ["Work/B.md", "Missing.md"]);
   });
+  it("leaves templates out, with the placeholder targets only they link to", () => {
+    const withTemplate: Graph = {
+      nodes: [
+        ...graph.nodes,
+        { path: "Templates/Meeting.md", title: "{{title}}", tags: [], exists: true },
+        { path: "{{title}}", title: "{{title}}", tags: [], exists: false },
+      ],
+      edges: [...graph.edges, { source: "Templates/Meeting.md", target: "{{title}}", kind: "wiki" }, {
+        source: "Templates/Meeting.md",
+        target: "A.md",
+        kind: "wiki",
+      }],
+    };
+    const g = filterGraph(withTemplate, { tag: "", folder: "", exclude: new Set(["Templates/Meeting.md"]) });
+    assert.deepEqual(paths(g), paths(graph));
+    assert.equal(g.edges.length, 3);
+  });
   it("offers the tags and folders there are", () => {
     assert.deepEqual(filterChoices(graph), { tags: ["idea", "work"], folders: ["Work", "Work/Deep"] });
   });

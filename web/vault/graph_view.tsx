@@ -35,6 +35,7 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
   const [tag, setTag] = useState("");
   const [folder, setFolder] = useState("");
   const [graph, setGraph] = useState<Graph>();
+  const [templates, setTemplates] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState("");
   const [hover, setHover] = useState<string>();
   const [t, setT] = useState<Transform>({ x: WIDTH / 2, y: HEIGHT / 2, k: 1 });
@@ -49,8 +50,14 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
   useEffect(() => {
     let stale = false;
     const fetchGraph = () =>
-      api<Graph>(`/api/graph${q({ owner })}`).then(
-        (g) => !stale && (setGraph(resolveNames(g)), setError("")),
+      Promise.all([
+        api<Graph>(`/api/graph${q({ owner })}`),
+        // Templates are not notes of the vault: no "{{title}}" node (graph_filter.ts).
+        owner
+          ? { templates: [] }
+          : api<{ templates: string[] }>("/api/templates").catch(() => ({ templates: [] })),
+      ]).then(
+        ([g, t]) => !stale && (setGraph(resolveNames(g)), setTemplates(new Set(t.templates)), setError("")),
         (err) => !stale && setError(err.message),
       );
     const timer = setTimeout(fetchGraph, first.current ? 0 : 400);
@@ -64,8 +71,8 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
   const shown = useMemo(() => {
     if (!graph) return undefined;
     const around = local ? localGraph(graph, current!.path, depth) : graph;
-    return filterGraph(around, { tag, folder });
-  }, [graph, local, current?.path, depth, tag, folder]);
+    return filterGraph(around, { tag, folder, exclude: templates });
+  }, [graph, templates, local, current?.path, depth, tag, folder]);
   const choices = useMemo(() => graph ? filterChoices(graph) : { tags: [], folders: [] }, [graph]);
   const layout = useMemo(() => {
     if (!shown) return undefined;
@@ -287,6 +294,38 @@ export function GraphView({ current, onOpen, onClose, refresh }: GraphViewProps)
   );
 }
 
+const LABEL_CHARS = 28;
+const short = (title: string) => (title.length > LABEL_CHARS ? `${title.slice(0, LABEL_CHARS - 1)}…` : title);
+
+/**
+ * Which nodes get a label: the current note, then the most linked, each only where its label does not
+ * cover one already placed (the others show their name on hover). Labels scale with the zoom, so
+ * what overlaps does not change with it.
+ */
+export function labelled(
+  nodes: readonly { path: string; title: string }[],
+  pos: Float64Array,
+  radii: ReadonlyMap<string, number>,
+  current?: string,
+): Set<number> {
+  const order = nodes.map((_, i) => i).sort((a, b) =>
+    Number(nodes[b]!.path === current) - Number(nodes[a]!.path === current) ||
+    (radii.get(nodes[b]!.path) ?? 0) - (radii.get(nodes[a]!.path) ?? 0)
+  );
+  const placed: [number, number, number, number][] = [];
+  const out = new Set<number>();
+  for (const i of order) {
+    const n = nodes[i]!;
+    const w = short(n.title).length * 6.2 + 4;
+    const x0 = pos[2 * i]! - w / 2, y0 = pos[2 * i + 1]! + (radii.get(n.path) ?? 4) + 1;
+    const box: [number, number, number, number] = [x0, y0, x0 + w, y0 + 13];
+    if (placed.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3])) continue;
+    placed.push(box);
+    out.add(i);
+  }
+  return out;
+}
+
 function GraphLayer({ graph, layout, radii, labels, current, onHover }: {
   graph: Graph;
   layout: { links: (readonly [number, number])[]; pos: Float64Array };
@@ -296,6 +335,7 @@ function GraphLayer({ graph, layout, radii, labels, current, onHover }: {
   onHover: (update: (h: string | undefined) => string | undefined) => void;
 }) {
   const { nodes, edges } = graph;
+  const shown = labels ? labelled(nodes, layout.pos, radii, current) : new Set<number>();
   return (
     <>
       {edges.map((e, i) => {
@@ -323,7 +363,7 @@ function GraphLayer({ graph, layout, radii, labels, current, onHover }: {
           onPointerLeave={() => onHover((h) => (h === n.path ? undefined : h))}
         >
           <circle r={radii.get(n.path)} />
-          {labels && <text y={radii.get(n.path)! + 11}>{n.title}</text>}
+          {shown.has(i) && <text y={radii.get(n.path)! + 11}>{short(n.title)}</text>}
         </g>
       ))}
     </>

@@ -24,9 +24,12 @@ import {
   BacklinksPanel,
   layoutFrom,
   Panel,
+  type PanelId,
   type PanelLayout,
+  SearchBox,
   SearchPanel,
   SidebarSettings,
+  SidebarTabs,
   TagsPanel,
 } from "./panels.tsx";
 import { pluginHost } from "./plugin_host.ts";
@@ -56,10 +59,18 @@ import {
 } from "./panes.ts";
 import { cachedPreferences, loadPreferences, type Preferences, savePreferences } from "./preferences.ts";
 import { Workspace } from "./workspace.tsx";
+import { SEARCH_TAG_EVENT } from "./preview.tsx";
+import { TopBar } from "../shared/top_bar.tsx";
+import { Loading } from "../shared/ui.tsx";
 
 const navigate = (path: string) => {
   history.pushState(null, "", path);
   dispatchEvent(new PopStateEvent("popstate"));
+};
+/** A click on a link to `path`, followed without a reload. */
+const go = (path: string) => (e: MouseEvent) => {
+  e.preventDefault();
+  navigate(path);
 };
 
 function usePath() {
@@ -90,6 +101,8 @@ function Notes({ me }: { me: Me }) {
   const [layoutOpen, setLayoutOpen] = useState(false);
   const [trashOpen, setTrashOpen] = useState(false);
   const [query, setQuery] = useState("");
+  // The sidebar's tab: Files unless the user picks another (or a search or a tag chip shows results).
+  const [sideTab, setSideTab] = useState<PanelId>("files");
   const [refresh, setRefresh] = useState(0);
   const [remote, setRemote] = useState<Record<string, number>>({});
   const [toast, setToast] = useState<{ text: string; undo?: () => void }>();
@@ -312,10 +325,23 @@ function Notes({ me }: { me: Me }) {
   };
   const searchTag = (tag: string) => {
     setQuery(`tag:${tag}`);
+    setSideTab("search");
     if (!layout.find((p) => p.id === "search")?.visible) {
       setLayout(layout.map((p) => (p.id === "search" ? { ...p, visible: true } : p)));
     }
   };
+  const search = (text: string) => {
+    setQuery(text);
+    if (text.trim()) setSideTab("search");
+  };
+  // A tag chip in a preview searches for its tag.
+  const searchTagRef = useRef(searchTag);
+  searchTagRef.current = searchTag;
+  useEffect(() => {
+    const on = (e: Event) => searchTagRef.current(String((e as CustomEvent).detail ?? ""));
+    addEventListener(SEARCH_TAG_EVENT, on);
+    return () => removeEventListener(SEARCH_TAG_EVENT, on);
+  }, []);
   const current = shownTab(panes.panes[panes.focused] ?? panes.panes[0]!);
   // The address names the note shown (a reload or a shared link opens it), following renames.
   useEffect(() => {
@@ -329,6 +355,8 @@ function Notes({ me }: { me: Me }) {
   // api.ui.closePane closes the focused pane (panes.ts); the context follows the note shown.
   const plugins = usePluginHost();
   const shownLayout = withPluginPanels(layout, plugins.panels);
+  const visiblePanels = shownLayout.filter((p) => p.visible);
+  const activeTab = visiblePanels.some((p) => p.id === sideTab) ? sideTab : visiblePanels[0]?.id;
   useEffect(() => pluginHost.onEditorOption((name, v) => name === "lineNumbers" && setLineNumbers(v)), []);
   useEffect(() => {
     pluginHost.setNote(
@@ -353,7 +381,7 @@ function Notes({ me }: { me: Me }) {
         onMove={(from, folder) => void move(from, folder ? `${folder}/${baseName(from)}` : baseName(from))}
       />
     ),
-    search: <SearchPanel query={query} setQuery={setQuery} onOpen={(h) => open(h.path, h.ownerId)} />,
+    search: <SearchPanel query={query} onOpen={(h) => open(h.path, h.ownerId)} />,
     tags: <TagsPanel refresh={refresh} onTag={searchTag} />,
     backlinks: (
       <BacklinksPanel
@@ -385,10 +413,12 @@ function Notes({ me }: { me: Me }) {
             ⚙
           </button>
         </div>
-        {shownLayout.filter((p) => p.visible).map((p) => {
+        {visiblePanels.some((p) => p.id === "search") && <SearchBox query={query} setQuery={search} />}
+        <SidebarTabs panels={visiblePanels.map((p) => p.id)} active={activeTab} onSelect={setSideTab} />
+        {visiblePanels.map((p) => {
           const plugin = plugins.panels.find((x) => x.key === p.id);
           return (
-            <Panel key={p.id} id={p.id}>
+            <Panel key={p.id} id={p.id} hidden={p.id !== activeTab}>
               {plugin ? <PluginPanelBody panel={plugin} /> : panels[p.id as keyof typeof panels]}
             </Panel>
           );
@@ -521,7 +551,7 @@ function App() {
     if (me) void pluginHost.start({ id: me.id, name: me.name });
     else if (me === null) pluginHost.stop();
   }, [me?.id]);
-  if (me === undefined) return <p class="muted loading">Loading…</p>;
+  if (me === undefined) return <Loading />;
   if (me === null) return <SignIn onSignedIn={load} />;
   const section = path === "/settings"
     ? "settings"
@@ -530,48 +560,33 @@ function App() {
     : "notes";
   return (
     <div class="app">
-      <header class="topbar">
-        <a class="brand" href="/" onClick={(e) => (e.preventDefault(), navigate("/"))}>vault</a>
-        <nav aria-label="Sections">
-          <a
-            href="/"
-            aria-current={section === "notes" ? "page" : undefined}
-            onClick={(e) => (e.preventDefault(), navigate("/"))}
-          >
-            Notes
-          </a>
-          <a
-            href="/settings"
-            aria-current={section === "settings" ? "page" : undefined}
-            onClick={(e) => (e.preventDefault(), navigate("/settings"))}
-          >
-            Settings
-          </a>
-          {me.role === "admin" && (
-            <a
-              href="/admin"
-              aria-current={section === "admin" ? "page" : undefined}
-              onClick={(e) => (e.preventDefault(), navigate("/admin"))}
-            >
-              Admin
-            </a>
-          )}
-        </nav>
-        <span class="who">
-          <PluginTopbar />
-          {me.name}
-          <button
-            type="button"
-            onClick={async () => {
-              await api("/api/auth/sign-out", { method: "POST", body: {} }).catch(() => {});
-              history.replaceState(null, "", "/");
-              setMe(null);
-            }}
-          >
-            Sign out
-          </button>
-        </span>
-      </header>
+      <TopBar
+        brand="vault"
+        brandHref="/"
+        onBrandClick={go("/")}
+        label="Sections"
+        links={[
+          { href: "/", label: "Notes", current: section === "notes", onClick: go("/") },
+          { href: "/settings", label: "Settings", current: section === "settings", onClick: go("/settings") },
+          ...(me.role === "admin"
+            ? [{ href: "/admin", label: "Admin", current: section === "admin", onClick: go("/admin") }]
+            : []),
+        ]}
+      >
+        <PluginTopbar />
+        <span class="who-name">{me.name}</span>
+        <button
+          type="button"
+          class="btn-small"
+          onClick={async () => {
+            await api("/api/auth/sign-out", { method: "POST", body: {} }).catch(() => {});
+            history.replaceState(null, "", "/");
+            setMe(null);
+          }}
+        >
+          Sign out
+        </button>
+      </TopBar>
       {section === "settings"
         ? <SettingsPage me={me} />
         : section === "admin"

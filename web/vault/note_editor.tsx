@@ -102,7 +102,7 @@ export function NoteEditor(p: NoteEditorProps) {
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         setState({ kind: "conflict", currentVersion: String(err.body.currentVersion ?? "") });
-      } else if (err instanceof ApiError) {
+      } else if (err instanceof ApiError && !err.offline) {
         setState({ kind: "error", message: err.message });
       } else {
         // No answer: the network is down. The draft holds the text; try again later.

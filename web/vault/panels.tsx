@@ -6,6 +6,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, q, type SearchHit } from "./api.ts";
 import { pluginHost } from "./plugin_host.ts";
+import { Modal } from "../shared/modal.tsx";
 
 export type BuiltInPanel = "files" | "search" | "tags" | "backlinks";
 /** A plugin's panel is `plugin:<plugin id>:<panel id>` (api.ui.registerSidebarPanel). */
@@ -50,12 +51,72 @@ export function moveItem<T>(list: readonly T[], index: number, by: -1 | 1): T[] 
   return next;
 }
 
-export function Panel({ id, children }: { id: PanelId; children: ComponentChildren }) {
+/** One panel of the sidebar's tabs; the tab names it. */
+export function Panel(
+  { id, hidden, children }: { id: PanelId; hidden: boolean; children: ComponentChildren },
+) {
   return (
-    <section class="panel" aria-labelledby={`panel-${id}`} data-panel={id}>
-      <h2 id={`panel-${id}`}>{panelName(id)}</h2>
+    <section
+      class="panel"
+      role="tabpanel"
+      id={`panel-${id}`}
+      aria-labelledby={`side-tab-${id}`}
+      data-panel={id}
+      hidden={hidden}
+    >
       {children}
     </section>
+  );
+}
+
+/** The sidebar's tabs (Files, Search, Tags, Backlinks and plugins' panels, in the user's order). */
+export function SidebarTabs(
+  { panels, active, onSelect }: {
+    panels: PanelId[];
+    active: PanelId | undefined;
+    onSelect: (id: PanelId) => void;
+  },
+) {
+  const move = (from: number, by: number) => {
+    const to = panels[(from + by + panels.length) % panels.length]!;
+    onSelect(to);
+    document.getElementById(`side-tab-${to}`)?.focus();
+  };
+  return (
+    <div class="side-tabs" role="tablist" aria-label="Sidebar">
+      {panels.map((id, i) => (
+        <button
+          key={id}
+          type="button"
+          role="tab"
+          id={`side-tab-${id}`}
+          aria-controls={`panel-${id}`}
+          aria-selected={id === active}
+          tabIndex={id === active ? 0 : -1}
+          onClick={() => onSelect(id)}
+          onKeyDown={(e) => {
+            if (e.key === "ArrowRight" || e.key === "ArrowDown") (e.preventDefault(), move(i, 1));
+            if (e.key === "ArrowLeft" || e.key === "ArrowUp") (e.preventDefault(), move(i, -1));
+          }}
+        >
+          {panelName(id)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The search box, at the top of the sidebar; typing shows the Search tab. */
+export function SearchBox({ query, setQuery }: { query: string; setQuery: (q: string) => void }) {
+  return (
+    <input
+      class="sidebar-search"
+      type="search"
+      aria-label="Search notes"
+      placeholder="Search: words, &quot;phrases&quot;, tag:x"
+      value={query}
+      onInput={(e) => setQuery(e.currentTarget.value)}
+    />
   );
 }
 
@@ -82,17 +143,13 @@ export function Snippet({ html }: { html: string }) {
   );
 }
 
-export function SearchPanel(
-  { query, setQuery, onOpen }: {
-    query: string;
-    setQuery: (q: string) => void;
-    onOpen: (h: SearchHit) => void;
-  },
-) {
+/** Search results for the query typed in the SearchBox. */
+export function SearchPanel({ query, onOpen }: { query: string; onOpen: (h: SearchHit) => void }) {
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [error, setError] = useState("");
   useEffect(() => {
-    if (!query.trim()) return setHits([]);
+    // An empty box clears the results and any error the last query had.
+    if (!query.trim()) return (setHits([]), setError(""));
     const t = setTimeout(() => {
       api<{ hits: SearchHit[] }>(`/api/search${q({ q: query, limit: "30" })}`).then(
         (r) => (setHits(r.hits), setError("")),
@@ -103,14 +160,8 @@ export function SearchPanel(
   }, [query]);
   return (
     <div>
-      <input
-        type="search"
-        aria-label="Search notes"
-        placeholder="Search: words, &quot;phrases&quot;, tag:x"
-        value={query}
-        onInput={(e) => setQuery(e.currentTarget.value)}
-      />
-      {error && <p class="error">{error}</p>}
+      {!query.trim() && <p class="muted">Type in the search box above: words, "phrases", tag:x.</p>}
+      {error && <p class="error" role="alert">{error}</p>}
       <ul class="hits">
         {hits.map((h) => (
           <li key={h.ownerId + h.path}>
@@ -182,52 +233,43 @@ export function SidebarSettings(
   },
 ) {
   return (
-    <div class="overlay" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Sidebar panels"
-        onKeyDown={(e) => e.key === "Escape" && onClose()}
-      >
-        <h2>Sidebar panels</h2>
-        <ul class="layout">
-          {layout.map((p, i) => (
-            <li key={p.id}>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={p.visible}
-                  onChange={() =>
-                    onChange(layout.map((x) => (x.id === p.id ? { ...x, visible: !x.visible } : x)))}
-                />{" "}
-                {panelName(p.id)}
-              </label>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={`Move ${panelName(p.id)} up`}
-                disabled={i === 0}
-                onClick={() => onChange(moveItem(layout, i, -1))}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={`Move ${panelName(p.id)} down`}
-                disabled={i === layout.length - 1}
-                onClick={() => onChange(moveItem(layout, i, 1))}
-              >
-                ↓
-              </button>
-            </li>
-          ))}
-        </ul>
-        <div class="actions">
-          <button type="button" class="primary" onClick={onClose}>Done</button>
-        </div>
+    <Modal title="Sidebar panels" onClose={onClose}>
+      <ul class="layout">
+        {layout.map((p, i) => (
+          <li key={p.id}>
+            <label>
+              <input
+                type="checkbox"
+                checked={p.visible}
+                onChange={() =>
+                  onChange(layout.map((x) => (x.id === p.id ? { ...x, visible: !x.visible } : x)))}
+              />{" "}
+              {panelName(p.id)}
+            </label>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={`Move ${panelName(p.id)} up`}
+              disabled={i === 0}
+              onClick={() => onChange(moveItem(layout, i, -1))}
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={`Move ${panelName(p.id)} down`}
+              disabled={i === layout.length - 1}
+              onClick={() => onChange(moveItem(layout, i, 1))}
+            >
+              ↓
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div class="actions">
+        <button type="button" class="primary" onClick={onClose}>Done</button>
       </div>
-    </div>
+    </Modal>
   );
 }

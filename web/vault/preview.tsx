@@ -10,6 +10,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { api, type Note, q } from "./api.ts";
 import { renderPreviewFences } from "./fence_renderers.ts";
 import { attachmentSrc, renderMarkdown } from "./markdown.ts";
+import { type PropertyValue, splitFrontMatter } from "./front_matter.ts";
 import { usePluginHost } from "./plugin_slots.tsx";
 
 export interface PreviewProps {
@@ -43,6 +44,77 @@ function imagePath(src: string): string | undefined {
   } catch {
     return src;
   }
+}
+
+/** The event a tag chip sends; the app's search listens for it (main.tsx). */
+export const SEARCH_TAG_EVENT = "vault:search-tag";
+
+// Obsidian's body tags (server/vault/notes/tags.ts): after a start, a space, `,` or `;`; not only digits.
+const BODY_TAG = /(^|[\s,;])#([\p{L}\p{N}\p{M}_\/-]*[\p{L}\p{M}_-][\p{L}\p{N}\p{M}_\/-]*)/gu;
+
+function tagChip(tag: string): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "tag-chip";
+  b.dataset.tag = tag;
+  b.textContent = `#${tag}`;
+  b.setAttribute("aria-label", `Search tag ${tag}`);
+  return b;
+}
+
+/** `#tag` in the text (not in code or links) becomes a chip that searches for the tag. */
+function tagChips(root: DocumentFragment) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) =>
+      n.parentElement?.closest("code, pre, a, button") || !n.nodeValue?.includes("#")
+        ? NodeFilter.FILTER_REJECT
+        : NodeFilter.FILTER_ACCEPT,
+  });
+  const texts: Text[] = [];
+  while (walker.nextNode()) texts.push(walker.currentNode as Text);
+  for (const text of texts) {
+    const value = text.nodeValue ?? "";
+    const parts: (string | HTMLButtonElement)[] = [];
+    let last = 0;
+    for (const m of value.matchAll(BODY_TAG)) {
+      const at = m.index! + m[1]!.length;
+      parts.push(value.slice(last, at), tagChip(m[2]!.replace(/\/+$/, "")));
+      last = at + 1 + m[2]!.length;
+    }
+    if (parts.length === 0) continue;
+    parts.push(value.slice(last));
+    text.replaceWith(...parts.filter((p) => p !== ""));
+  }
+}
+
+/** The front matter as a properties table; tags as chips that search. */
+function propertiesTable(properties: [string, PropertyValue][]): HTMLElement {
+  const dl = document.createElement("dl");
+  dl.className = "properties";
+  dl.setAttribute("aria-label", "Properties");
+  for (const [key, value] of properties) {
+    const row = document.createElement("div");
+    const dt = document.createElement("dt");
+    dt.textContent = key;
+    const dd = document.createElement("dd");
+    if (Array.isArray(value)) {
+      for (const v of value) {
+        if (/^tags?$/i.test(key)) dd.append(tagChip(v.replace(/^#/, "")));
+        else {
+          const chip = document.createElement("span");
+          chip.className = "chip";
+          chip.textContent = v;
+          dd.append(chip);
+        }
+      }
+      if (value.length === 0) dd.textContent = "—";
+    } else if (/^tags?$/i.test(key)) {
+      for (const v of value.split(/[\s,]+/).filter(Boolean)) dd.append(tagChip(v.replace(/^#/, "")));
+    } else dd.textContent = value;
+    row.append(dt, dd);
+    dl.append(row);
+  }
+  return dl;
 }
 
 function applyPolicy(
@@ -90,10 +162,13 @@ export function Preview({ content, resolve, resolveAttachment, onOpen, owner, ne
     const el = ref.current;
     if (!el) return;
     const tpl = document.createElement("template");
+    const { properties } = splitFrontMatter(content);
     tpl.innerHTML = renderMarkdown(content);
     // Shared notes' attachments are the owner's, which the attachments API does not serve to others.
     const attachment = owner ? () => undefined : resolveAttachment;
     applyPolicy(tpl.content, resolve, attachment);
+    tagChips(tpl.content);
+    if (properties.length && !nested) tpl.content.prepend(propertiesTable(properties));
     el.replaceChildren(tpl.content);
     renderPreviewFences(plugins, el, content);
     if (nested) return;
@@ -125,6 +200,11 @@ export function Preview({ content, resolve, resolveAttachment, onOpen, owner, ne
       ref={ref}
       class="preview"
       onClick={(e) => {
+        const chip = (e.target as Element).closest<HTMLElement>("button.tag-chip");
+        if (chip) {
+          dispatchEvent(new CustomEvent(SEARCH_TAG_EVENT, { detail: chip.dataset.tag }));
+          return;
+        }
         const a = (e.target as Element).closest("a.wikilink");
         if (!a) return;
         e.preventDefault();

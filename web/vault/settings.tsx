@@ -2,21 +2,22 @@
  * Account settings (passkeys; API keys, whose secret is shown once, right after creating it) and the
  * admin panel (users, invite codes, registration mode).
  */
+import { TableWrap } from "../shared/ui.tsx";
 import { startRegistration } from "@simplewebauthn/browser";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
+import { useLoad as useSharedLoad } from "../shared/use_load.ts";
 import { api, type Me } from "./api.ts";
+import { passkeysPossible } from "./sign_in.tsx";
 import { AdminPlugins } from "./plugin_admin.tsx";
 import { PluginSettings } from "./plugin_slots.tsx";
 import { SharingSection } from "./sharing.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 
+/** `path`'s answer (`initial` until it comes), a reload, and the last error's message. */
 function useLoad<T>(path: string, initial: T): [T, () => void, string] {
-  const [data, setData] = useState<T>(initial);
-  const [error, setError] = useState("");
-  const load = () => void api<T>(path).then((d) => (setData(d), setError("")), (e) => setError(e.message));
-  useEffect(load, [path]);
-  return [data, load, error];
+  const s = useSharedLoad(() => api<T>(path), [path]);
+  return [s.data ?? initial, () => void s.reload(), s.error instanceof Error ? s.error.message : ""];
 }
 
 function Passkeys() {
@@ -62,7 +63,13 @@ function Passkeys() {
           </li>
         ))}
       </ul>
-      <button type="button" onClick={() => void add()}>Add a passkey</button>
+      {passkeysPossible()
+        ? <button type="button" onClick={() => void add()}>Add a passkey</button>
+        : (
+          <p class="muted">
+            Passkeys need the vault's domain name: open it by name (not at {location.hostname}) to add one.
+          </p>
+        )}
       {message && <p role="status">{message}</p>}
     </section>
   );
@@ -123,40 +130,42 @@ function ApiKeys() {
           <button type="button" onClick={() => setCreated(undefined)}>Done</button>
         </div>
       )}
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Key</th>
-            <th>Scope</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th>
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.keys.map((k) => (
-            <tr key={k.id}>
-              <td>{k.name}</td>
-              <td class="mono">{k.prefix}…</td>
-              <td>{k.scope}</td>
-              <td>{when(k.createdAt)}</td>
-              <td>{when(k.lastUsedAt)}</td>
-              <td>
-                <button
-                  type="button"
-                  onClick={() =>
-                    void api(`/api/api-keys/${encodeURIComponent(k.id)}`, { method: "DELETE" }).then(load)}
-                >
-                  Revoke {k.name}
-                </button>
-              </td>
+      <TableWrap label="API keys">
+        <table class="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Key</th>
+              <th>Scope</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>
+                <span class="sr-only">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.keys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td class="mono">{k.prefix}…</td>
+                <td>{k.scope}</td>
+                <td>{when(k.createdAt)}</td>
+                <td>{when(k.lastUsedAt)}</td>
+                <td>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void api(`/api/api-keys/${encodeURIComponent(k.id)}`, { method: "DELETE" }).then(load)}
+                  >
+                    Revoke {k.name}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
       <form class="inline" onSubmit={(e) => void create(e)}>
         <label>
           Name <input name="name" required maxLength={100} />
@@ -246,84 +255,88 @@ export function AdminPage({ me }: { me: Me }) {
         >
           New invite code
         </button>
-        <table>
-          <thead>
-            <tr>
-              <th>Code</th>
-              <th>Status</th>
-              <th>Created</th>
-              <th>Expires</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {invites.invites.map((i) => (
-              <tr key={i.id}>
-                <td class="mono">{i.code}</td>
-                <td>{i.status}</td>
-                <td>{when(i.createdAt)}</td>
-                <td>{when(i.expiresAt)}</td>
-                <td>
-                  {i.status === "unused" && (
-                    <button
-                      type="button"
-                      onClick={() =>
-                        act(
-                          api(`/api/admin/invites/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
-                          loadInvites,
-                        )}
-                    >
-                      Revoke {i.code.slice(0, 6)}…
-                    </button>
-                  )}
-                </td>
+        <TableWrap label="Invite codes">
+          <table class="table">
+            <thead>
+              <tr>
+                <th>Code</th>
+                <th>Status</th>
+                <th>Created</th>
+                <th>Expires</th>
+                <th>
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {invites.invites.map((i) => (
+                <tr key={i.id}>
+                  <td class="mono">{i.code}</td>
+                  <td>{i.status}</td>
+                  <td>{when(i.createdAt)}</td>
+                  <td>{when(i.expiresAt)}</td>
+                  <td>
+                    {i.status === "unused" && (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          act(
+                            api(`/api/admin/invites/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
+                            loadInvites,
+                          )}
+                      >
+                        Revoke {i.code.slice(0, 6)}…
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
       </section>
       <section class="card" aria-labelledby="users-h">
         <h2 id="users-h">Users</h2>
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Status</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.users.map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.email}</td>
-                <td>{u.role}</td>
-                <td>{u.disabled ? "disabled" : "active"}</td>
-                <td>
-                  {u.id !== me.id && (
-                    <>
-                      <button
-                        type="button"
-                        onClick={() => patch(u, { role: u.role === "admin" ? "user" : "admin" })}
-                      >
-                        {u.role === "admin" ? `Make ${u.name} a user` : `Make ${u.name} an admin`}
-                      </button>
-                      <button type="button" onClick={() => patch(u, { disabled: !u.disabled })}>
-                        {u.disabled ? `Enable ${u.name}` : `Disable ${u.name}`}
-                      </button>
-                    </>
-                  )}
-                </td>
+        <TableWrap label="Users">
+          <table class="table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Email</th>
+                <th>Role</th>
+                <th>Status</th>
+                <th>
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {users.users.map((u) => (
+                <tr key={u.id}>
+                  <td>{u.name}</td>
+                  <td>{u.email}</td>
+                  <td>{u.role}</td>
+                  <td>{u.disabled ? "disabled" : "active"}</td>
+                  <td>
+                    {u.id !== me.id && (
+                      <>
+                        <button
+                          type="button"
+                          onClick={() => patch(u, { role: u.role === "admin" ? "user" : "admin" })}
+                        >
+                          {u.role === "admin" ? `Make ${u.name} a user` : `Make ${u.name} an admin`}
+                        </button>
+                        <button type="button" onClick={() => patch(u, { disabled: !u.disabled })}>
+                          {u.disabled ? `Enable ${u.name}` : `Disable ${u.name}`}
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
       </section>
       <AdminPlugins me={me} />
     </main>

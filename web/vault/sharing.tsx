@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
+import { Modal } from "../shared/modal.tsx";
 
 interface Share {
   id: string;
@@ -62,63 +63,54 @@ export function ShareDialog({ path, onClose }: { path: string; onClose: () => vo
     }
   };
   return (
-    <div class="overlay" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`Share ${path}`}
-        onKeyDown={(e) => e.key === "Escape" && onClose()}
-      >
-        <h2>Share {path}</h2>
-        <form class="stack" onSubmit={(e) => void submit(e)}>
+    <Modal title={`Share ${path}`} onClose={onClose}>
+      <form class="stack" onSubmit={(e) => void submit(e)}>
+        <label>
+          Person's email <input name="email" type="email" required />
+        </label>
+        <label>
+          Access{" "}
+          <select name="permission">
+            <option value="read">can read</option>
+            <option value="read-write">can read and edit</option>
+          </select>
+        </label>
+        {folder && (
           <label>
-            Person's email <input name="email" type="email" required />
-          </label>
-          <label>
-            Access{" "}
-            <select name="permission">
-              <option value="read">can read</option>
-              <option value="read-write">can read and edit</option>
+            What{" "}
+            <select name="scope">
+              <option value="note">this note</option>
+              <option value="folder">the whole folder {folder}</option>
             </select>
           </label>
-          {folder && (
-            <label>
-              What{" "}
-              <select name="scope">
-                <option value="note">this note</option>
-                <option value="folder">the whole folder {folder}</option>
-              </select>
-            </label>
-          )}
-          {error && <p class="error" role="alert">{error}</p>}
-          {done && <p role="status">{done}</p>}
-          <div class="actions">
-            <button type="button" onClick={onClose}>Close</button>
-            <button type="submit" class="primary">Share</button>
-          </div>
-        </form>
-        {shares.length > 0 && (
-          <>
-            <h3>Shared with</h3>
-            <ul class="list">
-              {shares.map((s) => (
-                <li key={s.id}>
-                  {s.granteeName} ({s.granteeEmail}) · {s.path} · {s.permission}{" "}
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void api(`/api/shares/${encodeURIComponent(s.id)}`, { method: "DELETE" }).then(load)}
-                  >
-                    Stop sharing with {s.granteeName}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </>
         )}
-      </div>
-    </div>
+        {error && <p class="error" role="alert">{error}</p>}
+        {done && <p role="status">{done}</p>}
+        <div class="actions">
+          <button type="button" onClick={onClose}>Close</button>
+          <button type="submit" class="primary">Share</button>
+        </div>
+      </form>
+      {shares.length > 0 && (
+        <>
+          <h3>Shared with</h3>
+          <ul class="list">
+            {shares.map((s) => (
+              <li key={s.id}>
+                {s.granteeName} ({s.granteeEmail}) · {s.path} · {s.permission}{" "}
+                <button
+                  type="button"
+                  onClick={() =>
+                    void api(`/api/shares/${encodeURIComponent(s.id)}`, { method: "DELETE" }).then(load)}
+                >
+                  Stop sharing with {s.granteeName}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Modal>
   );
 }
 

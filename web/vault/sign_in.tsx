@@ -5,9 +5,18 @@
  */
 import { startAuthentication } from "@simplewebauthn/browser";
 import { useEffect, useState } from "preact/hooks";
+import type { PASSWORD_MIN_LENGTH } from "../../internal/auth/better_auth.ts";
 import { api, ApiError } from "./api.ts";
+import { SignInCard } from "../shared/sign_in_card.tsx";
 
 const PROVIDER_NAMES: Record<string, string> = { github: "GitHub", google: "Google" };
+
+/** The server's minimum (checked against it when the app is type-checked). */
+const PASSWORD_MIN: typeof PASSWORD_MIN_LENGTH = 10;
+
+/** Passkeys need a domain name: WebAuthn refuses an IP address as the relying party. */
+export const passkeysPossible = (hostname = location.hostname) =>
+  !/^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) && !hostname.includes(":") && !hostname.startsWith("[");
 
 export const oauthProviders = () =>
   (document.querySelector('meta[name="vault-oauth"]')?.getAttribute("content") ?? "").split(" ").filter(
@@ -108,8 +117,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     });
 
   return (
-    <main class="sign-in">
-      <h1>vault</h1>
+    <SignInCard
+      product="vault"
+      title={mode === "sign-in" ? "Sign in to your vault" : "Create your vault account"}
+    >
       <div class="switch" role="tablist" aria-label="Sign in or create an account">
         <button
           type="button"
@@ -146,17 +157,21 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             name="password"
             type="password"
             autocomplete={mode === "sign-in" ? "current-password" : "new-password"}
-            minLength={mode === "sign-up" ? 10 : undefined}
+            minLength={mode === "sign-up" ? PASSWORD_MIN : undefined}
+            {...(mode === "sign-up" ? { "aria-describedby": "password-hint" } : {})}
             required
           />
         </label>
+        {mode === "sign-up" && (
+          <p id="password-hint" class="muted small">At least {PASSWORD_MIN} characters.</p>
+        )}
         {mode === "sign-up" && needsInvite && (
           <label>
             Invite code{" "}
             <input name="invite" value={invite} onInput={(e) => setInvite(e.currentTarget.value)} required />
           </label>
         )}
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && <p class="alert alert-error" role="alert">{error}</p>}
         <button type="submit" class="primary" disabled={busy}>
           {mode === "sign-in" ? "Sign in" : "Create account"}
         </button>
@@ -167,10 +182,16 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             {mode === "sign-in" ? "Sign in" : "Sign up"} with {PROVIDER_NAMES[p] ?? p}
           </button>
         ))}
-        {mode === "sign-in" && (
+        {mode === "sign-in" && passkeysPossible() && (
           <button type="button" onClick={passkey} disabled={busy}>Sign in with a passkey</button>
         )}
+        {mode === "sign-in" && !passkeysPossible() && (
+          <p class="muted small" data-testid="no-passkeys">
+            Passkeys work only when the vault is opened by its domain name, not at an IP address such as{" "}
+            {location.hostname}.
+          </p>
+        )}
       </div>
-    </main>
+    </SignInCard>
   );
 }

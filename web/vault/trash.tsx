@@ -1,6 +1,7 @@
 /** The trash: deleted files, newest first, to restore where they were or delete for good. */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
+import { Modal } from "../shared/modal.tsx";
 
 interface TrashEntry {
   id: string;
@@ -24,42 +25,33 @@ export function TrashDialog({ onClose, onRestored }: { onClose: () => void; onRe
       (e) => setError(e instanceof Error ? e.message : String(e)),
     );
   return (
-    <div class="overlay" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Trash"
-        onKeyDown={(e) => e.key === "Escape" && onClose()}
-      >
-        <h2>Trash</h2>
-        {error && <p class="error" role="alert">{error}</p>}
-        {entries?.length === 0 && <p class="muted">The trash is empty.</p>}
-        <ul class="list">
-          {entries?.map((t) => (
-            <li key={t.id}>
-              <code>{t.path}</code> <span class="muted">{new Date(t.deletedAt).toLocaleString()}</span>
-              <button
-                type="button"
-                onClick={() =>
-                  act(api(`/api/trash/${encodeURIComponent(t.id)}/restore`, { method: "POST" }), onRestored)}
-              >
-                Restore {t.path}
-              </button>
-              <button
-                type="button"
-                onClick={() =>
-                  act(api(`/api/trash/${encodeURIComponent(t.id)}`, { method: "DELETE" }), () => {})}
-              >
-                Delete {t.path} for good
-              </button>
-            </li>
-          ))}
-        </ul>
-        <div class="actions">
-          <button type="button" class="primary" onClick={onClose}>Close</button>
-        </div>
+    <Modal title="Trash" onClose={onClose}>
+      {error && <p class="error" role="alert">{error}</p>}
+      {entries?.length === 0 && <p class="muted">The trash is empty.</p>}
+      <ul class="list">
+        {entries?.map((t) => (
+          <li key={t.id}>
+            <code>{t.path}</code> <span class="muted">{new Date(t.deletedAt).toLocaleString()}</span>
+            <button
+              type="button"
+              onClick={() =>
+                act(api(`/api/trash/${encodeURIComponent(t.id)}/restore`, { method: "POST" }), onRestored)}
+            >
+              Restore {t.path}
+            </button>
+            <button
+              type="button"
+              onClick={() =>
+                act(api(`/api/trash/${encodeURIComponent(t.id)}`, { method: "DELETE" }), () => {})}
+            >
+              Delete {t.path} for good
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div class="actions">
+        <button type="button" class="primary" onClick={onClose}>Close</button>
       </div>
-    </div>
+    </Modal>
   );
 }

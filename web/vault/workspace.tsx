@@ -20,6 +20,9 @@ import {
 } from "./panes.ts";
 import type { Tab } from "./tabs.ts";
 
+/** The width of the × at a tab's right end (style.css .tabs .tab::after). */
+const CLOSE_WIDTH = 22;
+
 const noteName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
 
 export interface WorkspaceProps {
@@ -69,28 +72,33 @@ export function Workspace(p: WorkspaceProps) {
               <div class="tabs" role="tablist" aria-label={two ? `Open notes, pane ${i + 1}` : "Open notes"}>
                 {pane.tabs.map((t) => {
                   const selected = sameTab(t, shown);
+                  const close = () => p.setLayout((l) => closeTabInPane(l, i, t));
+                  // Only tabs in a tablist: the × is drawn by the tab itself (CSS) and a click on it
+                  // closes the tab; the keyboard closes the focused tab with Delete.
                   return (
-                    <span class={selected ? "tab active" : "tab"} key={`${t.owner ?? ""}:${t.path}`}>
-                      <button
-                        type="button"
-                        role="tab"
-                        aria-selected={selected}
-                        onClick={() => p.setLayout((l) => openInPane(l, t, i))}
-                      >
-                        {noteName(t.path)}
-                      </button>
-                      <button
-                        type="button"
-                        class="icon-button"
-                        aria-label={`Close ${t.path}`}
-                        onClick={(e) => {
+                    <button
+                      type="button"
+                      role="tab"
+                      key={`${t.owner ?? ""}:${t.path}`}
+                      class={selected ? "tab active" : "tab"}
+                      aria-selected={selected}
+                      // Named by the note alone: the drawn × is not part of its name.
+                      aria-label={noteName(t.path)}
+                      aria-keyshortcuts="Delete"
+                      title={`${t.path} (Delete closes it)`}
+                      onClick={(e) => {
+                        const r = e.currentTarget.getBoundingClientRect();
+                        if (e.detail > 0 && e.clientX > r.right - CLOSE_WIDTH) {
                           e.stopPropagation();
-                          p.setLayout((l) => closeTabInPane(l, i, t));
-                        }}
-                      >
-                        ×
-                      </button>
-                    </span>
+                          close();
+                        } else p.setLayout((l) => openInPane(l, t, i));
+                      }}
+                      onKeyDown={(e) => {
+                        if (e.key === "Delete") (e.preventDefault(), close());
+                      }}
+                    >
+                      {noteName(t.path)}
+                    </button>
                   );
                 })}
               </div>

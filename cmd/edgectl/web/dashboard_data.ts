@@ -163,17 +163,7 @@ export async function metricsView(client: PrometheusClient, minutes: number): Pr
       ),
     })).sort((a, b) => a.label.localeCompare(b.label));
   };
-  const [rps, errors, p99] = await Promise.all([range(q.rate), range(q.errors), range(q.p99)]);
-  // The error ratio per point: 5xx rate / rate, where the rate is not zero.
-  const errorRatio = rps.map((s) => {
-    const err = new Map((errors.find((e) => e.label === s.label)?.points ?? []).map(([t, v]) => [t, v]));
-    return {
-      label: s.label,
-      points: s.points.filter(([, v]) => v > 0).map(([t, v]) =>
-        [t, (err.get(t) ?? 0) / v] as [number, number]
-      ),
-    };
-  });
+  const [rps, errorRatio, p99] = await Promise.all([range(q.rate), range(q.errorRatio), range(q.p99)]);
   return { start: start.getTime() / 1000, end: end.getTime() / 1000, step, rps, errorRatio, p99 };
 }
 

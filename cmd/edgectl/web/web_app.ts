@@ -173,6 +173,16 @@ const ROUTES = {
 } as const;
 
 /** A Kubernetes refusal keeps its status (403 Forbidden, 404, 409, 422) and message; others are 502. */
+/** GET /api/session: who is signed in and what the dashboard may do (the web app imports this type). */
+export interface WebSession {
+  user: WebUser | null;
+  auth: "kubeconfig" | "oidc";
+  readOnly: boolean;
+  /** The Prometheus and Jaeger addresses, or null when none is configured. */
+  prometheus: string | null;
+  traces: string | null;
+}
+
 function kubeError(c: Context, err: unknown) {
   if (err instanceof KubeApiError && err.status >= 400 && err.status < 500) {
     return c.json({ error: err.message, reason: err.reason }, err.status as 400);
@@ -181,9 +191,38 @@ function kubeError(c: Context, err: unknown) {
   throw err;
 }
 
-/** An upstream (Prometheus, Jaeger) that failed: 502 with its message, which names no credentials. */
-function upstreamError(c: Context, what: string, err: unknown) {
-  return c.json({ error: `${what}: ${(err as Error).message}` }, 502);
+const UPSTREAMS = {
+  prometheus: { name: "Prometheus", flag: "--prometheus-url", env: "EDGECTL_PROMETHEUS_URL" },
+  jaeger: { name: "Jaeger", flag: "--trace-endpoint", env: "EDGECTL_TRACE_ENDPOINT" },
+} as const;
+
+/** Why a fetch found nobody, in words (the clients' messages end with the runtime's cause). */
+function unreachableWhy(message: string): string {
+  if (/ECONNREFUSED|connection refused/i.test(message)) return "nothing listens there";
+  if (/ENOTFOUND|EAI_AGAIN|getaddrinfo|dns/i.test(message)) return "no such host";
+  if (/timeout|timed out|aborted/i.test(message)) return "it did not answer in time";
+  return "it did not answer";
+}
+
+/**
+ * An upstream (Prometheus, Jaeger) that failed: 502. When it cannot be reached, or something else
+ * answers at its address, the page says where the dashboard looked and which flag sets the address,
+ * not the runtime's error; the address names no credentials (endpoint.ts).
+ */
+function upstreamError(c: Context, what: keyof typeof UPSTREAMS, url: string, err: unknown) {
+  const u = UPSTREAMS[what];
+  const message = (err as Error).message;
+  const unreachable = /^cannot reach /.test(message);
+  const notIt = / without a (Prometheus|Jaeger) API response/.test(message);
+  if (!unreachable && !notIt) return c.json({ error: `${u.name}: ${message.replace(/^\w+: /, "")}` }, 502);
+  const why = unreachable
+    ? `${u.name} at ${url} cannot be reached: ${unreachableWhy(message)}`
+    : `${url} is not ${u.name}`;
+  return c.json({
+    error: `${why}. The dashboard reads ${u.name} at the address ${u.flag} (or ${u.env}) gives; ` +
+      `start edgectl web with the right one.`,
+    flag: u.flag,
+  }, 502);
 }
 
 export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
@@ -227,13 +266,14 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
 
   mountRoute(app, ROUTES.session, (c) => {
     const user = userOf(c);
-    return c.json({
+    const session: WebSession = {
       user: user ?? null,
       auth: oidc ? "oidc" : "kubeconfig",
       readOnly,
       prometheus: deps.prometheus ? deps.prometheus.baseUrl : null,
       traces: deps.jaeger ? deps.jaeger.baseUrl : null,
-    });
+    };
+    return c.json(session);
   });
 
   mountRoute(app, ROUTES.resources, async (c) => {
@@ -248,7 +288,7 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
     try {
       return c.json(await metricsView(deps.prometheus, query.minutes));
     } catch (err) {
-      return upstreamError(c, "prometheus", err);
+      return upstreamError(c, "prometheus", deps.prometheus.baseUrl, err);
     }
   });
 
@@ -257,7 +297,7 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
     try {
       return c.json({ traces: await recentTraces(deps.jaeger, query.limit) });
     } catch (err) {
-      return upstreamError(c, "jaeger", err);
+      return upstreamError(c, "jaeger", deps.jaeger.baseUrl, err);
     }
   });
 
@@ -268,7 +308,7 @@ export function createWebApp(deps: WebAppDeps): Hono<AppEnv> {
       if (!trace) return c.json({ error: `trace ${params.id} not found` }, 404);
       return c.json({ traceID: trace.traceID, tree: spanTree(trace) });
     } catch (err) {
-      return upstreamError(c, "jaeger", err);
+      return upstreamError(c, "jaeger", deps.jaeger.baseUrl, err);
     }
   });
 

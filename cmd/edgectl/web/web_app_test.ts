@@ -7,6 +7,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { KubeClient } from "../../../internal/k8s/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseEndpoint } from "../endpoint.ts";
+import { JaegerClient } from "../jaeger_client.ts";
+import { PrometheusClient } from "../prometheus_client.ts";
 import { createWebApp, WEB_CSP } from "./web_app.ts";
 
 const kube = new KubeClient({
@@ -89,4 +94,41 @@ test("the page answers 503 with the build hint when not built, under the CSP; / 
   const root = await a.fetch(new Request("http://dash.local/"));
   assert.equal(root.status, 302);
   assert.equal(root.headers.get("location"), "/ui/");
+});
+
+test("an unreachable Prometheus or Jaeger: 502 naming the address and the flag that sets it, no runtime error", async () => {
+  // A port nothing listens on: bound, then closed.
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  const endpoint = parseEndpoint(`http://127.0.0.1:${port}`, "--prometheus-url");
+  assert.ok(typeof endpoint !== "string");
+  const a = createWebApp({
+    log: silentLogger,
+    kube,
+    readOnly: false,
+    tls: false,
+    proxyNamespace: "edge-system",
+    bundle: undefined,
+    prometheus: new PrometheusClient(endpoint, 5000),
+    jaeger: new JaegerClient(endpoint, 5000),
+  });
+  for (
+    const [path, flag, name] of [
+      ["/api/metrics?minutes=5", "--prometheus-url", "Prometheus"],
+      ["/api/traces?limit=5", "--trace-endpoint", "Jaeger"],
+    ] as const
+  ) {
+    const res = await a.fetch(new Request(`http://dash.local${path}`));
+    assert.equal(res.status, 502, path);
+    const body = await res.json();
+    assert.match(
+      body.error,
+      new RegExp(`^${name} at http://127\\.0\\.0\\.1:${port} cannot be reached: nothing listens there\\.`),
+    );
+    assert.match(body.error, new RegExp(flag));
+    assert.equal(body.flag, flag);
+    assert.doesNotMatch(body.error, /ECONNREFUSED|fetch failed|TypeError/);
+  }
 });

@@ -29,6 +29,7 @@ import { type ConsoleOptions, consoleSessions } from "./sessions.ts";
 import { mountSignIn } from "./sign_in_routes.ts";
 
 export { type ConsoleOptions, type OidcMode, SESSION_COOKIE } from "./sessions.ts";
+export type { RevisionSummary } from "./read_routes.ts";
 
 export function consoleApp(options: ConsoleOptions) {
   const sessions = consoleSessions(options);

@@ -30,7 +30,9 @@ function param(value: string | undefined, what: "namespace" | "name"): string {
   return value;
 }
 
-/** What the pages list for a Revision. */
+/** What the pages list for a Revision (the console's web app imports this type). */
+export type RevisionSummary = ReturnType<typeof revisionSummary>;
+
 function revisionSummary(r: Revision) {
   return {
     name: r.metadata!.name,

@@ -1,31 +1,26 @@
 /**
- * Keeps the search index (server/vault/search) in step with the note files, following
- * docs/vault-search.md "Keeping the index current": every change the NoteStore reports (its own
- * writes and edits the watcher saw on disk) is applied per user, in order, on one queue; searches,
- * backlinks and the graph wait for the caller's queue first (`settled`), so a note written through
- * the API is found by the next request. At start `reconcile` compares `indexedVersions` with the
- * files and indexes what changed while the server was down.
+ * Keeps the search index and the link graph (server/vault/search) in step with the files,
+ * following docs/vault-search.md "Keeping the index current": every change the NoteStore reports
+ * (its own writes and edits the watcher saw on disk) is applied per user, in order, on one queue;
+ * searches, backlinks and the graph wait for the caller's queue first (`settled`), so a note written
+ * through the API is found by the next request. At start `reconcile` compares what is indexed with
+ * the files and indexes what changed while the server was down, through the same functions: links
+ * are resolved by the database against every file it knows (search/link_targets.ts), so the order
+ * in which notes arrive never changes where their links point.
  */
 import { readdir } from "node:fs/promises";
 import type { Kysely } from "kysely";
 import type { Logger } from "../../../internal/log/mod.ts";
 import { frontMatterEnd } from "../notes/mask_code.ts";
+import { entryKind, linkSpec, type NoteChange, NoteError, type NoteStore, parseNote } from "../notes/mod.ts";
 import {
-  entryKind,
-  type NoteChange,
-  NoteError,
-  type NoteStore,
-  parseNote,
-  PathSet,
-  resolveLink,
-} from "../notes/mod.ts";
-import {
+  addFiles,
+  indexedFiles,
   indexedVersions,
   type NoteDocument,
-  removeFolder,
+  type NoteLink,
   removeNote,
-  renameFolder,
-  renameNote,
+  removeNotes,
   type SearchTables,
   upsertNote,
   upsertNotes,
@@ -61,28 +56,39 @@ export class IndexSync {
     return next;
   }
 
+  /**
+   * Every change is applied as "make the index say what the disk says now" at the paths it names,
+   * never as a step relative to what the index held (a move of whatever was recorded at `from`):
+   * replicas sharing a database apply each other's changes in no set order, and a relative step
+   * applied late moves rows that are no longer there, or that came back since.
+   */
   async #apply(change: NoteChange): Promise<void> {
     const { userId, path } = change;
     if (change.kind === "renamed") {
-      if (change.folder) await renameFolder(this.db, userId, change.from!, path);
-      else if (entryKind(path) === "note") {
-        await renameNote(this.db, userId, change.from!, path);
-        await this.#index(userId, path);
+      if (change.folder) {
+        await this.#reconcile(userId, change.from!);
+        await this.#reconcile(userId, path);
+      } else {
+        await this.#sync(userId, change.from!);
+        await this.#sync(userId, path);
       }
       return;
     }
-    if (change.kind === "deleted") {
-      if (change.folder) await removeFolder(this.db, userId, path);
-      else await removeNote(this.db, userId, path);
+    if (change.folder) {
+      if (change.kind === "deleted") await this.#reconcile(userId, path);
       return;
     }
-    if (change.folder || entryKind(path) !== "note") return;
-    await this.#index(userId, path);
-    if (change.kind === "created") {
-      // Links written before this note existed were stored as their text; resolve them now.
-      const idx = await this.store.index(userId);
-      for (const b of idx.backlinks(path)) if (b.source !== path) await this.#index(userId, b.source);
-    }
+    await this.#sync(userId, path);
+    // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
+    // gone, unless its in-memory index was built): what was recorded below it goes too.
+    if (change.kind === "deleted" && change.source === "disk") await this.#reconcile(userId, path);
+  }
+
+  /** One path as it is on disk now: a note indexed, another file recorded, nothing removed. */
+  async #sync(userId: string, path: string): Promise<void> {
+    if (entryKind(path) === "note") await this.#index(userId, path);
+    else if (await this.store.isFile(userId, path)) await addFiles(this.db, userId, [path]);
+    else await removeNote(this.db, userId, path);
   }
 
   async #index(userId: string, path: string): Promise<void> {
@@ -91,8 +97,48 @@ export class IndexSync {
     else await removeNote(this.db, userId, path);
   }
 
+  /**
+   * Indexes files an import wrote (NoteStore.importFiles reports them to nobody): all of them
+   * recorded first, then the notes whose text is not indexed yet, in batches (`last`: the import's
+   * last batch, after which the planner's statistics are refreshed). On the user's queue,
+   * like every other change; unlike them, a failure is thrown at the importer.
+   */
+  indexImported(
+    userId: string,
+    files: readonly {
+      path: string;
+      kind: string;
+      text?: string;
+      version: string;
+      mtime: Date;
+      size: number;
+    }[],
+    options: { last?: boolean } = {},
+  ): Promise<void> {
+    let failure: unknown;
+    const done = this.#enqueue(userId, async () => {
+      try {
+        await addFiles(this.db, userId, files.map((f) => f.path));
+        const notes = files.filter((f) => f.kind === "note" && f.text !== undefined);
+        const known = await indexedVersions(this.db, userId, notes.map((n) => n.path));
+        const docs = notes.filter((n) => known.get(n.path)?.contentHash !== n.version)
+          .map((n) => noteDocument({ ...n, content: n.text! }));
+        // The planner's statistics once, after the last batch, not after every one.
+        if (docs.length || options.last) {
+          await upsertNotes(this.db, userId, docs, { analyze: options.last ?? false });
+        }
+      } catch (err) {
+        failure = err;
+        throw err;
+      }
+    });
+    return done.then(() => {
+      if (failure) throw failure;
+    });
+  }
+
   /** The index document of a note as it is on disk now; undefined when it is gone. */
-  async document(userId: string, path: string, files?: PathSet): Promise<NoteDocument | undefined> {
+  async document(userId: string, path: string): Promise<NoteDocument | undefined> {
     let note;
     try {
       note = await this.store.read(userId, path);
@@ -102,44 +148,41 @@ export class IndexSync {
       }
       throw err;
     }
-    const parsed = parseNote(note.path, note.content);
-    const known = files ?? (await this.store.index(userId)).files;
-    const links = parsed.links.map((link) => ({
-      target: resolveLink(link, note.path, known) ?? link.target,
-      kind: link.embed ? "embed" as const : link.kind,
-    }));
-    return {
-      path: note.path,
-      title: parsed.title,
-      tags: parsed.tags,
-      body: note.content.slice(frontMatterEnd(note.content)),
-      contentHash: note.version,
-      mtime: note.mtime,
-      size: note.size,
-      links: dedupe(links),
-    };
+    return noteDocument(note);
   }
 
-  /** Brings one user's index up to date with the files (new, changed and removed notes). */
+  /** Brings one user's index up to date with the files (new, changed and removed files and notes). */
   reconcileUser(userId: string): Promise<void> {
-    return this.#enqueue(userId, async () => {
-      const indexed = await indexedVersions(this.db, userId);
-      const idx = await this.store.index(userId);
-      const tree = await this.store.tree(userId, { stats: true });
-      const changed: NoteDocument[] = [];
-      const onDisk = new Set<string>();
-      for (const e of tree) {
-        if (e.kind !== "note") continue;
-        onDisk.add(e.path);
-        const known = indexed.get(e.path);
-        if (known && known.size === e.size && known.mtime.getTime() === e.mtime.getTime()) continue;
-        const doc = await this.document(userId, e.path, idx.files);
-        if (doc && doc.contentHash !== known?.contentHash) changed.push(doc);
-      }
-      if (changed.length) await upsertNotes(this.db, userId, changed);
-      for (const path of indexed.keys()) if (!onDisk.has(path)) await removeNote(this.db, userId, path);
-      if (changed.length) this.log?.info("search index caught up", { userId, notes: changed.length });
-    });
+    return this.#enqueue(userId, () => this.#reconcile(userId));
+  }
+
+  /**
+   * The index of the user's files (below folder `under`, or all) made equal to the disk: the start's
+   * catch-up, and a folder that moved or went. Gone first, then every file there is, then the notes'
+   * text and links: a link resolves against all the files at once, whichever note is indexed first.
+   */
+  async #reconcile(userId: string, under?: string): Promise<void> {
+    const tree = await this.store.tree(userId, { stats: true, under });
+    const files = tree.filter((e) => e.kind !== "folder");
+    const onDisk = new Set(files.map((e) => e.path));
+    const recorded = await indexedFiles(this.db, userId, under);
+    const indexed = await indexedVersions(this.db, userId, undefined, under);
+    const gone = [...new Set([...recorded, ...indexed.keys()])].filter((p) => !onDisk.has(p));
+    await removeNotes(this.db, userId, gone);
+    await addFiles(this.db, userId, files.map((e) => e.path).filter((p) => !recorded.has(p)));
+    const changed: NoteDocument[] = [];
+    for (const e of files) {
+      if (e.kind !== "note") continue;
+      const known = indexed.get(e.path);
+      if (known && known.size === e.size && known.mtime.getTime() === e.mtime.getTime()) continue;
+      const doc = await this.document(userId, e.path);
+      if (doc && doc.contentHash !== known?.contentHash) changed.push(doc);
+      else if (doc) await upsertNote(this.db, userId, doc); // same text: mtime and size only
+    }
+    if (changed.length) await upsertNotes(this.db, userId, changed);
+    if (!under && (changed.length || gone.length)) {
+      this.log?.info("search index caught up", { userId, notes: changed.length, removed: gone.length });
+    }
   }
 
   /**
@@ -152,12 +195,23 @@ export class IndexSync {
   }
 }
 
-function dedupe<T extends { target: string; kind: string }>(links: T[]): T[] {
-  const seen = new Set<string>();
-  return links.filter((l) => {
-    const key = `${l.kind}\0${l.target}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/** A note's index document: title, tags, the text without front matter, and its links as written. */
+export function noteDocument(
+  note: { path: string; content: string; version: string; mtime: Date; size: number },
+): NoteDocument {
+  const parsed = parseNote(note.path, note.content);
+  const links: NoteLink[] = parsed.links.map((link) => ({
+    ...linkSpec(link),
+    kind: link.embed ? "embed" as const : link.kind,
+  }));
+  return {
+    path: note.path,
+    title: parsed.title,
+    tags: parsed.tags,
+    body: note.content.slice(frontMatterEnd(note.content)),
+    contentHash: note.version,
+    mtime: note.mtime,
+    size: note.size,
+    links,
+  };
 }

@@ -14,6 +14,11 @@ export interface AtomicWriteOptions {
   exclusive?: boolean;
   /** File mode of the new file (default 0o644, or what the caller copies from the old file). */
   mode?: number;
+  /**
+   * false: no fsync of the file or its folder. For many files written together (an import), which
+   * then call `syncPaths` once for all of them, so the disk's journal commits them in a few flushes.
+   */
+  sync?: boolean;
 }
 
 /** The temporary name used while writing `path`: `.<name>.<12 hex>.tmp`, recognisable by `isTempName`. */
@@ -87,7 +92,7 @@ export async function atomicWrite(path: string, data: Uint8Array | string, opts:
     try {
       await h.writeFile(data);
       if (opts.mode !== undefined) await h.chmod(opts.mode);
-      await h.sync();
+      if (opts.sync !== false) await h.sync();
     } finally {
       await h.close();
     }
@@ -101,5 +106,28 @@ export async function atomicWrite(path: string, data: Uint8Array | string, opts:
     await unlink(tmp).catch(() => {});
     throw err;
   }
-  await fsyncDir(dirname(path));
+  if (opts.sync !== false) await fsyncDir(dirname(path));
+}
+
+/** fsyncs files written with `sync: false`, then their folders, many at a time. */
+export async function syncPaths(paths: readonly string[]): Promise<void> {
+  const syncOne = async (path: string) => {
+    const h = await open(path, "r").catch(() => undefined);
+    if (!h) return; // removed meanwhile: nothing to keep
+    try {
+      await h.sync().catch(() => {});
+    } finally {
+      await h.close();
+    }
+  };
+  await poolOf(64, paths, syncOne);
+  await poolOf(64, [...new Set(paths.map((p) => dirname(p)))], (dir) => fsyncDir(dir).catch(() => {}));
+}
+
+async function poolOf<T>(limit: number, items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

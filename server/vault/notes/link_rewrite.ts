@@ -53,10 +53,13 @@ export function rewriteLinks(
   const masked = maskCode(text);
   const links: NoteLink[] = extractLinks(masked, oldPath);
   // The same links read from the new location (same text, so same order and offsets).
-  const moved = newPath === oldPath ? links : extractLinks(masked, newPath);
+  // (A relative link that would climb above the vault from there is no link there: matched by offset.)
+  const moved = new Map(
+    (newPath === oldPath ? links : extractLinks(masked, newPath)).map((l) => [l.start, l]),
+  );
   const edits: { start: number; end: number; text: string }[] = [];
   const newDir = posix.dirname(newPath);
-  links.forEach((link, i) => {
+  links.forEach((link) => {
     const was = resolveLink(link, oldPath, ctx.before);
     if (!was) return;
     const now = ctx.moves.get(was) ?? was;
@@ -66,7 +69,8 @@ export function rewriteLinks(
       return;
     }
     // Unchanged when, as written, it still resolves to the same file from where the note is now.
-    if (now === was && resolveLink(moved[i]!, newPath, ctx.after) === now) return;
+    const here = moved.get(link.start);
+    if (now === was && here && resolveLink(here, newPath, ctx.after) === now) return;
     edits.push({ start: link.destStart, end: link.destEnd, text: markdownDest(link, newDir, now) });
   });
   if (!edits.length) return undefined;

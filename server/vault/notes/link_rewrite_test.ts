@@ -46,6 +46,14 @@ describe("rewriteLinks", () => {
     );
   });
 
+  it("re-bases a relative link that would climb above the vault from the note's new folder", () => {
+    const c = ctx(["a/b/Source.md", "People/Ann.md"], [["a/b/Source.md", "Source.md"]]);
+    assert.equal(
+      rewriteLinks("[ann](../../People/Ann.md) [[Ann]]", "a/b/Source.md", "Source.md", c),
+      "[ann](People/Ann.md) [[Ann]]",
+    );
+  });
+
   it("returns undefined when nothing points at a moved file", () => {
     const c = ctx(files, [["Unique.md", "U2.md"]]);
     assert.equal(rewriteLinks("[[Plan]] [[Missing]] [a](Plan.md)", "x.md", "x.md", c), undefined);

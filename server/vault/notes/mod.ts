@@ -33,12 +33,15 @@ export {
   type Attachment,
   type EntryKind,
   entryKind,
+  type ImportFile,
+  type ImportOutcome,
   MAX_NOTE_BYTES,
   type Note,
   type NoteChange,
   type NoteMeta,
   NoteStore,
   type NoteStoreOptions,
+  OBSIDIAN_DIR,
   type RenameResult,
   TRASH_DIR,
   type TrashEntry,
@@ -47,7 +50,18 @@ export {
 export { type Backlink, type GraphEdge, NoteIndex } from "./note_index.ts";
 export { type ParsedNote, parseNote } from "./parse_note.ts";
 export { extractLinks, type MarkdownLink, type NoteLink, type WikiLink } from "./links.ts";
-export { PathSet, resolveLink, resolveTarget, shortestLinkText } from "./resolve_link.ts";
+export {
+  candidateNames,
+  fileName,
+  linkNamesFor,
+  type LinkSpec,
+  linkSpec,
+  PathSet,
+  resolveLink,
+  resolveSpec,
+  resolveTarget,
+  shortestLinkText,
+} from "./resolve_link.ts";
 export { type Canvas, canvasSchema, formatCanvas, parseCanvas } from "./canvas.ts";
 export {
   attachmentHeaders,

@@ -5,10 +5,9 @@
  * current on its own writes and on external edits the watcher reports; the search engineer may
  * persist it later.
  */
-import { posix } from "node:path";
 import type { NoteLink } from "./links.ts";
 import { type ParsedNote, parseNote } from "./parse_note.ts";
-import { PathSet, resolveLink } from "./resolve_link.ts";
+import { candidateNames, fileName, linkSpec, PathSet, resolveLink } from "./resolve_link.ts";
 
 export interface Backlink {
   /** The note that links. */
@@ -22,18 +21,9 @@ export interface GraphEdge {
   target: string;
 }
 
-/** The lower-case file name a link can resolve to, with and without `.md`. */
+/** The lower-case file names a link can resolve to (resolve_link.ts). */
 function linkNames(link: NoteLink): string[] {
-  const name = posix.basename(link.target).toLowerCase();
-  if (!name) return [];
-  const names = [name, name + ".md"];
-  if (link.kind === "markdown") {
-    const written = (link.dest.startsWith("<") ? link.dest.slice(1, -1) : link.dest).split("#")[0]!;
-    try {
-      names.push(posix.basename(decodeURIComponent(written)).toLowerCase());
-    } catch { /* as written */ }
-  }
-  return names;
+  return candidateNames(linkSpec(link));
 }
 
 export class NoteIndex {
@@ -92,11 +82,7 @@ export class NoteIndex {
 
   /** Notes linking to `path`, sorted by source path. */
   backlinks(path: string): Backlink[] {
-    const name = posix.basename(path).toLowerCase();
-    const candidates = new Set([
-      ...this.#linkersByName.get(name) ?? [],
-      ...this.#linkersByName.get(name.replace(/\.md$/, "")) ?? [],
-    ]);
+    const candidates = this.#linkersByName.get(fileName(path)) ?? [];
     const out: Backlink[] = [];
     for (const source of candidates) {
       const parsed = this.#notes.get(source);

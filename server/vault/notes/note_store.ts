@@ -16,16 +16,17 @@
  * await store.rename(userId, "Projects/Plan.md", "Archive/Plan.md"); // [[Plan]] links elsewhere follow
  * (await store.index(userId)).backlinks("Ideas.md");
  */
-import { lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, utimes } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import {
   attachmentHeaders,
   type AttachmentType,
   checkAttachment,
+  MAX_ATTACHMENT_BYTES,
   sniffType,
   typeForExtension,
 } from "./attachment_type.ts";
-import { atomicWrite } from "./atomic_write.ts";
+import { atomicWrite, syncPaths } from "./atomic_write.ts";
 import { type Canvas, formatCanvas, parseCanvas } from "./canvas.ts";
 import { contentVersion } from "./content_version.ts";
 import { ConflictError, NoteError } from "./errors.ts";
@@ -96,6 +97,36 @@ export interface NoteChange {
   /** `store` for writes through this store, `disk` for edits made behind its back. */
   source: "store" | "disk";
 }
+
+/** One file of an import (`importFiles`). */
+export interface ImportFile {
+  /** Where it goes in the vault (normalised by the store); below `.obsidian/` when `aside`. */
+  path: string;
+  bytes: Uint8Array;
+  /** Kept as the file's modification time. */
+  mtime?: Date;
+  /** Obsidian's settings folder, kept aside: stored below `.obsidian/`, never listed, indexed or served. */
+  aside?: boolean;
+}
+
+/** What `importFiles` did with one file. */
+export type ImportOutcome =
+  & { path: string; aside?: boolean }
+  & (
+    | {
+      status: "created" | "updated" | "unchanged";
+      kind: EntryKind;
+      version: string;
+      size: number;
+      mtime: Date;
+      /** A note's text (for the index). */
+      text?: string;
+    }
+    | { status: "refused"; reason: string }
+  );
+
+/** The folder, inside each user's directory, where an import keeps Obsidian's settings. */
+export const OBSIDIAN_DIR = ".obsidian";
 
 export interface NoteStoreOptions {
   dataDir: string;
@@ -230,6 +261,12 @@ export class NoteStore {
       size: bytes.length,
       mtime: st.mtime,
     };
+  }
+
+  /** Whether a file (not a folder) is at `path` now. */
+  async isFile(userId: string, path: string): Promise<boolean> {
+    const { abs } = await this.#resolve(userId, path);
+    return (await lstat(abs).catch(() => undefined))?.isFile() ?? false;
   }
 
   /** A note or canvas with its current version. */
@@ -546,11 +583,18 @@ export class NoteStore {
   }
 
   /**
-   * Every folder and file of the user's vault (hidden entries and symlinks left out), sorted by path.
-   * `stats: false` skips sizes and mtimes (one stat per entry), 4-5x faster at 10,000 notes.
+   * Every folder and file of the user's vault (hidden entries and symlinks left out), sorted by path;
+   * with `under`, those below that folder. `stats: false` skips sizes and mtimes (one stat per
+   * entry), 4-5x faster at 10,000 notes.
    */
-  async tree(userId: string, opts: { stats?: boolean } = {}): Promise<TreeEntry[]> {
-    const out = await walkVault(await this.userRoot(userId), opts.stats ?? true);
+  async tree(userId: string, opts: { stats?: boolean; under?: string } = {}): Promise<TreeEntry[]> {
+    let out: TreeEntry[];
+    if (opts.under) {
+      // One folder's subtree (nothing when it is not a folder now), with vault paths.
+      const { rel, abs } = await this.#resolve(userId, opts.under);
+      if (!(await lstat(abs).catch(() => undefined))?.isDirectory()) return [];
+      out = (await walkVault(abs, opts.stats ?? true)).map((e) => ({ ...e, path: `${rel}/${e.path}` }));
+    } else out = await walkVault(await this.userRoot(userId), opts.stats ?? true);
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
@@ -600,6 +644,136 @@ export class NoteStore {
     }
     if (sniffType(bytes) !== type) throw new NoteError("type_mismatch", `${rel} does not contain ${type}`);
     return { path: rel, type, size: bytes.length, bytes, headers: attachmentHeaders(type, bytes.length) };
+  }
+
+  // ---- import -------------------------------------------------------------------------------
+
+  /**
+   * Writes many files at once (an import): each atomically, but synced to disk together at the end.
+   * New files are reported to nobody (the importer indexes them in bulk, and thousands of events
+   * would flood the live channel); replaced ones are reported as changed, so an editor that has one
+   * open reloads it. A file whose path already holds the
+   * same bytes is left alone (`unchanged`: a re-run changes nothing); other bytes there are refused
+   * unless `overwrite`. Each file is checked as the single-file routes check it: notes are UTF-8 of
+   * at most 1 MiB, canvases valid JSON Canvas, attachments what their extension says, anything else
+   * at most 20 MiB. `dryRun` checks and compares without writing.
+   */
+  async importFiles(
+    userId: string,
+    files: readonly ImportFile[],
+    opts: { overwrite?: boolean; dryRun?: boolean } = {},
+  ): Promise<ImportOutcome[]> {
+    const root = await this.userRoot(userId);
+    return await this.#lock.run(userId, async () => {
+      const out: ImportOutcome[] = new Array(files.length);
+      const written: string[] = [];
+      await mapLimit([...files.keys()], 16, async (i) => {
+        const f = files[i]!;
+        try {
+          out[i] = await this.#importOne(userId, root, f, opts, written);
+        } catch (err) {
+          if (!(err instanceof NoteError)) throw err;
+          out[i] = {
+            path: f.path,
+            ...(f.aside ? { aside: true } : {}),
+            status: "refused",
+            reason: err.message,
+          };
+        }
+      });
+      if (written.length) await syncPaths(written);
+      for (const o of out) {
+        if (o.status === "updated" && !o.aside) {
+          this.#emit({ userId, kind: "changed", path: o.path, source: "store" });
+        }
+      }
+      return out;
+    });
+  }
+
+  async #importOne(
+    userId: string,
+    root: string,
+    f: ImportFile,
+    opts: { overwrite?: boolean; dryRun?: boolean },
+    written: string[],
+  ): Promise<ImportOutcome> {
+    const rel = normalizeNotePath(f.path);
+    const abs = await resolveInside(root, f.aside ? `${OBSIDIAN_DIR}/${rel}` : rel);
+    const kind = entryKind(rel);
+    let text: string | undefined;
+    if (f.aside || kind === "file") {
+      if (f.bytes.length > MAX_ATTACHMENT_BYTES) {
+        throw new NoteError("too_large", `files are limited to ${MAX_ATTACHMENT_BYTES} bytes`);
+      }
+    } else if (kind === "attachment") {
+      checkAttachment(rel, typeForExtension(rel)!, f.bytes);
+    } else {
+      if (f.bytes.length > MAX_NOTE_BYTES) {
+        throw new NoteError("too_large", `notes and canvases are limited to ${MAX_NOTE_BYTES} bytes`);
+      }
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(f.bytes);
+      } catch {
+        throw new NoteError("not_a_note", "not UTF-8 text");
+      }
+      if (kind === "canvas") parseCanvas(text);
+    }
+    const version = contentVersion(f.bytes);
+    const st = await lstat(abs).catch(() => undefined);
+    if (st?.isDirectory()) throw new NoteError("already_exists", `a folder is at ${rel}`);
+    if (st && !st.isFile()) throw new NoteError("already_exists", `something other than a file is at ${rel}`);
+    const base = { path: rel, ...(f.aside ? { aside: true } : {}), kind, version, size: f.bytes.length };
+    const withText = kind === "note" && !f.aside ? { text } : {};
+    if (st) {
+      const same = st.size === f.bytes.length && contentVersion(await readFile(abs)) === version;
+      if (same) return { ...base, ...withText, status: "unchanged", mtime: st.mtime };
+      if (!opts.overwrite) {
+        throw new NoteError("already_exists", `${rel} exists with other content (overwrite replaces it)`);
+      }
+    }
+    const mtime = f.mtime ?? new Date();
+    const status = st ? "updated" as const : "created" as const;
+    if (opts.dryRun) return { ...base, ...withText, status, mtime };
+    await this.#mkdirParent(rel, abs);
+    try {
+      await atomicWrite(abs, f.bytes, {
+        exclusive: !st,
+        sync: false,
+        mode: st ? st.mode & 0o777 : undefined,
+      });
+    } catch (err) {
+      if (errno(err) === "EEXIST") throw new NoteError("already_exists", `${rel} already exists`);
+      throw err;
+    }
+    if (f.mtime) await utimes(abs, f.mtime, f.mtime);
+    written.push(abs);
+    if (!f.aside) {
+      this.#remember(userId, rel, version);
+      (await this.#indexIfBuilt(userId))?.set(rel, text !== undefined && kind === "note" ? text : undefined);
+    }
+    return { ...base, ...withText, status, mtime };
+  }
+
+  /**
+   * Every file of the user's vault as an export takes it: the files the tree lists, and Obsidian's
+   * settings kept aside below `.obsidian/`, each with a way to read it. Not the trash.
+   */
+  async exportEntries(
+    userId: string,
+  ): Promise<{ path: string; size: number; mtime: Date; read(): Promise<Uint8Array> }[]> {
+    const root = await this.userRoot(userId);
+    const settings = join(root, OBSIDIAN_DIR);
+    const aside = (await lstat(settings).catch(() => undefined))?.isDirectory()
+      ? (await walkVault(settings, true)).map((e) => ({ ...e, path: `${OBSIDIAN_DIR}/${e.path}` }))
+      : [];
+    const all = [...aside, ...await walkVault(root, true)].filter((e) => e.kind !== "folder");
+    return all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((e) => ({
+      path: e.path,
+      size: e.size ?? 0,
+      mtime: e.mtime,
+      read: () => readFile(join(root, e.path)),
+    }));
   }
 
   // ---- index and external edits -------------------------------------------------------------

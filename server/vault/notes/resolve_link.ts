@@ -1,9 +1,16 @@
 /**
- * Which file a link points to, Obsidian's way: the exact vault path first, then the path relative
- * to the linking note's folder, then the file whose path ends with what is written (`note` finds
- * `any/folder/note.md`); when several end that way, the one with the shortest path wins, then the
- * alphabetically first, so the answer never depends on listing order. Links written without an
- * extension mean a `.md` note. Matching falls back to case-insensitive, as on macOS and Windows.
+ * Which file a link points to, Obsidian's way (docs/vault.md, "Links"): the exact vault path first
+ * (Obsidian: "Folder paths start at the vault root"), then the path relative to the linking note's
+ * folder, then the file whose path ends with what is written (`note` finds `any/folder/note.md`);
+ * when several end that way, the one with the shortest path wins, then the alphabetically first, so
+ * the answer never depends on listing order. Links written without an extension mean a `.md` note.
+ * Matching falls back to case-insensitive, as on macOS and Windows.
+ *
+ * One implementation for every index: the notes library's in-memory `NoteIndex` and the database's
+ * link table (server/vault/search/link_targets.ts) both call `resolveSpec`. A link can only ever
+ * resolve to a file whose lower-case name is one of `candidateNames(spec)`, so resolving against
+ * only the files of those names gives the same answer as resolving against the whole vault: that
+ * is what lets the database re-resolve just the links a created, moved or deleted file can change.
  */
 import { posix } from "node:path";
 import type { NoteLink } from "./links.ts";
@@ -84,13 +91,78 @@ function withMd(target: string): string[] {
   return posix.extname(target) ? [target, target + ".md"] : [target + ".md", target];
 }
 
+/** What a link needs to be resolved (again, later): stored with each link in the database. */
+export interface LinkSpec {
+  /** Wiki links: the target as written; Markdown links: the destination resolved against the note's folder. */
+  target: string;
+  /** Markdown links only: the destination as written, percent-decoded, without `#fragment`. */
+  dest?: string;
+}
+
+/** The spec of a parsed link. */
+export function linkSpec(link: NoteLink): LinkSpec {
+  if (link.kind !== "markdown") return { target: link.target };
+  const written = link.dest.startsWith("<") ? link.dest.slice(1, -1) : link.dest;
+  const bare = written.split("#")[0]!;
+  let dest = bare;
+  try {
+    dest = decodeURIComponent(bare);
+  } catch { /* as written */ }
+  return { target: link.target, dest };
+}
+
+/** The lower-case name of a file, as `candidateNames` compares it. */
+export function fileName(path: string): string {
+  return posix.basename(path).toLowerCase();
+}
+
+/** The lower-case names of the files `spec` may resolve to: its own name, and with `.md` added. */
+export function candidateNames(spec: LinkSpec): string[] {
+  const name = fileName(spec.target);
+  return name ? [name, name + ".md"] : [];
+}
+
+/** The `fileName`s of links that a file named `name` may be the target of (the inverse of candidateNames). */
+export function linkNamesFor(name: string): string[] {
+  return name.endsWith(".md") && name.length > 3 ? [name, name.slice(0, -3)] : [name];
+}
+
 /** Resolves a target as written (`note`, `folder/note`, `note.md`, `img.png`) from the note `from`. */
 export function resolveTarget(target: string, from: string, files: PathSet): string | undefined {
+  return resolveSpec({ target }, from, files);
+}
+
+/**
+ * The file a link resolves to from the note `from`, or undefined when there is none (yet). A hit
+ * whose name is not one of the spec's candidate names (`a/x/..` normalises to `a`) is no hit.
+ */
+export function resolveSpec(spec: LinkSpec, from: string, files: PathSet): string | undefined {
+  if (spec.target.replace(/^\/+/, "") === "") return files.has(from) ? from : undefined;
+  const names = candidateNames(spec);
+  const ok = (
+    hit: string | undefined,
+  ) => (hit !== undefined && names.includes(fileName(hit)) ? hit : undefined);
+  if (spec.dest !== undefined) {
+    for (const f of withMd(spec.target)) {
+      const hit = ok(files.find(f));
+      if (hit) return hit;
+    }
+    // Obsidian also writes Markdown links in "shortest path" form; resolve those like wiki targets.
+    return fileName(spec.dest) === fileName(spec.target) ? byName(spec.dest, from, files, ok) : undefined;
+  }
+  return byName(spec.target, from, files, ok);
+}
+
+function byName(
+  target: string,
+  from: string,
+  files: PathSet,
+  ok: (hit: string | undefined) => string | undefined,
+): string | undefined {
   const t = target.replace(/^\/+/, "");
-  if (t === "") return files.has(from) ? from : undefined;
   const forms = withMd(t);
   for (const f of forms) {
-    const hit = files.find(posix.normalize(f));
+    const hit = ok(files.find(posix.normalize(f)));
     if (hit) return hit;
   }
   const dir = posix.dirname(from);
@@ -98,7 +170,7 @@ export function resolveTarget(target: string, from: string, files: PathSet): str
     for (const f of forms) {
       const rel = posix.normalize(posix.join(dir, f));
       if (!rel.startsWith("../")) {
-        const hit = files.find(rel);
+        const hit = ok(files.find(rel));
         if (hit) return hit;
       }
     }
@@ -109,7 +181,7 @@ export function resolveTarget(target: string, from: string, files: PathSet): str
     const matches = [...files.named(name)].filter((p) =>
       p.toLowerCase() === f.toLowerCase() || p.toLowerCase().endsWith(suffix)
     );
-    const hit = pick(matches);
+    const hit = ok(pick(matches));
     if (hit) return hit;
   }
   return undefined;
@@ -117,21 +189,7 @@ export function resolveTarget(target: string, from: string, files: PathSet): str
 
 /** The file a parsed link points to, or undefined when it points to nothing (yet). */
 export function resolveLink(link: NoteLink, from: string, files: PathSet): string | undefined {
-  if (link.kind === "markdown") {
-    for (const f of withMd(link.target)) {
-      const hit = files.find(f);
-      if (hit) return hit;
-    }
-    // Obsidian also writes Markdown links in "shortest path" form; resolve those like wiki targets.
-    const written = link.dest.startsWith("<") ? link.dest.slice(1, -1) : link.dest;
-    const bare = written.split("#")[0]!;
-    try {
-      return resolveTarget(decodeURIComponent(bare), from, files);
-    } catch {
-      return resolveTarget(bare, from, files);
-    }
-  }
-  return resolveTarget(link.target, from, files);
+  return resolveSpec(linkSpec(link), from, files);
 }
 
 /**

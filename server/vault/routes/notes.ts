@@ -11,7 +11,7 @@
  *   POST   /api/notes/move                 rename or move a file or folder; links follow
  *   GET    /api/trash, POST /api/trash/:id/restore, DELETE /api/trash/:id
  *   POST   /api/folders, DELETE /api/folders?path=
- *   GET    /api/tags, /api/backlinks?path=, /api/graph
+ *   GET    /api/tags, /api/backlinks?path=, /api/links?path=, /api/links/unresolved, /api/graph
  *   POST   /api/daily, GET /api/templates, POST /api/notes/from-template
  *   GET    /api/canvas?path=               a canvas, parsed
  *   PUT    /api/attachments?path=          raw bytes with their Content-Type; GET serves them
@@ -33,7 +33,15 @@ import {
   openDailyNote,
 } from "../notes/mod.ts";
 import { defineRoute, idParams, mountRoute, recordId, type RouteSpec } from "../openapi/route_spec.ts";
-import { backlinks, GRAPH_LIMITS, linkGraph, SEARCH_LIMITS, searchNotes } from "../search/mod.ts";
+import {
+  backlinks,
+  GRAPH_LIMITS,
+  linkGraph,
+  outgoingLinks,
+  SEARCH_LIMITS,
+  searchNotes,
+  unresolvedLinks,
+} from "../search/mod.ts";
 import { covers, permissionFor, sharesReceived } from "../sharing/shares.ts";
 import type { Permission, VaultDatabase } from "../store/db.ts";
 import type { RouteHandler } from "../../../internal/openapi/mod.ts";
@@ -214,6 +222,43 @@ export const notesApi = {
       },
     },
     errors: [404],
+  }),
+  links: spec({
+    method: "get",
+    path: "/api/links",
+    operationId: "outgoingLinks",
+    summary: "The links written in a note: the file each resolves to, or its target as written",
+    query: pathQuery,
+    responses: {
+      200: {
+        description: "by target; `exists: false` for an unresolved link",
+        schema: z.object({
+          links: z.array(z.object({ target: z.string(), kind: z.string(), exists: z.boolean() })),
+        }),
+      },
+    },
+    errors: [404],
+  }),
+  unresolved: spec({
+    method: "get",
+    path: "/api/links/unresolved",
+    operationId: "unresolvedLinks",
+    summary: "Links of the caller's notes that point to no file (yet)",
+    description: "As Obsidian's unresolved links: each resolves as soon as a file it names appears.",
+    responses: {
+      200: {
+        description: "by target, then the note it is written in",
+        schema: z.object({
+          links: z.array(
+            z.object({
+              source: z.string().describe("the note the link is written in"),
+              target: z.string().describe("as written (a Markdown link: resolved against its note's folder)"),
+              kind: z.string(),
+            }),
+          ),
+        }),
+      },
+    },
   }),
   graph: spec({
     method: "get",
@@ -457,6 +502,24 @@ export function notesRoutes({ db, store, sync }: NotesDeps): Hono<VaultEnv> {
       found.map(async (b) => (await permissionFor(db, callerOf(c).userId, who, b.path)) ? b : undefined),
     )).filter((b) => b !== undefined);
     return c.json({ backlinks: visible });
+  });
+
+  mount(notesApi.links, async (c, { query }) => {
+    const who = await target(callerOf(c).userId, query.owner, query.path, "read");
+    await sync.settled(who);
+    const links = await outgoingLinks(db, who, normalizeNotePath(query.path));
+    if (who === callerOf(c).userId) return c.json({ links });
+    // Another user's note: what its links point to is theirs to show only where shared too.
+    const shown = await Promise.all(
+      links.map(async (l) => (await permissionFor(db, callerOf(c).userId, who, l.target)) ? l : undefined),
+    );
+    return c.json({ links: shown.filter((l) => l !== undefined) });
+  });
+
+  mount(notesApi.unresolved, async (c) => {
+    const { userId } = callerOf(c);
+    await sync.settled(userId);
+    return c.json({ links: await unresolvedLinks(db, userId) });
   });
 
   mount(notesApi.graph, async (c, { query }) => {

@@ -4,8 +4,16 @@ import { removeDataDirs } from "../../../internal/db/_test_data_dir.ts";
 import type { Database } from "../../../internal/db/mod.ts";
 import { type PostgresServer, startPostgres } from "../../../test/harness/postgres.ts";
 import { openSearchDb } from "./_test_search_db.ts";
-import { backlinks, linkGraph, outgoingLinks } from "./link_graph.ts";
-import { type NoteLink, removeNote, upsertNote } from "./note_index.ts";
+import { backlinks, linkGraph, outgoingLinks, unresolvedLinks } from "./link_graph.ts";
+import {
+  addFiles,
+  type NoteLink,
+  removeFolder,
+  removeNote,
+  renameFolder,
+  renameNote,
+  upsertNote,
+} from "./note_index.ts";
 import type { SearchTables } from "./schema.ts";
 
 let postgres: PostgresServer | undefined;
@@ -19,29 +27,33 @@ after(async () => {
 
 const wiki = (target: string): NoteLink => ({ target, kind: "wiki" });
 
+type Db = Database<SearchTables>["db"];
+
+const put = (db: Db, user: string, path: string, links: NoteLink[], tags: string[] = []) =>
+  upsertNote(db, user, {
+    path,
+    title: path.toUpperCase(),
+    tags,
+    body: `note ${path}`,
+    contentHash: `${path}:${JSON.stringify(links)}`,
+    mtime: new Date(0),
+    size: 1,
+    links,
+  });
+
 /** a -> b -> c -> d, a -> missing (dangling), e embeds a; x is alone; bob has his own a -> b. */
-async function seed(db: Database<SearchTables>["db"]): Promise<void> {
-  const put = (user: string, path: string, links: NoteLink[], tags: string[] = []) =>
-    upsertNote(db, user, {
-      path,
-      title: path.toUpperCase(),
-      tags,
-      body: `note ${path}`,
-      contentHash: path,
-      mtime: new Date(0),
-      size: 1,
-      links,
-    });
-  await put("alice", "a.md", [wiki("b.md"), wiki("missing.md"), wiki("b.md"), {
+async function seed(db: Db): Promise<void> {
+  await put(db, "alice", "a.md", [wiki("b.md"), wiki("missing.md"), wiki("b.md"), {
     target: "b.md",
+    dest: "b.md",
     kind: "markdown",
   }]);
-  await put("alice", "b.md", [wiki("c.md"), wiki("b.md")], ["hub"]);
-  await put("alice", "c.md", [wiki("d.md")]);
-  await put("alice", "d.md", []);
-  await put("alice", "e.md", [{ target: "a.md", kind: "embed" }]);
-  await put("alice", "x.md", []);
-  await put("bob", "a.md", [wiki("b.md")]);
+  await put(db, "alice", "b.md", [wiki("c.md"), wiki("b.md")], ["hub"]);
+  await put(db, "alice", "c.md", [wiki("d.md")]);
+  await put(db, "alice", "d.md", []);
+  await put(db, "alice", "e.md", [{ target: "a.md", kind: "embed" }]);
+  await put(db, "alice", "x.md", []);
+  await put(db, "bob", "a.md", [wiki("b.md")]);
 }
 
 for (
@@ -70,12 +82,82 @@ for (
         title: "E.MD",
         kind: "embed",
       }]);
+      assert.deepEqual(await backlinks(database.db, "alice", "x.md"), []);
+    });
+
+    test("a link to a note not written yet is unresolved, and resolves when the note appears", async () => {
+      // Bob's a.md links b.md, which he does not have (Alice's is hers).
+      assert.deepEqual(await backlinks(database.db, "bob", "b.md"), []);
+      assert.deepEqual(await unresolvedLinks(database.db, "bob"), [{
+        source: "a.md",
+        target: "b.md",
+        kind: "wiki",
+      }]);
+      await put(database.db, "bob", "b.md", []);
       assert.deepEqual(await backlinks(database.db, "bob", "b.md"), [{
         path: "a.md",
         title: "A.MD",
         kind: "wiki",
       }]);
-      assert.deepEqual(await backlinks(database.db, "alice", "x.md"), []);
+      assert.deepEqual(await unresolvedLinks(database.db, "bob"), []);
+      assert.deepEqual(await unresolvedLinks(database.db, "alice"), [
+        { source: "a.md", target: "missing.md", kind: "wiki" },
+      ]);
+    });
+
+    test("names resolve by Obsidian's rule whatever the order, and again after moves and deletes", async () => {
+      const db = database.db;
+      const u = "carol";
+      // Written before any target exists; two folders each hold an Index.md.
+      await put(db, u, "Work/Plan.md", [wiki("Index"), {
+        target: "Work/img.png",
+        dest: "img.png",
+        kind: "embed",
+      }]);
+      await put(db, u, "Home/List.md", [wiki("Index")]);
+      await put(db, u, "Top.md", [wiki("Index"), wiki("Home/Index")]);
+      assert.equal((await unresolvedLinks(db, u)).length, 5);
+      await put(db, u, "Home/Index.md", []);
+      await put(db, u, "Work/Index.md", []);
+      await addFiles(db, u, ["Work/img.png"]);
+      const sources = async (path: string) => (await backlinks(db, u, path)).map((b) => b.path);
+      // Each folder's notes mean their own Index; elsewhere the shortest path, then alphabetical.
+      assert.deepEqual(await sources("Work/Index.md"), ["Work/Plan.md"]);
+      assert.deepEqual(await sources("Home/Index.md"), ["Home/List.md", "Top.md"]);
+      assert.deepEqual(await sources("Work/img.png"), ["Work/Plan.md"]);
+      assert.deepEqual(await unresolvedLinks(db, u), []);
+      // One at the root: an exact vault path wins over every folder's own.
+      await put(db, u, "Index.md", []);
+      assert.deepEqual(await sources("Index.md"), ["Home/List.md", "Top.md", "Work/Plan.md"]);
+      // Deleted: what pointed at it resolves to what is left.
+      await removeNote(db, u, "Index.md");
+      assert.deepEqual(await sources("Work/Index.md"), ["Work/Plan.md"]);
+      // Moved away: links follow their name (not the file), the moved note's own links re-resolve.
+      await renameNote(db, u, "Work/Index.md", "Archive/Old.md");
+      await renameNote(db, u, "Work/Plan.md", "Home/Plan.md");
+      assert.deepEqual(await sources("Home/Index.md"), ["Home/List.md", "Home/Plan.md", "Top.md"]);
+      assert.deepEqual(await sources("Archive/Old.md"), []);
+      // A Markdown link's path stays what the note says until the note's text is rewritten.
+      assert.deepEqual(await unresolvedLinks(db, u), []);
+      await renameFolder(db, u, "Home", "Personal");
+      assert.deepEqual(await sources("Personal/Index.md"), [
+        "Personal/List.md",
+        "Personal/Plan.md",
+        "Top.md",
+      ]);
+      assert.deepEqual((await unresolvedLinks(db, u)).map((l) => l.target), ["Home/Index"]);
+      await removeFolder(db, u, "Personal");
+      assert.deepEqual((await unresolvedLinks(db, u)).map((l) => l.target), ["Home/Index", "Index"]);
+      // The graph draws the attachment as a file that exists.
+      await addFiles(db, u, ["a/img.png"]);
+      await put(db, u, "Gallery.md", [{ target: "img.png", kind: "embed" }]);
+      const graph = await linkGraph(db, u);
+      assert.deepEqual(graph.nodes.find((n) => n.path === "a/img.png"), {
+        path: "a/img.png",
+        title: "img.png",
+        tags: [],
+        exists: true,
+      });
     });
 
     test("outgoing links say which targets exist", async () => {

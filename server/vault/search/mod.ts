@@ -1,7 +1,7 @@
 /**
  * The vault's search index and link graph, kept in the database (PGlite or PostgreSQL) next to the
- * note files they are derived from. The routes call these functions; migration 0002_notes_index
- * creates the tables.
+ * note files they are derived from. The routes call these functions; migrations 0002_notes_index,
+ * 0007_search_changes and 0009_link_targets create the tables.
  *
  * @example
  * await upsertNote(db, userId, parsedNote);
@@ -9,15 +9,18 @@
  * const links = await backlinks(db, userId, "People/Alice.md");
  */
 export {
+  addFiles,
   analyzeSearchIndex,
   folderOf,
   INDEXED_BODY_CHARS,
+  indexedFiles,
   type IndexedVersion,
   indexedVersions,
   type NoteDocument,
   type NoteLink,
   removeFolder,
   removeNote,
+  removeNotes,
   removeUserIndex,
   renameFolder,
   renameNote,
@@ -45,5 +48,7 @@ export {
   type LinkGraphOptions,
   type OutgoingLink,
   outgoingLinks,
+  type UnresolvedLink,
+  unresolvedLinks,
 } from "./link_graph.ts";
 export type { LinkKind, NoteIndexTable, NoteLinksTable, SearchDb, SearchTables } from "./schema.ts";

@@ -1,27 +1,38 @@
 /**
- * Keeps the search index and link graph in step with a user's note files: upsert after a write or
- * an edit seen on disk, remove after a delete, rename after a move. The notes library parses the
- * file (title, tags, links resolved to note paths); this module only stores what it is given.
+ * Keeps the search index and link graph in step with a user's files: upsert after a write or an
+ * edit seen on disk, remove after a delete, rename after a move, `addFiles` for attachments and
+ * canvases. The notes library parses the note (title, tags, links as written); the links are
+ * resolved here, against the files the database knows (link_targets.ts), so a link to a note that
+ * does not exist yet resolves when it appears.
  *
  * @example
  * await upsertNote(db, userId, {
  *   path: "Projects/Atlas.md", title: "Atlas", tags: ["project/atlas"], body: markdownWithoutFrontMatter,
- *   contentHash, mtime, size, links: [{ target: "People/Alice.md", kind: "wiki" }],
+ *   contentHash, mtime, size, links: [{ target: "Alice", kind: "wiki" }],
  * });
  */
-import { type RawBuilder, sql } from "kysely";
-import type { LinkKind, SearchDb } from "./schema.ts";
+import { sql } from "kysely";
+import {
+  addFiles as addFileRows,
+  lockLinks,
+  moveFiles,
+  removeFiles,
+  writeLinks,
+  type WrittenLink,
+} from "./link_targets.ts";
+import type { SearchDb } from "./schema.ts";
 
 /** Characters of a note's body that are indexed (and snippeted); the rest of a longer note is not. */
 export const INDEXED_BODY_CHARS = 200_000;
 /** The path limit of the vault (seed: 500 characters). */
 const MAX_PATH = 500;
 
-export interface NoteLink {
-  /** The note path the link resolves to, or the link's text when it resolves to no note yet. */
-  target: string;
-  kind: LinkKind;
-}
+/**
+ * A link as written: `target` as in the note for wiki links, resolved against the note's folder for
+ * Markdown links (which also carry `dest`, the destination as written, decoded); the notes
+ * library's `linkSpec`.
+ */
+export type NoteLink = WrittenLink;
 
 export interface NoteDocument {
   /** The normalised note path, as the notes library stores it ("Projects/Atlas.md"). */
@@ -52,6 +63,7 @@ export interface IndexedVersion {
 export async function upsertNote(db: SearchDb, userId: string, note: NoteDocument): Promise<boolean> {
   checkPath(note.path);
   return await db.transaction().execute(async (tx) => {
+    await lockLinks(tx, userId);
     const current = await tx.selectFrom("note_index").select(["content_hash", "title", "tags"])
       .where("user_id", "=", userId).where("path", "=", note.path).forUpdate().executeTakeFirst();
     if (
@@ -60,6 +72,7 @@ export async function upsertNote(db: SearchDb, userId: string, note: NoteDocumen
     ) {
       await tx.updateTable("note_index").set({ mtime: note.mtime, size: note.size })
         .where("user_id", "=", userId).where("path", "=", note.path).execute();
+      await addFileRows(tx, userId, [note.path]);
       return false;
     }
     await writeNotes(tx, userId, [note]);
@@ -67,24 +80,33 @@ export async function upsertNote(db: SearchDb, userId: string, note: NoteDocumen
   });
 }
 
-/** Notes per statement when indexing many: large enough to amortise, small enough to stay light. */
-const BATCH = 50;
+/**
+ * Notes per transaction when indexing many: large enough to amortise the statements (an import of
+ * 1,000 notes indexed in 1.8 s with 250, 4.1 s with 50, on PGlite at load average 16-21), small
+ * enough that a user's own writes wait a fraction of a second behind one.
+ */
+const BATCH = 250;
 
 /**
  * Indexes many notes at once (a first start over an existing vault, a rebuild), replacing what is
  * indexed at their paths; about twice as fast as one upsertNote per note. Compare with
- * indexedVersions first to skip unchanged notes.
+ * indexedVersions first to skip unchanged notes. The planner's statistics are refreshed after 100
+ * notes or more (`analyze` decides instead: an import of many batches refreshes them once, at the end).
  */
 export async function upsertNotes(
   db: SearchDb,
   userId: string,
   notes: readonly NoteDocument[],
+  options: { analyze?: boolean } = {},
 ): Promise<void> {
   for (const note of notes) checkPath(note.path);
   for (let i = 0; i < notes.length; i += BATCH) {
-    await db.transaction().execute((tx) => writeNotes(tx, userId, notes.slice(i, i + BATCH)));
+    await db.transaction().execute(async (tx) => {
+      await lockLinks(tx, userId);
+      await writeNotes(tx, userId, notes.slice(i, i + BATCH));
+    });
   }
-  if (notes.length >= ANALYZE_AFTER) await analyzeSearchIndex(db);
+  if (options.analyze ?? notes.length >= ANALYZE_AFTER) await analyzeSearchIndex(db);
 }
 
 /** Notes written by one upsertNotes call after which the planner's statistics are refreshed. */
@@ -98,7 +120,7 @@ const ANALYZE_AFTER = 100;
  * single upserts).
  */
 export async function analyzeSearchIndex(db: SearchDb): Promise<void> {
-  await sql`analyze note_index, note_links`.execute(db);
+  await sql`analyze note_index, note_links, vault_files`.execute(db);
 }
 
 /**
@@ -134,90 +156,106 @@ async function writeNotes(tx: SearchDb, userId: string, notes: readonly NoteDocu
       content_hash = excluded.content_hash, mtime = excluded.mtime, size = excluded.size,
       body = excluded.body, indexed_at = excluded.indexed_at
   `.execute(tx);
-  const paths = unique.map((n) => n.path);
-  await sql`delete from note_links where user_id = ${userId} and source_path = any(${paths}::text[])`.execute(
-    tx,
-  );
-  const links = unique.flatMap((n) =>
-    uniqueLinks(n.links).map((l) => ({
-      user_id: userId,
-      source_path: n.path,
-      target_path: l.target,
-      kind: l.kind,
-    }))
-  );
-  for (let i = 0; i < links.length; i += 1000) {
-    await tx.insertInto("note_links").values(links.slice(i, i + 1000)).execute();
-  }
+  // The notes are files links may point to: recorded first, so links to them (theirs too) resolve.
+  await addFileRows(tx, userId, unique.map((n) => n.path));
+  await writeLinks(tx, userId, unique);
 }
 
 /**
- * Removes a note and its outgoing links. Links from other notes to it stay: they are dangling now,
- * and resolve again if a note with that path comes back.
+ * Records attachments, canvases and other files that are not notes (notes are recorded by
+ * upsertNote), so links to them resolve; links waiting for them resolve now.
  */
-export async function removeNote(db: SearchDb, userId: string, path: string): Promise<void> {
+export async function addFiles(db: SearchDb, userId: string, paths: readonly string[]): Promise<void> {
+  for (const p of paths) checkPath(p);
   await db.transaction().execute(async (tx) => {
-    await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", path).execute();
-    await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", path).execute();
+    await lockLinks(tx, userId);
+    await addFileRows(tx, userId, paths);
   });
 }
 
-/** Removes every note under a folder (and below it), with their outgoing links. */
+/** Every file recorded for a user (notes included; below folder `under`, when given): compare with the files on disk. */
+export async function indexedFiles(db: SearchDb, userId: string, under?: string): Promise<Set<string>> {
+  let q = db.selectFrom("vault_files").select("path").where("user_id", "=", userId);
+  if (under) q = q.where(sql<boolean>`starts_with(path, ${folderPrefix(under)})`);
+  return new Set((await q.execute()).map((r) => r.path));
+}
+
+/**
+ * Removes a file (a note, an attachment, a canvas) with the links written in it. Links from other
+ * notes to it stay, unresolved now, or resolved to another file of the same name.
+ */
+export async function removeNote(db: SearchDb, userId: string, path: string): Promise<void> {
+  await removeNotes(db, userId, [path]);
+}
+
+/** removeNote for many files at once (one transaction). */
+export async function removeNotes(db: SearchDb, userId: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await db.transaction().execute(async (tx) => {
+    await lockLinks(tx, userId);
+    await tx.deleteFrom("note_index").where("user_id", "=", userId)
+      .where(sql<boolean>`path = any(${[...paths]}::text[])`).execute();
+    await removeFiles(tx, userId, paths);
+  });
+}
+
+/** Removes every file under a folder (and below it), with their links. */
 export async function removeFolder(db: SearchDb, userId: string, folder: string): Promise<void> {
   const prefix = folderPrefix(folder);
   await db.transaction().execute(async (tx) => {
+    await lockLinks(tx, userId);
     await tx.deleteFrom("note_index").where("user_id", "=", userId)
       .where(sql<boolean>`starts_with(path, ${prefix})`).execute();
-    await tx.deleteFrom("note_links").where("user_id", "=", userId)
-      .where(sql<boolean>`starts_with(source_path, ${prefix})`).execute();
+    const files = await tx.selectFrom("vault_files").select("path").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(path, ${prefix})`).execute();
+    await removeFiles(tx, userId, files.map((f) => f.path));
   });
 }
 
 /**
- * Moves a note's row and every link from or to it. A note already indexed at `to` is replaced. The
- * title and text stay as indexed: when they change with the name (a title taken from the file name,
- * links rewritten by the move), upsert the moved note afterwards.
+ * Moves a file's rows (a note's, an attachment's) and the links written in it; links that may name
+ * the old or the new path are resolved again. A file already recorded at `to` is replaced. The
+ * title and text stay as indexed, but the next upsert of the note rewrites them in full (its hash is
+ * cleared): upsert the moved note afterwards, as its title (taken from the file name) and the targets
+ * of its Markdown links (relative to its folder) may change with the move.
  */
 export async function renameNote(db: SearchDb, userId: string, from: string, to: string): Promise<void> {
   checkPath(to);
   if (from === to) return;
   await db.transaction().execute(async (tx) => {
+    await lockLinks(tx, userId);
     await tx.deleteFrom("note_index").where("user_id", "=", userId).where("path", "=", to).execute();
-    await tx.updateTable("note_index").set({ path: to, folder: folderOf(to) })
+    // content_hash '' makes the next upsert of the moved note write its links again: a Markdown
+    // link's target is resolved against its note's folder, so the same text names other paths now.
+    await tx.updateTable("note_index").set({ path: to, folder: folderOf(to), content_hash: "" })
       .where("user_id", "=", userId).where("path", "=", from).execute();
-    await tx.deleteFrom("note_links").where("user_id", "=", userId).where("source_path", "=", to).execute();
-    await moveLinks(tx, userId, (path) => (path === from ? to : undefined), [
-      sql<boolean>`source_path = ${from}`,
-      sql<boolean>`target_path = ${from}`,
-    ]);
+    await moveFiles(tx, userId, new Map([[from, to]]));
   });
 }
 
-/** Moves every note under folder `from` to the same place under `to`, with their links. */
+/** Moves every file under folder `from` to the same place under `to`, with their links. */
 export async function renameFolder(db: SearchDb, userId: string, from: string, to: string): Promise<void> {
   const fromPrefix = folderPrefix(from);
   const toPrefix = folderPrefix(to);
   if (fromPrefix === toPrefix) return;
   if (toPrefix.startsWith(fromPrefix)) throw new RangeError("a folder cannot move into itself");
-  const move = (
-    path: string,
-  ) => (path.startsWith(fromPrefix) ? toPrefix + path.slice(fromPrefix.length) : undefined);
+  const move = (path: string) => toPrefix + path.slice(fromPrefix.length);
   await db.transaction().execute(async (tx) => {
+    await lockLinks(tx, userId);
+    const files = await tx.selectFrom("vault_files").select("path").where("user_id", "=", userId)
+      .where(sql<boolean>`starts_with(path, ${fromPrefix})`).execute();
     const moved = await tx.selectFrom("note_index").select("path").where("user_id", "=", userId)
       .where(sql<boolean>`starts_with(path, ${fromPrefix})`).execute();
-    for (const { path } of moved) checkPath(move(path)!);
+    for (const { path } of [...files, ...moved]) checkPath(move(path));
     const start = fromPrefix.length + 1; // substr() counts from 1
     // Notes already at a destination path are replaced, as a file move over them would.
     await sql`delete from note_index where user_id = ${userId} and path in
       (select ${toPrefix} || substr(path, ${start}) from note_index
         where user_id = ${userId} and starts_with(path, ${fromPrefix}))`.execute(tx);
     await sql`update note_index set path = ${toPrefix} || substr(path, ${start}),
-        folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/')
+        folder = rtrim(${toPrefix} || substr(folder || '/', ${start}), '/'), content_hash = ''
       where user_id = ${userId} and starts_with(path, ${fromPrefix})`.execute(tx);
-    await moveLinks(tx, userId, move, [
-      sql<boolean>`starts_with(source_path, ${fromPrefix})`,
-      sql<boolean>`starts_with(target_path, ${fromPrefix})`,
-    ]);
+    await moveFiles(tx, userId, new Map(files.map(({ path }) => [path, move(path)])));
   });
 }
 
@@ -226,16 +264,29 @@ export async function removeUserIndex(db: SearchDb, userId: string): Promise<voi
   await db.transaction().execute(async (tx) => {
     await tx.deleteFrom("note_index").where("user_id", "=", userId).execute();
     await tx.deleteFrom("note_links").where("user_id", "=", userId).execute();
+    await tx.deleteFrom("vault_files").where("user_id", "=", userId).execute();
   });
 }
 
 /**
- * What is indexed for a user, path by path: compare with the files on disk to find what to
- * upsert (new or changed hash) and what to remove (gone), after a start or a missed watch event.
+ * What is indexed for a user (of `paths`, or below folder `under`, when given), path by path: compare with the files on disk
+ * to find what to upsert (new or changed hash) and what to remove (gone), after a start or a missed
+ * watch event.
  */
-export async function indexedVersions(db: SearchDb, userId: string): Promise<Map<string, IndexedVersion>> {
-  const rows = await db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"])
-    .where("user_id", "=", userId).execute();
+export async function indexedVersions(
+  db: SearchDb,
+  userId: string,
+  paths?: readonly string[],
+  under?: string,
+): Promise<Map<string, IndexedVersion>> {
+  let q = db.selectFrom("note_index").select(["path", "content_hash", "mtime", "size"]).where(
+    "user_id",
+    "=",
+    userId,
+  );
+  if (paths) q = q.where(sql<boolean>`path = any(${[...paths]}::text[])`);
+  if (under) q = q.where(sql<boolean>`starts_with(path, ${folderPrefix(under)})`);
+  const rows = await q.execute();
   return new Map(rows.map((r) => [r.path, { contentHash: r.content_hash, mtime: r.mtime, size: r.size }]));
 }
 
@@ -273,44 +324,6 @@ export function tagKeys(tags: readonly string[]): string[] {
     for (let i = parts.length; i > 0; i--) keys.add(parts.slice(0, i).join("/"));
   }
   return [...keys];
-}
-
-/**
- * Rewrites the link rows selected by `where` (any of them) with `move` applied to both ends. Rows
- * are read, deleted and inserted again rather than updated, so a move that makes two links equal
- * keeps one instead of failing on the primary key.
- */
-async function moveLinks(
-  db: SearchDb,
-  userId: string,
-  move: (path: string) => string | undefined,
-  where: RawBuilder<boolean>[],
-): Promise<void> {
-  const rows = await db.selectFrom("note_links").selectAll().where("user_id", "=", userId)
-    .where(sql<boolean>`(${sql.join(where, sql` or `)})`).execute();
-  if (rows.length === 0) return;
-  await db.deleteFrom("note_links").where("user_id", "=", userId)
-    .where(sql<boolean>`(${sql.join(where, sql` or `)})`).execute();
-  const moved = rows.map((r) => ({
-    user_id: userId,
-    source_path: move(r.source_path) ?? r.source_path,
-    target_path: move(r.target_path) ?? r.target_path,
-    kind: r.kind,
-  }));
-  for (let i = 0; i < moved.length; i += 1000) {
-    await db.insertInto("note_links").values(moved.slice(i, i + 1000))
-      .onConflict((oc) => oc.doNothing()).execute();
-  }
-}
-
-function uniqueLinks(links: readonly NoteLink[]): NoteLink[] {
-  const seen = new Set<string>();
-  return links.filter((l) => {
-    const key = `${l.kind}\0${l.target}`;
-    if (!l.target || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** Drops NUL, which PostgreSQL text cannot hold. */

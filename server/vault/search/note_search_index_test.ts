@@ -11,6 +11,7 @@ import { migrate, openDatabase } from "../../../internal/db/mod.ts";
 import { type PostgresServer, startPostgres } from "../../../test/harness/postgres.ts";
 import { notesIndex } from "../store/migrations/0002_notes_index.ts";
 import { searchChanges } from "../store/migrations/0007_search_changes.ts";
+import { linkTargets } from "../store/migrations/0009_link_targets.ts";
 import { openSearchDb } from "./_test_search_db.ts";
 import {
   type NoteDocument,
@@ -55,7 +56,11 @@ describe("note search index", () => {
     const dir = await freshDataDir();
     const open = async () => {
       const database = await openDatabase<SearchTables>({ dataDir: dir });
-      await migrate(database.db, { "0002_notes_index": notesIndex, "0007_search_changes": searchChanges });
+      await migrate(database.db, {
+        "0002_notes_index": notesIndex,
+        "0007_search_changes": searchChanges,
+        "0009_link_targets": linkTargets,
+      });
       return database;
     };
     let database = await open();
@@ -111,7 +116,11 @@ describe("note search index", () => {
       await sql`insert into note_index (user_id, path, folder, title, tags, tag_keys, content_hash, mtime, size, body, tsv)
         values ('u', 'Old/note.md', 'Old', 'note', '{legacy}', '{legacy}', 'h', now(), 12, 'an old puffin',
           to_tsvector('english', 'an old puffin'))`.execute(database.db);
-      await migrate(database.db, { "0002_notes_index": notesIndex, "0007_search_changes": searchChanges });
+      await migrate(database.db, {
+        "0002_notes_index": notesIndex,
+        "0007_search_changes": searchChanges,
+        "0009_link_targets": linkTargets,
+      });
       assert.deepEqual(await paths(database.db, "puffin tag:legacy folder:old"), ["Old/note.md"]);
       await upsertNote(database.db, "u", note("New/note.md", "a new puffin"));
       assert.deepEqual((await paths(database.db, "puffin")).sort(), ["New/note.md", "Old/note.md"]);

@@ -1,5 +1,5 @@
 /**
- * Kysely table types of the search index and link graph (migrations 0002_notes_index and 0007_search_changes), and the
+ * Kysely table types of the search index and link graph (migrations 0002_notes_index, 0007_search_changes and 0009_link_targets), and the
  * handle every function of this folder takes: any Kysely database whose tables include these.
  */
 import type { Generated, Kysely } from "kysely";
@@ -30,17 +30,34 @@ export interface NoteDeletionsTable {
 
 export type LinkKind = "wiki" | "embed" | "markdown";
 
+/** One link as written in a note, and the file it resolves to now (migration 0009_link_targets). */
 export interface NoteLinksTable {
   user_id: string;
   source_path: string;
-  target_path: string;
   kind: LinkKind;
+  /** Wiki links: as written; Markdown links: the destination resolved against the note's folder. */
+  target: string;
+  /** Markdown links: the destination as written, decoded; '' for wiki links. */
+  dest: string;
+  /** The lower-case file name of `target`: the link may resolve to files named this, or this plus `.md`. */
+  name: string;
+  /** The file it resolves to; null while no file matches (an unresolved link). */
+  target_path: string | null;
+}
+
+/** Every file of each user's vault, notes, canvases and attachments alike: what links resolve against. */
+export interface VaultFilesTable {
+  user_id: string;
+  path: string;
+  /** Lower-case file name. */
+  name: string;
 }
 
 export interface SearchTables {
   note_index: NoteIndexTable;
   note_links: NoteLinksTable;
   note_deletions: NoteDeletionsTable;
+  vault_files: VaultFilesTable;
 }
 
 /** The vault's database handle, seen through the tables this folder uses. */

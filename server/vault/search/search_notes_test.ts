@@ -296,7 +296,7 @@ for (const [backend, open] of Object.entries(backends)) {
       await assert.rejects(upsertNotes(database.db, user, [note("/abs.md", "x")]), RangeError);
     });
 
-    test("rename and delete move or drop the note, its links and the links to it", async () => {
+    test("rename and delete move or drop the note and its links; links to it follow their text", async () => {
       const user = `${backend}-moves`;
       const scope = { userId: user };
       await upsertNote(database.db, user, note("A/target.md", "the target note about zebras"));
@@ -316,10 +316,17 @@ for (const [backend, open] of Object.entries(backends)) {
         "folder filter follows the move",
       );
       assert.deepEqual(await paths("zebras folder:a", scope), []);
+      // The link still says A/target.md: unresolved until the source's text follows the move.
+      assert.deepEqual(await backlinks(database.db, user, "C/moved.md"), []);
+      assert.deepEqual(await backlinks(database.db, user, "A/target.md"), []);
+      await upsertNote(
+        database.db,
+        user,
+        note("B/source.md", "links to the giraffe note", { links: [{ target: "C/moved", kind: "wiki" }] }),
+      );
       assert.deepEqual((await backlinks(database.db, user, "C/moved.md")).map((b) => b.path), [
         "B/source.md",
       ]);
-      assert.deepEqual(await backlinks(database.db, user, "A/target.md"), []);
 
       await renameFolder(database.db, user, "B", "D/E");
       assert.deepEqual(await paths("giraffe", scope), ["D/E/source.md"]);

@@ -3,7 +3,7 @@
  * entry to read, edit or forget it; add one. The filters live in the URL, so a view can be shared.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, type Entry, type Project } from "../api.ts";
+import { api, type Entry, type Project, type UpdateBody } from "../api.ts";
 import {
   Confirm,
   Dialog,
@@ -38,7 +38,7 @@ export function BrowsePage({ route }: { route: Route }) {
     if (q) {
       const r = await api.search({ query: q, project: project || undefined, limit: 50 });
       const results = sourceType ? r.results.filter((e) => e.source_type === sourceType) : r.results;
-      return { entries: results, nextCursor: null as string | null, degraded: r.degraded };
+      return { entries: results as Entry[], nextCursor: null as string | null, degraded: r.degraded };
     }
     const r = await api.recent({
       limit: PAGE_SIZE,
@@ -46,7 +46,7 @@ export function BrowsePage({ route }: { route: Route }) {
       source_type: sourceType || undefined,
       project: project || undefined,
     });
-    return { ...r, degraded: false };
+    return { entries: r.entries as Entry[], nextCursor: r.nextCursor, degraded: false };
   }, [q, project, sourceType, cursor]);
 
   const [adding, setAdding] = useState(false);
@@ -422,7 +422,7 @@ function EditEntry(props: { entry: Entry; onCancel: () => void; onSaved: () => P
     setForm({ ...form, [k]: (ev.currentTarget as HTMLInputElement).value });
   const submit = async (ev: Event) => {
     ev.preventDefault();
-    let metadata: Record<string, unknown>;
+    let metadata: UpdateBody["metadata"];
     try {
       metadata = JSON.parse(form.metadata || "{}");
       if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) throw new Error();

@@ -19,6 +19,8 @@ export function GraphPage({ route }: { route: Route }) {
   useEffect(() => setDraft(id), [id]);
   const recent = useLoad(() => (id ? Promise.resolve(undefined) : api.recent({ limit: 8 })), [id]);
   const graph = useLoad(() => (id ? api.neighbors(id, depth) : Promise.resolve(undefined)), [id, depth]);
+  // While another entry or depth loads, the previous answer is not the graph asked for: never draw it.
+  const shown = graph.data && graph.data.root === id && graph.data.depth === depth ? graph.data : undefined;
 
   return (
     <>
@@ -79,14 +81,14 @@ export function GraphPage({ route }: { route: Route }) {
         </>
       )}
       {graph.error && <ErrorNote error={graph.error} onRetry={graph.reload} />}
-      {id && !graph.data && graph.loading && <Loading />}
-      {graph.data && (
+      {id && !shown && graph.loading && <Loading />}
+      {shown && (
         <GraphView
-          key={`${id}-${depth}`}
-          root={graph.data.root}
-          nodes={graph.data.nodes}
-          edges={graph.data.edges}
-          depth={depth}
+          key={`${shown.root}-${shown.depth}`}
+          root={shown.root}
+          nodes={shown.nodes}
+          edges={shown.edges}
+          depth={shown.depth}
         />
       )}
     </>
@@ -100,11 +102,17 @@ function GraphView(props: {
   depth: number;
 }) {
   const byId = useMemo(() => new Map(props.nodes.map((n) => [n.id, n])), [props.nodes]);
-  const initial = useMemo(
+  // The layout is derived from the data, so new data is always laid out; where a person dragged a node
+  // is kept beside it, and only for the layout it was dragged in.
+  const layout = useMemo(
     () => forceLayout(props.nodes.map((n) => n.id), props.edges, props.root, { width: W, height: H }),
     [props.nodes, props.edges, props.root],
   );
-  const [pos, setPos] = useState<Map<string, LayoutNode>>(initial);
+  const [dragged, setDragged] = useState<
+    { layout: Map<string, LayoutNode>; moved: Map<string, LayoutNode> }
+  >();
+  const moved = dragged?.layout === layout ? dragged.moved : undefined;
+  const pos = { get: (id: string) => moved?.get(id) ?? layout.get(id) };
   const [selected, setSelected] = useState(props.root);
   const svg = useRef<SVGSVGElement>(null);
   const drag = useRef<string | undefined>(undefined);
@@ -116,9 +124,9 @@ function GraphView(props: {
   const onMove = (e: PointerEvent) => {
     if (!drag.current) return;
     const p = toSvg(e);
-    const next = new Map(pos);
+    const next = new Map(moved);
     next.set(drag.current, { id: drag.current, x: p.x, y: p.y });
-    setPos(next);
+    setDragged({ layout, moved: next });
   };
 
   if (props.nodes.length <= 1) {
@@ -173,7 +181,9 @@ function GraphView(props: {
                 transform={`translate(${p.x.toFixed(1)},${p.y.toFixed(1)})`}
                 tabindex={0}
                 role="button"
-                aria-label={`${isRoot ? "Root entry" : `Depth ${n.depth ?? "?"}`}: ${n.content}`}
+                // The visible label first (a screen reader and a voice command hear what is shown), the
+                // whole content in the title.
+                aria-label={`${label(n)} (${isRoot ? "root entry" : `depth ${n.depth ?? "?"}`})`}
                 aria-pressed={n.id === selected}
                 onPointerDown={(e) => {
                   drag.current = n.id;
@@ -188,6 +198,7 @@ function GraphView(props: {
                 }}
                 onDblClick={() => navigate(href("graph", { id: n.id, depth: props.depth }))}
               >
+                <title>{n.content}</title>
                 <circle r={isRoot ? 14 : 10} />
                 <text y={isRoot ? 28 : 24} text-anchor="middle">{label(n)}</text>
               </g>

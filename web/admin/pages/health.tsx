@@ -11,6 +11,44 @@ const PART_NAMES: Record<string, string> = {
   disk: "Disk",
 };
 
+/** The snapshot's field names, for people (GET /v1/admin/health/deep). */
+const FIELD_NAMES: Record<string, string> = {
+  backend: "Backend",
+  latency: "Answered in",
+  migrations: "Migrations",
+  applied: "Applied",
+  known: "Known",
+  error: "Error",
+  id: "Model",
+  dimensions: "Dimensions",
+  sseSessions: "SSE sessions",
+  httpSessions: "Streamable HTTP sessions",
+  size: "Vectors in memory",
+  dataDir: "Data directory",
+  free: "Free",
+  total: "Size",
+  runs: "Runs",
+  failures: "Failures",
+  skipped: "Skipped",
+  lastRun: "Last run",
+  lastSkippedAt: "Last skipped",
+  at: "At",
+  duration: "Took",
+  result: "Result",
+  decay: "Decay",
+  dream: "Dream cycle",
+  dreamCycle: "Dream cycle",
+  reapOrphans: "Orphan reaping",
+};
+
+/** "lastSkippedAt" -> "Last skipped at", for a field this page does not know yet. */
+export function fieldName(key: string): string {
+  const k = key.replace(/(Bytes|Ms)$/, "");
+  if (FIELD_NAMES[k]) return FIELD_NAMES[k];
+  const words = k.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function bytes(n: number): string {
   const units = ["B", "KB", "MB", "GB", "TB"];
   let i = 0;
@@ -37,7 +75,7 @@ function Value(props: { value: unknown; name?: string }) {
       <dl class="kv nested">
         {entries.map(([k, x]) => (
           <div key={k}>
-            <dt>{k.replace(/(Bytes|Ms)$/, "")}</dt>
+            <dt>{fieldName(k)}</dt>
             <dd>
               <Value value={x} name={k} />
             </dd>

@@ -1,11 +1,19 @@
 /** Admin: live counters, rates and latency (polled every 5 s) and the 24 h per-minute history. */
+import { TableWrap } from "../../shared/ui.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { type AdminMetrics, api } from "../api.ts";
-import { perMinute, RangePicker, Sparkline, TimeChart } from "../charts.tsx";
+import { activitySeries, chartRange, RangePicker, Sparkline } from "../charts.tsx";
+import { LineChart } from "../../shared/line_chart.tsx";
 import { ErrorNote, formatNumber, Loading, PageHeader, Time } from "../components.tsx";
 
 const POLL_MS = 5000;
-const KINDS = ["remember", "search", "update", "forget", "recent", "neighbors"];
+const MAIN_KINDS = [{ kind: "remember", label: "Writes" }, { kind: "search", label: "Searches" }];
+const OTHER_KINDS = [
+  { kind: "update", label: "Updates" },
+  { kind: "forget", label: "Forgets" },
+  { kind: "recent", label: "Recent lists" },
+  { kind: "neighbors", label: "Graph reads" },
+];
 const GAUGES: Record<string, string> = {
   entries: "Entries",
   edges: "Graph links",
@@ -17,15 +25,38 @@ const GAUGES: Record<string, string> = {
 const LABELS: Record<string, string> = {
   queries: "Searches",
   zeroHitQueries: "Searches with no result",
+  degradedSearches: "Searches with a failed tier",
+  searchErrors: "Search errors",
+  keywordHits: "Results from keywords",
+  vectorHits: "Results from vectors",
   remembers: "Writes",
   deduplicated: "Duplicate writes",
-  rejected: "Rejected writes",
+  rejected: "Writes refused by the gate",
+  rememberErrors: "Write errors",
   updates: "Updates",
   forgets: "Forgotten",
-  degradedSearches: "Degraded searches",
-  searchErrors: "Search errors",
-  rememberErrors: "Write errors",
+  promotions: "Promoted back by a hit",
+  demotions: "Demoted by decay",
+  decayRuns: "Decay runs",
+  dreamMerges: "Merged by the dream cycle",
+  orphansReaped: "Orphans removed",
+  loopSkips: "Maintenance runs skipped",
 };
+/** Counters in groups; each group always shows its first, the others only when they are not 0. */
+const GROUPS: { title: string; counters: string[] }[] = [
+  {
+    title: "Writes",
+    counters: ["remembers", "deduplicated", "rejected", "updates", "forgets", "rememberErrors"],
+  },
+  {
+    title: "Searches",
+    counters: ["queries", "zeroHitQueries", "degradedSearches", "searchErrors", "keywordHits", "vectorHits"],
+  },
+  {
+    title: "Maintenance",
+    counters: ["decayRuns", "promotions", "demotions", "dreamMerges", "orphansReaped", "loopSkips"],
+  },
+];
 
 /** "dreamMerges" -> "Dream merges" */
 function sentenceCase(camel: string): string {
@@ -77,7 +108,7 @@ export function MetricsPage() {
     <>
       <PageHeader
         title="Metrics"
-        lead="Counters since this process started; the history covers the last 24 hours."
+        lead="Counters since this process started; the history keeps the last 24 hours."
       >
         <label class="toggle">
           <input type="checkbox" checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
@@ -92,8 +123,17 @@ export function MetricsPage() {
 }
 
 function MetricsView({ data, rates }: { data: AdminMetrics; rates: number[] }) {
-  const [hours, setHours] = useState(24);
-  const { start, series } = perMinute(data.history, KINDS, hours);
+  const [hours, setHours] = useState(0);
+  const range = chartRange(data.history, hours);
+  const grouped = new Set(GROUPS.flatMap((g) => g.counters));
+  const groups = [
+    ...GROUPS,
+    { title: "Other", counters: Object.keys(data.counters).filter((k) => !grouped.has(k)) },
+  ].map((g) => {
+    const known = g.counters.filter((k) => k in data.counters);
+    const shown = known.filter((k, i) => i === 0 || data.counters[k] !== 0);
+    return { title: g.title, shown, zero: known.filter((k) => !shown.includes(k)) };
+  }).filter((g) => g.shown.length + g.zero.length > 0);
   const routes = Object.entries(data.latency.routes).sort(([, a], [, b]) => b.count - a.count);
   const tools = Object.entries(data.latency.tools).sort(([, a], [, b]) => b.count - a.count);
   return (
@@ -124,40 +164,44 @@ function MetricsView({ data, rates }: { data: AdminMetrics; rates: number[] }) {
       </section>
       <section aria-labelledby="h-counters" class="section">
         <h2 id="h-counters" class="section-title">Counters</h2>
-        <div class="stats">
-          {Object.entries(data.counters).map(([k, v]) => (
-            <Stat
-              key={k}
-              label={LABELS[k] ?? sentenceCase(k)}
-              value={formatNumber(v)}
-              id={`counter-${k}`}
-            />
-          ))}
-        </div>
+        {groups.map((g) => (
+          <div key={g.title} class="counter-group">
+            <h3 class="small-title">{g.title}</h3>
+            <div class="stats">
+              {g.shown.map((k) => (
+                <Stat
+                  key={k}
+                  label={LABELS[k] ?? sentenceCase(k)}
+                  value={formatNumber(data.counters[k]!)}
+                  id={`counter-${k}`}
+                />
+              ))}
+            </div>
+            {g.zero.length > 0 && (
+              <p class="muted small" data-testid={`zero-${g.title}`}>
+                At 0: {g.zero.map((k) => LABELS[k] ?? sentenceCase(k)).join(", ")}.
+              </p>
+            )}
+          </div>
+        ))}
       </section>
       <section aria-labelledby="h-history" class="section">
         <div class="section-head">
           <h2 id="h-history" class="section-title">History, per minute</h2>
           <RangePicker hours={hours} onChange={setHours} />
         </div>
-        <TimeChart
-          title="Writes and searches"
-          start={start}
-          series={[
-            { name: "remember", values: series.remember!, tone: 0 },
-            { name: "search", values: series.search!, tone: 1 },
-          ]}
+        <LineChart
+          title="Writes and searches per minute"
+          start={range.start}
+          end={range.end}
+          series={activitySeries(data.history, MAIN_KINDS, range)}
         />
-        <TimeChart
-          title="Other calls"
-          start={start}
-          height={120}
-          series={[
-            { name: "update", values: series.update!, tone: 2 },
-            { name: "forget", values: series.forget!, tone: 3 },
-            { name: "recent", values: series.recent!, tone: 4 },
-            { name: "neighbors", values: series.neighbors!, tone: 5 },
-          ]}
+        <LineChart
+          title="Other calls per minute"
+          start={range.start}
+          end={range.end}
+          height={130}
+          series={activitySeries(data.history, OTHER_KINDS, range, 2)}
         />
       </section>
       <section aria-labelledby="h-latency" class="section">
@@ -184,7 +228,7 @@ function LatencyTable(
 ) {
   if (props.rows.length === 0) return <p class="muted">No {props.caption.toLowerCase()} called yet.</p>;
   return (
-    <div class="table-wrap">
+    <TableWrap label={props.caption}>
       <table class="table numeric">
         <caption>{props.caption}</caption>
         <thead>
@@ -210,6 +254,6 @@ function LatencyTable(
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

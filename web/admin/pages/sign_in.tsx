@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, type AuthMode, bearer, friendlyMessage, request } from "../api.ts";
 import { ErrorNote, Field, OriginWarning } from "../components.tsx";
+import { SignInCard } from "../../shared/sign_in_card.tsx";
 
 export function SignInPage(props: { mode: AuthMode; error?: string; onSignedIn: () => Promise<void> }) {
   const [email, setEmail] = useState("");
@@ -38,11 +39,10 @@ export function SignInPage(props: { mode: AuthMode; error?: string; onSignedIn: 
   };
 
   return (
-    <main class="signin">
-      <form class="card signin-card" onSubmit={submit} aria-describedby="signin-help">
-        <h1 id="page-title" tabIndex={-1}>Sign in to memsvc</h1>
-        <OriginWarning />
-        <ErrorNote error={error} />
+    <SignInCard product="memsvc" title="Sign in to memsvc">
+      <OriginWarning />
+      <ErrorNote error={error} />
+      <form onSubmit={submit} aria-describedby="signin-help">
         {props.mode === "bearer"
           ? (
             <>
@@ -91,6 +91,6 @@ export function SignInPage(props: { mode: AuthMode; error?: string; onSignedIn: 
           {busy ? "Signing in…" : "Sign in"}
         </button>
       </form>
-    </main>
+    </SignInCard>
   );
 }

@@ -1,7 +1,8 @@
 /** What happened in the last 24 hours: entries written and edited, projects and tokens changed. */
 import { useState } from "preact/hooks";
 import { api, authMode, type TodayItem } from "../api.ts";
-import { perMinute, RangePicker, TimeChart } from "../charts.tsx";
+import { activitySeries, chartRange, RangePicker } from "../charts.tsx";
+import { LineChart } from "../../shared/line_chart.tsx";
 import { Empty, ErrorNote, Loading, PageHeader, Time, useLoad } from "../components.tsx";
 import { href } from "../router.ts";
 
@@ -35,8 +36,8 @@ export function TodayPage() {
     ]);
   }, []);
   const [feed, history] = today.data ?? [];
-  const [hours, setHours] = useState(24);
-  const chart = history && perMinute(history.buckets, ["remember", "search"], hours);
+  const [hours, setHours] = useState(0);
+  const range = history && chartRange(history.buckets, hours);
   return (
     <>
       <PageHeader title="Today" lead="Your activity in the last 24 hours, newest first.">
@@ -44,18 +45,20 @@ export function TodayPage() {
       </PageHeader>
       {today.error && <ErrorNote error={today.error} onRetry={today.reload} />}
       {!today.data && today.loading && <Loading />}
-      {chart && <RangePicker hours={hours} onChange={setHours} />}
-      {chart && (
-        <TimeChart
-          title="Your writes and searches"
-          start={chart.start}
-          height={110}
-          series={[{ name: "remember", values: chart.series.remember!, tone: 0 }, {
-            name: "search",
-            values: chart.series.search!,
-            tone: 1,
-          }]}
-        />
+      {history && range && (
+        <section class="section" aria-label="Your activity per minute">
+          <RangePicker hours={hours} onChange={setHours} />
+          <LineChart
+            title="Your writes and searches per minute"
+            start={range.start}
+            end={range.end}
+            height={130}
+            series={activitySeries(history.buckets, [
+              { kind: "remember", label: "Writes" },
+              { kind: "search", label: "Searches" },
+            ], range)}
+          />
+        </section>
       )}
       {feed && feed.items.length === 0 && (
         <Empty title="Nothing happened today yet">
@@ -85,7 +88,8 @@ function FeedItem({ item, names }: { item: TodayItem; names?: Map<string, string
   const text = describe(item, names);
   return (
     <li class="feed-item">
-      <span class={`badge kind-${item.kind.split(".")[0]}`}>{KIND_LABEL[item.kind] ?? item.kind}</span>
+      {/* What happened, not how it went: a category, in the neutral accent (status colours mean status). */}
+      <span class="badge">{KIND_LABEL[item.kind] ?? item.kind}</span>
       <span class="feed-summary">
         {isMemory
           ? <a href={href("browse", { id: item.id })}>{text}</a>

@@ -1,4 +1,5 @@
 /** The signed-in user's API tokens: mint (plaintext shown once, with a copy button), list, revoke. */
+import { TableWrap } from "../../shared/ui.tsx";
 import { useState } from "preact/hooks";
 import { api, type ApiToken } from "../api.ts";
 import {
@@ -115,7 +116,7 @@ function Tokens() {
         <Empty title="No tokens yet">Create one above to connect an agent.</Empty>
       )}
       {tokens.data && tokens.data.tokens.length > 0 && (
-        <div class="table-wrap">
+        <TableWrap label="API tokens">
           <table class="table" aria-label="API tokens">
             <thead>
               <tr>
@@ -143,7 +144,11 @@ function Tokens() {
                   </td>
                   <td>
                     <div class="row-actions">
-                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRevoking(t)}>
+                      <button
+                        type="button"
+                        class="btn btn-small btn-danger"
+                        onClick={() => setRevoking(t)}
+                      >
                         Revoke
                       </button>
                     </div>
@@ -152,7 +157,7 @@ function Tokens() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Confirm
         open={!!revoking}

@@ -1,4 +1,5 @@
 /** Admin: the accounts that may sign in — create, change role or password, ban, remove. */
+import { TableWrap } from "../../shared/ui.tsx";
 import { useState } from "preact/hooks";
 import { type AdminUser, api } from "../api.ts";
 import {
@@ -66,7 +67,7 @@ function UserList({ me }: { me: Me }) {
       {!users.data && users.loading && <Loading />}
       {users.data && users.data.users.length === 0 && <Empty title="No users yet" />}
       {users.data && users.data.users.length > 0 && (
-        <div class="table-wrap">
+        <TableWrap label="Users">
           <table class="table" aria-label="Users">
             <thead>
               <tr>
@@ -114,7 +115,11 @@ function UserList({ me }: { me: Me }) {
                   </td>
                   <td>
                     <div class="row-actions">
-                      <button type="button" class="btn btn-small" onClick={() => setPasswordFor(u)}>
+                      <button
+                        type="button"
+                        class="btn btn-small"
+                        onClick={() => setPasswordFor(u)}
+                      >
                         Set password
                       </button>
                       {u.banned
@@ -140,7 +145,11 @@ function UserList({ me }: { me: Me }) {
                             Ban
                           </button>
                         )}
-                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRemoving(u)}>
+                      <button
+                        type="button"
+                        class="btn btn-small btn-danger"
+                        onClick={() => setRemoving(u)}
+                      >
                         Remove
                       </button>
                     </div>
@@ -149,7 +158,7 @@ function UserList({ me }: { me: Me }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <CreateUser
         open={creating}

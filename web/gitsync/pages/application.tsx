@@ -1,25 +1,68 @@
-import { Badge, Conditions, Load, short } from "../components.tsx";
+import { approveCommand, Conditions, Load, PhaseBadge, ReadyBadge, short } from "../components.tsx";
+import { CopyCommand, PageHeader, TableWrap } from "../../shared/ui.tsx";
+import { useLoad } from "../../shared/use_load.ts";
+import { api } from "../api.ts";
 import { link } from "../router.ts";
-import type { Application } from "./applications.tsx";
+import type { Application, ApplicationAnswer, Revision, RevisionSummary } from "../types.ts";
+import { ready } from "./applications.tsx";
 
-interface RevisionSummary {
-  name: string;
-  sourceRevision: string;
-  phase: string;
-  planDigest?: string;
-  summary?: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
-  approved: boolean;
-  createdAt?: string;
+/**
+ * Where the Application stands, at the top of its page: the Ready badge (with the desired Revision's
+ * phase while Ready is unknown), why it failed (from the Revision, not only on the Revision's page),
+ * and what to run when it waits for approval.
+ */
+function Standing({ app, revisions }: { app: Application; revisions: RevisionSummary[] }) {
+  const ns = app.metadata.namespace;
+  const condition = ready(app);
+  const desired = revisions.find((r) => r.name === app.status?.desiredRevision);
+  const failed = desired?.phase === "Failed" || condition?.status === "False";
+  const revision = useLoad(
+    () => (failed && desired?.name
+      ? api<Revision>(`/api/revisions/${ns}/${desired.name}`)
+      : Promise.resolve(undefined)),
+    [ns, desired?.name, failed],
+  );
+  const failure = revision.data?.status?.failure;
+  const unknown = condition?.status !== "True" && condition?.status !== "False";
+  return (
+    <div class="standing" data-testid="standing">
+      <p class="standing-line">
+        <ReadyBadge ready={condition} desiredPhase={unknown ? desired?.phase : undefined} />{" "}
+        <span class="muted">{condition?.message ?? "The controller has not reported on it yet."}</span>
+      </p>
+      {failure && desired && (
+        <div class="alert alert-error" role="alert">
+          <span>
+            Revision <a href={link("revisions", ns, desired.name ?? "")}>{desired.name}</a> failed:{" "}
+            <strong>{failure.reason}</strong>: {failure.message}
+          </span>
+        </div>
+      )}
+      {desired?.phase === "AwaitingApproval" && desired.planDigest && !desired.approved && (
+        <div class="alert alert-warn">
+          <p>
+            Revision <a href={link("revisions", ns, desired.name ?? "")}>{desired.name}</a>{" "}
+            waits for approval of its plan. Approve it with:
+          </p>
+          <CopyCommand
+            command={approveCommand(app.metadata.name, ns, desired.planDigest)}
+            label="Copy the approve command"
+          />
+        </div>
+      )}
+    </div>
+  );
 }
 
 export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
   return (
-    <Load<{ application: Application; revisions: RevisionSummary[] }>
+    <Load<ApplicationAnswer>
       path={`/api/applications/${ns}/${name}`}
     >
       {({ application: a, revisions }) => (
         <section>
-          <h1>Application {ns}/{name}</h1>
+          <PageHeader title={`Application ${ns}/${name}`} />
+          <Standing app={a} revisions={revisions} />
           <p>
             <a href={link("apps", ns, name, "graph")}>Resource graph</a>
           </p>
@@ -45,38 +88,40 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
           <Conditions conditions={a.status?.conditions} />
           <h2>Revisions</h2>
           {revisions.length === 0 ? <p class="muted">No Revisions yet.</p> : (
-            <table class="list">
-              <thead>
-                <tr>
-                  <th>Revision</th>
-                  <th>Commit</th>
-                  <th>Phase</th>
-                  <th>Plan</th>
-                  <th>Approved</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {revisions.map((r) => (
-                  <tr key={r.name}>
-                    <td>
-                      <a href={link("revisions", ns, r.name)}>{r.name}</a>
-                    </td>
-                    <td class="mono">{short(r.sourceRevision)}</td>
-                    <td>
-                      <Badge value={r.phase} />
-                    </td>
-                    <td>
-                      {r.summary
-                        ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
-                        : "-"}
-                    </td>
-                    <td>{r.approved ? "yes" : "no"}</td>
-                    <td>{r.createdAt}</td>
+            <TableWrap label="Revisions">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th>Revision</th>
+                    <th>Commit</th>
+                    <th>Phase</th>
+                    <th>Plan</th>
+                    <th>Approved</th>
+                    <th>Created</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {revisions.map((r) => (
+                    <tr key={r.name}>
+                      <td>
+                        <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
+                      </td>
+                      <td class="mono">{short(r.sourceRevision)}</td>
+                      <td>
+                        <PhaseBadge phase={r.phase} />
+                      </td>
+                      <td>
+                        {r.summary
+                          ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
+                          : "-"}
+                      </td>
+                      <td>{r.approved ? "yes" : "no"}</td>
+                      <td>{r.createdAt}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
           )}
         </section>
       )}

@@ -1,24 +1,7 @@
-import { Badge, Load } from "../components.tsx";
+import { HealthBadge, Load } from "../components.tsx";
+import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
-
-interface GraphNode {
-  id: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  health: string;
-  message?: string;
-}
-interface Graph {
-  application: string;
-  namespace: string;
-  revision?: string;
-  nodes: GraphNode[];
-  edges: { from: string; to: string }[];
-  notListed: string[];
-  /** The Application manages Secrets, which the console never reads. */
-  secretsLeftOut?: boolean;
-}
+import type { Graph } from "../types.ts";
 
 function Tree({ g, id, seen }: { g: Graph; id: string; seen: Set<string> }) {
   const node = g.nodes.find((n) => n.id === id)!;
@@ -27,7 +10,7 @@ function Tree({ g, id, seen }: { g: Graph; id: string; seen: Set<string> }) {
   return (
     <li>
       <span class="node">
-        <span class="kind">{node.kind}</span> {node.name} <Badge value={node.health} />
+        <span class="kind">{node.kind}</span> {node.name} <HealthBadge health={node.health} />
         {node.message && <span class="message">{node.message}</span>}
       </span>
       {children.length > 0 && (
@@ -42,7 +25,7 @@ function Tree({ g, id, seen }: { g: Graph; id: string; seen: Set<string> }) {
 export function GraphPage({ ns, name }: { ns: string; name: string }) {
   return (
     <section>
-      <h1>Resource graph of {ns}/{name}</h1>
+      <PageHeader title={`Resource graph of ${ns}/${name}`} />
       <p>
         <a href={link("apps", ns, name)}>Back to the Application</a>
       </p>

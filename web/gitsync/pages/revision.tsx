@@ -1,50 +1,12 @@
-import { Badge, type Condition, Conditions, Load, short } from "../components.tsx";
+import { approveCommand, Conditions, Load, PhaseBadge, short } from "../components.tsx";
+import { CopyCommand, TableWrap } from "../../shared/ui.tsx";
+import type { ObjectRef, Revision } from "../types.ts";
+import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
 
-interface ObjectRef {
-  apiVersion?: string;
-  kind?: string;
-  namespace?: string;
-  name?: string;
-}
 const ref = (
   o: ObjectRef | undefined,
 ) => (o ? `${o.kind}/${o.namespace ? `${o.namespace}/` : ""}${o.name}` : "");
-
-interface Revision {
-  metadata: { name: string; namespace: string; labels?: Record<string, string> };
-  spec: { applicationRef: { name: string }; sourceRevision: string; serviceAccountName: string };
-  status?: {
-    phase?: string;
-    plan?: {
-      digest: string;
-      summary: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
-      entries: { action: string; kind: string; namespace?: string; name: string; diff?: string }[];
-      truncated: boolean;
-    };
-    approval?: { approvedBy: string; approvedAt: string; planDigest: string } | null;
-    hooks?: Hook[];
-    failure?: { reason: string; message: string };
-    diagnosis?: {
-      firstRootCause?: { reason: string; message: string; resource: ObjectRef };
-      causes: { reason: string; message: string; chain: ObjectRef[] }[];
-      diagnosedAt: string;
-    };
-    conditions?: Condition[];
-    startedAt?: string;
-    finishedAt?: string;
-  };
-}
-
-interface Hook {
-  kind: string;
-  namespace?: string;
-  name: string;
-  stage: string;
-  state: string;
-  rollout: number;
-  message?: string;
-}
 
 export function RevisionPage({ ns, name }: { ns: string; name: string }) {
   return (
@@ -56,7 +18,7 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
         const hooks = r.status?.hooks ?? [];
         return (
           <section>
-            <h1>Revision {ns}/{name}</h1>
+            <PageHeader title={`Revision ${ns}/${name}`} />
             <dl class="facts">
               <dt>Application</dt>
               <dd>
@@ -68,11 +30,13 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
               <dd>{r.spec.serviceAccountName}</dd>
               <dt>Phase</dt>
               <dd>
-                <Badge value={r.status?.phase ?? "Pending"} />
+                <PhaseBadge phase={r.status?.phase} />
               </dd>
             </dl>
             {r.status?.failure && (
-              <p class="error" role="alert">{r.status.failure.reason}: {r.status.failure.message}</p>
+              <p class="alert alert-error" role="alert">
+                {r.status.failure.reason}: {r.status.failure.message}
+              </p>
             )}
             <h2>Approval</h2>
             {approval
@@ -84,11 +48,15 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                 </p>
               )
               : (
-                <p class="muted approval">
-                  Not approved.{plan
-                    ? ` Approve with: gitsync approve ${r.spec.applicationRef.name} -n ${ns} --digest ${plan.digest}`
-                    : ""}
-                </p>
+                <div class="approval">
+                  <p class="muted">Not approved.{plan ? " Approve with:" : ""}</p>
+                  {plan && (
+                    <CopyCommand
+                      command={approveCommand(r.spec.applicationRef.name, ns, plan.digest)}
+                      label="Copy the approve command"
+                    />
+                  )}
+                </div>
               )}
             <h2>Plan</h2>
             {!plan ? <p class="muted">No plan yet.</p> : (
@@ -100,28 +68,31 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                   to prune
                   {plan.summary.pruneSkipped ? `, ${plan.summary.pruneSkipped} kept from pruning` : ""}
                 </p>
-                <table class="list">
-                  <thead>
-                    <tr>
-                      <th>Action</th>
-                      <th>Object</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {plan.entries.map((e) => (
-                      <tr key={`${e.kind}/${e.namespace}/${e.name}`}>
-                        <td>
-                          <span class={`action ${e.action}`}>{e.action}</span>
-                        </td>
-                        <td>{e.kind}/{e.namespace ? `${e.namespace}/` : ""}{e.name}</td>
+                <TableWrap label="Plan">
+                  <table class="table">
+                    <thead>
+                      <tr>
+                        <th>Action</th>
+                        <th>Object</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {plan.entries.map((e) => (
+                        <tr key={`${e.kind}/${e.namespace}/${e.name}`}>
+                          <td>
+                            <span class={`action ${e.action}`}>{e.action}</span>
+                          </td>
+                          <td>{e.kind}/{e.namespace ? `${e.namespace}/` : ""}{e.name}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableWrap>
                 {plan.entries.filter((e) => e.diff).map((e) => (
                   <details open key={`diff-${e.kind}/${e.namespace}/${e.name}`} class="diff">
                     <summary>{e.kind}/{e.name}</summary>
-                    <pre>
+                    {/* A long line scrolls sideways: the box is in the tab order so keys reach it. */}
+                    <pre tabIndex={0} aria-label={`Diff of ${e.kind}/${e.name}`}>
                       {e.diff!.split("\n").map((line, i) => (
                         <span key={i} class={line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : ""}>
                           {line}
@@ -138,30 +109,32 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
             )}
             <h2>Hooks</h2>
             {hooks.length === 0 ? <p class="muted">No hooks.</p> : (
-              <table class="list hooks">
-                <thead>
-                  <tr>
-                    <th>Stage</th>
-                    <th>Hook</th>
-                    <th>State</th>
-                    <th>Attempt</th>
-                    <th>Message</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {hooks.map((h, i) => (
-                    <tr key={i}>
-                      <td>{h.stage}</td>
-                      <td>{h.kind}/{h.name}</td>
-                      <td>
-                        <Badge value={h.state} />
-                      </td>
-                      <td>{h.rollout}</td>
-                      <td class="message">{h.message}</td>
+              <TableWrap label="Hooks">
+                <table class="table hooks">
+                  <thead>
+                    <tr>
+                      <th>Stage</th>
+                      <th>Hook</th>
+                      <th>State</th>
+                      <th>Attempt</th>
+                      <th>Message</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {hooks.map((h, i) => (
+                      <tr key={i}>
+                        <td>{h.stage}</td>
+                        <td>{h.kind}/{h.name}</td>
+                        <td>
+                          <PhaseBadge phase={h.state} />
+                        </td>
+                        <td>{h.rollout}</td>
+                        <td class="message">{h.message}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
             )}
             <h2>Diagnosis</h2>
             {!d ? <p class="muted">No diagnosis.</p> : (

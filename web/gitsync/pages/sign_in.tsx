@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { signInWithToken } from "../api.ts";
+import { SignInCard } from "../../shared/sign_in_card.tsx";
 
 export function SignInPage({ mode, message, onSignedIn }: {
   mode: "token" | "oidc";
@@ -24,31 +25,35 @@ export function SignInPage({ mode, message, onSignedIn }: {
     }
   };
   return (
-    <main class="sign-in">
-      <h1>gitsync console</h1>
-      {error && <p class="error" role="alert">{error}</p>}
+    <SignInCard
+      product="gitsync"
+      title="gitsync console"
+      lead="Applications, Revisions and Repositories, read with your own Kubernetes identity."
+      error={error || undefined}
+    >
       {mode === "oidc"
-        ? <a class="button" href="/auth/oidc/login">Sign in with your identity provider</a>
+        ? <a class="btn btn-primary" href="/auth/oidc/login">Sign in with your identity provider</a>
         : (
           <form onSubmit={submit}>
-            <label for="token">Kubernetes bearer token</label>
+            <label class="field-label" for="token">Kubernetes bearer token</label>
             <textarea
               id="token"
               name="token"
+              class="mono"
               rows={6}
               autocomplete="off"
               spellcheck={false}
               value={token}
               onInput={(e) => setToken((e.target as HTMLTextAreaElement).value)}
             />
-            <p class="muted">
+            <p class="muted small">
               For example{" "}
               <code>kubectl create token &lt;service-account&gt; -n &lt;namespace&gt;</code>. The console
               reads only what this token may read, keeps it in an encrypted cookie, and never writes.
             </p>
-            <button type="submit" disabled={busy || !token.trim()}>Sign in</button>
+            <button type="submit" class="btn btn-primary" disabled={busy || !token.trim()}>Sign in</button>
           </form>
         )}
-    </main>
+    </SignInCard>
   );
 }

@@ -8,6 +8,7 @@ import { collabLog } from "./0005_collab_log.ts";
 import { plugins } from "./0006_plugins.ts";
 import { searchChanges } from "./0007_search_changes.ts";
 import { preferences } from "./0008_preferences.ts";
+import { linkTargets } from "./0009_link_targets.ts";
 import { keyBuckets } from "./0010_key_buckets.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   "0006_plugins": plugins,
   "0007_search_changes": searchChanges,
   "0008_preferences": preferences,
+  "0009_link_targets": linkTargets,
   "0010_key_buckets": keyBuckets,
 };
