@@ -6,7 +6,7 @@
 import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { Repository } from "../api/mod.ts";
-import { readGitCredentials } from "../reconcilers/repository.ts";
+import { readGitCredentials } from "../source/git/credentials.ts";
 import { clusterVersion } from "../render/cluster_version.ts";
 import { Helm } from "../render/helm.ts";
 import { Kustomize } from "../render/kustomize.ts";

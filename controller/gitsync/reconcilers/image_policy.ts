@@ -8,17 +8,11 @@
  * Registry credentials come only from a dockerconfigjson Secret in the same namespace labelled
  * `sync.gitsync.io/registry-credentials=true`, read with an uncached get every time.
  */
-import type { KubeClient } from "../../../internal/k8s/mod.ts";
-import type { EventRecorder } from "../../../internal/k8s/mod.ts";
+import type { EventRecorder, KubeClient } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
 import { PolicyError, selectTag, validatePolicy } from "../images/policy.ts";
-import {
-  credentialsFor,
-  parseImage,
-  RegistryClient,
-  type RegistryCredentials,
-  RegistryError,
-} from "../images/registry_client.ts";
+import { parseImage, RegistryClient, RegistryError } from "../images/registry_client.ts";
+import { readRegistryCredentials, RegistryCredentialsRefused } from "../images/registry_credentials.ts";
 import type { HostLimiter } from "../images/host_limiter.ts";
 import {
   API_VERSION,
@@ -26,10 +20,9 @@ import {
   type ImagePolicy,
   parseDuration,
   RECONCILE_REQUESTED_AT,
-  REGISTRY_CREDENTIALS_LABEL,
   type TagPolicy,
 } from "../api/mod.ts";
-import { patchStatus, readLabelledSecret, secretText } from "../client/mod.ts";
+import { patchStatus } from "../client/mod.ts";
 import { transitioned } from "../status/conditions.ts";
 
 export interface ImagePolicyReconcilerOptions {
@@ -44,29 +37,6 @@ class Refused extends Error {
   constructor(readonly reason: string, message: string) {
     super(message);
   }
-}
-
-/** The registry credentials of an ImagePolicy, from its labelled dockerconfigjson Secret (uncached). */
-async function readRegistryCredentials(
-  client: KubeClient,
-  policy: ImagePolicy,
-): Promise<RegistryCredentials | undefined> {
-  const name = policy.spec.secretRef?.name;
-  if (!name) return undefined;
-  const ns = policy.metadata!.namespace!;
-  const refuse = (message: string) => new Refused("AuthenticationFailure", message);
-  const secret = await readLabelledSecret(client, {
-    namespace: ns,
-    name,
-    field: "spec.secretRef",
-    label: REGISTRY_CREDENTIALS_LABEL,
-    notUsed: "it is not used for registry credentials",
-  }, refuse);
-  const config = secretText(secret, ".dockerconfigjson");
-  if (!config) {
-    throw refuse(`Secret ${ns}/${name} has no .dockerconfigjson (type kubernetes.io/dockerconfigjson)`);
-  }
-  return credentialsFor(config, parseImage(policy.spec.image));
 }
 
 function describePolicy(p: TagPolicy): string {
@@ -151,7 +121,7 @@ export function imagePolicyReconciler(o: ImagePolicyReconcilerOptions) {
     } catch (err) {
       const refused = err instanceof Refused
         ? err
-        : err instanceof RegistryError
+        : err instanceof RegistryError || err instanceof RegistryCredentialsRefused
         ? new Refused(err.reason, err.message)
         : undefined;
       if (!refused) throw err; // Unexpected: retried with backoff by the queue.

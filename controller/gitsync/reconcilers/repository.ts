@@ -2,32 +2,27 @@
  * The Repository reconciler (seed sections 2, 4, 5.3, 8): fetches the remote on its poll interval,
  * at once when the push receiver stamps `sync.gitsync.io/reconcile-requested-at`, and when the spec
  * changes; records the commit in status.artifact and the outcome in the Ready condition. Reads top to
- * bottom as its states: load → credentials → due? → fetch → record.
+ * bottom as its states: load → due? → image write-back → credentials, fetch → discover → record.
  *
  * Credentials come only from a Secret in the Repository's namespace labelled
- * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (seed section 5.3).
+ * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (source/git/credentials.ts).
  */
 import { createHash } from "node:crypto";
 import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import {
-  type FetchedCommit,
-  fetchGit,
-  type GitCredentials,
-  GitSourceError,
-} from "../source/git/git_source.ts";
+import { type FetchedCommit, fetchGit, GitSourceError } from "../source/git/git_source.ts";
 import { RemoteUrlError } from "../source/git/remote_url.ts";
 import type { LatestImage } from "../images/markers.ts";
 import { writeBack, WriteBackError } from "../images/write_back.ts";
 import {
   type Condition,
   DEFAULT_INTERVAL_MS,
-  GIT_CREDENTIALS_LABEL,
   parseDuration,
   RECONCILE_REQUESTED_AT,
   type Repository,
 } from "../api/mod.ts";
-import { patchStatus, readLabelledSecret, secretText } from "../client/mod.ts";
+import { patchStatus } from "../client/mod.ts";
+import { CredentialsRefused, readGitCredentials } from "../source/git/credentials.ts";
 import { transitioned } from "../status/conditions.ts";
 
 export interface RepositoryReconcilerOptions {
@@ -48,46 +43,6 @@ export interface RepositoryReconcilerOptions {
   latestImages?: (namespace: string) => Map<string, LatestImage>;
   /** Writes image updates back; tests may count calls. */
   writeBack?: typeof writeBack;
-}
-
-export class CredentialsRefused extends Error {
-  override name = "CredentialsRefused";
-}
-
-/**
- * The Git credentials of a Repository: from the Secret spec.git.auth names (or, for image write-back,
- * spec.imageUpdate), in the same namespace, only when it is labelled
- * sync.gitsync.io/git-credentials=true; read uncached every time.
- */
-export async function readGitCredentials(
-  client: KubeClient,
-  repo: Repository,
-  use: "spec.git.auth" | "spec.imageUpdate" = "spec.git.auth",
-): Promise<GitCredentials | undefined> {
-  const name = use === "spec.git.auth"
-    ? repo.spec.git.auth?.secretRef?.name
-    : repo.spec.imageUpdate?.secretRef?.name;
-  if (!name) return undefined;
-  const secret = await readLabelledSecret(client, {
-    namespace: repo.metadata!.namespace!,
-    name,
-    field: `${use}.secretRef`,
-    label: GIT_CREDENTIALS_LABEL,
-    notUsed: "it is not used for Git credentials",
-  }, (message) => new CredentialsRefused(message));
-  const value = (k: string) => secretText(secret, k);
-  const c: GitCredentials = {};
-  const username = value("username");
-  const password = value("password");
-  const bearerToken = value("bearerToken");
-  const identity = value("identity");
-  const knownHosts = value("known_hosts");
-  if (identity) c.identity = identity;
-  if (knownHosts) c.knownHosts = knownHosts;
-  if (username) c.username = username;
-  if (password) c.password = password;
-  if (bearerToken) c.bearerToken = bearerToken;
-  return c;
 }
 
 /** A short fingerprint of the images a write-back would write, so a change of any policy is noticed. */
