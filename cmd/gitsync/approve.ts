@@ -18,7 +18,7 @@ import {
 } from "../../internal/cli/mod.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import { getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { failureText, reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { failureText, followRollout, timeoutOption } from "./rollout_wait.ts";
 import {
   type Application,
   APPROVE_DIGEST,
@@ -118,15 +118,13 @@ export function registerApprove(program: Command, io: Io) {
           approvedBy: approved[APPROVED_BY],
         };
         if (flags.wait) {
-          await reportRollout(
-            io,
-            flags.output,
-            result,
-            () =>
-              waitForRollout(client, namespace, revName, timeoutMs, (line) => io.stderr.write(`${line}\n`), {
-                approvedDigest: plan.digest,
-              }),
-          );
+          await followRollout(io, flags.output, result, {
+            client,
+            namespace,
+            revision: revName,
+            timeoutMs,
+            expect: { approvedDigest: plan.digest },
+          });
           return;
         }
         printResult(io, result, flags.output, (r) => `Revision ${r.revision} approved by ${r.approvedBy}`);

@@ -8,7 +8,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { followRollout, timeoutOption } from "./rollout_wait.ts";
 import { RETRY_REQUESTED_AT } from "../../controller/gitsync/api/mod.ts";
 import { annotate } from "../../controller/gitsync/client/mod.ts";
 
@@ -66,15 +66,13 @@ export function registerRetry(program: Command, io: Io) {
           }
           await new Promise((r) => setTimeout(r, 500));
         }
-        await reportRollout(
-          io,
-          flags.output,
-          result,
-          () =>
-            waitForRollout(client, namespace, revName, timeoutMs, (l) => io.stderr.write(`${l}\n`), {
-              approvedDigest: rev.status?.approval?.planDigest,
-            }),
-        );
+        await followRollout(io, flags.output, result, {
+          client,
+          namespace,
+          revision: revName,
+          timeoutMs,
+          expect: { approvedDigest: rev.status?.approval?.planDigest },
+        });
       });
     });
   addExamples(command, [

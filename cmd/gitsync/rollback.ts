@@ -10,7 +10,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { rollbackTarget } from "../../controller/gitsync/rollback/target.ts";
 import { getApplication, getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
-import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { followRollout, timeoutOption } from "./rollout_wait.ts";
 import {
   type Application,
   type Revision,
@@ -71,13 +71,7 @@ export function registerRollback(program: Command, io: Io) {
         io.stderr.write(`Rolling back Application ${namespace}/${name} to Revision ${target}\n`);
         const result: Record<string, unknown> = { application: name, namespace, ...rollback };
         if (flags.wait) {
-          await reportRollout(
-            io,
-            flags.output,
-            result,
-            () =>
-              waitForRollout(client, namespace, target, timeoutMs, (line) => io.stderr.write(`${line}\n`)),
-          );
+          await followRollout(io, flags.output, result, { client, namespace, revision: target, timeoutMs });
           return;
         }
         printResult(io, result, flags.output, (r) => `rollback to Revision ${r.revision} requested`);

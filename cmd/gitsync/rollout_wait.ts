@@ -170,6 +170,29 @@ export async function reportRollout(
   }
 }
 
+/** What --wait does: follows the Revision's rollout, progress lines on stderr, then reports how it ended. */
+export function followRollout(
+  io: Io,
+  output: OutputFormat,
+  result: Record<string, unknown>,
+  rollout: {
+    client: KubeClient;
+    namespace: string;
+    revision: string;
+    timeoutMs: number;
+    expect?: Expectation;
+  },
+): Promise<void> {
+  const { client, namespace, revision, timeoutMs, expect } = rollout;
+  const progress = (line: string) => io.stderr.write(`${line}\n`);
+  return reportRollout(
+    io,
+    output,
+    result,
+    () => waitForRollout(client, namespace, revision, timeoutMs, progress, expect),
+  );
+}
+
 /** --timeout in milliseconds; anything but a duration like 90s or 10m is a usage error. */
 export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
   const ms = /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;

@@ -8,7 +8,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { condition, getApplication, getOne, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
-import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { followRollout, timeoutOption } from "./rollout_wait.ts";
 import {
   type Application,
   RECONCILE_REQUESTED_AT,
@@ -74,20 +74,13 @@ export function registerSync(program: Command, io: Io) {
             io.stderr.write(`${fetched}\n`);
             const revision = await revisionFor(commit, deadline);
             result.revision = revision;
-            await reportRollout(
-              io,
-              flags.output,
-              result,
-              () =>
-                waitForRollout(
-                  client,
-                  namespace,
-                  revision,
-                  deadline - Date.now(),
-                  (l) => io.stderr.write(`${l}\n`),
-                  { approvalIsAnEnd: true },
-                ),
-            );
+            await followRollout(io, flags.output, result, {
+              client,
+              namespace,
+              revision,
+              timeoutMs: deadline - Date.now(),
+              expect: { approvalIsAnEnd: true },
+            });
             return;
           }
           if (Date.now() > deadline) {

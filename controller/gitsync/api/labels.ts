@@ -49,5 +49,8 @@ export const ROLLBACK_TO_REVISION = `${ANNOTATION}rollback-to-revision`;
 /** Set by `gitsync retry`: the desired Revision, Failed with a retryable reason, rolls out again. */
 export const RETRY_REQUESTED_AT = `${ANNOTATION}retry-requested-at`;
 
+/** On the manager's own webhook certificate Secret: until when the CA it replaced is still trusted. */
+export const CA_PREVIOUS_UNTIL_ANNOTATION = `${ANNOTATION}ca-previous-until`;
+
 /** On a Repository or ImagePolicy (the push receiver, `gitsync sync`): reconcile now. */
 export const RECONCILE_REQUESTED_AT = `${ANNOTATION}reconcile-requested-at`;
