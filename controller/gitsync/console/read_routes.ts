@@ -70,25 +70,28 @@ export function mountReads(app: Hono<AppEnv>, s: ConsoleSessions) {
     }
   };
 
-  app.get("/api/applications", (c) =>
+  /** The objects of a kind in ?namespace=, or across all namespaces. */
+  const list = (plural: "applications" | "repositories") => (c: Context<AppEnv>) =>
     read(c, async (client) => {
       const ns = c.req.query("namespace");
-      const list = await client.request<{ items: Application[] }>({
-        path: collectionPath(
-          "applications",
-          ns === undefined || ns === "" ? undefined : param(ns, "namespace"),
-        ),
+      const answer = await client.request<{ items: unknown[] }>({
+        path: collectionPath(plural, ns === undefined || ns === "" ? undefined : param(ns, "namespace")),
       });
-      return { items: list.items };
-    }));
+      return { items: answer.items };
+    });
+
+  /** The object :ns/:name of a kind (both checked first: a bad one is 400). */
+  const named = <T>(c: Context<AppEnv>, client: ConsoleKubeClient, plural: "applications" | "revisions") => {
+    const ns = param(c.req.param("ns"), "namespace");
+    const name = param(c.req.param("name"), "name");
+    return client.request<T>({ path: objectPath(plural, ns, name) }).then((object) => ({ ns, name, object }));
+  };
+
+  app.get("/api/applications", list("applications"));
 
   app.get("/api/applications/:ns/:name", (c) =>
     read(c, async (client) => {
-      const ns = param(c.req.param("ns"), "namespace");
-      const name = param(c.req.param("name"), "name");
-      const application = await client.request<Application>({
-        path: objectPath("applications", ns, name),
-      });
+      const { ns, name, object: application } = await named<Application>(c, client, "applications");
       const revisions = await client.request<{ items: Revision[] }>({
         path: collectionPath("revisions", ns),
         query: { labelSelector: `${APPLICATION_LABEL}=${name}` },
@@ -104,11 +107,7 @@ export function mountReads(app: Hono<AppEnv>, s: ConsoleSessions) {
 
   app.get("/api/applications/:ns/:name/graph", (c) =>
     read(c, async (client) => {
-      const ns = param(c.req.param("ns"), "namespace");
-      const name = param(c.req.param("name"), "name");
-      const application = await client.request<Application>({
-        path: objectPath("applications", ns, name),
-      });
+      const { object: application } = await named<Application>(c, client, "applications");
       // The console never reads Secrets, not even their metadata: the page says they are left out.
       const kinds = application.status?.managedKinds ?? [];
       const isSecret = (k: { group: string; kind: string }) => k.group === "" && k.kind === "Secret";
@@ -119,22 +118,10 @@ export function mountReads(app: Hono<AppEnv>, s: ConsoleSessions) {
       return { ...graph, secretsLeftOut: kinds.some(isSecret) };
     }));
 
-  app.get("/api/revisions/:ns/:name", (c) =>
-    read(c, async (client) => {
-      const ns = param(c.req.param("ns"), "namespace");
-      const name = param(c.req.param("name"), "name");
-      return await client.request<Revision>({ path: objectPath("revisions", ns, name) });
-    }));
+  app.get(
+    "/api/revisions/:ns/:name",
+    (c) => read(c, async (client) => (await named<Revision>(c, client, "revisions")).object),
+  );
 
-  app.get("/api/repositories", (c) =>
-    read(c, async (client) => {
-      const ns = c.req.query("namespace");
-      const list = await client.request<{ items: unknown[] }>({
-        path: collectionPath(
-          "repositories",
-          ns === undefined || ns === "" ? undefined : param(ns, "namespace"),
-        ),
-      });
-      return { items: list.items };
-    }));
+  app.get("/api/repositories", list("repositories"));
 }
