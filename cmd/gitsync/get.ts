@@ -6,9 +6,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, DescribeWriter, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge, withoutManagedFields } from "../../internal/k8s/table.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, getRevision, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import type { Application, Revision } from "../../controller/gitsync/api/mod.ts";
 
 export function registerGet(program: Command, io: Io) {
   const command = program

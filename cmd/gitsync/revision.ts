@@ -5,8 +5,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, DescribeWriter, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { withoutManagedFields } from "../../internal/k8s/table.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
+import type { Revision } from "../../controller/gitsync/api/mod.ts";
 
 export function registerRevision(program: Command, io: Io) {
   const command = program
