@@ -5,8 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import type { Application, Revision } from "../../controller/gitsync/api/mod.ts";
 import { describeApplication } from "./get.ts";
 import { describeRevision } from "./revision.ts";
 
