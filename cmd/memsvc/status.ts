@@ -4,7 +4,7 @@ import {
   inspectHosts,
   installStatePath,
   isSupportedPlatform,
-  readStateFile,
+  readInstallState,
 } from "../../internal/agenthosts/mod.ts";
 import {
   addExamples,
@@ -15,9 +15,9 @@ import {
   outputOption,
   printResult,
 } from "../../internal/cli/mod.ts";
-import { DEFAULT_URL, parseBaseUrl, SERVER_NAME, urlAlias } from "./install.ts";
-import { INSTALL_STATE } from "./install_state.ts";
-import { checkHealth } from "./memsvc_api.ts";
+import { DEFAULT_URL, parseBaseUrl, SERVER_NAME } from "../../internal/agenthosts/memsvc/install.ts";
+import { urlAlias } from "./flags.ts";
+import { checkHealth } from "../../internal/agenthosts/memsvc/api.ts";
 
 /** `memsvc status`: which hosts are wired to memsvc, and whether the server answers. */
 export function registerStatus(program: Command, io: Io): void {
@@ -44,7 +44,7 @@ export function registerStatus(program: Command, io: Io): void {
       const explicitUrl = server === undefined ? undefined : parseBaseUrl(server);
       const h = currentHostEnv();
       if (!isSupportedPlatform(h.platform)) throw new CliError("memsvc status supports macOS and Linux only");
-      const state = await readStateFile(installStatePath("memsvc", h), INSTALL_STATE);
+      const state = await readInstallState(installStatePath("memsvc", h));
       const url = explicitUrl ?? state?.server ?? DEFAULT_URL;
       const [reports, health] = await Promise.all([
         inspectHosts(h, SERVER_NAME, state?.hosts),

@@ -1,17 +1,8 @@
 import { type Command, Option } from "@commander-js/extra-typings";
-import {
-  currentHostEnv,
-  findHost,
-  installStatePath,
-  uninstallHosts,
-  uninstallOptions,
-  type UninstallSpec,
-  withUninstallFlags,
-} from "../../internal/agenthosts/mod.ts";
+import { uninstallChoices, withUninstallFlags } from "../../internal/agenthosts/mod.ts";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
-import { INSTALLER, parseHostIds, SERVER_NAME } from "./install.ts";
-import { INSTALL_STATE, type InstallState } from "./install_state.ts";
-import { deleteToken, withSession } from "./memsvc_api.ts";
+import { INSTALLER, parseHostIds } from "../../internal/agenthosts/memsvc/install.ts";
+import { runUninstall } from "../../internal/agenthosts/memsvc/uninstall.ts";
 
 /** `memsvc uninstall`: remove the entries `memsvc install` wrote and revoke its API token. */
 export function registerUninstall(program: Command, io: Io): void {
@@ -30,13 +21,11 @@ export function registerUninstall(program: Command, io: Io): void {
   const uninstall = withUninstallFlags(command, INSTALLER)
     .addOption(keepTokenAlias())
     .action(async (flags) => {
-      const hosts = flags.hosts === undefined ? undefined : parseHostIds(flags.hosts);
-      const options = uninstallOptions(
-        { ...flags, keepKey: flags.keepKey ?? flags.keepToken },
-        INSTALLER,
-        hosts,
-      );
-      await uninstallHosts(memsvcUninstall(installStatePath("memsvc", currentHostEnv())), options, io);
+      await runUninstall({
+        ...uninstallChoices(flags),
+        hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
+        keepKey: flags.keepKey === true || flags.keepToken === true,
+      }, io);
     });
   addExamples(uninstall, [
     "# Remove every entry memsvc install wrote and revoke its token (asks for the password)\nmemsvc uninstall",
@@ -48,28 +37,4 @@ export function registerUninstall(program: Command, io: Io): void {
 /** `--keep-token`, this tool's older spelling of `--keep-key`: still accepted, no longer shown. */
 function keepTokenAlias() {
   return new Option("--keep-token", "the older spelling of --keep-key").hideHelp();
-}
-
-/** memsvc's names, state file and token calls for the shared uninstall (internal/agenthosts). */
-function memsvcUninstall(statePath: string): UninstallSpec<InstallState> {
-  const label = (state: InstallState) => state.tokenLabel ?? state.tokenHash;
-  return {
-    tool: "memsvc",
-    notRecorded: "not installed by memsvc install",
-    serverName: SERVER_NAME,
-    tag: SERVER_NAME,
-    findHost,
-    statePath,
-    format: INSTALL_STATE,
-    withSession,
-    revoke: (state, session) => deleteToken(state.server, session, state.tokenHash),
-    secretLine: (state, outcome, stillUsedBy) =>
-      outcome === "kept"
-        ? `API token ${label(state)} kept${
-          stillUsedBy.length ? ` (still used by ${stillUsedBy.join(", ")})` : ""
-        }\n`
-        : `API token ${label(state)} ${outcome === "revoked" ? "revoked" : "was already gone"}\n`,
-    dryRunLine: (revoke) =>
-      `dry run: nothing changed; the API token would be ${revoke ? "revoked" : "kept"}\n`,
-  };
 }

@@ -1,10 +1,15 @@
 import type { Command } from "@commander-js/extra-typings";
-import { findHost, readStateFile, renderEntry, type Transport } from "../../internal/agenthosts/mod.ts";
+import { findHost, renderEntry, type Transport } from "../../internal/agenthosts/mod.ts";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
-import { hostIds } from "./install.ts";
-import { STATE, statePath } from "./state.ts";
+import { hostIds } from "../../internal/agenthosts/vault_init/install.ts";
+import { readState, statePath } from "../../internal/agenthosts/vault_init/state.ts";
 import { currentHostEnv } from "../../internal/agenthosts/mod.ts";
-import { findVaultHost, parseServerUrl, transportFor, vaultServer } from "./vault_hosts.ts";
+import {
+  findVaultHost,
+  parseServerUrl,
+  transportFor,
+  vaultServer,
+} from "../../internal/agenthosts/vault_init/hosts.ts";
 
 const PLACEHOLDER = "<API_KEY>";
 
@@ -37,9 +42,7 @@ export function registerMcp(program: Command, io: Io): void {
       if (v && transport === "http" && v.preferred === "stdio") {
         throw new CliError(`vault-init wires ${v.host.name} through the stdio shim only`, 2);
       }
-      const state = flags.server === undefined
-        ? await readStateFile(statePath(currentHostEnv()), STATE)
-        : undefined;
+      const state = flags.server === undefined ? await readState(statePath(currentHostEnv())) : undefined;
       const raw = flags.server ?? state?.server;
       if (!raw) throw new CliError("no vault server: pass --server or set VAULT_SERVER", 2);
       const server = vaultServer(parseServerUrl(raw), PLACEHOLDER);

@@ -1,10 +1,10 @@
 import type { Command } from "@commander-js/extra-typings";
-import { currentHostEnv, inspectHost, readStateFile } from "../../internal/agenthosts/mod.ts";
+import { currentHostEnv, inspectHost } from "../../internal/agenthosts/mod.ts";
 import { addExamples, formatTable, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { requireSupportedPlatform } from "./install.ts";
-import { STATE, statePath } from "./state.ts";
-import { checkHealth } from "./vault_api.ts";
-import { SERVER_NAME, VAULT_HOSTS } from "./vault_hosts.ts";
+import { requireSupportedPlatform } from "../../internal/agenthosts/vault_init/install.ts";
+import { readState, statePath } from "../../internal/agenthosts/vault_init/state.ts";
+import { checkHealth } from "../../internal/agenthosts/vault_init/api.ts";
+import { SERVER_NAME, VAULT_HOSTS } from "../../internal/agenthosts/vault_init/hosts.ts";
 
 /** `vault-init status`: which hosts are wired, to which server, with which key (its hash only). */
 export function registerStatus(program: Command, io: Io): void {
@@ -21,7 +21,7 @@ export function registerStatus(program: Command, io: Io): void {
     .action(async (flags) => {
       const h = currentHostEnv();
       requireSupportedPlatform(h, "status");
-      const state = await readStateFile(statePath(h), STATE);
+      const state = await readState(statePath(h));
       const [reports, health] = await Promise.all([
         Promise.all(VAULT_HOSTS.map((v) => inspectHost(v.host, h, SERVER_NAME, state?.hosts[v.host.id]))),
         state ? checkHealth(state.server) : Promise.resolve(undefined),

@@ -1,16 +1,10 @@
+/** `vault-init uninstall`: its flags; the work is internal/agenthosts/vault_init/uninstall.ts. */
 import type { Command } from "@commander-js/extra-typings";
-import {
-  currentHostEnv,
-  uninstallHosts,
-  uninstallOptions,
-  type UninstallSpec,
-  withUninstallFlags,
-} from "../../internal/agenthosts/mod.ts";
+import { uninstallChoices, withUninstallFlags } from "../../internal/agenthosts/mod.ts";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
-import { INSTALLER, requireSupportedPlatform } from "./install.ts";
-import { STATE, type State, statePath } from "./state.ts";
-import { findVaultHost, KEEP_BACKUPS, parseHostIds, SERVER_NAME, TAG } from "./vault_hosts.ts";
-import { requireVault, revokeKey, withSession } from "./vault_api.ts";
+import { INSTALLER } from "../../internal/agenthosts/vault_init/install.ts";
+import { parseHostIds } from "../../internal/agenthosts/vault_init/hosts.ts";
+import { runUninstall } from "../../internal/agenthosts/vault_init/uninstall.ts";
 
 /** `vault-init uninstall`. */
 export function registerUninstall(program: Command, io: Io): void {
@@ -31,11 +25,10 @@ export function registerUninstall(program: Command, io: Io): void {
     );
   const uninstall = withUninstallFlags(command, INSTALLER)
     .action(async (flags) => {
-      const named = flags.hosts === undefined ? undefined : parseHostIds(flags.hosts);
-      const h = currentHostEnv();
-      requireSupportedPlatform(h, "uninstall");
-      const options = uninstallOptions(flags, INSTALLER, named?.map((v) => v.host));
-      await uninstallHosts(vaultInitUninstall(statePath(h)), options, io);
+      await runUninstall({
+        ...uninstallChoices(flags),
+        hosts: flags.hosts === undefined ? undefined : parseHostIds(flags.hosts),
+      }, io);
     });
   addExamples(uninstall, [
     "# Remove every vault entry and revoke the key (asks for the password)\nvault-init uninstall",
@@ -43,42 +36,4 @@ export function registerUninstall(program: Command, io: Io): void {
     "# Unattended\nVAULT_EMAIL=ada@example.com VAULT_PASSWORD=... vault-init uninstall --yes",
     "# What would happen, as YAML\nvault-init uninstall --dry-run -o yaml",
   ]);
-}
-
-/** vault-init's names, state file and key calls for the shared uninstall (internal/agenthosts). */
-function vaultInitUninstall(path: string): UninstallSpec<State> {
-  const words = {
-    revoked: "revoked",
-    gone: "already gone",
-    kept: "kept",
-    "would be revoked": "would be revoked",
-  };
-  return {
-    tool: "vault-init",
-    notRecorded: "not wired by vault-init",
-    serverName: SERVER_NAME,
-    tag: TAG,
-    keepBackups: KEEP_BACKUPS,
-    findHost: (id) => findVaultHost(id)?.host,
-    statePath: path,
-    format: STATE,
-    stamp: (state) => ({ ...state, updatedAt: new Date().toISOString() }),
-    beforeSignIn: requireVault,
-    withSession,
-    revoke: (state, cookie) => revokeKey(state.server, cookie, state.apiKey.id),
-    secretLine: (state, outcome, stillUsedBy) =>
-      `API key ${state.apiKey.name} (${state.apiKey.prefix}…) ${words[outcome]}${
-        stillUsedBy.length ? ` (still used by ${stillUsedBy.join(", ")})` : ""
-      }\n`,
-    dryRunLine: () => "dry run: nothing changed\n",
-    summary: (state, outcome) => ({
-      server: state.server,
-      apiKey: {
-        id: state.apiKey.id,
-        prefix: state.apiKey.prefix,
-        name: state.apiKey.name,
-        status: words[outcome],
-      },
-    }),
-  };
 }

@@ -23,11 +23,8 @@ export function registerExport(program: Command, io: Io): void {
       envOption("--data-dir <dir>", "offline: the notes folder (as for vault serve)", "VAULT_DATA_DIR"),
     )
     .addOption(outputOption())
-    .action(async (file, flags) => {
-      // Loaded here, not at the top: the database, zod and the zip code are for this command alone.
-      const { runExport } = await import("./export_run.ts");
-      await runExport(file, flags, io);
-    });
+    // The work, and the database and zip modules it needs, load only when the command runs.
+    .action(async (file, flags) => (await import("./export_run.ts")).runExport(file, flags, io));
   addExamples(command, [
     "# From a running server\nVAULT_URL=https://vault.example.com VAULT_TOKEN=vault_... vault export my-vault.zip",
     "# Offline, the server stopped\nDATABASE_URL=./vault-db vault export --user alice@example.com --data-dir /srv/vault/notes",

@@ -1,4 +1,4 @@
-/** What `vault export` does once its flags are parsed (export.ts), loaded when the command runs. */
+/** `vault export`'s work (cmd/vault/export.ts defines the command and loads this when it runs). */
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Writable } from "node:stream";
@@ -8,11 +8,12 @@ import { openZipFile, zipStream } from "../../server/vault/transfer/zip.ts";
 import { progressBar } from "./progress.ts";
 import { callServer, openOffline, type TargetFlags, targetOf } from "./transfer_target.ts";
 
-export async function runExport(
-  file: string | undefined,
-  flags: TargetFlags & { output: OutputFormat },
-  io: Io,
-): Promise<void> {
+export interface ExportFlags extends TargetFlags {
+  output: OutputFormat;
+}
+
+/** Writes the vault as a zip to `file` (default vault-<date>.zip, - for stdout) and prints what it wrote. */
+export async function runExport(file: string | undefined, flags: ExportFlags, io: Io): Promise<void> {
   const target = targetOf(flags);
   const out = file ?? `vault-${new Date().toISOString().slice(0, 10)}.zip`;
   const toStdout = out === "-";

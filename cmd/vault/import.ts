@@ -27,11 +27,8 @@ export function registerImport(program: Command, io: Io): void {
     .option("--dry-run", "report what would be imported; write nothing")
     .option("--overwrite", "replace files that exist with other content (default: refuse them)")
     .addOption(outputOption())
-    .action(async (source, flags) => {
-      // Loaded here, not at the top: the database, zod and the zip code are for this command alone.
-      const { runImport } = await import("./import_run.ts");
-      await runImport(source, flags, io);
-    });
+    // The work, and the database and zip modules it needs, load only when the command runs.
+    .action(async (source, flags) => (await import("./import_run.ts")).runImport(source, flags, io));
   addExamples(command, [
     "# Into a running server (a read-write API key)\n" +
     "VAULT_TOKEN=vault_... vault import ~/Documents/MyVault --server https://vault.example.com",

@@ -1,4 +1,4 @@
-/** What `vault import` does once its flags are parsed (import.ts), loaded when the command runs. */
+/** `vault import`'s work (cmd/vault/import.ts defines the command and loads this when it runs). */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
@@ -16,11 +16,14 @@ import type { VaultClientConfig } from "../../server/vault/config.ts";
 import { progressBar } from "./progress.ts";
 import { callServer, openOffline, type TargetFlags, targetOf } from "./transfer_target.ts";
 
-export async function runImport(
-  source: string,
-  flags: TargetFlags & { dryRun?: boolean; overwrite?: boolean; output: OutputFormat },
-  io: Io,
-): Promise<void> {
+export interface ImportFlags extends TargetFlags {
+  dryRun?: boolean;
+  overwrite?: boolean;
+  output: OutputFormat;
+}
+
+/** Imports `source` (a folder or a zip) through a server or offline, and prints the report. */
+export async function runImport(source: string, flags: ImportFlags, io: Io): Promise<void> {
   const target = targetOf(flags);
   const st = await stat(source).catch(() => undefined);
   if (!st?.isDirectory() && !st?.isFile()) throw new CliError(`${source}: no such folder or zip file`);

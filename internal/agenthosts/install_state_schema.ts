@@ -1,13 +1,20 @@
-/**
- * The host record every installer's state file holds (install_state.ts), as a zod schema for the
- * tools' own state schemas to build on. Imported only by those schemas, which load when a state
- * file is read.
- */
+/** The shape of an installer's state file (install_state.ts), checked with zod when the file is read. */
 import { z } from "zod";
 
-export const hostRecordSchema = z.object({
+const HostRecordSchema = z.object({
   path: z.string(),
   transport: z.enum(["http", "stdio"]),
   entryHash: z.string(),
   installedAt: z.string(),
 });
+
+export const InstallStateSchema = z.object({
+  version: z.literal(1),
+  server: z.string(),
+  tokenHash: z.string(),
+  tokenLabel: z.string().optional(),
+  hosts: z.record(z.string(), HostRecordSchema),
+});
+
+export type InstallState = z.infer<typeof InstallStateSchema>;
+export type HostRecord = z.infer<typeof HostRecordSchema>;

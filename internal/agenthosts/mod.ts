@@ -1,11 +1,8 @@
 /**
  * Wiring AI agent hosts (Claude Code, Cursor, VS Code, Codex, ...) to an MCP server: where each host
  * keeps its config, its native entry shape, detection, and comment-preserving, atomic, backed-up
- * edits that add, check and remove exactly one entry; and the installer core both installers use
- * (`memsvc install|uninstall`, `vault-init`): the shared flags, the steps of an install
- * (install_hosts.ts), the whole of uninstall (uninstall_hosts.ts) and the state file, generic over each
- * tool's schema (install_state.ts). Nothing here is specific to one product: the caller passes the
- * server's name, URL, token and stdio bridge command, and its own state schema and server calls.
+ * edits that add, check and remove exactly one entry. Nothing here is specific to one product: the
+ * caller passes the server's name, URL, token and stdio bridge command.
  *
  * @example
  * const h = currentHostEnv();
@@ -61,46 +58,27 @@ export {
 } from "./install_entry.ts";
 export { type CredentialOptions, type Credentials, getCredentials } from "./credentials.ts";
 export {
+  type AccountChoices,
+  type InstallChoices,
+  installChoices,
   type InstallerNames,
-  parseHostIds,
-  parseServerUrl,
-  uninstallOptions,
+  type UninstallChoices,
+  uninstallChoices,
   withInstallFlags,
   withUninstallFlags,
 } from "./installer_flags.ts";
-export {
-  type HostOutcome,
-  outcomeRows,
-  recordHosts,
-  recoverSecret,
-  selectTargets,
-  sha256,
-  type Target,
-  warnExposed,
-  writeEntries,
-  type WriteEntriesOptions,
-} from "./install_hosts.ts";
-export { type CallOptions, callServer, checkHealth, type Reply } from "./server_api.ts";
-export {
-  type Removal,
-  type SecretOutcome,
-  type UninstallFlags,
-  uninstallHosts,
-  type UninstallSpec,
-} from "./uninstall_hosts.ts";
 export { exposedWarning, removalLine, untouchedLine } from "./installer_report.ts";
 export { type UninstallAction, uninstallEntry, type UninstallResult } from "./uninstall_entry.ts";
 export {
   type HostRecord,
-  type InstallerState,
+  type InstallState,
   installStatePath,
-  readStateFile,
-  removeStateFile,
-  type StateFormat,
-  type StateSchema,
-  writeStateFile,
+  readInstallState,
+  removeInstallState,
+  writeInstallState,
 } from "./install_state.ts";
 export { locateConfig, type LocatedConfig } from "./locate_config.ts";
+export { readStateFile, removeStateFile, sha256, type StateParse, writeStateFile } from "./state_file.ts";
 export { readEntry } from "./read_entry.ts";
 export { type RemoveAction, removeEntry, type RemoveResult } from "./remove_entry.ts";
 export { renderEntry } from "./render_entry.ts";
