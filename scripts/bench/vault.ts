@@ -25,11 +25,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
-import { migrate, openDatabase } from "../../internal/db/mod.ts";
+import { EMBEDDED_SHARED_BUFFERS, migrate, openDatabase } from "../../internal/db/mod.ts";
 import { notesIndex } from "../../server/vault/store/migrations/0002_notes_index.ts";
 import { searchChanges } from "../../server/vault/store/migrations/0007_search_changes.ts";
 import { linkTargets } from "../../server/vault/store/migrations/0009_link_targets.ts";
-import { EMBEDDED_SHARED_BUFFERS } from "../../server/vault/store/db.ts";
 import {
   type NoteDocument,
   parseSearchQuery,

@@ -5,9 +5,8 @@
 import type { Generated } from "kysely";
 import type { AuditTables } from "../../../internal/audit/mod.ts";
 import type { IdentityTables } from "../../../internal/auth/mod.ts";
-import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
+import { type Database, openMigratedDatabase, serviceDatabaseOptions } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
-import { isCompiledBinary } from "../../../internal/platform/mod.ts";
 import type { SearchTables } from "../search/mod.ts";
 import { migrations } from "./migrations/mod.ts";
 
@@ -137,27 +136,8 @@ export interface VaultStore {
   applied: string[];
 }
 
-/** shared_buffers of the embedded database (see openVaultStore). */
-export const EMBEDDED_SHARED_BUFFERS = "8MB";
-
-export async function openVaultStore(
+export function openVaultStore(
   options: { url?: string; dataDir?: string; log?: Logger },
 ): Promise<VaultStore> {
-  const database = await openDatabase<VaultDatabase>({
-    ...options,
-    // A compiled binary creates a new embedded database in a child process: initdb's WebAssembly
-    // memory (about 400 MB, never given back) is not kept by the server.
-    initdb: isCompiledBinary() ? "child" : "in-process",
-    // PGlite makes all of shared_buffers resident at start (128MB by default). The notes are files and
-    // the search index is in process; what the database serves (index rows, links, sessions) is read
-    // through the file system's cache when it is not in the buffers.
-    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
-  });
-  try {
-    const { applied } = await migrate(database.db, migrations, options.log);
-    return { database, applied };
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
+  return openMigratedDatabase<VaultDatabase>({ ...options, ...serviceDatabaseOptions() }, migrations);
 }
