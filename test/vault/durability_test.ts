@@ -38,7 +38,9 @@ describe("vault: acknowledged creates survive kill -9", () => {
     const writers = Array.from({ length: 8 }, async (_, k) => {
       for (let i = 0; !stop; i++) {
         const path = `Agents/c${k}/n${i}.md`;
-        const content = `# Note ${k} ${i}\n\nwritten by client${k} as number${i} [[Agents/c${(k + 1) % 8}/n${i}]]\n`;
+        const content = `# Note ${k} ${i}\n\nwritten by client${k} as number${i} [[Agents/c${
+          (k + 1) % 8
+        }/n${i}]]\n`;
         try {
           const res = await client.write("POST", "/api/notes", { path, content });
           if (res.status === 201) acknowledged.set(path, content);
@@ -68,7 +70,10 @@ describe("vault: acknowledged creates survive kill -9", () => {
     // The index catches up at start (a search waits for it): every acknowledged note is found.
     const found = await again.get(`/api/search?q=${encodeURIComponent('"written by"')}&limit=1`);
     assert.equal(found.status, 200);
-    assert.ok(found.body.total >= acknowledged.size, `search finds ${found.body.total} of ${acknowledged.size}`);
+    assert.ok(
+      found.body.total >= acknowledged.size,
+      `search finds ${found.body.total} of ${acknowledged.size}`,
+    );
     const tree = await again.get("/api/notes/tree");
     const listed = new Set((tree.body.entries as { path: string }[]).map((e) => e.path));
     for (const path of acknowledged.keys()) assert.ok(listed.has(path), `${path} is not in the tree`);
