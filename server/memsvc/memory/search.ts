@@ -298,8 +298,9 @@ export class SearchService {
   async #vector(scope: ReadScope, query: string, n: number, marks: ChangeMarks | undefined) {
     // Earlier remembers' vectors are stored after their commit: a search sees every acknowledged write.
     await this.deps.vectors.settled();
-    const [[vector]] = await Promise.all([
-      this.deps.embedder.embed([query]),
+    const embedder = this.deps.embedder;
+    const [vector] = await Promise.all([
+      embedder.embedQuery ? embedder.embedQuery(query) : embedder.embed([query]).then((v) => v[0]!),
       this.deps.index.sync(marks?.vectors),
     ]);
     // The index's int8 cosines pick the candidates (with room for quantisation error at the edge);
