@@ -119,6 +119,11 @@ export interface Params {
    * turns' fused scores × this.
    */
   speakerFactor?: number;
+  /**
+   * A turn that asks lends the turn after it (its answer, in the same session) `weight` × its own fused
+   * score (before the ask penalty), when that is more than the answer has.
+   */
+  answerLend?: number;
 }
 
 export const CURRENT: Params = {
@@ -384,7 +389,6 @@ export function evaluate(
       }
       pooled ||= inPool(byId.keys());
     }
-    if (pooled) pool++;
     if (p.dateWindow && dated.window) {
       const { from, to } = dated.window;
       for (const c of fused) {
@@ -405,6 +409,28 @@ export function evaluate(
         if (by.some((t) => named.has(t))) c.fused *= 1 + p.speakerRoute.prior;
       }
     }
+    if (p.answerLend) {
+      const byId = new Map(fused.map((c) => [c.id, c]));
+      for (const c of [...fused]) {
+        const i = at.get(c.id)!;
+        if (
+          !isQuestionTurn(chat.texts[i]!) || i + 1 >= chat.keys.length ||
+          chat.session[i + 1] !== chat.session[i]
+        ) {
+          continue;
+        }
+        const id = chat.keys[i + 1]!;
+        const lent = p.answerLend * c.fused;
+        const had = byId.get(id);
+        if (!had) {
+          const added = { id, fused: lent };
+          fused.push(added);
+          byId.set(id, added);
+        } else if (had.fused < lent) had.fused = lent;
+      }
+      pooled ||= inPool(byId.keys());
+    }
+    if (pooled) pool++;
     if (p.askPenalty) {
       for (const c of fused) if (isQuestionTurn(chat.texts[at.get(c.id)!]!)) c.fused *= 1 - p.askPenalty;
     }
@@ -723,6 +749,7 @@ export function sweep(sets: Parameters<typeof evaluateSets>[0], CURRENT: Params)
 /** First-stage candidate-recall variants of `base` (`--pool`). */
 export function poolCandidates(base: Params): [string, Params][] {
   return [
+    ...[0.5, 0.7, 0.85, 1].map((w): [string, Params] => [`answer lend ${w}`, { ...base, answerLend: w }]),
     ...[1, 1 / 1.1, 1 / 1.2, 1 / 1.3, 1 / 1.7, 1 / 2, 1 / 3].map((f): [string, Params] => [
       `speaker factor ${f.toFixed(2)}`,
       { ...base, speakerFactor: f },
