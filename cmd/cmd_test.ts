@@ -97,7 +97,7 @@ const tools: {
     versionArgs: ["version", "--client"],
     versionOutput: (version) => `Client Version: ${version}`,
   },
-  { name: "vault", build: vault.buildProgram, commands: ["version", "serve"] },
+  { name: "vault", build: vault.buildProgram, commands: ["version", "serve", "import", "export"] },
   {
     name: "vault-init",
     build: vaultInit.buildProgram,

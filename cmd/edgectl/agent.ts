@@ -1,33 +1,31 @@
 /**
  * `edgectl agent config|backends|vips <agent>`: asks one agent over gRPC what it has applied.
- * The agent is found through the API (agent_client.ts) unless --agent-addr names the address, in
+ * The agent is found through the API (internal/edgeproxy/agent_client.ts) unless --agent-addr names the address, in
  * which case Kubernetes is not contacted and <agent> only labels the output.
  */
-import { type Command, Option } from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import {
-  agentAddrOption,
   type AgentClient,
   type AgentTarget,
   agentTarget,
   callAgent,
   findAgentPod,
+} from "../../internal/edgeproxy/agent_client.ts";
+import {
+  agentAddrOption,
+  OUTPUT_ENV,
   parseTimeout,
-  timeoutOption,
-} from "./agent_client.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { proxyNamespaceOption } from "./proxy_pods.ts";
+  useKubeOptions,
+  withAgentOptions,
+  withSession,
+} from "./flags.ts";
 
 interface AgentFlags {
   agentAddr?: string;
   timeout: string;
   proxyNamespace: string;
   agentNamespace?: string;
-}
-
-/** --agent-namespace is the reference's spelling of --proxy-namespace; accepted, not advertised. */
-export function agentNamespaceAlias() {
-  return new Option("--agent-namespace <namespace>").hideHelp();
 }
 
 /** The agent named on the command line: by --agent-addr alone, else through the API. */
@@ -62,14 +60,13 @@ export function registerAgent(program: Command, io: Io) {
       format: string,
     ) => Promise<void>,
   ) => {
-    const command = agent
-      .command(name)
-      .summary(summary)
-      .argument("<agent>", "Agent Pod name or node name")
-      .addOption(agentAddrOption())
-      .addOption(timeoutOption())
-      .addOption(proxyNamespaceOption())
-      .addOption(agentNamespaceAlias())
+    const command = withAgentOptions(
+      agent
+        .command(name)
+        .summary(summary)
+        .argument("<agent>", "Agent Pod name or node name")
+        .addOption(agentAddrOption()),
+    )
       .addOption(outputOption({ env: OUTPUT_ENV }))
       .action(async (agentName, flags, cmd) => {
         const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
@@ -83,7 +80,7 @@ export function registerAgent(program: Command, io: Io) {
     "# The config the agent on node worker-1 applies\nedgectl agent config worker-1",
     "# As YAML, from an agent Pod in another namespace\nedgectl agent config edgeproxy-agent-x7k2p --proxy-namespace proxy -o yaml",
   ], async (client, target, opts, format) => {
-    const { configDocument, formatConfig } = await import("./agent_format.ts");
+    const { configDocument, formatConfig } = await import("../../internal/edgeproxy/agent_format.ts");
     const config = await client.getConfig({}, opts);
     printResult(io, configDocument(target, config), format as "table", () => formatConfig(target, config));
   });
@@ -91,7 +88,9 @@ export function registerAgent(program: Command, io: Io) {
     "# Backends of the agent on worker-1, waiting at most 2 seconds\nedgectl agent backends worker-1 --timeout 2s",
     "# As JSON\nedgectl agent backends worker-1 -o json",
   ], async (client, target, opts, format) => {
-    const { BACKEND_HEADERS, backendRows, backendsDocument } = await import("./agent_format.ts");
+    const { BACKEND_HEADERS, backendRows, backendsDocument } = await import(
+      "../../internal/edgeproxy/agent_format.ts"
+    );
     const { backends } = await client.listBackends({}, opts);
     printResult(io, backendsDocument(target, backends), format as "table", {
       headers: BACKEND_HEADERS,
@@ -103,7 +102,7 @@ export function registerAgent(program: Command, io: Io) {
     "# The VIPs of the agent on worker-1\nedgectl agent vips worker-1",
     "# Through a port-forward, without Kubernetes\nedgectl agent vips worker-1 --agent-addr 127.0.0.1:9092",
   ], async (client, target, opts, format) => {
-    const { VIP_HEADERS, vipRows, vipsDocument } = await import("./agent_format.ts");
+    const { VIP_HEADERS, vipRows, vipsDocument } = await import("../../internal/edgeproxy/agent_format.ts");
     const { vips } = await client.listVIPs({}, opts);
     printResult(io, vipsDocument(target, vips), format as "table", {
       headers: VIP_HEADERS,

@@ -12,47 +12,34 @@ import {
   printResult,
   wideOutputOption,
 } from "../../internal/cli/mod.ts";
-import { formatAge, listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
+import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
 import {
   agentAddress,
-  type AgentPod,
   allAgentTargets,
   callAgents,
   findAgentPod,
   listAgentPods,
+} from "../../internal/edgeproxy/agent_client.ts";
+import {
+  agentNamespaceAlias,
+  OUTPUT_ENV,
   parseTimeout,
-  timeoutOption,
-} from "./agent_client.ts";
-import { agentNamespaceAlias } from "./agent.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { labelSelector, proxyNamespaceOption } from "./proxy_pods.ts";
-
-function readyCount(pod: AgentPod): string {
-  const statuses = pod.status?.containerStatuses ?? [];
-  return `${statuses.filter((s) => s.ready).length}/${pod.spec.containers.length}`;
-}
-
-function restarts(pod: AgentPod): number {
-  return (pod.status?.containerStatuses ?? []).reduce((n, s) => n + (s.restartCount ?? 0), 0);
-}
-
-export const LIST_HEADERS = ["NAME", "NODE", "STATUS", "READY", "RESTARTS", "AGE"] as const;
-export const LIST_WIDE_HEADERS = ["IP", "AGENT ADDRESS", "IMAGE"] as const;
-
-export function agentRows(pods: readonly AgentPod[], now: Date) {
-  return pods.map((p) => [
-    p.metadata.name,
-    p.spec.nodeName,
-    p.status?.phase ?? "Unknown",
-    readyCount(p),
-    restarts(p),
-    formatAge(p.metadata.creationTimestamp, now),
-  ]);
-}
-
-export function agentWideRows(pods: readonly AgentPod[]) {
-  return pods.map((p) => [p.status?.podIP, agentAddress(p), p.spec.containers.map((c) => c.image).join(",")]);
-}
+  proxyNamespaceOption,
+  useKubeOptions,
+  withAgentOptions,
+  withSession,
+} from "./flags.ts";
+import { labelSelector } from "../../internal/edgeproxy/proxy_pods.ts";
+import {
+  agentRows,
+  agentWideRows,
+  CONFIG_HEADERS,
+  configRows,
+  describeAgents,
+  LIST_HEADERS,
+  LIST_WIDE_HEADERS,
+  reportFailures,
+} from "../../internal/edgeproxy/agent_views.ts";
 
 export function registerAgents(program: Command, io: Io) {
   const agents = program
@@ -90,13 +77,12 @@ export function registerAgents(program: Command, io: Io) {
     "# Installed in another namespace, as YAML\nedgectl agents list --proxy-namespace proxy -o yaml",
   ]);
 
-  const describe = agents
-    .command("describe")
-    .summary("Show each agent's Pod and what it reports over gRPC")
-    .argument("[agent]", "Agent Pod name or node name (default: every agent)")
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const describe = withAgentOptions(
+    agents
+      .command("describe")
+      .summary("Show each agent's Pod and what it reports over gRPC")
+      .argument("[agent]", "Agent Pod name or node name (default: every agent)"),
+  )
     .action(async (name, flags, cmd) => {
       const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
       const namespace = flags.agentNamespace ?? flags.proxyNamespace;
@@ -113,39 +99,7 @@ export function registerAgents(program: Command, io: Io) {
           timeoutMs,
           (c, o) => c.getConfig({}, o),
         );
-        const now = new Date();
-        const blocks = pods.map((pod) => {
-          const r = results.find((x) => x.target.name === pod.metadata.name);
-          const lines = [
-            `Name:            ${pod.metadata.name}`,
-            `Namespace:       ${pod.metadata.namespace}`,
-            `Node:            ${pod.spec.nodeName ?? "<none>"}`,
-            `Status:          ${pod.status?.phase ?? "Unknown"}`,
-            `IP:              ${pod.status?.podIP ?? "<none>"}`,
-            `Agent Address:   ${agentAddress(pod) ?? "<none>"}`,
-            `Ready:           ${readyCount(pod)}`,
-            `Restarts:        ${restarts(pod)}`,
-            `Age:             ${formatAge(pod.metadata.creationTimestamp, now)}`,
-            `Image:           ${pod.spec.containers.map((c) => c.image).join(",") || "<none>"}`,
-          ];
-          if (!r) lines.push("Agent:           <no address>");
-          else if ("error" in r) lines.push(`Agent:           <error: ${r.error.message}>`);
-          else {
-            const c = r.value;
-            lines.push(
-              "Agent:",
-              `  Version:         ${c.agentVersion || "<none>"}`,
-              `  Config Version:  ${c.configVersion || "<none>"}`,
-              `  Applied At:      ${c.appliedAt || "<none>"}`,
-              `  Gateways:        ${c.gateways.length}`,
-              `  Routes:          ${c.routes.length}`,
-              `  Backends:        ${c.backendCount}`,
-              `  VIPs:            ${c.vipCount}`,
-            );
-          }
-          return lines.join("\n");
-        });
-        io.stdout.write(`${blocks.join("\n\n\n")}\n`);
+        io.stdout.write(describeAgents(pods, results, new Date()));
       });
     });
   addExamples(describe, [
@@ -153,12 +107,11 @@ export function registerAgents(program: Command, io: Io) {
     "# The agent on node worker-1\nedgectl agents describe worker-1 --timeout 2s",
   ]);
 
-  const config = agents
-    .command("config")
-    .summary("The config version each agent has applied, side by side")
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const config = withAgentOptions(
+    agents
+      .command("config")
+      .summary("The config version each agent has applied, side by side"),
+  )
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
@@ -167,40 +120,18 @@ export function registerAgents(program: Command, io: Io) {
         const { targets, skipped } = await allAgentTargets(client, namespace);
         const results = await callAgents(targets, timeoutMs, (c, o) => c.getConfig({}, o));
         const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, config: r.value }] : []);
-        const { configDocument } = await import("./agent_format.ts");
+        const { configDocument } = await import("../../internal/edgeproxy/agent_format.ts");
         printResult(
           io,
           { apiVersion: "v1", kind: "List", items: ok.map((r) => configDocument(r.target, r.config)) },
           flags.output,
           {
-            headers: [
-              "NAME",
-              "NODE",
-              "CONFIG VERSION",
-              "APPLIED AT",
-              "GATEWAYS",
-              "ROUTES",
-              "BACKENDS",
-              "VIPS",
-            ],
-            rows: () =>
-              ok.map(({ target, config: c }) => [
-                target.name,
-                c.node || target.node,
-                c.configVersion,
-                c.appliedAt,
-                c.gateways.length,
-                c.routes.length,
-                c.backendCount,
-                c.vipCount,
-              ]),
+            headers: CONFIG_HEADERS,
+            rows: () => configRows(ok),
             empty: "No agent answered.",
           },
         );
-        for (const name of skipped) io.stderr.write(`warning: agent ${name} has no Pod IP yet; skipped\n`);
-        const failed = results.flatMap((r) => "error" in r ? [r.error.message] : []);
-        for (const m of failed.slice(0, -1)) io.stderr.write(`error: ${m}\n`);
-        if (failed.length) throw new CliError(failed[failed.length - 1]!);
+        reportFailures(io, results, skipped);
       });
     });
   addExamples(config, [

@@ -1,13 +1,13 @@
 /**
  * `edgectl analyze -f <file|dir>`: offline checks of manifests before they are applied (see
- * analyze_rules.ts for the codes). Exit 1 when a finding reaches --failure-threshold (default Error),
+ * internal/edgeproxy/analyze_rules.ts for the codes). Exit 1 when a finding reaches --failure-threshold (default Error),
  * as `istioctl analyze` does, so CI can gate on it.
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { readManifests } from "../../internal/k8s/manifests.ts";
-import { analyze, formatFinding, type Level, LEVELS } from "./analyze_rules.ts";
-import { kubeNamespace, OUTPUT_ENV, useNamespaceOption } from "./kube.ts";
+import { analyze, formatFinding, type Level, LEVELS } from "../../internal/edgeproxy/analyze_rules.ts";
+import { kubeNamespace, OUTPUT_ENV, useNamespaceOption } from "./flags.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

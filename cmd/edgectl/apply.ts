@@ -4,14 +4,8 @@ import { addExamples, CliError, type Io, outputOption, printResult } from "../..
 import type { KubeObject, Manifest } from "../../internal/k8s/mod.ts";
 import { applyObject, objectRef } from "../../internal/k8s/resources.ts";
 import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import { OUTPUT_ENV, readNamedManifests, useKubeOptions, withSession } from "./kube.ts";
-
-export const FIELD_MANAGER = "edgectl";
-
-/** Commander's collector for repeatable options. */
-export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
+import { collect, OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
+import { FIELD_MANAGER, readNamedManifests } from "../../internal/edgeproxy/objects.ts";
 
 export function registerApply(program: Command, io: Io) {
   const command = program

@@ -5,22 +5,26 @@
  * typed in agent.proto like the rest.) Every agent Pod is called unless --agent-addr names one agent.
  */
 import { type Command, Option } from "@commander-js/extra-typings";
-import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import type { PurgeCacheRequest } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
 import {
-  agentAddrOption,
   type AgentClient,
   agentRef,
   type AgentResult,
   type AgentTarget,
   allAgentTargets,
   callAgents,
+} from "../../internal/edgeproxy/agent_client.ts";
+import {
+  agentAddrOption,
+  kubeNamespace,
+  OUTPUT_ENV,
   parseTimeout,
-  timeoutOption,
-} from "./agent_client.ts";
-import { agentNamespaceAlias } from "./agent.ts";
-import { kubeNamespace, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { proxyNamespaceOption } from "./proxy_pods.ts";
+  useKubeOptions,
+  withAgentOptions,
+  withSession,
+} from "./flags.ts";
+import { CACHE_STATS_HEADERS, cacheStatsRows, reportFailures } from "../../internal/edgeproxy/agent_views.ts";
 
 interface CommonFlags {
   agentAddr?: string;
@@ -52,30 +56,6 @@ async function onAgents<T>(
   });
 }
 
-function reportFailures(io: Io, results: readonly AgentResult<unknown>[], skipped: readonly string[]) {
-  for (const name of skipped) io.stderr.write(`warning: agent ${name} has no Pod IP yet; skipped\n`);
-  const failed = results.flatMap((r) => "error" in r ? [r.error.message] : []);
-  for (const m of failed.slice(0, -1)) io.stderr.write(`error: ${m}\n`);
-  if (failed.length) throw new CliError(failed[failed.length - 1]!);
-}
-
-/** Bytes as kubectl prints quantities: binary units, at most one decimal. */
-export function formatBytes(n: bigint): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = Number(n);
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${v}B` : `${Number.isInteger(v) ? v : v.toFixed(1)}${units[i]}`;
-}
-
-export function hitRatio(hits: bigint, misses: bigint): string {
-  const total = hits + misses;
-  return total === 0n ? "<none>" : `${(Number(hits * 1000n / total) / 10).toFixed(1)}%`;
-}
-
 export function registerCache(program: Command, io: Io) {
   const cache = program
     .command("cache")
@@ -86,17 +66,16 @@ export function registerCache(program: Command, io: Io) {
     );
   useKubeOptions(cache, { namespace: true });
 
-  const stats = cache
-    .command("stats")
-    .summary("Entries, size, hits and misses of each agent's cache")
-    .description(
-      "Entries, size, hits, misses, hit ratio and evictions of each agent's response cache. Entries and " +
-        "size count only routes of one namespace when -n/--namespace (or EDGECTL_NAMESPACE) is given.",
-    )
-    .addOption(agentAddrOption())
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const stats = withAgentOptions(
+    cache
+      .command("stats")
+      .summary("Entries, size, hits and misses of each agent's cache")
+      .description(
+        "Entries, size, hits, misses, hit ratio and evictions of each agent's response cache. Entries and " +
+          "size count only routes of one namespace when -n/--namespace (or EDGECTL_NAMESPACE) is given.",
+      )
+      .addOption(agentAddrOption()),
+  )
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       const namespace = kubeNamespace(cmd) ?? "";
@@ -106,46 +85,14 @@ export function registerCache(program: Command, io: Io) {
         () => (c, o) => c.getCacheStats({ namespace }, o),
       );
       const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, stats: r.value }] : []);
-      const [{ toJson }, { GetCacheStatsResponseSchema }] = await Promise.all([
-        import("@bufbuild/protobuf"),
-        import("../../internal/proto/edgeproxy/agent/v1/agent_pb.ts"),
-      ]);
+      const { cacheStatsDocument } = await import("../../internal/edgeproxy/agent_format.ts");
       printResult(
         io,
-        {
-          apiVersion: "v1",
-          kind: "List",
-          items: ok.map((r) => ({
-            agent: agentRef(r.target),
-            ...(namespace ? { namespace } : {}),
-            stats: toJson(GetCacheStatsResponseSchema, r.stats, { alwaysEmitImplicit: true }),
-          })),
-        },
+        cacheStatsDocument(ok, namespace),
         flags.output,
         {
-          headers: [
-            "AGENT",
-            "NODE",
-            "ENTRIES",
-            "SIZE",
-            "MAX SIZE",
-            "HITS",
-            "MISSES",
-            "HIT RATIO",
-            "EVICTIONS",
-          ],
-          rows: () =>
-            ok.map(({ target, stats: s }) => [
-              target.name,
-              target.node,
-              String(s.entries),
-              formatBytes(s.sizeBytes),
-              formatBytes(s.maxSizeBytes),
-              String(s.hits),
-              String(s.misses),
-              hitRatio(s.hits, s.misses),
-              String(s.evictions),
-            ]),
+          headers: CACHE_STATS_HEADERS,
+          rows: () => cacheStatsRows(ok),
           empty: "No agent answered.",
         },
       );
@@ -157,21 +104,20 @@ export function registerCache(program: Command, io: Io) {
     "# One agent through a port-forward\nedgectl cache stats --agent-addr 127.0.0.1:9092",
   ]);
 
-  const purge = cache
-    .command("purge")
-    .summary("Drop cached responses: all, by hostname pattern, or of one route")
-    .description(
-      "Drop cached responses on every agent. Exactly one of --all, --hostname <pattern> (a glob: * and ?) " +
-        "or --route <name> (a route of -n's namespace, or <namespace>/<name>) is required.",
-    )
-    .option("--all", "Drop every cached response", false)
-    .option("--hostname <pattern>", "Drop responses for hostnames matching this glob, e.g. *.example.com")
-    .addOption(new Option("--pattern <pattern>").hideHelp())
-    .option("--route <name>", "Drop responses of this route")
-    .addOption(agentAddrOption())
-    .addOption(timeoutOption())
-    .addOption(proxyNamespaceOption())
-    .addOption(agentNamespaceAlias())
+  const purge = withAgentOptions(
+    cache
+      .command("purge")
+      .summary("Drop cached responses: all, by hostname pattern, or of one route")
+      .description(
+        "Drop cached responses on every agent. Exactly one of --all, --hostname <pattern> (a glob: * and ?) " +
+          "or --route <name> (a route of -n's namespace, or <namespace>/<name>) is required.",
+      )
+      .option("--all", "Drop every cached response", false)
+      .option("--hostname <pattern>", "Drop responses for hostnames matching this glob, e.g. *.example.com")
+      .addOption(new Option("--pattern <pattern>").hideHelp())
+      .option("--route <name>", "Drop responses of this route")
+      .addOption(agentAddrOption()),
+  )
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (flags, cmd) => {
       const hostname = flags.hostname ?? flags.pattern;

@@ -5,15 +5,8 @@ import type { ApiResource, KubeClient } from "../../internal/k8s/mod.ts";
 import { discoveryFor } from "../../internal/k8s/discovery.ts";
 import { isKubeApiError } from "../../internal/k8s/errors.ts";
 import { deleteObject, listObjects } from "../../internal/k8s/resources.ts";
-import { collect } from "./apply.ts";
-import {
-  apiResource,
-  type NamedManifest,
-  readNamedManifests,
-  resourceTypesArgument,
-  useKubeOptions,
-  withSession,
-} from "./kube.ts";
+import { collect, resourceTypesArgument, useKubeOptions, withSession } from "./flags.ts";
+import { apiResource, type NamedManifest, readNamedManifests } from "../../internal/edgeproxy/objects.ts";
 
 const FORCE_WARNING =
   "Warning: Immediate deletion does not wait for confirmation that the running resource has " +

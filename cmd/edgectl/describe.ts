@@ -2,8 +2,9 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { listEvents } from "../../internal/k8s/resources.ts";
-import { describeObject, type KubeEvent } from "./describe_format.ts";
-import { getByName, resourceTypeArgument, useKubeOptions, withSession } from "./kube.ts";
+import { describeObject, type KubeEvent } from "../../internal/k8s/describe.ts";
+import { resourceTypeArgument, useKubeOptions, withSession } from "./flags.ts";
+import { getByName } from "../../internal/edgeproxy/objects.ts";
 
 export function registerDescribe(program: Command, io: Io) {
   const command = program

@@ -3,58 +3,28 @@
  * (GatewayClasses, Gateways, HTTPRoutes), read at the version the server prefers (discovery), and
  * `conformance`: the live state of the proxy's classes, or a ConformanceReport file checked and shown.
  */
-import { readFile } from "node:fs/promises";
 import type { Command } from "@commander-js/extra-typings";
-import { parse as parseYaml } from "yaml";
 import {
   addExamples,
-  CliError,
   type Io,
   type OutputFormat,
   outputOption,
   printResult,
 } from "../../internal/cli/mod.ts";
-import type { ApiResource, KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
-import { discoveryFor } from "../../internal/k8s/discovery.ts";
 import { kindPlural } from "../../internal/k8s/kind_plural.ts";
-import { getObject, listEvents, listObjects } from "../../internal/k8s/resources.ts";
+import { getObject, listEvents } from "../../internal/k8s/resources.ts";
 import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import { type ConformanceReport, formatReport, validateReport } from "./conformance_report.ts";
-import { describeObject, type KubeEvent } from "./describe_format.ts";
+import { describeObject, type KubeEvent } from "../../internal/k8s/describe.ts";
 import {
-  DEFAULT_CONTROLLER,
-  formatLiveConformance,
   GATEWAY_CLASS_COLUMNS,
   GATEWAY_COLUMNS,
-  GATEWAY_GROUP,
   HTTPROUTE_COLUMNS,
-  liveConformance,
-} from "./gateway_api_view.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import type { Column, ResourceType } from "./resources.ts";
-import { resourceTable } from "./table.ts";
-
-const INSTALL_HINT = "install the Gateway API CRDs (v1.4.0, standard channel): kubectl apply -f " +
-  "https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.4.0/standard-install.yaml";
-
-/** The served, preferred version of a Gateway API resource (discovery, refreshed once on a miss). */
-export async function gatewayResource(client: KubeClient, plural: string): Promise<ApiResource> {
-  const word = `${plural}.${GATEWAY_GROUP}`;
-  const discovery = discoveryFor(client);
-  const hit = (await discovery.mapper()).find(word) ?? (await discovery.mapper({ refresh: true })).find(word);
-  if (!hit) throw new CliError(`the server does not serve ${word}: ${INSTALL_HINT}`);
-  return hit;
-}
-
-async function list(
-  client: KubeClient,
-  plural: string,
-  namespace: string | undefined,
-): Promise<KubeObject[]> {
-  const res = await gatewayResource(client, plural);
-  const opts = !res.namespaced || namespace === undefined ? { allNamespaces: true } : { namespace };
-  return (await listObjects(client, res, opts)).items;
-}
+} from "../../internal/edgeproxy/gateway_api_view.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
+import type { Column, ResourceType } from "../../internal/edgeproxy/resources.ts";
+import { resourceTable } from "../../internal/edgeproxy/resource_table.ts";
+import { gatewayResource, listGatewayApi } from "../../internal/edgeproxy/gateway_api.ts";
+import { registerConformance } from "./conformance.ts";
 
 interface ListSpec {
   name: string;
@@ -147,7 +117,7 @@ export function registerGatewayApi(program: Command, io: Io) {
             printResult(io, object, flags.output, { headers: table.headers, rows: () => table.rows });
             return;
           }
-          const objects = await list(client, spec.plural, namespace);
+          const objects = await listGatewayApi(client, spec.plural, namespace);
           const table = resourceTable(type, objects, { allNamespaces: allNs, now });
           printResult(io, listDocument(objects), flags.output, {
             headers: table.headers,
@@ -179,61 +149,4 @@ export function registerGatewayApi(program: Command, io: Io) {
   ]);
 
   registerConformance(gwapi, io);
-}
-
-/**
- * `conformance` on `parent`: the seed's command table has it as `edgectl conformance`, and it is also
- * `edgectl gateway-api conformance`; both spellings are the same command.
- */
-export function registerConformance(parent: Command, io: Io) {
-  const conformance = parent
-    .command("conformance")
-    .summary("Check the proxy's GatewayClasses, Gateways and HTTPRoutes, or validate a ConformanceReport")
-    .description(
-      "Without -f: the GatewayClasses whose spec.controllerName is --controller-name, their conditions " +
-        "and supported features, and the Gateways and HTTPRoutes that use them; exits 1 when no such " +
-        "class is Accepted. With -f: validate a Gateway API ConformanceReport (YAML or JSON) and print its " +
-        "profiles, results and features; exits 1 and names every problem when it is not valid.",
-    )
-    .option("-f, --filename <file>", "A ConformanceReport file to validate and show")
-    .option("--controller-name <name>", "The proxy's Gateway API controller name", DEFAULT_CONTROLLER)
-    .addOption(outputOption({ env: OUTPUT_ENV }))
-    .action(async (flags, cmd) => {
-      if (flags.filename !== undefined) {
-        let doc: unknown;
-        try {
-          doc = parseYaml(await readFile(flags.filename, "utf8"));
-        } catch (err) {
-          const why = (err as { code?: string }).code === "ENOENT" ? "no such file" : (err as Error).message;
-          throw new CliError(`${flags.filename}: ${why.split("\n")[0]}`);
-        }
-        const problems = validateReport(doc);
-        if (problems.length > 0) {
-          throw new CliError(
-            `${flags.filename} is not a valid ConformanceReport:\n${
-              problems.map((p) => `  ${p}`).join("\n")
-            }`,
-          );
-        }
-        printResult(io, doc as ConformanceReport, flags.output, formatReport);
-        return;
-      }
-      await withSession(cmd, async ({ client }) => {
-        const [classes, gateways, routes] = [
-          await list(client, "gatewayclasses", undefined),
-          await list(client, "gateways", undefined),
-          await list(client, "httproutes", undefined),
-        ];
-        const live = liveConformance(flags.controllerName, classes, gateways, routes);
-        printResult(io, live, flags.output, formatLiveConformance);
-        if (!live.gatewayClasses.some((c) => c.accepted)) {
-          throw new CliError(`no GatewayClass of controller ${flags.controllerName} is Accepted`);
-        }
-      });
-    });
-  useKubeOptions(conformance);
-  addExamples(conformance, [
-    "# Live conformance of the proxy's classes\nedgectl conformance",
-    "# Validate and show a conformance report\nedgectl conformance -f conformance-report.yaml",
-  ]);
 }

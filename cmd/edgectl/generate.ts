@@ -12,8 +12,8 @@ import {
   type StaticPodOptions,
   systemdUnit,
   type SystemdUnitOptions,
-} from "./agent_deploy.ts";
-import { kubeNamespace, useNamespaceOption } from "./kube.ts";
+} from "../../internal/edgeproxy/agent_deploy.ts";
+import { collect, kubeNamespace, useNamespaceOption } from "./flags.ts";
 
 type StaticPodFlags = Omit<StaticPodOptions, "namespace"> & {
   podNamespace?: string;
@@ -28,8 +28,6 @@ function podNamespace(cmd: CommandUnknownOpts, podNamespaceFlag: string | undefi
   }
   return n ?? podNamespaceFlag ?? "kube-system";
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** A repeatable flag whose default list is replaced, not extended, by the first value given. */
 const collectReplacingDefault = (defaults: string[]) => (value: string, previous: string[]) =>

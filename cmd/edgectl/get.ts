@@ -1,19 +1,11 @@
 /** `edgectl get <type> [name]`: kubectl's get for the edge proxy's resources. */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
-import { listObjects } from "../../internal/k8s/resources.ts";
+import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import {
-  apiResource,
-  getByName,
-  OUTPUT_ENV,
-  resourceTypeArgument,
-  useKubeOptions,
-  withSession,
-} from "./kube.ts";
-import { RESOURCE_TYPES, type ResourceType } from "./resources.ts";
-import { resourceTable } from "./table.ts";
+import { OUTPUT_ENV, resourceTypeArgument, useKubeOptions, withSession } from "./flags.ts";
+import { RESOURCE_TYPES } from "../../internal/edgeproxy/resources.ts";
+import { resourceTable } from "../../internal/edgeproxy/resource_table.ts";
+import { getByName, listByType } from "../../internal/edgeproxy/objects.ts";
 
 /** "gateways (gateway, gw), routes (...)": the type words, for help texts. */
 export const TYPE_HELP = RESOURCE_TYPES.map((t) =>
@@ -45,7 +37,7 @@ export function registerGet(program: Command, io: Io) {
           printResult(io, object, flags.output, { headers: table.headers, rows: () => table.rows });
           return;
         }
-        const objects = await listAll(client, type, flags.allNamespaces ? undefined : namespace);
+        const objects = await listByType(client, type, flags.allNamespaces ? undefined : namespace);
         const table = resourceTable(type, objects, { allNamespaces: flags.allNamespaces, now });
         printResult(io, listDocument(objects), flags.output, {
           headers: table.headers,
@@ -61,30 +53,4 @@ export function registerGet(program: Command, io: Io) {
     "# Show one backend as YAML\nedgectl get be web -n shop -o yaml",
     "# List policies (WASM plugins included) as one JSON List document\nedgectl get pol -o json",
   ]);
-}
-
-/** The objects of a type in one namespace (or all, with `namespace` undefined), further kinds after. */
-async function listAll(
-  client: KubeClient,
-  type: ResourceType,
-  namespace: string | undefined,
-): Promise<KubeObject[]> {
-  const objects: KubeObject[] = [];
-  for (const kind of [type.kind, ...(type.alsoLists ?? [])]) {
-    let res;
-    try {
-      res = await apiResource(client, kind);
-    } catch (err) {
-      // A further kind whose CRD is missing is simply not listed.
-      if (kind !== type.kind && err instanceof CliError) continue;
-      throw err;
-    }
-    const list = await listObjects(
-      client,
-      res,
-      namespace === undefined ? { allNamespaces: true } : { namespace },
-    );
-    objects.push(...list.items);
-  }
-  return objects;
 }

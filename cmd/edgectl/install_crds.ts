@@ -1,9 +1,9 @@
 /** `edgectl install-crds`: applies the edgeproxy.io CRDs embedded in edgectl and waits until they are served. */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { loadCrds } from "./crds.ts";
-import { FIELD_MANAGER } from "./apply.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
+import { loadCrds } from "../../internal/edgeproxy/crds.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
+import { FIELD_MANAGER } from "../../internal/edgeproxy/objects.ts";
 
 export function registerInstallCrds(program: Command, io: Io) {
   const command = program

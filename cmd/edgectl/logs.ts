@@ -1,34 +1,30 @@
 /**
  * `edgectl logs controller|agent|access`: the proxy's container logs through the pods/log
- * subresource. The Pods are found by label (proxy_pods.ts); every container of every matching Pod
+ * subresource. The Pods are found by label (internal/edgeproxy/proxy_pods.ts); every container of every matching Pod
  * is read, merged in time order, and prefixed with `[pod/<pod>/<container>]` when there is more
- * than one. `access` prints only the agents' access-log lines (access_log.ts).
+ * than one. `access` prints only the agents' access-log lines (internal/edgeproxy/access_log.ts).
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io } from "../../internal/cli/mod.ts";
-import { parseAccessLine } from "./access_log.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { useKubeOptions, withSession } from "./kube.ts";
-import { followLogs, formatLogLine, kubeStreamOpener, type LogLine, readLogs } from "./pod_logs.ts";
+import { addExamples, type Io, untilInterrupted } from "../../internal/cli/mod.ts";
+import { parseAccessLine } from "../../internal/edgeproxy/access_log.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { DEFAULT_TAIL, parseTail, proxyNamespaceOption, useKubeOptions, withSession } from "./flags.ts";
+import {
+  followLogs,
+  formatLogLine,
+  kubeStreamOpener,
+  type LogLine,
+  readLogs,
+} from "../../internal/edgeproxy/pod_logs.ts";
 import {
   findProxyPods,
   type LogSource,
   logSources,
   type ProxyComponent,
-  proxyNamespaceOption,
-} from "./proxy_pods.ts";
+} from "../../internal/edgeproxy/proxy_pods.ts";
 
 const TARGETS = ["controller", "agent", "access"] as const;
 type Target = typeof TARGETS[number];
-
-export const DEFAULT_TAIL = 50;
-
-/** --tail: an integer, -1 for every line. */
-export function parseTail(text: string): number | undefined {
-  if (!/^-?\d+$/.test(text)) return undefined;
-  const n = Number(text);
-  return n >= -1 ? n : undefined;
-}
 
 export function registerLogs(program: Command, io: Io) {
   const command = program
@@ -82,7 +78,7 @@ export function registerLogs(program: Command, io: Io) {
           for (const line of await readLogs(client, sources, { ...options, onSkip })) print(line);
           return;
         }
-        await followUntilInterrupted((signal) =>
+        await untilInterrupted((signal) =>
           followLogs(kubeStreamOpener(client), sources, {
             ...options,
             signal,
@@ -106,22 +102,4 @@ export function registerLogs(program: Command, io: Io) {
     "# The access log of one node\nedgectl logs access --node worker-1 --tail 100",
     "# The proxy installed in another namespace\nedgectl logs controller --proxy-namespace proxy",
   ]);
-}
-
-/**
- * Runs a follow until Ctrl-C or SIGTERM, then returns normally so the command exits 0 with its
- * output flushed (kubectl's logs -f ends the same way from the user's point of view).
- */
-export async function followUntilInterrupted(fn: (signal: AbortSignal) => Promise<void>): Promise<void> {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  // A second Ctrl-C while the streams close must not kill the process either.
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  try {
-    await fn(controller.signal);
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  }
 }

@@ -1,23 +1,26 @@
 /**
- * `edgectl logs-access`: the agents' access-log records (access_log.ts), parsed and filtered by
+ * `edgectl logs-access`: the agents' access-log records (internal/edgeproxy/access_log.ts), parsed and filtered by
  * gateway, route and status, as a table, JSON or YAML; with --follow, new records as they arrive.
  */
 import type { Command } from "@commander-js/extra-typings";
-import { stringify as toYaml } from "yaml";
-import { addExamples, formatTable, type Io, outputOption } from "../../internal/cli/mod.ts";
+import { addExamples, type Io, outputOption, untilInterrupted } from "../../internal/cli/mod.ts";
 import {
-  ACCESS_HEADERS,
   type AccessFilter,
-  type AccessRecord,
-  accessRow,
+  followPrinter,
   matchesFilter,
   parseAccessLine,
-} from "./access_log.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { followUntilInterrupted, parseTail } from "./logs.ts";
-import { followLogs, kubeStreamOpener, type LogLine, readLogs, resumePoints } from "./pod_logs.ts";
-import { findProxyPods, logSources, proxyNamespaceOption } from "./proxy_pods.ts";
+  printRecords,
+} from "../../internal/edgeproxy/access_log.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { OUTPUT_ENV, parseTail, proxyNamespaceOption, useKubeOptions, withSession } from "./flags.ts";
+import {
+  followLogs,
+  kubeStreamOpener,
+  type LogLine,
+  readLogs,
+  resumePoints,
+} from "../../internal/edgeproxy/pod_logs.ts";
+import { findProxyPods, logSources } from "../../internal/edgeproxy/proxy_pods.ts";
 
 export function registerLogsAccess(program: Command, io: Io) {
   const command = program
@@ -81,7 +84,7 @@ export function registerLogsAccess(program: Command, io: Io) {
         // Sources with lines continue after their last line; the others start now.
         const from = resumePoints(lines);
         const now = new Date();
-        await followUntilInterrupted((signal) =>
+        await untilInterrupted((signal) =>
           followLogs(kubeStreamOpener(client), sources, {
             since: filter.since ?? now,
             from,
@@ -103,46 +106,4 @@ export function registerLogsAccess(program: Command, io: Io) {
     "# Requests of one route, as JSON\nedgectl logs-access --route shop/web -o json",
     "# Follow one gateway's traffic\nedgectl logs-access --gateway main --follow",
   ]);
-}
-
-function printRecords(io: Io, records: AccessRecord[], format: string) {
-  if (format === "json") io.stdout.write(`${JSON.stringify({ items: records }, null, 2)}\n`);
-  else if (format === "yaml") io.stdout.write(toYaml({ items: records }));
-  else if (records.length === 0) io.stderr.write("No access-log records found\n");
-  else io.stdout.write(formatTable(ACCESS_HEADERS, records.map(accessRow)));
-}
-
-/**
- * Prints the records read so far, then returns the printer of the records that follow. Tables keep
- * the column widths of the first batch (as `kubectl get -w` does); JSON is one object per line.
- */
-function followPrinter(io: Io, format: string, initial: AccessRecord[]): (r: AccessRecord) => void {
-  if (format === "json") {
-    const print = (r: AccessRecord) => io.stdout.write(`${JSON.stringify(r)}\n`);
-    initial.forEach(print);
-    return print;
-  }
-  if (format === "yaml") {
-    let first = true;
-    const print = (r: AccessRecord) => {
-      io.stdout.write(`${first ? "" : "---\n"}${toYaml(r)}`);
-      first = false;
-    };
-    initial.forEach(print);
-    return print;
-  }
-  const table = formatTable(ACCESS_HEADERS, initial.map(accessRow)).split("\n");
-  const header = table[0]!;
-  // Column starts, from the header line, which has the first batch's widths.
-  const starts = ACCESS_HEADERS.map((h) => header.indexOf(h, 0));
-  io.stdout.write(table.filter((l) => l !== "").join("\n") + "\n");
-  return (r) => {
-    const cells = accessRow(r).map((c) => (c === undefined || c === "" ? "<none>" : String(c)));
-    let line = "";
-    cells.forEach((cell, i) => {
-      if (i > 0) line = line.padEnd(Math.max(starts[i]!, line.length + 3));
-      line += cell;
-    });
-    io.stdout.write(`${line}\n`);
-  };
 }

@@ -10,7 +10,7 @@ import { registerDelete } from "./delete.ts";
 import { registerDescribe } from "./describe.ts";
 import { registerFederation } from "./federation.ts";
 import { registerGenerate } from "./generate.ts";
-import { registerConformance, registerGatewayApi } from "./gateway_api.ts";
+import { registerGatewayApi } from "./gateway_api.ts";
 import { registerGet } from "./get.ts";
 import { registerInstallCrds } from "./install_crds.ts";
 import { registerLogs } from "./logs.ts";
@@ -18,9 +18,10 @@ import { registerLogsAccess } from "./logs_access.ts";
 import { registerMetrics } from "./metrics.ts";
 import { registerSdwan } from "./sdwan.ts";
 import { registerTrace } from "./trace.ts";
-import { addGlobalOptions, OUTPUT_ENV } from "./kube.ts";
+import { addGlobalOptions, OUTPUT_ENV } from "./flags.ts";
 import { registerVersion } from "./version.ts";
 import { registerWeb } from "./web.ts";
+import { registerConformance } from "./conformance.ts";
 
 export function buildProgram(io: Io = processIo) {
   const program = createProgram({

@@ -1,39 +1,22 @@
 /**
  * `edgectl metrics`: the proxy's metrics from Prometheus. Views of agents, backends, VIPs, the
- * busiest backends and routes (proxy_metrics.ts), any PromQL query (instant or range), and a live
+ * busiest backends and routes (internal/edgeproxy/proxy_metrics.ts), any PromQL query (instant or range), and a live
  * dashboard (metrics_dashboard.ts). --prometheus-url sits on the parent command.
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Cell, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { type Endpoint, parseEndpoint } from "./endpoint.ts";
-import { OUTPUT_ENV } from "./kube.ts";
+import { parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { OUTPUT_ENV, promDuration, prometheusFor } from "./flags.ts";
 import { registerDashboard } from "./metrics_dashboard.ts";
-import { DEFAULT_PROMETHEUS_URL, parseTime, PrometheusClient } from "./prometheus_client.ts";
-import { agentView, objectTrafficView, type Table, type ViewOptions, vipView } from "./proxy_metrics.ts";
-import { queryTable } from "./query_table.ts";
-
-interface MetricsFlags {
-  prometheusUrl: string;
-  prometheusEndpoint?: string;
-}
-
-/** The client for the parent's --prometheus-url (or the reference's --prometheus-endpoint). */
-export function prometheusFor(
-  cmd: { optsWithGlobals(): unknown; error(message: string): never },
-): PrometheusClient {
-  const flags = cmd.optsWithGlobals() as MetricsFlags;
-  const endpoint = parseEndpoint(flags.prometheusEndpoint ?? flags.prometheusUrl, "--prometheus-url");
-  if (typeof endpoint === "string") cmd.error(endpoint);
-  return new PrometheusClient(endpoint as Endpoint);
-}
-
-/** A duration flag as a PromQL duration (in ms), or a usage error. */
-export function promDuration(cmd: { error(message: string): never }, flag: string, text: string): string {
-  const ms = parseDuration(text);
-  if (ms === undefined || ms < 1) cmd.error(`${flag}: "${text}" is not a duration; use ${DURATION_UNITS}`);
-  return `${Math.round(ms!)}ms`;
-}
+import { DEFAULT_PROMETHEUS_URL, parseTime } from "../../internal/edgeproxy/prometheus_client.ts";
+import {
+  agentView,
+  objectTrafficView,
+  type Table,
+  type ViewOptions,
+  vipView,
+} from "../../internal/edgeproxy/proxy_metrics.ts";
+import { queryTable } from "../../internal/edgeproxy/query_table.ts";
 
 function limitFlag(cmd: { error(message: string): never }, text: string): number {
   const n = /^\d+$/.test(text) ? Number(text) : 0;

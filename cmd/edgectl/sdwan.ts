@@ -2,21 +2,16 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import type { KubeClient, KubeObject } from "../../internal/k8s/mod.ts";
-import { listObjects } from "../../internal/k8s/resources.ts";
 import { listDocument } from "../../internal/k8s/table.ts";
-import { apiResource, OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
-import { formatSummary, formatTopology, summarize, topology } from "./sdwan_view.ts";
-import { resourceTypeOfKind } from "./resources.ts";
-import { resourceTable } from "./table.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
+import { formatSummary, formatTopology, summarize, topology } from "../../internal/edgeproxy/sdwan_view.ts";
+import { resourceTypeOfKind } from "../../internal/edgeproxy/resources.ts";
+import { resourceTable } from "../../internal/edgeproxy/resource_table.ts";
+import { listByType } from "../../internal/edgeproxy/objects.ts";
 
-async function list(client: KubeClient, kind: string, namespace: string | undefined): Promise<KubeObject[]> {
-  const res = await apiResource(client, kind);
-  const result = await listObjects(
-    client,
-    res,
-    namespace === undefined ? { allNamespaces: true } : { namespace },
-  );
-  return result.items;
+/** Every object of an SD-WAN kind in one namespace, or in all with `namespace` undefined. */
+function list(client: KubeClient, kind: string, namespace: string | undefined): Promise<KubeObject[]> {
+  return listByType(client, resourceTypeOfKind(kind)!, namespace);
 }
 
 const allNamespacesOption = ["-A, --all-namespaces", "Every namespace, not only the selected one"] as const;

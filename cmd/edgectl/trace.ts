@@ -1,28 +1,21 @@
 /**
- * `edgectl trace list|get|search|services`: traces from Jaeger's query API (jaeger_client.ts).
+ * `edgectl trace list|get|search|services`: traces from Jaeger's query API (internal/edgeproxy/jaeger_client.ts).
  * Jaeger's search needs a service; without --service, edgectl searches every service and merges
  * the results (newest first, each trace once).
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { DURATION_UNITS, parseDuration } from "./duration.ts";
-import { type Endpoint, parseEndpoint } from "./endpoint.ts";
-import { DEFAULT_TRACE_ENDPOINT, JaegerClient, type TraceQuery } from "./jaeger_client.ts";
-import { OUTPUT_ENV } from "./kube.ts";
-import { parseTime } from "./prometheus_client.ts";
-import { spanTree, summarize, SUMMARY_HEADERS, summaryRow, type TraceSummary } from "./trace_view.ts";
-
-interface TraceFlags {
-  traceEndpoint: string;
-  jaegerEndpoint?: string;
-}
-
-function jaegerFor(cmd: { optsWithGlobals(): unknown; error(message: string): never }): JaegerClient {
-  const flags = cmd.optsWithGlobals() as TraceFlags;
-  const endpoint = parseEndpoint(flags.jaegerEndpoint ?? flags.traceEndpoint, "--trace-endpoint");
-  if (typeof endpoint === "string") cmd.error(endpoint);
-  return new JaegerClient(endpoint as Endpoint);
-}
+import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { DEFAULT_TRACE_ENDPOINT } from "../../internal/edgeproxy/jaeger_client.ts";
+import { jaegerFor, OUTPUT_ENV } from "./flags.ts";
+import { parseTime } from "../../internal/edgeproxy/prometheus_client.ts";
+import {
+  searchTraces,
+  spanTree,
+  SUMMARY_HEADERS,
+  summaryRow,
+  type TraceSummary,
+} from "../../internal/edgeproxy/trace_view.ts";
 
 type UsageError = { error(message: string): never };
 
@@ -49,19 +42,6 @@ export function parseTags(cmd: UsageError, tags: readonly string[]): Record<stri
     out[t.slice(0, eq)] = t.slice(eq + 1);
   }
   return out;
-}
-
-/** Traces of one service, or of every service merged; newest first, at most `limit`. */
-async function search(client: JaegerClient, q: Omit<TraceQuery, "service"> & { service?: string }) {
-  const services = q.service ? [q.service] : await client.services();
-  const lists = await Promise.all(services.map((service) => client.findTraces({ ...q, service })));
-  const seen = new Map<string, TraceSummary>();
-  for (const trace of lists.flat()) {
-    if (trace.spans.length && !seen.has(trace.traceID)) seen.set(trace.traceID, summarize(trace));
-  }
-  return [...seen.values()]
-    .sort((a, b) => b.startTime.localeCompare(a.startTime) || a.traceID.localeCompare(b.traceID))
-    .slice(0, q.limit);
 }
 
 function printSummaries(io: Io, items: TraceSummary[], format: "table" | "json" | "yaml" | "wide") {
@@ -100,7 +80,7 @@ export function registerTrace(program: Command, io: Io) {
       const limit = limitOf(cmd, flags.limit);
       const end = new Date();
       const start = new Date(end.getTime() - lookbackOf(cmd, flags.lookback));
-      const items = await search(jaegerFor(cmd), {
+      const items = await searchTraces(jaegerFor(cmd), {
         ...(flags.service ? { service: flags.service } : {}),
         start,
         end,
@@ -147,7 +127,7 @@ export function registerTrace(program: Command, io: Io) {
         cmd.error("--min-duration must not be longer than --max-duration");
       }
       const tags = parseTags(cmd, flags.tag ?? []);
-      const items = await search(jaegerFor(cmd), {
+      const items = await searchTraces(jaegerFor(cmd), {
         ...(flags.service ? { service: flags.service } : {}),
         ...(flags.operation ? { operation: flags.operation } : {}),
         ...(Object.keys(tags).length ? { tags } : {}),

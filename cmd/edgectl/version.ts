@@ -4,7 +4,7 @@ import { addExamples, type Io, outputOption, printResult } from "../../internal/
 import type { ServerVersion } from "../../internal/k8s/mod.ts";
 import { serverVersion } from "../../internal/k8s/resources.ts";
 import { VERSION } from "../../internal/version/version.ts";
-import { OUTPUT_ENV, useKubeOptions, withSession } from "./kube.ts";
+import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
 
 interface Versions {
   clientVersion: string;

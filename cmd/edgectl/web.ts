@@ -2,15 +2,15 @@
  * `edgectl web`: the dashboard, served from the binary. Options parse into a config, `validate`
  * checks them before any I/O (listen address, URLs, TLS and OIDC flags that only work together), then
  * the server starts with the kubeconfig's client and, with OIDC, the provider's discovery document
- * (web_serve.ts, loaded only by this command).
+ * (server/edgectl-web/serve.ts, loaded only by this command).
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
-import { type Endpoint, parseEndpoint } from "./endpoint.ts";
-import { DEFAULT_TRACE_ENDPOINT } from "./jaeger_client.ts";
-import { kubeClient, useKubeOptions } from "./kube.ts";
-import { DEFAULT_PROMETHEUS_URL } from "./prometheus_client.ts";
-import { proxyNamespaceOption } from "./proxy_pods.ts";
+import { parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
+import { DEFAULT_TRACE_ENDPOINT } from "../../internal/edgeproxy/jaeger_client.ts";
+import { kubeClient, proxyNamespaceOption, useKubeOptions } from "./flags.ts";
+import { DEFAULT_PROMETHEUS_URL } from "../../internal/edgeproxy/prometheus_client.ts";
+import type { WebConfig } from "../../server/edgectl-web/serve.ts";
 
 /** This machine only: without OIDC anyone who reaches the address acts with your kubeconfig's identity. */
 export const DEFAULT_LISTEN = "127.0.0.1:9080";
@@ -36,16 +36,6 @@ export interface WebFlags {
   oidcIssuer?: string;
   oidcClientId?: string;
   oidcClientSecret?: string;
-  readOnly: boolean;
-}
-
-export interface WebConfig {
-  hostname: string;
-  port: number;
-  prometheus: Endpoint;
-  jaeger: Endpoint;
-  tls?: { certFile: string; keyFile: string };
-  oidc?: { issuer: string; clientId: string; clientSecret?: string };
   readOnly: boolean;
 }
 
@@ -140,7 +130,7 @@ export function registerWeb(program: Command, _io: Io) {
       const config = validateWebFlags(flags as WebFlags);
       if (typeof config === "string") cmd.error(`error: ${config}`);
       // The server (Hono, the Kubernetes client, OIDC) loads here: other commands never evaluate it.
-      const { serveWeb } = await import("./web_serve.ts");
+      const { serveWeb } = await import("../../server/edgectl-web/serve.ts");
       await serveWeb(config as WebConfig, {
         kube: () => kubeClient(cmd),
         proxyNamespace: flags.proxyNamespace,

@@ -9,25 +9,10 @@ import { Option } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { redact } from "../../controller/gitsync/redact.ts";
 import { DEFAULT_KUBE_VERSION } from "../../controller/gitsync/render/kube_version.ts";
-import type { RenderType } from "../../controller/gitsync/render/render.ts";
 import { parseRemoteUrl, RemoteUrlError } from "../../controller/gitsync/source/git/remote_url.ts";
+import { isUrl, type RenderFlags } from "./render_flags.ts";
 
 const RENDER_TYPES = ["yaml", "kustomize", "helm"] as const;
-
-export interface RenderFlags {
-  repository: string;
-  revision: string;
-  path: string;
-  render?: RenderType;
-  valuesFile: string[];
-  releaseName?: string;
-  namespace: string;
-  kubeVersion: string;
-  chartRepository?: string;
-  chart?: string;
-  chartVersion?: string;
-  output: "yaml" | "json" | "table";
-}
 
 export function registerRender(program: Command, io: Io) {
   const command = program
@@ -133,9 +118,4 @@ export function registerRender(program: Command, io: Io) {
     "# Force plain YAML even where a kustomization file exists\n" +
     "gitsync-manager render --repository . --path deploy --render yaml",
   ]);
-}
-
-/** Whether --repository names a remote (URL or scp-like) rather than a folder. */
-export function isUrl(repository: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/\s]+@[^/\s]+:/.test(repository);
 }

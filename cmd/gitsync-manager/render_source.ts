@@ -19,7 +19,7 @@ import { checkout, fetchGit, GitSourceError } from "../../controller/gitsync/sou
 import { parseRemoteUrl, RemoteUrlError } from "../../controller/gitsync/source/git/remote_url.ts";
 import { readLocalTree } from "../../controller/gitsync/source/local_tree.ts";
 import type { Tree } from "../../controller/gitsync/source/tree.ts";
-import { isUrl, type RenderFlags } from "./render.ts";
+import { isUrl, type RenderFlags } from "./render_flags.ts";
 
 const RENDERER_NAMES: Record<RenderType, string> = {
   yaml: "plain YAML",

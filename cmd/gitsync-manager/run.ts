@@ -2,12 +2,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Command } from "@commander-js/extra-typings";
+import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { Option } from "@commander-js/extra-typings";
 import { addExamples, CliError } from "../../internal/cli/mod.ts";
+import type { KubeClient } from "../../internal/k8s/mod.ts";
 import {
   createLogger,
   LOG_LEVELS,
+  type Logger,
   type LogLevel,
   TIME_ENCODINGS,
   type TimeEncoding,
@@ -15,18 +17,21 @@ import {
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import { DEFAULT_DRIFT_WATCH_KINDS, parseWatchKind } from "../../controller/gitsync/drift_watch.ts";
 import type { LocalWebhook } from "../../controller/gitsync/approval/local_webhook.ts";
+import type { Manager } from "../../controller/gitsync/manager.ts";
 import {
   LOCAL_WEBHOOK_CONFIGURATION,
   WEBHOOK_CONFIGURATION,
   WEBHOOK_SERVICE,
 } from "../../controller/gitsync/approval/webhook_names.ts";
+import { parseDuration } from "../../controller/gitsync/api/mod.ts";
 
 /** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
 const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
 const IN_CLUSTER_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
-export function registerRun(program: Command) {
-  const command = program
+/** The command and its flags. */
+function runCommand(program: Command) {
+  return program
     .command("run")
     .summary("Run the controller: reconcile Repositories, Applications and Revisions")
     .description(
@@ -151,257 +156,314 @@ export function registerRun(program: Command) {
         .default(
           "rfc3339" as TimeEncoding,
         ),
-    )
-    .action(async (flags, cmd) => {
-      // The controller (Kubernetes client, Git, renderers, OpenTelemetry) loads here, not at every start.
-      const [{ KubeClient }, { exitOnStopSignals, purgeFreedMemoryPromptly }, controller, { parseDuration }] =
-        await Promise.all([
-          import("../../internal/k8s/mod.ts"),
-          import("../../internal/platform/mod.ts"),
-          import("../../controller/gitsync/manager.ts"),
-          import("../../controller/gitsync/reconcilers/repository.ts"),
-        ]);
-      const { parseBindAddress, startManager } = controller;
-      purgeFreedMemoryPromptly();
-      // Validate everything before connecting anywhere.
-      const bind = (flag: string, value: string) => {
-        try {
-          return parseBindAddress(value);
-        } catch (err) {
-          return cmd.error(`${flag}: ${(err as Error).message}`);
-        }
-      };
-      if (!/^[1-9]\d{0,2}$/.test(flags.concurrent)) {
-        cmd.error(`--concurrent must be a whole number from 1 to 999, not "${flags.concurrent}"`);
-      }
-      const driftIntervalMs = flags.driftResyncInterval === "0"
-        ? 0
-        : /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(flags.driftResyncInterval)
-        ? parseDuration(flags.driftResyncInterval)
-        : cmd.error(
-          `--drift-resync-interval must be a duration like 30s or 5m, or 0, not "${flags.driftResyncInterval}"`,
-        );
-      const driftWatchKinds = flags.driftWatchKinds.split(",").map((k) => k.trim()).filter(Boolean);
-      for (const k of driftWatchKinds) {
-        if (!parseWatchKind(k)) {
-          cmd.error(`--drift-watch-kinds: "${k}" is not a kind like v1/ConfigMap or apps/v1/Deployment`);
-        }
-      }
-      const healthProbe = flags.healthProbeBindAddress === "0"
-        ? undefined
-        : bind("--health-probe-bind-address", flags.healthProbeBindAddress);
-      let metrics;
-      if (flags.metricsBindAddress !== "0") {
-        const at = bind("--metrics-bind-address", flags.metricsBindAddress);
-        if (flags.metricsSecure === "true") {
-          const dir = flags.metricsCertPath;
-          if (!dir) {
-            return cmd.error(
-              "--metrics-secure needs --metrics-cert-path (a directory with the endpoint's certificate and key), " +
-                "or --metrics-secure=false for plain HTTP without authentication",
-            );
-          }
-          const certFile = join(dir, flags.metricsCertName);
-          const keyFile = join(dir, flags.metricsCertKey);
-          for (const f of [certFile, keyFile]) {
-            if (!existsSync(f)) {
-              throw new CliError(`the metrics endpoint needs ${f} (--metrics-cert-path)`, 2);
-            }
-          }
-          metrics = { ...at, secure: { certFile, keyFile } };
-        } else {
-          metrics = at;
-        }
-      }
-      const receiver = flags.webhookReceiverBindAddress
-        ? bind("--webhook-receiver-bind-address", flags.webhookReceiverBindAddress)
-        : undefined;
-      const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
-      const duration = (flag: string, text: string) =>
-        /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) && parseDuration(text) >= 1000
-          ? parseDuration(text)
-          : cmd.error(`${flag} must be a duration of at least 1s like 8760h or 90s, not "${text}"`);
-      const validityMs = duration("--webhook-cert-validity", flags.webhookCertValidity);
-      const caValidityMs = duration("--webhook-ca-validity", flags.webhookCaValidity);
-      if (caValidityMs < 2 * validityMs) {
-        cmd.error("--webhook-ca-validity must be at least twice --webhook-cert-validity");
-      }
-      const sources = [
-        flags.webhookCertPath && "--webhook-cert-path",
-        flags.webhookCertSecret && "--webhook-cert-secret",
-        flags.localWebhook && "--local-webhook",
-      ].filter(Boolean);
-      if (sources.length > 1) {
-        cmd.error(`choose one webhook certificate source, not ${sources.join(" and ")}`);
-      }
-      if (flags.localWebhook && !webhooksOn) {
-        cmd.error("--local-webhook serves the approval webhook, which ENABLE_WEBHOOKS=false turns off");
-      }
-      if (
-        flags.webhookCertSecret !== undefined &&
-        !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(flags.webhookCertSecret)
-      ) {
-        cmd.error(`--webhook-cert-secret: "${flags.webhookCertSecret}" is not a Secret name`);
-      }
-      const webhookAt = bind("--webhook-bind-address", flags.webhookBindAddress);
-      if (flags.localWebhook && !["0.0.0.0", "127.0.0.1", "localhost"].includes(webhookAt.host)) {
-        cmd.error(`--local-webhook serves on 127.0.0.1; --webhook-bind-address names ${webhookAt.host}`);
-      }
-      // The manager's namespace: its webhook Secret, and its Lease unless --leader-election-namespace.
-      const managerNamespace = process.env.POD_NAMESPACE ??
-        (existsSync(IN_CLUSTER_NAMESPACE)
-          ? readFileSync(IN_CLUSTER_NAMESPACE, "utf8").trim()
-          : "gitsync-system");
-      let webhookCertificate: "files" | "secret" | "local" | undefined;
-      let certFiles: { certFile: string; keyFile: string } | undefined;
-      if (webhooksOn) {
-        if (flags.localWebhook) webhookCertificate = "local";
-        else if (flags.webhookCertSecret) webhookCertificate = "secret";
-        else {
-          const dir = flags.webhookCertPath ?? DEFAULT_CERT_DIR;
-          const certFile = join(dir, flags.webhookCertName);
-          const keyFile = join(dir, flags.webhookCertKey);
-          for (const f of [certFile, keyFile]) {
-            if (!existsSync(f)) {
-              throw new CliError(
-                `the admission webhook needs a certificate: ${f} does not exist. Use --webhook-cert-secret ` +
-                  `<name> (the manager issues its own), --webhook-cert-path <dir> (cert-manager's or your ` +
-                  `own), --local-webhook (outside a cluster), or set ENABLE_WEBHOOKS=false`,
-                2,
-              );
-            }
-          }
-          webhookCertificate = "files";
-          certFiles = { certFile, keyFile };
-        }
-      }
+    );
+}
 
-      // zap's JSON (level, ts, logger, msg) as controller-runtime managers write it, so log pipelines built
-      // for Kubernetes controllers read gitsync-manager as they read the others.
-      const log = createLogger({
-        level: flags.zapDevel ? "debug" : flags.zapLogLevel,
-        format: flags.zapDevel ? "pretty" : flags.zapEncoder === "console" ? "zap-console" : "zap-json",
-        timeEncoding: flags.zapTimeEncoding,
-        bindings: { service: "gitsync-manager" },
-      });
-      const client = KubeClient.fromKubeconfig({
-        ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
-        ...(flags.context ? { context: flags.context } : {}),
-        userAgent: `gitsync-manager/${TOOL_VERSION}`,
-      });
-      if (!webhooksOn) {
-        log.warn(
-          "ENABLE_WEBHOOKS=false: the approval webhook is OFF, so approvals are ignored: nothing records who " +
-            "approved, and an approval annotation could be anyone's. Applications without spec.sync.automatic " +
-            "wait in AwaitingApproval and never roll out (nor roll back)",
-        );
-      }
-      // The webhook's certificate, by source.
-      let webhook;
-      let localCa: string | undefined;
-      if (webhookCertificate === "files") {
-        const { certificateFiles } = await import("../../controller/gitsync/approval/certificate_source.ts");
-        webhook = { ...webhookAt, certificate: certificateFiles(certFiles!.certFile, certFiles!.keyFile) };
-      } else if (webhookCertificate === "secret") {
-        const { SelfManagedCertificate } = await import(
-          "../../controller/gitsync/approval/self_managed_certificate.ts"
-        );
-        webhook = {
-          ...webhookAt,
-          certificate: new SelfManagedCertificate({
-            client,
-            namespace: managerNamespace,
-            secretName: flags.webhookCertSecret!,
-            serviceName: WEBHOOK_SERVICE,
-            configurations: [{ kind: "MutatingWebhookConfiguration", name: WEBHOOK_CONFIGURATION }],
-            validityMs,
-            caValidityMs,
-            log,
-          }),
-        };
-      } else if (webhookCertificate === "local") {
-        const [{ issueCa, issueServing }, { fixedCertificate }] = await Promise.all([
-          import("../../controller/gitsync/approval/x509.ts"),
-          import("../../controller/gitsync/approval/certificate_source.ts"),
-        ]);
-        const ca = await issueCa({
-          commonName: "gitsync-local-webhook-ca",
-          notAfter: new Date(Date.now() + caValidityMs),
-        });
-        const leaf = await issueServing(ca, {
-          ipAddresses: ["127.0.0.1"],
-          dnsNames: ["localhost"],
-          notAfter: new Date(Date.now() + validityMs),
-        });
-        localCa = ca.cert;
-        webhook = { host: "127.0.0.1", port: webhookAt.port, certificate: fixedCertificate(leaf) };
-      }
-      const { startTracing } = await import("../../controller/gitsync/tracing.ts");
-      const tracing = startTracing(process.env, log);
-      if (tracing) log.info("tracing", { endpoint: tracing.endpoint });
-      const manager = await startManager({
-        client,
-        log,
-        cacheRoot: flags.cacheDir,
-        workers: Number(flags.concurrent),
-        driftIntervalMs,
-        driftWatchKinds,
-        ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
-        ...(healthProbe ? { healthProbe } : {}),
-        ...(webhook ? { webhook } : {}),
-        http2: flags.enableHttp2,
-        ...(metrics ? { metrics } : {}),
-        ...(receiver ? { receiver } : {}),
-        ...(flags.leaderElect
-          ? {
-            leaderElection: {
-              namespace: flags.leaderElectionNamespace ?? managerNamespace,
-              name: "gitsync-manager.sync.gitsync.io",
-            },
-          }
-          : {}),
-      });
-      // --local-webhook: the API server calls https://127.0.0.1:<port> while this process runs.
-      let local: LocalWebhook | undefined;
-      if (localCa) {
-        const { registerLocalWebhook } = await import("../../controller/gitsync/approval/local_webhook.ts");
-        try {
-          local = await registerLocalWebhook(client, { port: manager.webhookPort!, caBundle: localCa });
-        } catch (err) {
-          await manager.stop();
-          client.close();
-          throw new CliError(
-            `--local-webhook could not register MutatingWebhookConfiguration ${LOCAL_WEBHOOK_CONFIGURATION}: ` +
-              `${(err as Error).message}`,
-          );
-        }
-        log.info("local webhook registered", {
-          configuration: LOCAL_WEBHOOK_CONFIGURATION,
-          url: `https://127.0.0.1:${manager.webhookPort}`,
-        });
-      }
-      log.info("listening", {
-        version: TOOL_VERSION,
-        ...(manager.healthProbePort !== undefined ? { port: manager.healthProbePort } : {}),
-        ...(manager.webhookPort !== undefined ? { webhookPort: manager.webhookPort } : {}),
-        ...(manager.metricsPort !== undefined ? { metricsPort: manager.metricsPort } : {}),
-        ...(manager.receiverPort !== undefined ? { receiverPort: manager.receiverPort } : {}),
-        leaderElect: flags.leaderElect,
-        http2: flags.enableHttp2,
-      });
-      exitOnStopSignals(log, async () => {
-        // The local configuration goes first: a webhook that no longer answers would block every
-        // Application write (failurePolicy Fail).
-        await local?.remove().catch((err) =>
-          log.warn("could not remove the local webhook configuration", { error: (err as Error).message })
-        );
-        await manager.stop();
-        await tracing?.shutdown();
-        client.close();
-        log.info("stopped");
-      });
-      await new Promise(() => {}); // Runs until a stop signal.
+type RunFlags = ReturnType<ReturnType<typeof runCommand>["opts"]>;
+
+type Cmd = CommandUnknownOpts;
+type BindAddress = { host: string; port: number };
+const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
+
+/** What the flags ask for, checked before anything connects anywhere. */
+interface RunOptions {
+  driftIntervalMs: number;
+  driftWatchKinds: string[];
+  healthProbe?: BindAddress;
+  metrics?: BindAddress & { secure?: { certFile: string; keyFile: string } };
+  receiver?: BindAddress;
+  webhookAt: BindAddress;
+  /** ENABLE_WEBHOOKS is not false. */
+  webhooksOn: boolean;
+  /** Where the webhook's certificate comes from, when the webhook is on. */
+  webhookCertificate?: "files" | "secret" | "local";
+  certFiles?: { certFile: string; keyFile: string };
+  validityMs: number;
+  caValidityMs: number;
+  /** Its webhook Secret, and its Lease unless --leader-election-namespace. */
+  managerNamespace: string;
+}
+
+/** Checks every flag (exit 2 with the flag named); reads only the certificate files' existence. */
+function validate(flags: RunFlags, cmd: Cmd, parseBindAddress: (text: string) => BindAddress): RunOptions {
+  const bind = (flag: string, value: string) => {
+    try {
+      return parseBindAddress(value);
+    } catch (err) {
+      return cmd.error(`${flag}: ${(err as Error).message}`);
+    }
+  };
+  if (!/^[1-9]\d{0,2}$/.test(flags.concurrent)) {
+    cmd.error(`--concurrent must be a whole number from 1 to 999, not "${flags.concurrent}"`);
+  }
+  const driftIntervalMs = flags.driftResyncInterval === "0"
+    ? 0
+    : DURATION.test(flags.driftResyncInterval)
+    ? parseDuration(flags.driftResyncInterval)
+    : cmd.error(
+      `--drift-resync-interval must be a duration like 30s or 5m, or 0, not "${flags.driftResyncInterval}"`,
+    );
+  const driftWatchKinds = flags.driftWatchKinds.split(",").map((k) => k.trim()).filter(Boolean);
+  for (const k of driftWatchKinds) {
+    if (!parseWatchKind(k)) {
+      cmd.error(`--drift-watch-kinds: "${k}" is not a kind like v1/ConfigMap or apps/v1/Deployment`);
+    }
+  }
+  const healthProbe = flags.healthProbeBindAddress === "0"
+    ? undefined
+    : bind("--health-probe-bind-address", flags.healthProbeBindAddress);
+  const metrics = flags.metricsBindAddress === "0"
+    ? undefined
+    : metricsOf(flags, cmd, bind("--metrics-bind-address", flags.metricsBindAddress));
+  const receiver = flags.webhookReceiverBindAddress
+    ? bind("--webhook-receiver-bind-address", flags.webhookReceiverBindAddress)
+    : undefined;
+  const webhook = validateWebhook(flags, cmd, bind);
+  // The manager's namespace: its webhook Secret, and its Lease unless --leader-election-namespace.
+  const managerNamespace = process.env.POD_NAMESPACE ??
+    (existsSync(IN_CLUSTER_NAMESPACE) ? readFileSync(IN_CLUSTER_NAMESPACE, "utf8").trim() : "gitsync-system");
+  return {
+    driftIntervalMs,
+    driftWatchKinds,
+    ...(healthProbe ? { healthProbe } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(receiver ? { receiver } : {}),
+    ...webhook,
+    managerNamespace,
+  };
+}
+
+/** --metrics-*: secure (its certificate files must exist) or plain HTTP. */
+function metricsOf(flags: RunFlags, cmd: Cmd, at: BindAddress): RunOptions["metrics"] {
+  if (flags.metricsSecure !== "true") return at;
+  const dir = flags.metricsCertPath;
+  if (!dir) {
+    return cmd.error(
+      "--metrics-secure needs --metrics-cert-path (a directory with the endpoint's certificate and key), " +
+        "or --metrics-secure=false for plain HTTP without authentication",
+    );
+  }
+  const certFile = join(dir, flags.metricsCertName);
+  const keyFile = join(dir, flags.metricsCertKey);
+  for (const f of [certFile, keyFile]) {
+    if (!existsSync(f)) throw new CliError(`the metrics endpoint needs ${f} (--metrics-cert-path)`, 2);
+  }
+  return { ...at, secure: { certFile, keyFile } };
+}
+
+/** The webhook's address, certificate source and validities; one source at most. */
+function validateWebhook(
+  flags: RunFlags,
+  cmd: Cmd,
+  bind: (flag: string, value: string) => BindAddress,
+): Pick<
+  RunOptions,
+  "webhookAt" | "webhooksOn" | "webhookCertificate" | "certFiles" | "validityMs" | "caValidityMs"
+> {
+  const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
+  const duration = (flag: string, text: string) =>
+    DURATION.test(text) && parseDuration(text) >= 1000
+      ? parseDuration(text)
+      : cmd.error(`${flag} must be a duration of at least 1s like 8760h or 90s, not "${text}"`);
+  const validityMs = duration("--webhook-cert-validity", flags.webhookCertValidity);
+  const caValidityMs = duration("--webhook-ca-validity", flags.webhookCaValidity);
+  if (caValidityMs < 2 * validityMs) {
+    cmd.error("--webhook-ca-validity must be at least twice --webhook-cert-validity");
+  }
+  const sources = [
+    flags.webhookCertPath && "--webhook-cert-path",
+    flags.webhookCertSecret && "--webhook-cert-secret",
+    flags.localWebhook && "--local-webhook",
+  ].filter(Boolean);
+  if (sources.length > 1) {
+    cmd.error(`choose one webhook certificate source, not ${sources.join(" and ")}`);
+  }
+  if (flags.localWebhook && !webhooksOn) {
+    cmd.error("--local-webhook serves the approval webhook, which ENABLE_WEBHOOKS=false turns off");
+  }
+  if (
+    flags.webhookCertSecret !== undefined &&
+    !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(flags.webhookCertSecret)
+  ) {
+    cmd.error(`--webhook-cert-secret: "${flags.webhookCertSecret}" is not a Secret name`);
+  }
+  const webhookAt = bind("--webhook-bind-address", flags.webhookBindAddress);
+  if (flags.localWebhook && !["0.0.0.0", "127.0.0.1", "localhost"].includes(webhookAt.host)) {
+    cmd.error(`--local-webhook serves on 127.0.0.1; --webhook-bind-address names ${webhookAt.host}`);
+  }
+  const checked = { webhookAt, webhooksOn, validityMs, caValidityMs };
+  if (!webhooksOn) return checked;
+  if (flags.localWebhook) return { ...checked, webhookCertificate: "local" };
+  if (flags.webhookCertSecret) return { ...checked, webhookCertificate: "secret" };
+  const dir = flags.webhookCertPath ?? DEFAULT_CERT_DIR;
+  const certFile = join(dir, flags.webhookCertName);
+  const keyFile = join(dir, flags.webhookCertKey);
+  for (const f of [certFile, keyFile]) {
+    if (!existsSync(f)) {
+      throw new CliError(
+        `the admission webhook needs a certificate: ${f} does not exist. Use --webhook-cert-secret ` +
+          `<name> (the manager issues its own), --webhook-cert-path <dir> (cert-manager's or your ` +
+          `own), --local-webhook (outside a cluster), or set ENABLE_WEBHOOKS=false`,
+        2,
+      );
+    }
+  }
+  return { ...checked, webhookCertificate: "files", certFiles: { certFile, keyFile } };
+}
+
+/** The webhook's listener and certificate by source; with --local-webhook, the CA to register. */
+async function webhookOf(o: RunOptions, flags: RunFlags, client: KubeClient, log: Logger) {
+  const at = o.webhookAt;
+  if (o.webhookCertificate === "files") {
+    const { certificateFiles } = await import("../../controller/gitsync/approval/certificate_source.ts");
+    return { webhook: { ...at, certificate: certificateFiles(o.certFiles!.certFile, o.certFiles!.keyFile) } };
+  }
+  if (o.webhookCertificate === "secret") {
+    const { SelfManagedCertificate } = await import(
+      "../../controller/gitsync/approval/self_managed_certificate.ts"
+    );
+    const certificate = new SelfManagedCertificate({
+      client,
+      namespace: o.managerNamespace,
+      secretName: flags.webhookCertSecret!,
+      serviceName: WEBHOOK_SERVICE,
+      configurations: [{ kind: "MutatingWebhookConfiguration", name: WEBHOOK_CONFIGURATION }],
+      validityMs: o.validityMs,
+      caValidityMs: o.caValidityMs,
+      log,
     });
+    return { webhook: { ...at, certificate } };
+  }
+  if (o.webhookCertificate === "local") {
+    const [{ issueCa, issueServing }, { fixedCertificate }] = await Promise.all([
+      import("../../controller/gitsync/approval/x509.ts"),
+      import("../../controller/gitsync/approval/certificate_source.ts"),
+    ]);
+    const ca = await issueCa({
+      commonName: "gitsync-local-webhook-ca",
+      notAfter: new Date(Date.now() + o.caValidityMs),
+    });
+    const leaf = await issueServing(ca, {
+      ipAddresses: ["127.0.0.1"],
+      dnsNames: ["localhost"],
+      notAfter: new Date(Date.now() + o.validityMs),
+    });
+    return {
+      webhook: { host: "127.0.0.1", port: at.port, certificate: fixedCertificate(leaf) },
+      localCa: ca.cert,
+    };
+  }
+  return {};
+}
+
+/** --local-webhook: the API server calls https://127.0.0.1:<port> while this process runs. */
+async function registerLocal(client: KubeClient, log: Logger, manager: Manager, caBundle: string) {
+  const { registerLocalWebhook } = await import("../../controller/gitsync/approval/local_webhook.ts");
+  let local: LocalWebhook;
+  try {
+    local = await registerLocalWebhook(client, { port: manager.webhookPort!, caBundle });
+  } catch (err) {
+    await manager.stop();
+    client.close();
+    throw new CliError(
+      `--local-webhook could not register MutatingWebhookConfiguration ${LOCAL_WEBHOOK_CONFIGURATION}: ` +
+        `${(err as Error).message}`,
+    );
+  }
+  log.info("local webhook registered", {
+    configuration: LOCAL_WEBHOOK_CONFIGURATION,
+    url: `https://127.0.0.1:${manager.webhookPort}`,
+  });
+  return local;
+}
+
+/** The action: validate, connect, start the manager, serve until a stop signal. */
+async function run(flags: RunFlags, cmd: Cmd): Promise<void> {
+  // The controller (Kubernetes client, Git, renderers, OpenTelemetry) loads here, not at every start.
+  const [
+    { KubeClient },
+    { exitOnStopSignals, purgeFreedMemoryPromptly },
+    { parseBindAddress, startManager },
+  ] = await Promise.all([
+    import("../../internal/k8s/mod.ts"),
+    import("../../internal/platform/mod.ts"),
+    import("../../controller/gitsync/manager.ts"),
+  ]);
+  purgeFreedMemoryPromptly();
+  const o = validate(flags, cmd, parseBindAddress);
+
+  // zap's JSON (level, ts, logger, msg) as controller-runtime managers write it, so log pipelines built
+  // for Kubernetes controllers read gitsync-manager as they read the others.
+  const log = createLogger({
+    level: flags.zapDevel ? "debug" : flags.zapLogLevel,
+    format: flags.zapDevel ? "pretty" : flags.zapEncoder === "console" ? "zap-console" : "zap-json",
+    timeEncoding: flags.zapTimeEncoding,
+    bindings: { service: "gitsync-manager" },
+  });
+  const client = KubeClient.fromKubeconfig({
+    ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+    userAgent: `gitsync-manager/${TOOL_VERSION}`,
+  });
+  if (!o.webhooksOn) {
+    log.warn(
+      "ENABLE_WEBHOOKS=false: the approval webhook is OFF, so approvals are ignored: nothing records who " +
+        "approved, and an approval annotation could be anyone's. Applications without spec.sync.automatic " +
+        "wait in AwaitingApproval and never roll out (nor roll back)",
+    );
+  }
+  const { webhook, localCa } = await webhookOf(o, flags, client, log);
+  const { startTracing } = await import("../../controller/gitsync/tracing.ts");
+  const tracing = startTracing(process.env, log);
+  if (tracing) log.info("tracing", { endpoint: tracing.endpoint });
+  const manager = await startManager({
+    client,
+    log,
+    cacheRoot: flags.cacheDir,
+    workers: Number(flags.concurrent),
+    driftIntervalMs: o.driftIntervalMs,
+    driftWatchKinds: o.driftWatchKinds,
+    ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
+    ...(o.healthProbe ? { healthProbe: o.healthProbe } : {}),
+    ...(webhook ? { webhook } : {}),
+    http2: flags.enableHttp2,
+    ...(o.metrics ? { metrics: o.metrics } : {}),
+    ...(o.receiver ? { receiver: o.receiver } : {}),
+    ...(flags.leaderElect
+      ? {
+        leaderElection: {
+          namespace: flags.leaderElectionNamespace ?? o.managerNamespace,
+          name: "gitsync-manager.sync.gitsync.io",
+        },
+      }
+      : {}),
+  });
+  const local = localCa ? await registerLocal(client, log, manager, localCa) : undefined;
+  log.info("listening", {
+    version: TOOL_VERSION,
+    ...(manager.healthProbePort !== undefined ? { port: manager.healthProbePort } : {}),
+    ...(manager.webhookPort !== undefined ? { webhookPort: manager.webhookPort } : {}),
+    ...(manager.metricsPort !== undefined ? { metricsPort: manager.metricsPort } : {}),
+    ...(manager.receiverPort !== undefined ? { receiverPort: manager.receiverPort } : {}),
+    leaderElect: flags.leaderElect,
+    http2: flags.enableHttp2,
+  });
+  exitOnStopSignals(log, async () => {
+    // The local configuration goes first: a webhook that no longer answers would block every
+    // Application write (failurePolicy Fail).
+    await local?.remove().catch((err) =>
+      log.warn("could not remove the local webhook configuration", { error: (err as Error).message })
+    );
+    await manager.stop();
+    await tracing?.shutdown();
+    client.close();
+    log.info("stopped");
+  });
+  await new Promise(() => {}); // Runs until a stop signal.
+}
+
+export function registerRun(program: Command) {
+  const command = runCommand(program).action((flags, cmd) => run(flags, cmd));
   addExamples(command, [
     "# On your machine against the current kubeconfig context, approvals through a local webhook\n" +
     "gitsync-manager run --local-webhook",

@@ -17,16 +17,17 @@ import {
   promptLine,
 } from "../../internal/cli/mod.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
+import { getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
+import { failureText, followRollout, timeoutOption } from "./rollout_wait.ts";
 import {
+  type Application,
   APPROVE_DIGEST,
   APPROVED_BY,
   APPROVED_DIGEST,
   APPROVED_REVISION,
-} from "../../controller/gitsync/approval/review.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { collection, getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { failureText, reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+  type Revision,
+} from "../../controller/gitsync/api/mod.ts";
+import { annotate } from "../../controller/gitsync/client/mod.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -59,7 +60,7 @@ export function registerApprove(program: Command, io: Io) {
       if (flags.digest !== undefined && !DIGEST.test(flags.digest)) {
         cmd.error(`--digest must look like sha256:<64 hex digits>, not "${flags.digest}"`);
       }
-      const timeoutMs = await timeoutOption(cmd, flags.timeout);
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
       const ask = !flags.yes && flags.digest === undefined;
       if (ask && !canPrompt()) {
         cmd.error(
@@ -117,15 +118,13 @@ export function registerApprove(program: Command, io: Io) {
           approvedBy: approved[APPROVED_BY],
         };
         if (flags.wait) {
-          await reportRollout(
-            io,
-            flags.output,
-            result,
-            () =>
-              waitForRollout(client, namespace, revName, timeoutMs, (line) => io.stderr.write(`${line}\n`), {
-                approvedDigest: plan.digest,
-              }),
-          );
+          await followRollout(io, flags.output, result, {
+            client,
+            namespace,
+            revision: revName,
+            timeoutMs,
+            expect: { approvedDigest: plan.digest },
+          });
           return;
         }
         printResult(io, result, flags.output, (r) => `Revision ${r.revision} approved by ${r.approvedBy}`);
@@ -166,14 +165,8 @@ async function requestApproval(
   revision: string,
   digest: string,
 ): Promise<Record<string, string>> {
-  const path = `${collection("applications", app.metadata!.namespace!)}/${app.metadata!.name}`;
   const patch = (annotations: Record<string, string | null>) =>
-    client.request<Application>({
-      method: "PATCH",
-      path,
-      contentType: "application/merge-patch+json",
-      body: { metadata: { annotations } },
-    });
+    annotate<Application>(client, "applications", app.metadata!.namespace!, app.metadata!.name!, annotations);
   let after: Application;
   try {
     after = await patch({ [APPROVED_REVISION]: revision, [APPROVE_DIGEST]: digest });

@@ -2,8 +2,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
 import { formatAge, listDocument } from "../../internal/k8s/table.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
 import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import { type Application, REPOSITORY_LABEL } from "../../controller/gitsync/api/mod.ts";
 
 export function registerApps(program: Command, io: Io) {
   const command = program
@@ -63,7 +63,7 @@ export function registerApps(program: Command, io: Io) {
                   a.spec.suspend ? "suspended" : "",
                   a.spec.sync?.selfHeal ? "self-heal" : "",
                   a.spec.sync?.prune === false ? "no-prune" : "",
-                  a.metadata?.labels?.["sync.gitsync.io/repository"] ? "discovered" : "",
+                  a.metadata?.labels?.[REPOSITORY_LABEL] ? "discovered" : "",
                 ].filter(Boolean).join(","),
                 condition(a, "Ready")?.message,
               ]),

@@ -5,9 +5,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge } from "../../internal/k8s/table.ts";
-import type { Diagnosis, ObjectRef } from "../../controller/gitsync/diagnosis/diagnose.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
+import type { Diagnosis, ObjectRef, Revision } from "../../controller/gitsync/api/mod.ts";
 
 const step = (r: ObjectRef) => `${r.kind}/${r.name}`;
 

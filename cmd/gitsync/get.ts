@@ -4,11 +4,10 @@
  * condition — the first thing to run when something looks wrong.
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, DescribeWriter, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge, withoutManagedFields } from "../../internal/k8s/table.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, getRevision, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import type { Application, Revision } from "../../controller/gitsync/api/mod.ts";
 
 export function registerGet(program: Command, io: Io) {
   const command = program
@@ -33,7 +32,12 @@ export function registerGet(program: Command, io: Io) {
         const deployed = app.status?.deployedRevision === app.status?.desiredRevision
           ? desired
           : await revision(app.status?.deployedRevision);
-        printResult(io, withoutManagedFields(app), flags.output, () => describe(app, desired, deployed));
+        printResult(
+          io,
+          withoutManagedFields(app),
+          flags.output,
+          () => describeApplication(app, desired, deployed, new Date()),
+        );
       });
     });
   addExamples(command, [
@@ -42,8 +46,13 @@ export function registerGet(program: Command, io: Io) {
   ]);
 }
 
-function describe(app: Application, desired?: Revision, deployed?: Revision): string {
-  const now = new Date();
+/** `gitsync get` as text; ages are measured from `now`. */
+export function describeApplication(
+  app: Application,
+  desired: Revision | undefined,
+  deployed: Revision | undefined,
+  now: Date,
+): string {
   const s = app.spec;
   const lines: [string, string | undefined][] = [
     ["Name", `${app.metadata!.namespace}/${app.metadata!.name}`],
@@ -82,19 +91,16 @@ function describe(app: Application, desired?: Revision, deployed?: Revision): st
       `${cause.reason}: ${cause.resource.kind}/${cause.resource.name}: ${cause.message}`,
     ]);
   }
-  const width = Math.max(...lines.map(([k]) => k.length)) + 2;
-  const out = lines.map(([k, v]) => `${`${k}:`.padEnd(width)}${v ?? ""}`);
-  out.push("Conditions:");
+  const w = new DescribeWriter({ minWidth: 0, padding: 1 });
+  for (const [label, value] of lines) w.write(0, `${label}:`, value ?? "");
+  w.write(0, "Conditions:");
   for (const c of app.status?.conditions ?? []) {
-    out.push(
-      `  ${c.type}=${c.status} ${c.reason ?? ""}${
-        c.lastTransitionTime ? ` (${formatAge(c.lastTransitionTime, now)} ago)` : ""
-      }`,
-    );
-    if (c.message) out.push(`    ${c.message}`);
+    const age = c.lastTransitionTime ? ` (${formatAge(c.lastTransitionTime, now)} ago)` : "";
+    w.write(1, `${c.type}=${c.status} ${c.reason ?? ""}${age}`);
+    if (c.message) w.write(2, c.message);
   }
-  if (!app.status?.conditions?.length) out.push("  (none yet)");
-  return out.join("\n");
+  if (!app.status?.conditions?.length) w.write(1, "(none yet)");
+  return w.toString();
 }
 
 function revisionLine(rev: Revision | undefined, name: string | undefined): string {

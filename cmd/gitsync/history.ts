@@ -2,8 +2,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge } from "../../internal/k8s/table.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { APPLICATION_LABEL, getApplication, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import { getApplication, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import { APPLICATION_LABEL, type Revision } from "../../controller/gitsync/api/mod.ts";
 
 const outcomeOf = (r: Revision) =>
   r.status?.failure?.reason ?? r.status?.conditions?.find((c) => c.type === "RolloutComplete")?.reason;

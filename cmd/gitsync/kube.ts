@@ -9,12 +9,10 @@ import { addKubeOptions, type KubeSession, withKubeSession } from "../../interna
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import { isKubeApiError } from "../../internal/k8s/errors.ts";
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
-import { API_VERSION } from "../../controller/gitsync/crds.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { API_VERSION, type Application, type Revision } from "../../controller/gitsync/api/mod.ts";
+import { getResource, listResources, type Plural } from "../../controller/gitsync/client/mod.ts";
 
 export const OUTPUT_ENV = "GITSYNC_OUTPUT";
-export const APPLICATION_LABEL = "sync.gitsync.io/application";
 
 export function addGlobalOptions(program: Command) {
   return addKubeOptions(program, "GITSYNC");
@@ -24,17 +22,10 @@ export function withSession<T>(command: CommandUnknownOpts, fn: (s: KubeSession)
   return withKubeSession(command, `gitsync/${TOOL_VERSION}`, fn);
 }
 
-/** The collection path of a gitsync kind (plural), in a namespace or across all. */
-export function collection(plural: string, namespace?: string): string {
-  return namespace === undefined
-    ? `/apis/${API_VERSION}/${plural}`
-    : `/apis/${API_VERSION}/namespaces/${namespace}/${plural}`;
-}
-
 /** Reads one object; NotFound and a missing CRD become errors that say what to do. */
-export async function getOne<T>(client: KubeClient, plural: string, kind: string, ns: string, name: string) {
+export async function getOne<T>(client: KubeClient, plural: Plural, kind: string, ns: string, name: string) {
   try {
-    return await client.request<T>({ path: `${collection(plural, ns)}/${name}` });
+    return await getResource<T>(client, plural, ns, name);
   } catch (err) {
     throw explain(err, kind, `${kind} ${ns}/${name} not found`);
   }
@@ -42,17 +33,13 @@ export async function getOne<T>(client: KubeClient, plural: string, kind: string
 
 export async function listAll<T>(
   client: KubeClient,
-  plural: string,
+  plural: Plural,
   kind: string,
   namespace: string | undefined,
   labelSelector?: string,
 ): Promise<T[]> {
   try {
-    const list = await client.request<{ items: T[] }>({
-      path: collection(plural, namespace),
-      ...(labelSelector ? { query: { labelSelector } } : {}),
-    });
-    return list.items;
+    return await listResources<T>(client, plural, namespace, labelSelector);
   } catch (err) {
     throw explain(err, kind);
   }

@@ -6,11 +6,9 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
-import type { Plan } from "../../controller/gitsync/plan/plan.ts";
-import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, getOne, OUTPUT_ENV, revisionOf, shortCommit, withSession } from "./kube.ts";
 import { timeoutOption } from "./rollout_wait.ts";
+import type { Plan, Repository, Revision } from "../../controller/gitsync/api/mod.ts";
 
 /** The plan as people read it: what happens to each object, then the diffs. */
 export function formatPlan(rev: Revision, plan: Plan, diffs: boolean): string {
@@ -57,7 +55,7 @@ export function registerPlan(program: Command, io: Io) {
     .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "2m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = await timeoutOption(cmd, flags.timeout);
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
         const rev = flags.wait
           ? await waitForPlan(client, namespace, name, flags.revision, timeoutMs)

@@ -3,8 +3,8 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
 import { formatAge, listDocument } from "../../internal/k8s/table.ts";
 import { redact } from "../../controller/gitsync/redact.ts";
-import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
 import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import type { Repository } from "../../controller/gitsync/api/mod.ts";
 
 export function registerRepos(program: Command, io: Io) {
   const command = program

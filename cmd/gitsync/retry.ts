@@ -7,9 +7,10 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { RETRY_REQUESTED_AT } from "../../controller/gitsync/approval/review.ts";
-import { collection, getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
+import { followRollout, timeoutOption } from "./rollout_wait.ts";
+import { RETRY_REQUESTED_AT } from "../../controller/gitsync/api/mod.ts";
+import { annotate } from "../../controller/gitsync/client/mod.ts";
 
 export function registerRetry(program: Command, io: Io) {
   const command = program
@@ -28,7 +29,7 @@ export function registerRetry(program: Command, io: Io) {
     .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = await timeoutOption(cmd, flags.timeout);
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         const rev = await revisionOf(client, app);
@@ -45,12 +46,7 @@ export function registerRetry(program: Command, io: Io) {
           );
         }
         const requestedAt = new Date().toISOString();
-        await client.request({
-          method: "PATCH",
-          path: `${collection("applications", namespace)}/${name}`,
-          contentType: "application/merge-patch+json",
-          body: { metadata: { annotations: { [RETRY_REQUESTED_AT]: requestedAt } } },
-        });
+        await annotate(client, "applications", namespace, name, { [RETRY_REQUESTED_AT]: requestedAt });
         io.stderr.write(`Retrying Revision ${revName} (it failed with ${failure?.reason})\n`);
         const result: Record<string, unknown> = {
           application: name,
@@ -70,15 +66,13 @@ export function registerRetry(program: Command, io: Io) {
           }
           await new Promise((r) => setTimeout(r, 500));
         }
-        await reportRollout(
-          io,
-          flags.output,
-          result,
-          () =>
-            waitForRollout(client, namespace, revName, timeoutMs, (l) => io.stderr.write(`${l}\n`), {
-              approvedDigest: rev.status?.approval?.planDigest,
-            }),
-        );
+        await followRollout(io, flags.output, result, {
+          client,
+          namespace,
+          revision: revName,
+          timeoutMs,
+          expect: { approvedDigest: rev.status?.approval?.planDigest },
+        });
       });
     });
   addExamples(command, [

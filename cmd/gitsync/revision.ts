@@ -3,10 +3,10 @@
  * approval, hooks, failure and the diagnosis's first root cause.
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, DescribeWriter, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { withoutManagedFields } from "../../internal/k8s/table.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
+import type { Revision } from "../../controller/gitsync/api/mod.ts";
 
 export function registerRevision(program: Command, io: Io) {
   const command = program
@@ -26,7 +26,7 @@ export function registerRevision(program: Command, io: Io) {
     .action(async (name, flags, cmd) => {
       await withSession(cmd, async ({ client, namespace }) => {
         const rev = await getRevision(client, namespace, name);
-        printResult(io, withoutManagedFields(rev), flags.output, () => describe(rev));
+        printResult(io, withoutManagedFields(rev), flags.output, () => describeRevision(rev));
       });
     });
   addExamples(command, [
@@ -35,54 +35,54 @@ export function registerRevision(program: Command, io: Io) {
   ]);
 }
 
-function describe(rev: Revision): string {
+/** Labels line up after the longest, "Service account:", below the hook list too. */
+const LABELS = { minWidth: "Service account: ".length, padding: 1 };
+
+/** `gitsync revision` as text. */
+export function describeRevision(rev: Revision): string {
   const st = rev.status ?? {};
-  const lines: string[] = [
-    `Name:            ${rev.metadata!.namespace}/${rev.metadata!.name}`,
-    `Application:     ${rev.spec.applicationRef.name}`,
-    `Commit:          ${rev.spec.sourceRevision}`,
-    `Service account: ${rev.spec.serviceAccountName}`,
-    `Phase:           ${st.phase ?? "Pending"}`,
-  ];
+  const w = new DescribeWriter(LABELS);
+  w.write(0, "Name:", `${rev.metadata!.namespace}/${rev.metadata!.name}`);
+  w.write(0, "Application:", rev.spec.applicationRef.name);
+  w.write(0, "Commit:", rev.spec.sourceRevision);
+  w.write(0, "Service account:", rev.spec.serviceAccountName);
+  w.write(0, "Phase:", st.phase ?? "Pending");
   if (st.plan) {
     const s = st.plan.summary;
-    lines.push(
-      `Plan:            ${st.plan.digest}`,
-      `                 ${s.create} to create, ${s.update} to update, ${s.unchanged} unchanged, ${s.prune} to prune`,
+    w.write(0, "Plan:", st.plan.digest);
+    w.write(
+      0,
+      "",
+      `${s.create} to create, ${s.update} to update, ${s.unchanged} unchanged, ${s.prune} to prune`,
     );
   }
   if (st.approval) {
-    lines.push(
-      `Approved:        by ${st.approval.approvedBy} at ${st.approval.approvedAt} (${st.approval.planDigest})`,
-    );
+    const a = st.approval;
+    w.write(0, "Approved:", `by ${a.approvedBy} at ${a.approvedAt} (${a.planDigest})`);
   }
-  if (st.startedAt) lines.push(`Started:         ${st.startedAt}`);
-  if (st.finishedAt) lines.push(`Finished:        ${st.finishedAt}`);
+  if (st.startedAt) w.write(0, "Started:", st.startedAt);
+  if (st.finishedAt) w.write(0, "Finished:", st.finishedAt);
   if (st.phase === "Applying" && st.rollout?.waitingFor) {
-    lines.push(
-      `Waiting for:     ${st.rollout.waitingFor}${
-        st.rollout.waitingSince ? ` (since ${st.rollout.waitingSince})` : ""
-      }`,
-    );
+    const since = st.rollout.waitingSince ? ` (since ${st.rollout.waitingSince})` : "";
+    w.write(0, "Waiting for:", `${st.rollout.waitingFor}${since}`);
   }
   const outcome = st.conditions?.find((c) => c.type === "RolloutComplete");
   if (outcome && !st.failure) {
-    lines.push(
-      `Rollout:         ${
-        outcome.status === "True" ? "complete" : "not complete"
-      }, ${outcome.reason}: ${outcome.message}`,
-    );
+    const done = outcome.status === "True" ? "complete" : "not complete";
+    w.write(0, "Rollout:", `${done}, ${outcome.reason}: ${outcome.message}`);
   }
   if (st.hooks?.length) {
-    lines.push("Hooks:");
-    for (const h of st.hooks) lines.push(`  ${h.stage.padEnd(9)} ${h.kind}/${h.name} ${h.state}`);
+    w.write(0, "Hooks:");
+    for (const h of st.hooks) w.write(1, `${h.stage.padEnd(9)} ${h.kind}/${h.name} ${h.state}`);
   }
-  if (st.failure) lines.push(`Failure:         ${st.failure.reason}: ${st.failure.message}`);
+  if (st.failure) w.write(0, "Failure:", `${st.failure.reason}: ${st.failure.message}`);
   const cause = st.diagnosis?.firstRootCause;
   if (cause) {
-    lines.push(
-      `Root cause:      ${cause.reason}: ${cause.message} (gitsync diagnose ${rev.spec.applicationRef.name})`,
+    w.write(
+      0,
+      "Root cause:",
+      `${cause.reason}: ${cause.message} (gitsync diagnose ${rev.spec.applicationRef.name})`,
     );
   }
-  return lines.join("\n");
+  return w.toString();
 }

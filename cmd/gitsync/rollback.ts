@@ -8,12 +8,16 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { ROLLBACK_REQUESTED_AT } from "../../controller/gitsync/approval/review.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
-import { ROLLBACK_TO_REVISION, rollbackTarget } from "../../controller/gitsync/rollback/target.ts";
-import { collection, getApplication, getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
-import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+import { rollbackTarget } from "../../controller/gitsync/rollback/target.ts";
+import { getApplication, getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
+import { followRollout, timeoutOption } from "./rollout_wait.ts";
+import {
+  type Application,
+  type Revision,
+  ROLLBACK_REQUESTED_AT,
+  ROLLBACK_TO_REVISION,
+} from "../../controller/gitsync/api/mod.ts";
+import { annotate } from "../../controller/gitsync/client/mod.ts";
 
 /** A Kubernetes object name (RFC 1123 subdomain). */
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
@@ -38,22 +42,16 @@ export function registerRollback(program: Command, io: Io) {
     .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = await timeoutOption(cmd, flags.timeout);
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
       const to = flags.toRevision;
       if (to !== undefined && !NAME.test(to)) cmd.error(`--to-revision must be a Revision name, not "${to}"`);
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         if (to !== undefined) await checkTarget(client, app, to);
         const requestedAt = new Date().toISOString();
-        await client.request({
-          method: "PATCH",
-          path: `${collection("applications", namespace)}/${name}`,
-          contentType: "application/merge-patch+json",
-          body: {
-            metadata: {
-              annotations: { [ROLLBACK_REQUESTED_AT]: requestedAt, [ROLLBACK_TO_REVISION]: to ?? null },
-            },
-          },
+        await annotate(client, "applications", namespace, name, {
+          [ROLLBACK_REQUESTED_AT]: requestedAt,
+          [ROLLBACK_TO_REVISION]: to ?? null,
         });
         // The controller answers in the Application's status.rollback.
         const deadline = Date.now() + Math.min(timeoutMs, 60_000);
@@ -73,13 +71,7 @@ export function registerRollback(program: Command, io: Io) {
         io.stderr.write(`Rolling back Application ${namespace}/${name} to Revision ${target}\n`);
         const result: Record<string, unknown> = { application: name, namespace, ...rollback };
         if (flags.wait) {
-          await reportRollout(
-            io,
-            flags.output,
-            result,
-            () =>
-              waitForRollout(client, namespace, target, timeoutMs, (line) => io.stderr.write(`${line}\n`)),
-          );
+          await followRollout(io, flags.output, result, { client, namespace, revision: target, timeoutMs });
           return;
         }
         printResult(io, result, flags.output, (r) => `rollback to Revision ${r.revision} requested`);

@@ -8,9 +8,8 @@
 import { CliError, type Io, type OutputFormat, printResult } from "../../internal/cli/mod.ts";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { getApplication, getRevision } from "./kube.ts";
+import { type Application, parseDuration, type Revision } from "../../controller/gitsync/api/mod.ts";
 
 /** What the waiting command expects of the Revision. */
 export interface Expectation {
@@ -171,10 +170,31 @@ export async function reportRollout(
   }
 }
 
+/** What --wait does: follows the Revision's rollout, progress lines on stderr, then reports how it ended. */
+export function followRollout(
+  io: Io,
+  output: OutputFormat,
+  result: Record<string, unknown>,
+  rollout: {
+    client: KubeClient;
+    namespace: string;
+    revision: string;
+    timeoutMs: number;
+    expect?: Expectation;
+  },
+): Promise<void> {
+  const { client, namespace, revision, timeoutMs, expect } = rollout;
+  const progress = (line: string) => io.stderr.write(`${line}\n`);
+  return reportRollout(
+    io,
+    output,
+    result,
+    () => waitForRollout(client, namespace, revision, timeoutMs, progress, expect),
+  );
+}
+
 /** --timeout in milliseconds; anything but a duration like 90s or 10m is a usage error. */
-export async function timeoutOption(cmd: CommandUnknownOpts, text: string): Promise<number> {
-  // The reconciler's parser, loaded here: its module brings the Git client, which gitsync's start must not.
-  const { parseDuration } = await import("../../controller/gitsync/reconcilers/repository.ts");
+export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
   const ms = /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;
   return ms > 0 ? ms : cmd.error(`--timeout must be a duration like 90s or 10m, not "${text}"`);
 }

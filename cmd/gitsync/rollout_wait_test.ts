@@ -1,9 +1,8 @@
 /** How `--wait` decides a rollout has ended: each known outcome at once, never only at the timeout. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
 import { verdict } from "./rollout_wait.ts";
+import type { Application, Revision } from "../../controller/gitsync/api/mod.ts";
 
 const D1 = `sha256:${"1".repeat(64)}`;
 const D2 = `sha256:${"2".repeat(64)}`;

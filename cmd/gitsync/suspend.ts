@@ -5,7 +5,8 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { collection, getApplication, OUTPUT_ENV, withSession } from "./kube.ts";
+import { getApplication, OUTPUT_ENV, withSession } from "./kube.ts";
+import { mergePatch } from "../../controller/gitsync/client/mod.ts";
 
 export function registerSuspendResume(program: Command, io: Io) {
   for (const [verb, suspend] of [["suspend", true], ["resume", false]] as const) {
@@ -29,11 +30,8 @@ export function registerSuspendResume(program: Command, io: Io) {
       .action(async (name, flags, cmd) => {
         await withSession(cmd, async ({ client, namespace }) => {
           await getApplication(client, namespace, name);
-          await client.request({
-            method: "PATCH",
-            path: `${collection("applications", namespace)}/${name}`,
-            contentType: "application/merge-patch+json",
-            body: { spec: { suspend: suspend ? true : null } },
+          await mergePatch(client, "applications", namespace, name, {
+            spec: { suspend: suspend ? true : null },
           });
           printResult(
             io,

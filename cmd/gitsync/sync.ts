@@ -7,18 +7,14 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
+import { condition, getApplication, getOne, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import { followRollout, timeoutOption } from "./rollout_wait.ts";
 import {
-  collection,
-  condition,
-  getApplication,
-  getOne,
-  OUTPUT_ENV,
-  shortCommit,
-  withSession,
-} from "./kube.ts";
-import { reportRollout, timeoutOption, waitForRollout } from "./rollout_wait.ts";
+  type Application,
+  RECONCILE_REQUESTED_AT,
+  type Repository,
+} from "../../controller/gitsync/api/mod.ts";
+import { annotate } from "../../controller/gitsync/client/mod.ts";
 
 export function registerSync(program: Command, io: Io) {
   const command = program
@@ -38,17 +34,13 @@ export function registerSync(program: Command, io: Io) {
     .option("--timeout <duration>", "How long --wait waits, e.g. 30s, 5m", "10m")
     .addOption(outputOption({ env: OUTPUT_ENV }))
     .action(async (name, flags, cmd) => {
-      const timeoutMs = await timeoutOption(cmd, flags.timeout);
-      const { RECONCILE_REQUESTED_AT } = await import("../../controller/gitsync/reconcilers/repository.ts");
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
         const repoName = app.spec.source.repositoryRef.name;
         const requestedAt = new Date().toISOString();
-        await client.request({
-          method: "PATCH",
-          path: `${collection("repositories", namespace)}/${repoName}`,
-          contentType: "application/merge-patch+json",
-          body: { metadata: { annotations: { [RECONCILE_REQUESTED_AT]: requestedAt } } },
+        await annotate(client, "repositories", namespace, repoName, {
+          [RECONCILE_REQUESTED_AT]: requestedAt,
         });
         const result: Record<string, unknown> = {
           application: name,
@@ -82,20 +74,13 @@ export function registerSync(program: Command, io: Io) {
             io.stderr.write(`${fetched}\n`);
             const revision = await revisionFor(commit, deadline);
             result.revision = revision;
-            await reportRollout(
-              io,
-              flags.output,
-              result,
-              () =>
-                waitForRollout(
-                  client,
-                  namespace,
-                  revision,
-                  deadline - Date.now(),
-                  (l) => io.stderr.write(`${l}\n`),
-                  { approvalIsAnEnd: true },
-                ),
-            );
+            await followRollout(io, flags.output, result, {
+              client,
+              namespace,
+              revision,
+              timeoutMs: deadline - Date.now(),
+              expect: { approvalIsAnEnd: true },
+            });
             return;
           }
           if (Date.now() > deadline) {

@@ -1,5 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
+import { addExamples, envOption, type Io } from "../../internal/cli/mod.ts";
 
 /** `memsvc backup`: a consistent gzip'd JSON Lines snapshot of every table. */
 export function registerBackup(program: Command, io: Io): void {
@@ -22,6 +22,7 @@ export function registerBackup(program: Command, io: Io): void {
       const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
       const progress = progressTo(io);
       if (flags.url) {
+        const { backupThroughServer } = await import("../../server/memsvc/portability/remote_backup.ts");
         await backupThroughServer(flags.url, file, process.env.MEMSVC_TOKEN);
         progress(`backup written to ${file}`);
         return;
@@ -47,37 +48,4 @@ export function registerBackup(program: Command, io: Io): void {
     "# Embedded database of a running server, with an admin session token\n" +
     "MEMSVC_TOKEN=ns_... memsvc backup memsvc.jsonl.gz --url http://127.0.0.1:7778",
   ]);
-}
-
-async function backupThroughServer(base: string, file: string, token: string | undefined): Promise<void> {
-  const { readLines, writeOutput } = await import("../../server/memsvc/portability/lines.ts");
-  let url: URL;
-  try {
-    url = new URL("/v1/admin/backup", base);
-  } catch {
-    throw new CliError(`--url ${base} is not a URL`, 2);
-  }
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  let res: Response;
-  try {
-    res = await fetch(url, { headers });
-  } catch (err) {
-    throw new CliError(`cannot reach ${url.origin}: ${(err as Error).message}`);
-  }
-  if (res.status !== 200 || !res.body) {
-    const detail = await res.text().catch(() => "");
-    const hint = res.status === 401 || res.status === 403
-      ? " (set MEMSVC_TOKEN to an admin's session token, ns_...)"
-      : "";
-    throw new CliError(`${url} answered ${res.status}${hint}: ${detail.slice(0, 200)}`);
-  }
-  // Check the stream while it is written: a backup cut short by the server has no end line.
-  const [toFile, toCheck] = res.body.tee();
-  const check = (async () => {
-    let last = "";
-    for await (const line of readLines(toCheck)) last = line;
-    if (!last.startsWith('{"type":"end"')) throw new CliError("the server's backup stream was cut short");
-  })();
-  await Promise.all([writeOutput(file, toFile), check]);
 }

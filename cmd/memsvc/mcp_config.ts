@@ -14,8 +14,8 @@ import {
   memsvcServer,
   parseBaseUrl,
   parseHostIds,
-  urlAlias,
-} from "./install.ts";
+} from "../../internal/agenthosts/memsvc/install.ts";
+import { urlAlias } from "./flags.ts";
 
 const PLACEHOLDER = "<API_TOKEN>";
 

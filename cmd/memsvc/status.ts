@@ -15,7 +15,9 @@ import {
   outputOption,
   printResult,
 } from "../../internal/cli/mod.ts";
-import { checkHealth, DEFAULT_URL, parseBaseUrl, SERVER_NAME, urlAlias } from "./install.ts";
+import { DEFAULT_URL, parseBaseUrl, SERVER_NAME } from "../../internal/agenthosts/memsvc/install.ts";
+import { urlAlias } from "./flags.ts";
+import { checkHealth } from "../../internal/agenthosts/memsvc/api.ts";
 
 /** `memsvc status`: which hosts are wired to memsvc, and whether the server answers. */
 export function registerStatus(program: Command, io: Io): void {

@@ -1,8 +1,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { currentHostEnv, locateConfig } from "../../internal/agenthosts/mod.ts";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { hostIds, requireSupportedPlatform } from "./install.ts";
-import { transportFor, VAULT_HOSTS } from "./vault_hosts.ts";
+import { hostIds, requireSupportedPlatform } from "../../internal/agenthosts/vault_init/install.ts";
+import { transportFor, VAULT_HOSTS } from "../../internal/agenthosts/vault_init/hosts.ts";
 
 /** `vault-init detect`: the supported hosts found on this machine; writes nothing. */
 export function registerDetect(program: Command, io: Io): void {

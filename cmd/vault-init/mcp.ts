@@ -1,10 +1,15 @@
 import type { Command } from "@commander-js/extra-typings";
 import { findHost, renderEntry, type Transport } from "../../internal/agenthosts/mod.ts";
 import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
-import { hostIds } from "./install.ts";
-import { readState, statePath } from "./state.ts";
+import { hostIds } from "../../internal/agenthosts/vault_init/install.ts";
+import { readState, statePath } from "../../internal/agenthosts/vault_init/state.ts";
 import { currentHostEnv } from "../../internal/agenthosts/mod.ts";
-import { findVaultHost, parseServerUrl, transportFor, vaultServer } from "./vault_hosts.ts";
+import {
+  findVaultHost,
+  parseServerUrl,
+  transportFor,
+  vaultServer,
+} from "../../internal/agenthosts/vault_init/hosts.ts";
 
 const PLACEHOLDER = "<API_KEY>";
 

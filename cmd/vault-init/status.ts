@@ -1,10 +1,10 @@
 import type { Command } from "@commander-js/extra-typings";
 import { currentHostEnv, inspectHost } from "../../internal/agenthosts/mod.ts";
 import { addExamples, formatTable, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { requireSupportedPlatform } from "./install.ts";
-import { readState, statePath } from "./state.ts";
-import { checkHealth } from "./vault_api.ts";
-import { SERVER_NAME, VAULT_HOSTS } from "./vault_hosts.ts";
+import { requireSupportedPlatform } from "../../internal/agenthosts/vault_init/install.ts";
+import { readState, statePath } from "../../internal/agenthosts/vault_init/state.ts";
+import { checkHealth } from "../../internal/agenthosts/vault_init/api.ts";
+import { SERVER_NAME, VAULT_HOSTS } from "../../internal/agenthosts/vault_init/hosts.ts";
 
 /** `vault-init status`: which hosts are wired, to which server, with which key (its hash only). */
 export function registerStatus(program: Command, io: Io): void {

@@ -1,28 +1,5 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { Readable } from "node:stream";
 import type { Command } from "@commander-js/extra-typings";
-import {
-  addExamples,
-  CliError,
-  envOption,
-  formatTable,
-  type Io,
-  outputOption,
-  printResult,
-} from "../../internal/cli/mod.ts";
-import {
-  planImport,
-  readPlanned,
-  type Refusal,
-  storedPath,
-} from "../../server/vault/transfer/import_plan.ts";
-import { folderSource, type ImportSource, zipSource } from "../../server/vault/transfer/import_source.ts";
-import { type ImportReport, importVault } from "../../server/vault/transfer/import_vault.ts";
-import { NotAZipError, zipStream } from "../../server/vault/transfer/zip.ts";
-import type { VaultClientConfig } from "../../server/vault/config.ts";
-import { progressBar } from "./progress.ts";
-import { callServer, openOffline, targetOf } from "./transfer_target.ts";
+import { addExamples, envOption, type Io, outputOption } from "../../internal/cli/mod.ts";
 
 /** `vault import`: an existing vault (a folder or a zip) into a user's notes, through a server or offline. */
 export function registerImport(program: Command, io: Io): void {
@@ -50,48 +27,8 @@ export function registerImport(program: Command, io: Io): void {
     .option("--dry-run", "report what would be imported; write nothing")
     .option("--overwrite", "replace files that exist with other content (default: refuse them)")
     .addOption(outputOption())
-    .action(async (source, flags) => {
-      const target = targetOf(flags);
-      const st = await stat(source).catch(() => undefined);
-      if (!st?.isDirectory() && !st?.isFile()) throw new CliError(`${source}: no such folder or zip file`);
-      const options = { dryRun: flags.dryRun ?? false, overwrite: flags.overwrite ?? false };
-      const bar = progressBar(
-        io,
-        options.dryRun ? "checking" : "importing",
-        target.kind === "server" ? "bytes" : "files",
-      );
-      let report: ImportReport;
-      let into: string;
-      try {
-        if (target.kind === "server") {
-          into = target.config.VAULT_URL;
-          report = st.isDirectory()
-            ? await uploadFolder(target.config, source, options, bar.update)
-            : await uploadZip(target.config, source, st.size, options, bar.update);
-        } else {
-          const vault = await openOffline(target);
-          into = `${vault.email}'s vault`;
-          let src: ImportSource | undefined;
-          try {
-            src = st.isDirectory() ? await folderSource(source) : await zipSource(source);
-            report = await importVault(vault, src, {
-              ...options,
-              maxBytes: target.config.VAULT_IMPORT_MAX_BYTES,
-              onProgress: (p) => bar.update(p.done, p.total),
-            });
-          } finally {
-            await src?.close();
-            await vault.close();
-          }
-        }
-      } catch (err) {
-        if (err instanceof NotAZipError) throw new CliError(`${source} is not a zip archive`);
-        throw err;
-      } finally {
-        bar.done();
-      }
-      printResult(io, report, flags.output, (r) => describe(r, into));
-    });
+    // The work, and the database and zip modules it needs, load only when the command runs.
+    .action(async (source, flags) => (await import("./import_run.ts")).runImport(source, flags, io));
   addExamples(command, [
     "# Into a running server (a read-write API key)\n" +
     "VAULT_TOKEN=vault_... vault import ~/Documents/MyVault --server https://vault.example.com",
@@ -99,96 +36,4 @@ export function registerImport(program: Command, io: Io): void {
     "# Offline, the server stopped: its database and notes folder\n" +
     "DATABASE_URL=./vault-db vault import vault.zip --user alice@example.com --data-dir /srv/vault/notes",
   ]);
-}
-
-type Progress = (done: number, total: number) => void;
-
-/** A zip as it is, streamed to POST /api/import. */
-async function uploadZip(
-  config: VaultClientConfig,
-  file: string,
-  size: number,
-  options: { dryRun: boolean; overwrite: boolean },
-  progress: Progress,
-): Promise<ImportReport> {
-  let sent = 0;
-  const counted = (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>).pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, out) {
-        sent += chunk.length;
-        progress(sent, size);
-        out.enqueue(chunk);
-      },
-    }),
-  );
-  return await post(config, counted, options);
-}
-
-/**
- * A folder, planned here with the server's own rules (what it would refuse is not sent), zipped as
- * it is read and streamed to POST /api/import.
- */
-async function uploadFolder(
-  config: VaultClientConfig,
-  dir: string,
-  options: { dryRun: boolean; overwrite: boolean },
-  progress: Progress,
-): Promise<ImportReport> {
-  const plan = planImport((await folderSource(dir)).entries);
-  const refused: Refusal[] = [...plan.refused];
-  const total = plan.files.reduce((n, f) => n + f.entry.size, 0);
-  // Deflate's fastest level: Markdown still shrinks about threefold on the wire, for a fraction of the CPU.
-  const zip = zipStream({ level: 1 });
-  let sent = 0;
-  const producing = (async () => {
-    for (const f of plan.files) {
-      const read = await readPlanned(f);
-      if ("refused" in read) {
-        refused.push(read.refused);
-        continue;
-      }
-      await zip.add(storedPath(f), read.bytes, f.entry.mtime);
-      sent += read.bytes.length;
-      progress(sent, total);
-    }
-    await zip.close();
-  })().catch(async (err) => {
-    await zip.abort(err);
-    throw err;
-  });
-  const [report] = await Promise.all([post(config, zip.readable, options), producing]);
-  report.files += refused.length;
-  report.refused = [...report.refused, ...refused].sort((
-    a,
-    b,
-  ) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return report;
-}
-
-async function post(
-  config: VaultClientConfig,
-  body: ReadableStream<Uint8Array>,
-  options: { dryRun: boolean; overwrite: boolean },
-): Promise<ImportReport> {
-  const query = new URLSearchParams({ dryRun: String(options.dryRun), overwrite: String(options.overwrite) });
-  const res = await callServer(config, `api/import?${query}`, {
-    method: "POST",
-    body,
-    duplex: "half",
-    headers: { "content-type": "application/zip" },
-  });
-  return await res.json() as ImportReport;
-}
-
-function describe(r: ImportReport, into: string): string {
-  const verb = r.dryRun ? "would import into" : "imported into";
-  const lines = [
-    `${verb} ${into}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged` +
-    (r.aside ? ` (${r.aside} of them Obsidian settings, kept aside in .obsidian/)` : ""),
-  ];
-  if (r.refused.length) {
-    lines.push(`refused ${r.refused.length} (not imported):`);
-    lines.push(formatTable(["path", "reason"], r.refused.map((x) => [x.path, x.reason])).trimEnd());
-  }
-  return lines.join("\n");
 }

@@ -5,10 +5,6 @@
  */
 import type { KubeObject } from "../../internal/k8s/mod.ts";
 
-export const GROUP = "sync.gitsync.io";
-export const VERSION = "v1alpha1";
-export const API_VERSION = `${GROUP}/${VERSION}`;
-
 /** One file per kind; base names are unique among every tool's embedded files. */
 export const CRD_FILES = [
   "application.yaml",

@@ -12,7 +12,7 @@ import { Informer } from "../../internal/k8s/informer.ts";
 import { resourcePath } from "../../internal/k8s/resources.ts";
 import type { Logger } from "../../internal/log/mod.ts";
 import { FIELD_MANAGER } from "./rollout/apply.ts";
-import { APPLICATION_LABEL } from "./rollout/inventory.ts";
+import { APPLICATION_LABEL } from "./api/mod.ts";
 
 /** What `--drift-watch-kinds` watches by default: the kinds most applications are made of. */
 export const DEFAULT_DRIFT_WATCH_KINDS = [

@@ -8,12 +8,13 @@
  * `--enable-http2`; the certificate files are re-read when they change.
  */
 import { createHash } from "node:crypto";
-import { createServer as createHttpServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Hono } from "hono";
+import { type AppEnv, serve } from "../../internal/http/mod.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
+import { silentLogger } from "../../internal/log/mod.ts";
 import { PROM_CONTENT_TYPE } from "../../internal/metrics/mod.ts";
 import { certificateFiles } from "./approval/certificate_source.ts";
-import { startTlsServer, type TlsRequest, type TlsResponse } from "./tls_server.ts";
+import { bindTlsListener } from "./tls_listener.ts";
 
 export interface MetricsServerOptions {
   host: string;
@@ -32,18 +33,16 @@ export interface MetricsServer {
 
 const CACHE_MS = 60_000;
 
-export async function startMetricsServer(o: MetricsServerOptions): Promise<MetricsServer> {
+/** 200, 401 (no or bad token) or 403 (authenticated, not allowed), cached a minute per token. */
+function authorizer(client: KubeClient) {
   const decisions = new Map<string, { status: 200 | 401 | 403; until: number }>();
-
-  /** 200, 401 (no or bad token) or 403 (authenticated, not allowed). */
-  async function authorize(req: TlsRequest): Promise<200 | 401 | 403> {
-    if (!o.secure) return 200;
-    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
+  return async (authorization: string | undefined): Promise<200 | 401 | 403> => {
+    const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
     if (!token) return 401;
     const key = createHash("sha256").update(token).digest("hex");
     const cached = decisions.get(key);
     if (cached && cached.until > Date.now()) return cached.status;
-    const review = await o.secure.client.request<{
+    const review = await client.request<{
       status?: { authenticated?: boolean; user?: { username?: string; groups?: string[]; uid?: string } };
     }>({
       method: "POST",
@@ -53,7 +52,7 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
     let status: 200 | 401 | 403 = 401;
     const user = review.status?.user;
     if (review.status?.authenticated && user?.username) {
-      const access = await o.secure.client.request<{ status?: { allowed?: boolean } }>({
+      const access = await client.request<{ status?: { allowed?: boolean } }>({
         method: "POST",
         path: "/apis/authorization.k8s.io/v1/subjectaccessreviews",
         body: {
@@ -72,60 +71,65 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
     if (decisions.size > 1000) decisions.clear();
     decisions.set(key, { status, until: Date.now() + CACHE_MS });
     return status;
-  }
-
-  const handle = async (req: TlsRequest, res: TlsResponse) => {
-    const reply = (status: number, body: string, type = "text/plain; charset=utf-8") => {
-      res.writeHead(status, { "content-type": type });
-      res.end(body);
-    };
-    if (req.url?.split("?")[0] !== "/metrics") return reply(404, "not found\n");
-    if (req.method !== "GET") return reply(405, "method not allowed\n");
-    let status: 200 | 401 | 403;
-    try {
-      status = await authorize(req);
-    } catch {
-      return reply(500, "authorization check failed\n");
-    }
-    if (status === 401) return reply(401, "Unauthorized\n");
-    if (status === 403) return reply(403, "Forbidden\n");
-    reply(200, o.render(), PROM_CONTENT_TYPE);
   };
-  if (o.secure) {
-    const files = certificateFiles(o.secure.certFile, o.secure.keyFile);
-    const server = await startTlsServer({
-      host: o.host,
-      port: o.port,
-      certificate: files.current()!,
-      http2: o.http2 ?? false,
-      handler: (req, res) => void handle(req, res),
-    });
-    const unsubscribe = files.subscribe((c) => {
-      try {
-        server.setCertificate(c);
-      } catch {
-        // A pair that does not match (mid-rotation): keep serving the current one.
-      }
-    });
-    return {
-      port: server.port,
-      close: async () => {
-        unsubscribe();
-        await server.close();
-      },
-    };
+}
+
+/** GET /metrics, authorized in secure mode; anything else 404 (405 for another method). */
+export function metricsApp(o: Pick<MetricsServerOptions, "secure" | "render">): Hono<AppEnv> {
+  const authorize = o.secure ? authorizer(o.secure.client) : undefined;
+  const text = (body: string, status: 401 | 403 | 404 | 405 | 500) =>
+    new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const app = new Hono<AppEnv>();
+  app.all("/metrics", async (c) => {
+    if (c.req.method !== "GET") return text("method not allowed\n", 405);
+    let status: 200 | 401 | 403 = 200;
+    try {
+      if (authorize) status = await authorize(c.req.header("authorization"));
+    } catch {
+      return text("authorization check failed\n", 500);
+    }
+    if (status === 401) return text("Unauthorized\n", 401);
+    if (status === 403) return text("Forbidden\n", 403);
+    return new Response(o.render(), { headers: { "content-type": PROM_CONTENT_TYPE } });
+  });
+  app.notFound(() => text("not found\n", 404));
+  return app;
+}
+
+export async function startMetricsServer(o: MetricsServerOptions): Promise<MetricsServer> {
+  // The manager logs one line with every port: serve() stays silent.
+  const log = silentLogger;
+  const app = metricsApp(o);
+  if (!o.secure) {
+    const server = serve(app, { hostname: o.host, port: o.port, log, handleSignals: false });
+    return { port: server.port, close: () => server.stop() };
   }
-  const server: Server = createHttpServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(o.port, o.host, () => resolve());
+  const files = certificateFiles(o.secure.certFile, o.secure.keyFile);
+  const tls = await bindTlsListener({
+    host: o.host,
+    port: o.port,
+    certificate: files.current()!,
+    http2: o.http2 ?? false,
+  });
+  const server = serve(app, {
+    hostname: o.host,
+    port: tls.port,
+    log,
+    handleSignals: false,
+    listen: tls.listen,
+  });
+  const unsubscribe = files.subscribe((c) => {
+    try {
+      tls.setCertificate(c);
+    } catch {
+      // A pair that does not match (mid-rotation): keep serving the current one.
+    }
   });
   return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-      }),
+    port: tls.port,
+    close: async () => {
+      unsubscribe();
+      await server.stop();
+    },
   };
 }

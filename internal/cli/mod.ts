@@ -42,5 +42,8 @@ export {
   type TablePrinter,
   type TableSpec,
 } from "./printers.ts";
+export { DESCRIBE_LAYOUT, DescribeWriter } from "./describe.ts";
+export { untilInterrupted } from "./interrupt.ts";
 export { isMain } from "./is_main.ts";
 export { execute, run } from "./run.ts";
+export { tabwrite, type TabwriterOptions, tabwriteRows } from "./tabwriter.ts";

@@ -5,6 +5,7 @@
 import { stringify as toYaml } from "yaml";
 import type { Io } from "./io.ts";
 import type { OutputFormat } from "./output_option.ts";
+import { tabwriteRows } from "./tabwriter.ts";
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -72,28 +73,19 @@ const MIN_WIDTH = 6;
 const PADDING = 3;
 
 /**
- * Formats rows the way kubectl does: upper-case headers, left-aligned columns, each column as wide
- * as its widest cell plus 3 spaces (at least 6), the last column unpadded, `<none>` for empty cells.
+ * Formats rows the way kubectl does (its tabwriter with minwidth 6, padding 3): upper-case headers,
+ * left-aligned columns, each column as wide as its widest cell plus 3 spaces (at least 6), the last
+ * column unpadded, `<none>` for empty cells.
  */
 export function formatTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
   const lines = [
     headers.map((h) => h.toUpperCase()),
     ...rows.map((row) => headers.map((_, i) => cellText(row[i]))),
   ];
-  const widths = headers.map((_, i) =>
-    Math.max(MIN_WIDTH, PADDING + Math.max(...lines.map((line) => textWidth(line[i]!))))
-  );
-  const last = headers.length - 1;
-  const pad = (text: string, i: number) =>
-    i === last ? text : text + " ".repeat(widths[i]! - textWidth(text));
-  return lines.map((line) => `${line.map(pad).join("").trimEnd()}\n`).join("");
+  const aligned = tabwriteRows(lines, { minWidth: MIN_WIDTH, padding: PADDING });
+  return aligned.map((line) => `${line.trimEnd()}\n`).join("");
 }
 
 function cellText(cell: Cell): string {
   return cell === null || cell === undefined || cell === "" ? "<none>" : String(cell);
-}
-
-/** Width in code points, so a cell like "✓" counts as one column. */
-function textWidth(text: string): number {
-  return [...text].length;
 }

@@ -11,6 +11,6 @@ export {
   tooManyRequests,
 } from "./middleware/rate_limit.ts";
 export { type Bucket, TokenBuckets, type TokenBucketsOptions, type Verdict } from "./token_buckets.ts";
-export { type RunningServer, serve, type ServeOptions } from "./serve.ts";
+export { type ListenFactory, type RunningServer, serve, type ServeOptions } from "./serve.ts";
 export { parseJson, parseJsonText, parseQuery, recordId } from "./validate.ts";
 export { freePort, type HeldPort, holdFreePort } from "./free_port.ts";

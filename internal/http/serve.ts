@@ -1,7 +1,23 @@
 import type { Hono } from "hono";
 import type { Logger } from "../log/mod.ts";
-import { exitOnStopSignals, listen } from "../platform/mod.ts";
+import {
+  exitOnStopSignals,
+  listen as runtimeListen,
+  type Listener,
+  type ListenOptions,
+  type PeerInfo,
+} from "../platform/mod.ts";
 import type { AppEnv } from "./env.ts";
+
+/**
+ * Starts the listener a server runs on. The default is the runtime's (internal/platform listen); a
+ * factory serves what the runtime's server cannot, such as TLS whose certificate is swapped while
+ * serving, or HTTP/2 (controller/gitsync/tls_listener.ts).
+ */
+export type ListenFactory = (
+  handler: (req: Request, peer: PeerInfo) => Response | Promise<Response>,
+  options: ListenOptions,
+) => Listener;
 
 export interface ServeOptions {
   hostname: string;
@@ -18,6 +34,10 @@ export interface ServeOptions {
   onClose?: () => Promise<void>;
   /** Stop gracefully on SIGTERM and SIGINT, then exit. Default true. */
   handleSignals?: boolean;
+  /** Seconds a connection may stay idle; default 0, no limit (event streams stay open). */
+  idleTimeoutSeconds?: number;
+  /** The listener; default the runtime's. */
+  listen?: ListenFactory;
 }
 
 export interface RunningServer {
@@ -34,14 +54,15 @@ export interface RunningServer {
  */
 export function serve(app: Hono<AppEnv>, options: ServeOptions): RunningServer {
   const { log } = options;
+  const listen = options.listen ?? runtimeListen;
   const listener = listen((req, peer) => app.fetch(req, peer), {
     hostname: options.hostname,
     port: options.port,
-    idleTimeoutSeconds: 0,
+    idleTimeoutSeconds: options.idleTimeoutSeconds ?? 0,
     ...(options.tls ? { tls: options.tls } : {}),
   });
   const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
-  const url = `${options.tls ? "https" : "http"}://${host}:${listener.port}`;
+  const url = `${options.tls || listener.secure ? "https" : "http"}://${host}:${listener.port}`;
   log.info("listening", { url, hostname: listener.hostname, port: listener.port });
 
   let stopping: Promise<void> | undefined;

@@ -66,6 +66,7 @@ export {
   type ApplyOptions,
   type ApplyResult,
   clientSideApply,
+  type Condition,
   createObject,
   deleteObject,
   type DeleteOptions,

@@ -35,6 +35,16 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
+/** A status condition (metav1.Condition), as resources record them in status.conditions. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
 export interface KubeList<T extends KubeObject = KubeObject> {
   apiVersion?: string;
   kind?: string;
@@ -176,32 +186,39 @@ function objectName(obj: KubeObject): string {
   return name;
 }
 
-export async function createObject<T extends KubeObject = KubeObject>(
+/** POST: creates the object in its namespace (or the client's, for namespaced resources). */
+export function createObject<T extends KubeObject = KubeObject>(
   client: KubeClient,
   res: ApiResource,
   obj: KubeObject,
   opts: WriteOptions = {},
 ): Promise<T> {
-  const namespace = namespaceFor(client, res, opts.namespace || obj.metadata?.namespace);
-  return await client.request<T>({
-    method: "POST",
-    path: resourcePath(res, { namespace }),
-    query: writeQuery(opts),
-    body: obj,
-  });
+  return sendObject<T>(client, "POST", res, obj, opts);
 }
 
 /** PUT: replaces the object; needs metadata.resourceVersion for optimistic concurrency (optional). */
-export async function replaceObject<T extends KubeObject = KubeObject>(
+export function replaceObject<T extends KubeObject = KubeObject>(
   client: KubeClient,
   res: ApiResource,
   obj: KubeObject,
   opts: WriteOptions = {},
 ): Promise<T> {
+  return sendObject<T>(client, "PUT", res, obj, opts);
+}
+
+/** The object as the body of a POST to its collection or a PUT to its own path. */
+async function sendObject<T extends KubeObject>(
+  client: KubeClient,
+  method: "POST" | "PUT",
+  res: ApiResource,
+  obj: KubeObject,
+  opts: WriteOptions,
+): Promise<T> {
   const namespace = namespaceFor(client, res, opts.namespace || obj.metadata?.namespace);
+  const name = method === "PUT" ? objectName(obj) : undefined;
   return await client.request<T>({
-    method: "PUT",
-    path: resourcePath(res, { namespace, name: objectName(obj) }),
+    method,
+    path: resourcePath(res, { namespace, ...(name ? { name } : {}) }),
     query: writeQuery(opts),
     body: obj,
   });

@@ -22,6 +22,8 @@ export interface ListenOptions {
 export interface Listener {
   readonly hostname: string;
   readonly port: number;
+  /** Serves HTTPS (set by listeners whose TLS is their own, not ListenOptions.tls). */
+  readonly secure?: boolean;
   /** Stops accepting connections and resolves once in-flight requests have finished. */
   close(): Promise<void>;
 }

@@ -33,13 +33,14 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { formatTable } from "../../internal/cli/mod.ts";
 import { Informer, installCrds, KubeClient, type KubeObject, objectKey } from "../../internal/k8s/mod.ts";
 import { startGitHttpServer } from "../../test/harness/git_server.ts";
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
 import { installControllerRbac } from "../../test/gitsync/install_fixture.ts";
 import { procStat } from "./proc_stat.ts";
+import { API_VERSION } from "../../controller/gitsync/api/mod.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const MANAGER = join(ROOT, "dist", "gitsync-manager");

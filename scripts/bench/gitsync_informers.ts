@@ -15,10 +15,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatTable } from "../../internal/cli/mod.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { startKubeApiServer } from "../../test/harness/k8s.ts";
 import { writeTokenKubeconfig } from "../../test/harness/k8s_fixtures.ts";
 import { summarize } from "./stats.ts";
+import { API_VERSION } from "../../controller/gitsync/api/mod.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const OUT = join(ROOT, ".cache", "bench");

@@ -1,4 +1,4 @@
-import { CRD_FILES } from "../../cmd/edgectl/crds.ts";
+import { CRD_FILES } from "../../internal/edgeproxy/crds.ts";
 import { CRD_FILES as GITSYNC_CRD_FILES } from "../../controller/gitsync/crds.ts";
 import { hostPlatform } from "../../server/memsvc/embeddings/minilm_assets.ts";
 import { minilmAssets } from "./minilm.ts";
@@ -44,7 +44,7 @@ const API_DOCS = ["swagger-ui-bundle.js", "swagger-ui.css"].map((f) => `node_mod
  */
 const MINILM = minilmAssets;
 
-/** The edgeproxy.io CRDs `edgectl install-crds` applies (cmd/edgectl/crds.ts reads them back). */
+/** The edgeproxy.io CRDs `edgectl install-crds` applies (internal/edgeproxy/crds.ts reads them back). */
 const EDGEPROXY_CRDS = CRD_FILES.map((file) => `crds/edgeproxy.io/${file}`);
 
 /** The sync.gitsync.io CRDs (controller/gitsync/crds.ts reads them back). */

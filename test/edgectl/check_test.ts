@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
 import { parse as parseYaml } from "yaml";
 import { installCrds, KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
-import { CRD_FILES } from "../../cmd/edgectl/crds.ts";
+import { CRD_FILES } from "../../internal/edgeproxy/crds.ts";
 import { runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, POD_OUTCOME_ANNOTATION, startKubeApiServer } from "../harness/k8s.ts";
 

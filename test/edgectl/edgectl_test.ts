@@ -17,7 +17,7 @@ import { parse as parseYaml } from "yaml";
 import { formatTable } from "../../internal/cli/mod.ts";
 import { freePort } from "../harness/ports.ts";
 import { KubeClient } from "../../internal/k8s/mod.ts";
-import { RESOURCE_TYPES } from "../../cmd/edgectl/resources.ts";
+import { RESOURCE_TYPES } from "../../internal/edgeproxy/resources.ts";
 import { ROOT, runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { maskAge } from "./_tables.ts";

@@ -10,20 +10,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import {
-  APPROVED_BY,
-  APPROVED_DIGEST,
-  type ReviewedRevision,
-} from "../../controller/gitsync/approval/review.ts";
+import { type ReviewedRevision } from "../../controller/gitsync/approval/review.ts";
 import { startWebhookServer, type WebhookServer } from "../../controller/gitsync/approval/webhook_server.ts";
 import { certificateFiles } from "../../controller/gitsync/approval/certificate_source.ts";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { freePort } from "../harness/ports.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { bindClusterRole } from "../harness/k8s_fixtures.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
+import { API_VERSION, APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/api/mod.ts";
 
 const run = promisify(execFile);
 const NS = "team";

@@ -373,18 +373,19 @@ describe("gitsync console", { skip: skip ?? false }, () => {
 
     await page.getByRole("heading", { name: "Applications" }).waitFor();
     await page.getByRole("link", { name: "web" }).waitFor();
-    assert.match(
-      await page.locator("table").innerText(),
-      /AwaitingApproval[\s\S]*app-repo[\s\S]*4f9c2a1b7d3e/,
-    );
-    assert.match(await page.locator("header").innerText(), /system:serviceaccount:shop:viewer/);
     // Badges are coloured by Ready's status, one meaning in every app; while Ready is Unknown the
-    // desired Revision's phase says more (web waits for approval).
+    // desired Revision's phase says more (web waits for approval). That phase is read after the row is
+    // shown: wait for it before reading the table.
     const readyBadge = (name: string) =>
       page.locator("tbody tr").filter({ has: page.getByRole("link", { name, exact: true }) }).locator(
         ".badge",
       );
     await readyBadge("web").filter({ hasText: "AwaitingApproval" }).waitFor();
+    assert.match(
+      await page.locator("table").innerText(),
+      /AwaitingApproval[\s\S]*app-repo[\s\S]*4f9c2a1b7d3e/,
+    );
+    assert.match(await page.locator("header").innerText(), /system:serviceaccount:shop:viewer/);
     assert.match(await readyBadge("web").getAttribute("class") ?? "", /badge-warn/);
     assert.equal(await readyBadge("api").innerText(), "Ready");
     assert.match(await readyBadge("api").getAttribute("class") ?? "", /badge-ok/);

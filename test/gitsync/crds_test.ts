@@ -6,11 +6,12 @@
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { API_VERSION, CRD_DIR, CRD_FILES } from "../../controller/gitsync/crds.ts";
+import { CRD_DIR, CRD_FILES } from "../../controller/gitsync/crds.ts";
 import { KubeClient } from "../../internal/k8s/mod.ts";
 import { ASSETS } from "../../scripts/lib/tools.ts";
 import { runBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
+import { API_VERSION } from "../../controller/gitsync/api/mod.ts";
 
 const KINDS: Record<string, string> = {
   applications: "Application",

@@ -18,10 +18,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createHmac } from "node:crypto";
 import { generateIdentity, identityToRecipient } from "age-encryption";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Repository } from "../../controller/gitsync/reconcilers/repository.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { freePort } from "../harness/ports.ts";
 import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
@@ -39,6 +36,12 @@ import { servingCertificate } from "../harness/serving_cert.ts";
 import { sopsEncrypt } from "../harness/sops.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 import { untilWithLog } from "../harness/until.ts";
+import {
+  API_VERSION,
+  type Application,
+  type Repository,
+  type Revision,
+} from "../../controller/gitsync/api/mod.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;

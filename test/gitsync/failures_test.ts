@@ -17,10 +17,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { APPROVE_DIGEST, APPROVED_REVISION } from "../../controller/gitsync/approval/review.ts";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { installCrds, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
 import { runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
@@ -31,6 +28,13 @@ import { servingCertificate } from "../harness/serving_cert.ts";
 import { registerApprovalWebhook } from "./approval_webhook_fixture.ts";
 import { installControllerRbac } from "./install_fixture.ts";
 import { untilWithLog } from "../harness/until.ts";
+import {
+  API_VERSION,
+  type Application,
+  APPROVE_DIGEST,
+  APPROVED_REVISION,
+  type Revision,
+} from "../../controller/gitsync/api/mod.ts";
 
 const NS = "shop";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;

@@ -15,9 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { freePort } from "../harness/ports.ts";
 import { applyObject, installCrds, KubeClient, parseManifests } from "../../internal/k8s/mod.ts";
 import { cachedBinary } from "../../scripts/testenv/go_build.ts";
@@ -29,6 +27,7 @@ import { createNamespace, serviceAccountWithRole, writeTokenKubeconfig } from ".
 import { startRegistry, type TestRegistry } from "../harness/registry.ts";
 import { servingCertificate } from "../harness/serving_cert.ts";
 import { untilWithLog } from "../harness/until.ts";
+import { API_VERSION, type Application, type Revision } from "../../controller/gitsync/api/mod.ts";
 
 const NS = "charts";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;

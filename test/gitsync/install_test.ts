@@ -23,15 +23,15 @@ import { after, before, describe, it } from "node:test";
 import { connect as tlsConnect } from "node:tls";
 import { promisify } from "node:util";
 import { parseAllDocuments } from "yaml";
-import { APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/approval/review.ts";
 import { issueCa, issueServing } from "../../controller/gitsync/approval/x509.ts";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { installCrds, KubeClient, type KubeObject } from "../../internal/k8s/mod.ts";
 import { ROOT, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { bindClusterRole, serviceAccountToken, writeTokenKubeconfig } from "../harness/k8s_fixtures.ts";
 import { freePort } from "../harness/ports.ts";
 import { until } from "../harness/until.ts";
+import { API_VERSION, APPROVED_BY, APPROVED_DIGEST } from "../../controller/gitsync/api/mod.ts";
 
 const SYSTEM = "gitsync-system";
 const NS = "team";

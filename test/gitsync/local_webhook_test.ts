@@ -15,17 +15,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { connect as tlsConnect } from "node:tls";
 import { parseAllDocuments } from "yaml";
-import {
-  APPROVED_AT,
-  APPROVED_BY,
-  APPROVED_DIGEST,
-  APPROVED_REVISION,
-  ROLLBACK_REQUESTED_AT,
-} from "../../controller/gitsync/approval/review.ts";
 import { LOCAL_WEBHOOK_CONFIGURATION } from "../../controller/gitsync/approval/local_webhook.ts";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Revision } from "../../controller/gitsync/reconcilers/revision.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { installCrds, isKubeApiError, KubeClient, listEvents } from "../../internal/k8s/mod.ts";
 import { ROOT, runBinary, type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness/git_server.ts";
@@ -33,6 +24,16 @@ import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { bindClusterRole, createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 import { freePort } from "../harness/ports.ts";
 import { untilWithLog } from "../harness/until.ts";
+import {
+  API_VERSION,
+  type Application,
+  APPROVED_AT,
+  APPROVED_BY,
+  APPROVED_DIGEST,
+  APPROVED_REVISION,
+  type Revision,
+  ROLLBACK_REQUESTED_AT,
+} from "../../controller/gitsync/api/mod.ts";
 
 const NS = "dev";
 const API = `/apis/${API_VERSION}/namespaces/${NS}`;

@@ -12,7 +12,6 @@
  * `gitsync` command in them uses only flags that command has.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
@@ -22,7 +21,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import { ROOT, runBinary } from "../harness/binary.ts";
-import { markedBlocks, sectionBlocks } from "../harness/doc_blocks.ts";
+import { assertBlock, markedBlocks, runBlock, sectionBlocks } from "../harness/doc_blocks.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { freePort } from "../harness/ports.ts";
 
@@ -34,36 +33,6 @@ const BLOCKS = [
   ...markedBlocks(readFileSync(DOC, "utf8"), "quickstart"),
   ...markedBlocks(readFileSync(DOC, "utf8"), "quickstart-git").map((b) => ({ ...b, git: true })),
 ].sort((a, b) => a.line - b.line);
-
-/** Runs one block in bash; resolves with its exit status and output (stdout and stderr interleaved). */
-function runBlock(
-  code: string,
-  o: { cwd: string; env: Record<string, string>; groups: number[] },
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    // Its own process group, so what it leaves running in the background is found and stopped at the end.
-    const child: ChildProcess = spawn("bash", ["-eo", "pipefail", "-c", code], {
-      cwd: o.cwd,
-      env: o.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    o.groups.push(child.pid!);
-    let output = "";
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
-    const timer = setTimeout(() => {
-      output += `\n(killed after ${BLOCK_TIMEOUT_MS / 1000} s)`;
-      process.kill(-child.pid!, "SIGKILL");
-    }, BLOCK_TIMEOUT_MS);
-    child.on("error", reject);
-    // 'exit', not 'close': a background process keeps the pipes open after the block is done.
-    child.on("exit", (status) => {
-      clearTimeout(timer);
-      setTimeout(() => resolve({ code: status, output }), 100);
-    });
-  });
-}
 
 describe("docs/gitsync.md: the quick start, run as written", () => {
   let k8s: KubeApiServer;
@@ -116,26 +85,25 @@ describe("docs/gitsync.md: the quick start, run as written", () => {
     it(`line ${block.line}: ${block.code.split("\n")[0]}`, async () => {
       // Later steps build on earlier ones: after a failure they are not run, and say so.
       if (broken) throw new Error(`not run: the block at ${broken} failed`);
-      let code = block.code;
-      if (code.includes(MANAGER)) {
-        code = code.replace(
+      const replace: [string, string][] = [];
+      if (block.code.includes(MANAGER)) {
+        replace.push([
           MANAGER,
           `${MANAGER} --webhook-bind-address 127.0.0.1:${await freePort()} ` +
-            `--health-probe-bind-address 127.0.0.1:${await freePort()}`,
-        );
+          `--health-probe-bind-address 127.0.0.1:${await freePort()}`,
+        ]);
       }
-      if ("git" in block) code = code.replaceAll(GIT_PORT, String(await freePort()));
-      const r = await runBlock(code, { cwd: dir, env, groups });
+      if ("git" in block) replace.push([GIT_PORT, String(await freePort())]);
+      const r = await runBlock(block, { cwd: dir, env, replace, groups, timeoutMs: BLOCK_TIMEOUT_MS });
       const log = await readFile(join(dir, "gitsync-manager.log"), "utf8").catch(() => "");
-      const explain =
-        `docs/gitsync.md line ${block.line} ended ${r.code}:\n${r.output}\n--- gitsync-manager.log (end) ---\n${
-          log.split("\n").slice(-25).join("\n")
-        }`;
       try {
-        assert.equal(r.code, block.exit, explain);
-        if (block.output) assert.match(r.output, block.output, explain);
+        assertBlock(block, r, {
+          explain: `--- gitsync-manager.log (end) ---\n${log.split("\n").slice(-25).join("\n")}`,
+        });
         // The reader's shell keeps what the block exports.
-        const exported = /^export REPO_URL=(\S+)$/m.exec(code);
+        const exported = /^export REPO_URL=(\S+)$/m.exec(
+          replace.reduce((t, [a, b]) => t.replaceAll(a, b), block.code),
+        );
         if (exported) env.REPO_URL = exported[1]!;
       } catch (err) {
         broken = `line ${block.line}`;
@@ -151,14 +119,12 @@ describe("docs/gitsync.md: the quick start, run as written", () => {
     await once(taken, "listening");
     try {
       const port = (taken.address() as AddressInfo).port;
-      const code = install.code.replace(
-        MANAGER,
-        `${MANAGER} --webhook-bind-address 127.0.0.1:${await freePort()} --health-probe-bind-address 127.0.0.1:${port}`,
-      );
+      const manager =
+        `${MANAGER} --webhook-bind-address 127.0.0.1:${await freePort()} --health-probe-bind-address 127.0.0.1:${port}`;
       const cwd = await mkdtemp(join(tmpdir(), "gitsync-quickstart-busy-"));
       for (const d of ["examples", "deploy"]) await symlink(join(ROOT, d), join(cwd, d));
       const started = Date.now();
-      const r = await runBlock(code, { cwd, env, groups });
+      const r = await runBlock(install, { cwd, env, replace: [[MANAGER, manager]], groups });
       assert.ok(Date.now() - started < 60_000, "the loop ended");
       assert.match(r.output, new RegExp(`port ${port} in use`), r.output);
       await rm(cwd, { recursive: true, force: true });

@@ -8,12 +8,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import {
-  RECONCILE_REQUESTED_AT,
-  type Repository,
-  repositoryReconciler,
-} from "../../controller/gitsync/reconcilers/repository.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
+import { repositoryReconciler } from "../../controller/gitsync/reconcilers/repository.ts";
 import {
   Informer,
   installCrds,
@@ -26,11 +22,14 @@ import { type GitHttpServer, type GitRepo, startGitHttpServer } from "../harness
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { startRegistry, type TestRegistry } from "../harness/registry.ts";
 import { until as waitUntil } from "../harness/until.ts";
-import {
-  type ImagePolicy,
-  imagePolicyReconciler,
-} from "../../controller/gitsync/reconcilers/image_policy.ts";
+import { imagePolicyReconciler } from "../../controller/gitsync/reconcilers/image_policy.ts";
 import { latestImages } from "../../controller/gitsync/images/latest_images.ts";
+import {
+  API_VERSION,
+  type ImagePolicy,
+  RECONCILE_REQUESTED_AT,
+  type Repository,
+} from "../../controller/gitsync/api/mod.ts";
 
 const NS = "default";
 const REPOS = `/apis/${API_VERSION}/namespaces/${NS}/repositories`;

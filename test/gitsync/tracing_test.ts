@@ -9,8 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { API_VERSION, loadCrds } from "../../controller/gitsync/crds.ts";
-import type { Application } from "../../controller/gitsync/reconcilers/application.ts";
+import { loadCrds } from "../../controller/gitsync/crds.ts";
 import { installCrds, KubeClient } from "../../internal/k8s/mod.ts";
 import { type RunningBinary, startBinary } from "../harness/binary.ts";
 import { type GitHttpServer, startGitHttpServer } from "../harness/git_server.ts";
@@ -18,6 +17,7 @@ import { type JaegerServer, startJaeger } from "../harness/jaeger.ts";
 import { type KubeApiServer, startKubeApiServer } from "../harness/k8s.ts";
 import { createNamespace, serviceAccountWithRole } from "../harness/k8s_fixtures.ts";
 import { untilWithLog } from "../harness/until.ts";
+import { API_VERSION, type Application } from "../../controller/gitsync/api/mod.ts";
 
 const NS = "traced";
 const SERVICE = "gitsync-tracing-test";

@@ -1,11 +1,11 @@
 /**
- * The dashboard's calls to `edgectl web`'s JSON API (cmd/edgectl/web/web_app.ts), same origin only,
+ * The dashboard's calls to `edgectl web`'s JSON API (server/edgectl-web/app.ts), same origin only,
  * over the apps' shared fetch wrapper. The answers' shapes are the server's own types.
  */
 import { createClient } from "../shared/http.ts";
 
 export { ApiError } from "../shared/api_error.ts";
-export type { WebSession as Session } from "../../cmd/edgectl/web/web_app.ts";
+export type { WebSession as Session } from "../../server/edgectl-web/app.ts";
 export type {
   Condition,
   MetricsView,
@@ -13,9 +13,9 @@ export type {
   ResourceRow,
   Series,
   TopologyEdge,
-} from "../../cmd/edgectl/web/dashboard_data.ts";
-export type { TraceSummary } from "../../cmd/edgectl/trace_view.ts";
-export type { AccessRecord } from "../../cmd/edgectl/access_log.ts";
+} from "../../server/edgectl-web/dashboard_data.ts";
+export type { TraceSummary } from "../../internal/edgeproxy/trace_view.ts";
+export type { AccessRecord } from "../../internal/edgeproxy/access_log.ts";
 
 /** Called on a 401: the session ended, so the page shows sign-in again. */
 let onUnauthorized = () => {};

@@ -2,15 +2,16 @@
  * What the console's API answers, in the controller's own types (imported as types only: nothing of
  * the controller reaches the browser bundle).
  */
-import type { Application as ApplicationObject } from "../../controller/gitsync/reconcilers/application.ts";
-import type { Repository as RepositoryObject } from "../../controller/gitsync/reconcilers/repository.ts";
-import type { Revision as RevisionObject } from "../../controller/gitsync/reconcilers/revision.ts";
+import type {
+  Application as ApplicationObject,
+  Repository as RepositoryObject,
+  Revision as RevisionObject,
+} from "../../controller/gitsync/api/mod.ts";
 import type { RevisionSummary } from "../../controller/gitsync/console/app.ts";
-import type { Graph as GraphObject } from "../../cmd/gitsync/graph.ts";
+import type { Graph as GraphObject } from "../../controller/gitsync/graph/graph.ts";
 
-export type { Condition } from "../../controller/gitsync/reconcilers/application.ts";
+export type { Condition, ObjectRef } from "../../controller/gitsync/api/mod.ts";
 export type { RevisionSummary };
-export type { ObjectRef } from "../../controller/gitsync/diagnosis/diagnose.ts";
 
 /** An object as the API server sends it: its metadata is always there. */
 type Served<T> = T & {

@@ -4,7 +4,7 @@
  * the manager's own Secret (self_managed_certificate.ts), or a fixed pair (--local-webhook).
  */
 import { readFileSync, statSync } from "node:fs";
-import type { ServingCertificate } from "../tls_server.ts";
+import type { ServingCertificate } from "../tls_listener.ts";
 
 export interface CertificateSource {
   /** The certificate to serve now; undefined while there is none yet (the listener refuses handshakes). */

@@ -10,19 +10,16 @@
  * records an approval that would roll out nothing. This module is the decision only (AdmissionReview in,
  * response with a JSON Patch out).
  */
-import { ANNOTATION } from "../rollout/groups.ts";
+import {
+  APPROVE_DIGEST,
+  APPROVED_AT,
+  APPROVED_BY,
+  APPROVED_DIGEST,
+  APPROVED_REVISION,
+  ROLLBACK_REQUESTED_AT,
+  ROLLBACK_REQUESTED_BY,
+} from "../api/mod.ts";
 
-export const APPROVED_REVISION = `${ANNOTATION}approved-revision`;
-export const APPROVE_DIGEST = `${ANNOTATION}approve-digest`;
-export const APPROVED_BY = `${ANNOTATION}approved-by`;
-export const APPROVED_AT = `${ANNOTATION}approved-at`;
-export const APPROVED_DIGEST = `${ANNOTATION}approved-digest`;
-/** A rollback is requested by setting this (any new value, e.g. the time); `gitsync rollback` does. */
-export const ROLLBACK_REQUESTED_AT = `${ANNOTATION}rollback-requested-at`;
-/** Set by `gitsync retry`: the desired Revision, Failed with a retryable reason, rolls out again. */
-export const RETRY_REQUESTED_AT = `${ANNOTATION}retry-requested-at`;
-/** Who asked for it, recorded by the webhook from the authenticated request. */
-export const ROLLBACK_REQUESTED_BY = `${ANNOTATION}rollback-requested-by`;
 const WEBHOOK_OWNED = [APPROVED_BY, APPROVED_AT, APPROVED_DIGEST, ROLLBACK_REQUESTED_BY];
 
 /** The parts of an admission.k8s.io/v1 AdmissionRequest this review reads. */

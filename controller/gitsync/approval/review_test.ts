@@ -3,16 +3,18 @@ import { test } from "node:test";
 import {
   type AdmissionRequest,
   type AdmissionResponse,
+  reviewApplication,
+  type ReviewedRevision,
+} from "./review.ts";
+import {
   APPROVE_DIGEST,
   APPROVED_AT,
   APPROVED_BY,
   APPROVED_DIGEST,
   APPROVED_REVISION,
-  reviewApplication,
-  type ReviewedRevision,
   ROLLBACK_REQUESTED_AT,
   ROLLBACK_REQUESTED_BY,
-} from "./review.ts";
+} from "../api/mod.ts";
 
 const PLAN = "sha256:" + "a".repeat(64);
 const revisions: Record<string, ReviewedRevision> = {

@@ -28,9 +28,10 @@ import {
   withoutFieldBookkeeping,
 } from "../../../internal/k8s/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
-import type { ServingCertificate } from "../tls_server.ts";
+import type { ServingCertificate } from "../tls_listener.ts";
 import type { CertificateSource } from "./certificate_source.ts";
 import { issueCa, issueServing, type KeyPair } from "./x509.ts";
+import { CA_PREVIOUS_UNTIL_ANNOTATION } from "../api/mod.ts";
 
 export { WEBHOOK_CERT_SECRET, WEBHOOK_CONFIGURATION, WEBHOOK_SERVICE } from "./webhook_names.ts";
 export const DEFAULT_CERT_VALIDITY_MS = 365 * 24 * 3600_000;
@@ -74,7 +75,6 @@ const MAX_WAIT_MS = 3600_000;
 const CA_SETTLE_MS = 1_000;
 /** How long a previous CA stays trusted at most: replicas take a new Secret from their watch in moments. */
 const PREVIOUS_CA_GRACE_MS = 10 * 60_000;
-const PREVIOUS_CA_UNTIL = "sync.gitsync.io/ca-previous-until";
 
 export class SelfManagedCertificate implements CertificateSource {
   private served: ServingCertificate | undefined;
@@ -235,7 +235,7 @@ export class SelfManagedCertificate implements CertificateSource {
 
     // The previous CA stays trusted while replicas may still serve the certificate it signed.
     let previous: { cert: string; until: number } | undefined;
-    const keptUntil = Date.parse(secret?.metadata?.annotations?.[PREVIOUS_CA_UNTIL] ?? "");
+    const keptUntil = Date.parse(secret?.metadata?.annotations?.[CA_PREVIOUS_UNTIL_ANNOTATION] ?? "");
     if (!caDue && data["ca-previous.crt"] && keptUntil > now) {
       previous = { cert: data["ca-previous.crt"], until: keptUntil };
     } else if (caDue && oldCa && servedX509?.verify(oldCa.x509.publicKey) && servedUntil > now) {
@@ -281,17 +281,17 @@ export class SelfManagedCertificate implements CertificateSource {
     const until = previous ? new Date(previous.until).toISOString() : undefined;
     const changed = Object.entries(wanted).some(([k, v]) => data[k] !== v) ||
       (!previous && "ca-previous.crt" in data) ||
-      secret?.metadata?.annotations?.[PREVIOUS_CA_UNTIL] !== until;
+      secret?.metadata?.annotations?.[CA_PREVIOUS_UNTIL_ANNOTATION] !== until;
     if (changed) {
       const { "ca-previous.crt": _, ...kept } = secret?.data ?? {};
-      const { [PREVIOUS_CA_UNTIL]: _until, ...annotations } = secret?.metadata?.annotations ?? {};
+      const { [CA_PREVIOUS_UNTIL_ANNOTATION]: _until, ...annotations } = secret?.metadata?.annotations ?? {};
       const body = {
         apiVersion: "v1",
         kind: "Secret",
         metadata: {
           ...(secret?.metadata ??
             { name: secretName, namespace, labels: { "app.kubernetes.io/name": "gitsync-manager" } }),
-          annotations: { ...annotations, ...(until ? { [PREVIOUS_CA_UNTIL]: until } : {}) },
+          annotations: { ...annotations, ...(until ? { [CA_PREVIOUS_UNTIL_ANNOTATION]: until } : {}) },
         },
         type: secret?.type ?? "Opaque",
         data: { ...kept, ...encode(wanted) },

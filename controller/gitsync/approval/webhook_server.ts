@@ -13,9 +13,17 @@
  *   revision: (ns, name) => Promise.resolve(revisions.get(`${ns}/${name}`)),
  * });
  */
-import { startTlsServer } from "../tls_server.ts";
+import { Hono } from "hono";
+import { type AppEnv, serve } from "../../../internal/http/mod.ts";
+import { silentLogger } from "../../../internal/log/mod.ts";
+import { bindTlsListener } from "../tls_listener.ts";
 import type { CertificateSource } from "./certificate_source.ts";
-import { type AdmissionRequest, reviewApplication, type RevisionLookup } from "./review.ts";
+import {
+  type AdmissionRequest,
+  type AdmissionResponse,
+  reviewApplication,
+  type RevisionLookup,
+} from "./review.ts";
 
 export const MUTATE_APPLICATION_PATH = "/mutate-sync-gitsync-io-v1alpha1-application";
 /** AdmissionReviews are small; anything bigger is not from the API server. */
@@ -68,79 +76,99 @@ export interface WebhookServer {
   close(): Promise<void>;
 }
 
+/** The body as text, or undefined when it is over `max` bytes (the rest is not read). */
+async function cappedText(req: Request, max: number): Promise<string | undefined> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** POST of an AdmissionReview to MUTATE_APPLICATION_PATH; anything else is 404. */
+export function webhookApp(options: Pick<WebhookServerOptions, "revision" | "onDecision">): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post(MUTATE_APPLICATION_PATH, async (c) => {
+    const text = await cappedText(c.req.raw, MAX_BODY);
+    if (text === undefined) return c.json({ error: "the body is too large for an AdmissionReview" }, 413);
+    let review: { apiVersion?: string; kind?: string; request?: AdmissionRequest };
+    try {
+      review = JSON.parse(text);
+    } catch {
+      return c.json({ error: "the body is not an AdmissionReview" }, 400);
+    }
+    const request = review?.request;
+    if (review?.kind !== "AdmissionReview" || !request?.uid) {
+      return c.json({ error: "no AdmissionReview request" }, 400);
+    }
+    let response: AdmissionResponse;
+    try {
+      response = await reviewApplication(request, options.revision);
+    } catch (err) {
+      // Fail closed: an error reading the Revision refuses the change instead of letting it through.
+      response = {
+        uid: request.uid,
+        allowed: false,
+        status: {
+          code: 500,
+          reason: "InternalError",
+          message: `approval check failed: ${(err as Error).message}`,
+        },
+      };
+    }
+    options.onDecision?.({
+      uid: request.uid,
+      user: request.userInfo?.username,
+      allowed: response.allowed,
+      ...(response.status ? { message: response.status.message } : {}),
+    });
+    return c.json({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response });
+  });
+  app.notFound((c) => c.json({ error: "not found" }, 404));
+  return app;
+}
+
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
   const first = options.certificate.current();
-  const server = await startTlsServer({
-    host: options.host ?? "0.0.0.0",
+  const host = options.host ?? "0.0.0.0";
+  const tls = await bindTlsListener({
+    host,
     port: options.port,
     ...(first ? { certificate: first } : {}),
     http2: options.http2 ?? false,
-    handler: (req, res) => {
-      const reply = (status: number, body: unknown) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(body));
-      };
-      if (req.method !== "POST" || req.url?.split("?")[0] !== MUTATE_APPLICATION_PATH) {
-        return reply(404, { error: "not found" });
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on("data", (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_BODY) req.destroy();
-        else chunks.push(c);
-      });
-      req.on("end", async () => {
-        let review: { apiVersion?: string; kind?: string; request?: AdmissionRequest };
-        try {
-          review = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch {
-          return reply(400, { error: "the body is not an AdmissionReview" });
-        }
-        const request = review.request;
-        if (review.kind !== "AdmissionReview" || !request?.uid) {
-          return reply(400, { error: "no AdmissionReview request" });
-        }
-        let response;
-        try {
-          response = await reviewApplication(request, options.revision);
-        } catch (err) {
-          // Fail closed: an error reading the Revision refuses the change instead of letting it through.
-          response = {
-            uid: request.uid,
-            allowed: false,
-            status: {
-              code: 500,
-              reason: "InternalError",
-              message: `approval check failed: ${(err as Error).message}`,
-            },
-          };
-        }
-        options.onDecision?.({
-          uid: request.uid,
-          user: request.userInfo?.username,
-          allowed: response.allowed,
-          ...(response.status ? { message: response.status.message } : {}),
-        });
-        reply(200, { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response });
-      });
-    },
+  });
+  const server = serve(webhookApp(options), {
+    hostname: host,
+    port: tls.port,
+    log: silentLogger, // the manager logs one line with every port
+    handleSignals: false,
+    listen: tls.listen,
   });
   let serving = first !== undefined;
   const unsubscribe = options.certificate.subscribe((c) => {
     try {
-      server.setCertificate(c);
+      tls.setCertificate(c);
       serving = true;
     } catch (err) {
       options.onCertificateError?.(err as Error);
     }
   });
   return {
-    port: server.port,
+    port: tls.port,
     serving: () => serving,
     close: async () => {
       unsubscribe();
-      await server.close();
+      await server.stop();
     },
   };
 }

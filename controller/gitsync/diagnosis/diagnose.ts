@@ -9,26 +9,7 @@
  */
 import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
 import { assessHealth } from "../health/assess.ts";
-
-export interface ObjectRef {
-  apiVersion?: string;
-  kind?: string;
-  namespace?: string;
-  name?: string;
-}
-
-export interface Cause {
-  reason: string;
-  message: string;
-  /** From the unhealthy managed object down to the root cause. */
-  chain: ObjectRef[];
-}
-
-export interface Diagnosis {
-  firstRootCause?: { reason: string; message: string; resource: ObjectRef };
-  causes: Cause[];
-  diagnosedAt: string;
-}
+import type { Cause, Diagnosis, ObjectRef } from "../api/mod.ts";
 
 const MAX_CAUSES = 10;
 const MAX_MESSAGE = 512;

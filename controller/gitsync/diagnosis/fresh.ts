@@ -4,8 +4,8 @@
  * returned (nothing to write); a new one names its first root cause in Event Diagnosed.
  */
 import type { EventRecorder, KubeClient, KubeObject } from "../../../internal/k8s/mod.ts";
-import type { Revision } from "../status/revision_status.ts";
-import { diagnose, type Diagnosis } from "./diagnose.ts";
+import { diagnose } from "./diagnose.ts";
+import type { Diagnosis, Revision } from "../api/mod.ts";
 
 export interface FreshDiagnosisOptions {
   /** Impersonates the Application's service account. */

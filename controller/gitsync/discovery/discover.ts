@@ -19,12 +19,8 @@
  * notifications, decryption, suspend. Approvals and rollbacks come from people, never from a file.
  */
 import { parse } from "yaml";
-import type { Application } from "../reconcilers/application.ts";
-import type { Repository } from "../reconcilers/repository.ts";
 import type { Tree } from "../source/tree.ts";
-
-export const REPOSITORY_LABEL = "sync.gitsync.io/repository";
-export const DISCOVERED_FROM_ANNOTATION = "sync.gitsync.io/discovered-from";
+import type { Application, Repository } from "../api/mod.ts";
 
 /** Why discovery changed nothing: reason InvalidConfig (a file is wrong) or PolicyViolation (asks too much). */
 export class DiscoveryRefused extends Error {

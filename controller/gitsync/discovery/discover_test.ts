@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Repository } from "../reconcilers/repository.ts";
 import { applyPolicy, configPaths, DiscoveryRefused, readConfigs } from "./discover.ts";
+import type { Repository } from "../api/mod.ts";
 
 const tree = (files: Record<string, string>) =>
   new Map(Object.entries(files).map(([k, v]) => [k, new TextEncoder().encode(v)]));

@@ -7,18 +7,22 @@ import {
   deleteObject,
   discoveryFor,
   type EventRecorder,
-  isKubeApiError,
   type KubeClient,
 } from "../../../internal/k8s/mod.ts";
-import { API_VERSION } from "../crds.ts";
-import type { Application, Condition } from "../reconcilers/application.ts";
-import type { Repository } from "../reconcilers/repository.ts";
 import { listManaged } from "../rollout/inventory.ts";
 import { planPrune } from "../rollout/prune.ts";
 import type { FetchedCommit } from "../source/git/git_source.ts";
 import type { Tree } from "../source/tree.ts";
-import { applyPolicy, configPaths, DiscoveryRefused, readConfigs, REPOSITORY_LABEL } from "./discover.ts";
+import { applyPolicy, configPaths, DiscoveryRefused, readConfigs } from "./discover.ts";
 import { syncDiscovered } from "./sync_discovered.ts";
+import {
+  API_VERSION,
+  type Application,
+  type Condition,
+  type Repository,
+  REPOSITORY_LABEL,
+} from "../api/mod.ts";
+import { ifNotFound } from "../client/mod.ts";
 
 export interface DiscovererOptions {
   client: KubeClient;
@@ -42,12 +46,11 @@ export function discoverer(o: DiscovererOptions) {
     try {
       for (const obj of planPrune(await listManaged(sa, app), []).delete) {
         const res = await discoveryFor(sa).forKind(obj.apiVersion ?? "", obj.kind ?? "");
-        await deleteObject(sa, res, obj.metadata!.name!, {
+        const deleting = deleteObject(sa, res, obj.metadata!.name!, {
           namespace: obj.metadata?.namespace,
           propagationPolicy: "Background",
-        }).catch((err) => {
-          if (!isKubeApiError(err, 404)) throw err;
         });
+        await ifNotFound(deleting, () => undefined);
       }
     } finally {
       sa.close();

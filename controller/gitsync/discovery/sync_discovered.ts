@@ -7,15 +7,14 @@
  * discover is never taken over.
  */
 import type { KubeClient } from "../../../internal/k8s/mod.ts";
-import { API_VERSION } from "../crds.ts";
-import type { Application } from "../reconcilers/application.ts";
-import type { Repository } from "../reconcilers/repository.ts";
+import { type DiscoveredApplication, DiscoveryRefused } from "./discover.ts";
 import {
+  API_VERSION,
+  type Application,
   DISCOVERED_FROM_ANNOTATION,
-  type DiscoveredApplication,
-  DiscoveryRefused,
+  type Repository,
   REPOSITORY_LABEL,
-} from "./discover.ts";
+} from "../api/mod.ts";
 
 export const DISCOVERY_FIELD_MANAGER = "gitsync-discovery";
 

@@ -3,8 +3,8 @@
  * scan has found an image (status.latestTag), so a marker naming a policy that has not scanned yet,
  * or whose scan failed before it ever succeeded, is left as it is.
  */
-import type { ImagePolicy } from "../reconcilers/image_policy.ts";
 import type { LatestImage } from "./markers.ts";
+import type { ImagePolicy } from "../api/mod.ts";
 
 export function latestImages(policies: Iterable<ImagePolicy>): Map<string, LatestImage> {
   const out = new Map<string, LatestImage>();

@@ -9,11 +9,7 @@
  * - `digest: {tag}`: always that tag; its digest is what changes.
  */
 import semver from "semver";
-
-export type TagPolicy =
-  | { semver: { range: string } }
-  | { tagPattern: { regex: string; order?: "asc" | "desc" } }
-  | { digest: { tag: string } };
+import type { TagPolicy } from "../api/mod.ts";
 
 export class PolicyError extends Error {
   override name = "PolicyError";

@@ -12,8 +12,9 @@
 import { createHmac } from "node:crypto";
 import { request as httpsRequest } from "node:https";
 import { rootCertificates } from "node:tls";
-import { isKubeApiError, type KubeClient } from "../../../internal/k8s/mod.ts";
-import { API_VERSION } from "../crds.ts";
+import type { KubeClient } from "../../../internal/k8s/mod.ts";
+import type { NotificationSink } from "../api/mod.ts";
+import { getResource, ifNotFound, readSecret, secretText } from "../client/mod.ts";
 
 export const NOTIFICATION_EVENTS = ["AwaitingApproval", "Healthy", "Failed", "RolledBack"] as const;
 export type NotificationEvent = typeof NOTIFICATION_EVENTS[number];
@@ -44,28 +45,16 @@ export class SinkInvalid extends Error {
 
 /** Reads a NotificationSink and its Secret (uncached); throws SinkInvalid naming what is wrong. */
 export async function readSink(client: KubeClient, namespace: string, name: string): Promise<SinkTarget> {
-  let sink: { spec: { type: "webhook" | "slack"; secretRef: { name: string } } };
-  try {
-    sink = await client.request({
-      path: `/apis/${API_VERSION}/namespaces/${namespace}/notificationsinks/${name}`,
-    });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) throw new SinkInvalid(`NotificationSink ${name} does not exist`);
-    throw err;
-  }
+  const sink = await ifNotFound(
+    getResource<NotificationSink>(client, "notificationsinks", namespace, name),
+    () => {
+      throw new SinkInvalid(`NotificationSink ${name} does not exist`);
+    },
+  );
   const secretName = sink.spec.secretRef.name;
-  let secret: { data?: Record<string, string> };
-  try {
-    secret = await client.request({ path: `/api/v1/namespaces/${namespace}/secrets/${secretName}` });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) {
-      throw new SinkInvalid(`Secret ${secretName} of NotificationSink ${name} does not exist`);
-    }
-    throw err;
-  }
-  const value = (
-    k: string,
-  ) => (secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8").trim() : "");
+  const secret = await readSecret(client, namespace, secretName);
+  if (!secret) throw new SinkInvalid(`Secret ${secretName} of NotificationSink ${name} does not exist`);
+  const value = (k: string) => secretText(secret, k)?.trim() ?? "";
   const url = value("url");
   let parsed: URL | undefined;
   try {

@@ -6,7 +6,7 @@
  */
 import type { AppliedObject } from "../rollout/apply.ts";
 import { assessHealth } from "../health/assess.ts";
-import type { Plan } from "./plan.ts";
+import type { Plan } from "../api/mod.ts";
 
 /** Whether `plan` (made from the dry-run results `applied`) changes nothing and what runs is Healthy. */
 export function changesNothing(plan: Plan, applied: AppliedObject[]): boolean {

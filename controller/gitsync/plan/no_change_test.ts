@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import type { AppliedObject } from "../rollout/apply.ts";
-import type { Plan } from "./plan.ts";
 import { changesNothing } from "./no_change.ts";
+import type { Plan } from "../api/mod.ts";
 
 const plan = (summary: Partial<Plan["summary"]>): Plan => ({
   digest: "sha256:x",

@@ -11,32 +11,7 @@ import { createHash } from "node:crypto";
 import { createTwoFilesPatch } from "diff";
 import { stringify } from "yaml";
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
-
-export type PlanAction = "create" | "update" | "unchanged" | "prune" | "prune-skipped";
-
-export interface PlanEntry {
-  action: PlanAction;
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-  /** Unified diff, redacted; absent for unchanged objects and when the budget ran out. */
-  diff?: string;
-}
-
-export interface Plan {
-  digest: string;
-  /**
-   * sha256 of the desired state alone: a rollback counts as approval of an earlier Revision only while
-   * what it renders is unchanged (its plan digest differs by then, as the live objects have moved on).
-   */
-  desiredStateHash: string;
-  entries: PlanEntry[];
-  /** Counts per action; JSON field names as in the CRD (prune-skipped is pruneSkipped). */
-  summary: { create: number; update: number; unchanged: number; prune: number; pruneSkipped: number };
-  /** True when diffs were left out to keep the plan within its size budget. */
-  truncated: boolean;
-}
+import type { Plan, PlanAction, PlanEntry } from "../api/mod.ts";
 
 /** Bytes of diff text kept in status (etcd objects are limited to 1.5 MiB in all). */
 export const PLAN_DIFF_BUDGET = 256 * 1024;

@@ -22,10 +22,10 @@
  * other than package, registry_package and ping are ignored).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Hono } from "hono";
+import { type AppEnv, serve, TokenBuckets } from "../../../internal/http/mod.ts";
+import { silentLogger } from "../../../internal/log/mod.ts";
 import { repositoryIdentity } from "./repo_url.ts";
-import { TokenBuckets } from "../../../internal/http/mod.ts";
 
 export const RECEIVER_RESULTS = [
   "accepted",
@@ -94,34 +94,34 @@ function payloadUrls(body: unknown): string[] {
   return fields.filter((f): f is string => typeof f === "string");
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | "too_large" | "bad_request"> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers["content-length"]);
-    if (declared > MAX_BODY) {
-      resolve("too_large");
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
+/** The body, at most MAX_BODY bytes (a declared larger one is not read at all). */
+async function readBody(req: Request): Promise<Buffer | "too_large" | "bad_request"> {
+  if (Number(req.headers.get("content-length")) > MAX_BODY) return "too_large";
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return Buffer.concat(chunks);
+      size += value.length;
       if (size > MAX_BODY) {
-        resolve("too_large");
-        req.removeAllListeners("data");
-        req.resume();
-      } else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", () => resolve("bad_request"));
-  });
+        await reader.cancel();
+        return "too_large";
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return "bad_request";
+  }
 }
 
 /** GitHub's HMAC signature, else GitLab's token, else (ImagePolicies only) a bearer token; constant time. */
-function authenticated(req: IncomingMessage, body: Buffer, token: string, bearer: boolean): boolean {
-  const signature = req.headers["x-hub-signature-256"];
-  const gitlab = req.headers["x-gitlab-token"];
-  const authorization = req.headers.authorization;
+function authenticated(req: Request, body: Buffer, token: string, bearer: boolean): boolean {
+  const signature = req.headers.get("x-hub-signature-256");
+  const gitlab = req.headers.get("x-gitlab-token");
+  const authorization = req.headers.get("authorization");
   if (typeof signature === "string") {
     return equal(signature, `sha256=${createHmac("sha256", token).update(body).digest("hex")}`);
   }
@@ -132,19 +132,23 @@ function authenticated(req: IncomingMessage, body: Buffer, token: string, bearer
   return false;
 }
 
-export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
+/** The receiver's routes (every path answers; see the module comment). */
+export function receiverApp(o: ReceiverOptions): Hono<AppEnv> {
   const now = o.now ?? Date.now;
   const peers = new TokenBuckets({ ratePerSecond: 5, burst: 50, now });
   const repositories = new TokenBuckets({ ratePerSecond: 1, burst: 10, now });
   const imagePolicies = new TokenBuckets({ ratePerSecond: 1, burst: 10, now });
 
-  async function decide(req: IncomingMessage): Promise<{ result: ReceiverResult; repository?: string }> {
+  async function decide(
+    req: Request,
+    peer: string,
+  ): Promise<{ result: ReceiverResult; repository?: string }> {
     // 1. Per remote address, before anything is read.
-    if (!peers.take(req.socket.remoteAddress ?? "").allowed) return { result: "rate_limited" };
+    if (!peers.take(peer).allowed) return { result: "rate_limited" };
     // 2. The body, capped.
     const body = await readBody(req);
     if (body === "too_large" || body === "bad_request") return { result: body };
-    const path = req.url?.split("?")[0] ?? "";
+    const path = new URL(req.url).pathname;
     const policy = /^\/hooks\/imagepolicies\/([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252})$/.exec(
       path,
     );
@@ -167,7 +171,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     const repository = `${namespace}/${name}`;
     // 5. Per Repository, only for authenticated callers.
     if (!repositories.take(repository).allowed) return { result: "rate_limited", repository };
-    const event = req.headers["x-github-event"] ?? req.headers["x-gitlab-event"];
+    const event = req.headers.get("x-github-event") ?? req.headers.get("x-gitlab-event");
     if (event === "ping") return { result: "ping", repository };
     if (event !== "push" && event !== "Push Hook" && event !== "Tag Push Hook") {
       return { result: "ignored", repository };
@@ -192,7 +196,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
 
   /** The ImagePolicy route: steps 3 to 5 with the policy's token and limiter. */
   async function decideImagePolicy(
-    req: IncomingMessage,
+    req: Request,
     body: Buffer,
     namespace: string,
     name: string,
@@ -206,9 +210,9 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     if (!target || !authenticated(req, body, target.token, true)) return { result: "unauthorized" };
     const object = `imagepolicies/${namespace}/${name}`;
     if (!imagePolicies.take(object).allowed) return { result: "rate_limited", repository: object };
-    const event = req.headers["x-github-event"];
+    const event = req.headers.get("x-github-event");
     if (event === "ping") return { result: "ping", repository: object };
-    if (event !== undefined && event !== "package" && event !== "registry_package") {
+    if (event !== null && event !== "package" && event !== "registry_package") {
       return { result: "ignored", repository: object };
     }
     try {
@@ -219,25 +223,26 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     return { result: "accepted", repository: object };
   }
 
-  const server: Server = createServer((req, res) => {
-    decide(req).then(({ result, repository }) => {
-      o.onResult?.(result, repository);
-      res.writeHead(STATUS[result], { "content-type": "text/plain; charset=utf-8", connection: "close" });
-      res.end(`${result}\n`);
+  const app = new Hono<AppEnv>();
+  app.all("*", async (c) => {
+    const { result, repository } = await decide(c.req.raw, c.env?.remoteAddr ?? "");
+    o.onResult?.(result, repository);
+    return new Response(`${result}\n`, {
+      status: STATUS[result],
+      headers: { "content-type": "text/plain; charset=utf-8", connection: "close" },
     });
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(o.port, o.host, () => resolve());
+  return app;
+}
+
+export function startReceiver(o: ReceiverOptions): Promise<Receiver> {
+  const server = serve(receiverApp(o), {
+    hostname: o.host,
+    port: o.port,
+    log: silentLogger, // the manager logs one line with every port
+    handleSignals: false,
+    // Senders that trickle or hold a connection open are cut off (slow-request attacks).
+    idleTimeoutSeconds: 30,
   });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-      }),
-  };
+  return Promise.resolve({ port: server.port, close: () => server.stop() });
 }

@@ -8,42 +8,22 @@
  * Registry credentials come only from a dockerconfigjson Secret in the same namespace labelled
  * `sync.gitsync.io/registry-credentials=true`, read with an uncached get every time.
  */
-import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
-import type { EventRecorder } from "../../../internal/k8s/mod.ts";
+import type { EventRecorder, KubeClient } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import { API_VERSION } from "../crds.ts";
-import { PolicyError, selectTag, type TagPolicy, validatePolicy } from "../images/policy.ts";
-import {
-  credentialsFor,
-  parseImage,
-  RegistryClient,
-  type RegistryCredentials,
-  RegistryError,
-} from "../images/registry_client.ts";
+import { PolicyError, selectTag, validatePolicy } from "../images/policy.ts";
+import { parseImage, RegistryClient, RegistryError } from "../images/registry_client.ts";
+import { readRegistryCredentials, RegistryCredentialsRefused } from "../images/registry_credentials.ts";
 import type { HostLimiter } from "../images/host_limiter.ts";
-import { parseDuration, RECONCILE_REQUESTED_AT } from "./repository.ts";
-import type { Condition } from "./application.ts";
-
-export const REGISTRY_CREDENTIALS_LABEL = "sync.gitsync.io/registry-credentials";
-
-export interface ImagePolicy extends KubeObject {
-  spec: {
-    image: string;
-    secretRef?: { name: string };
-    interval?: string;
-    policy: TagPolicy;
-    webhook?: { secretRef?: { name: string } };
-  };
-  status?: {
-    observedGeneration?: number;
-    conditions?: Condition[];
-    latestImage?: string;
-    latestTag?: string;
-    latestDigest?: string;
-    lastScanTime?: string;
-    lastHandledReconcileAt?: string;
-  };
-}
+import {
+  API_VERSION,
+  DEFAULT_INTERVAL_MS,
+  type ImagePolicy,
+  parseDuration,
+  RECONCILE_REQUESTED_AT,
+  type TagPolicy,
+} from "../api/mod.ts";
+import { patchStatus } from "../client/mod.ts";
+import { transitioned } from "../status/conditions.ts";
 
 export interface ImagePolicyReconcilerOptions {
   client: KubeClient;
@@ -59,39 +39,6 @@ class Refused extends Error {
   }
 }
 
-/** The registry credentials of an ImagePolicy, from its labelled dockerconfigjson Secret (uncached). */
-async function readRegistryCredentials(
-  client: KubeClient,
-  policy: ImagePolicy,
-): Promise<RegistryCredentials | undefined> {
-  const name = policy.spec.secretRef?.name;
-  if (!name) return undefined;
-  const ns = policy.metadata!.namespace!;
-  let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-  try {
-    secret = await client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) {
-      throw new Refused("AuthenticationFailure", `Secret ${ns}/${name} (spec.secretRef) does not exist`);
-    }
-    throw err;
-  }
-  if (secret.metadata?.labels?.[REGISTRY_CREDENTIALS_LABEL] !== "true") {
-    throw new Refused(
-      "AuthenticationFailure",
-      `Secret ${ns}/${name} is not labelled ${REGISTRY_CREDENTIALS_LABEL}=true, so it is not used for registry credentials`,
-    );
-  }
-  const config = secret.data?.[".dockerconfigjson"];
-  if (!config) {
-    throw new Refused(
-      "AuthenticationFailure",
-      `Secret ${ns}/${name} has no .dockerconfigjson (type kubernetes.io/dockerconfigjson)`,
-    );
-  }
-  return credentialsFor(Buffer.from(config, "base64").toString("utf8"), parseImage(policy.spec.image));
-}
-
 function describePolicy(p: TagPolicy): string {
   if ("semver" in p) return `semver range ${p.semver.range}`;
   if ("tagPattern" in p) return `tag pattern ${p.tagPattern.regex}`;
@@ -102,35 +49,22 @@ export function imagePolicyReconciler(o: ImagePolicyReconcilerOptions) {
   const now = o.now ?? (() => new Date());
   const stamp = () => now().toISOString().replace(/\.\d{3}Z$/, "Z");
 
-  function ready(p: ImagePolicy, status: "True" | "False", reason: string, message: string): Condition {
-    const previous = p.status?.conditions?.find((c) => c.type === "Ready");
-    const same = previous?.status === status && previous?.reason === reason;
-    return {
+  const ready = (p: ImagePolicy, status: "True" | "False", reason: string, message: string) =>
+    transitioned(p.status?.conditions, {
       type: "Ready",
       status,
       reason,
       message,
       observedGeneration: p.metadata?.generation,
-      lastTransitionTime: same && previous?.lastTransitionTime ? previous.lastTransitionTime : stamp(),
-    } as Condition;
-  }
-
-  async function writeStatus(p: ImagePolicy, status: NonNullable<ImagePolicy["status"]>) {
-    await o.client.request({
-      method: "PATCH",
-      path: `/apis/${API_VERSION}/namespaces/${p.metadata!.namespace}/imagepolicies/${
-        p.metadata!.name
-      }/status`,
-      contentType: "application/merge-patch+json",
-      body: { status },
-    });
-  }
+    }, now());
+  const writeStatus = (p: ImagePolicy, status: NonNullable<ImagePolicy["status"]>) =>
+    patchStatus(o.client, "imagepolicies", p, status);
 
   return async function reconcile(key: string): Promise<ReconcileResult> {
     // Load.
     const p = o.get(key);
     if (!p) return {};
-    const intervalMs = parseDuration(p.spec.interval ?? "5m") || 300_000;
+    const intervalMs = parseDuration(p.spec.interval ?? "5m") || DEFAULT_INTERVAL_MS;
     const requested = p.metadata?.annotations?.[RECONCILE_REQUESTED_AT];
     const scannedAt = p.status?.lastScanTime ? Date.parse(p.status.lastScanTime) : 0;
     // Due? A new spec, a receiver's stamp not handled yet, or the interval passed.
@@ -187,7 +121,7 @@ export function imagePolicyReconciler(o: ImagePolicyReconcilerOptions) {
     } catch (err) {
       const refused = err instanceof Refused
         ? err
-        : err instanceof RegistryError
+        : err instanceof RegistryError || err instanceof RegistryCredentialsRefused
         ? new Refused(err.reason, err.message)
         : undefined;
       if (!refused) throw err; // Unexpected: retried with backoff by the queue.

@@ -2,58 +2,28 @@
  * The Repository reconciler (seed sections 2, 4, 5.3, 8): fetches the remote on its poll interval,
  * at once when the push receiver stamps `sync.gitsync.io/reconcile-requested-at`, and when the spec
  * changes; records the commit in status.artifact and the outcome in the Ready condition. Reads top to
- * bottom as its states: load → credentials → due? → fetch → record.
+ * bottom as its states: load → due? → image write-back → credentials, fetch → discover → record.
  *
  * Credentials come only from a Secret in the Repository's namespace labelled
- * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (seed section 5.3).
+ * `sync.gitsync.io/git-credentials=true`, read with an uncached get every time (source/git/credentials.ts).
  */
 import { createHash } from "node:crypto";
-import type { Condition } from "./application.ts";
-import { isKubeApiError, type KubeClient, type KubeObject } from "../../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import type { ReconcileResult } from "../../../internal/k8s/workqueue.ts";
-import { API_VERSION } from "../crds.ts";
-import {
-  type FetchedCommit,
-  fetchGit,
-  type GitCredentials,
-  GitSourceError,
-} from "../source/git/git_source.ts";
+import { type FetchedCommit, fetchGit, GitSourceError } from "../source/git/git_source.ts";
 import { RemoteUrlError } from "../source/git/remote_url.ts";
 import type { LatestImage } from "../images/markers.ts";
 import { writeBack, WriteBackError } from "../images/write_back.ts";
-
-export const RECONCILE_REQUESTED_AT = "sync.gitsync.io/reconcile-requested-at";
-export const GIT_CREDENTIALS_LABEL = "sync.gitsync.io/git-credentials";
-
-export interface Repository extends KubeObject {
-  spec: {
-    git: { url: string; revision?: string; auth?: { secretRef?: { name: string } } };
-    pollInterval?: string;
-    webhook?: { secretRef?: { name: string } };
-    imageUpdate?: { secretRef: { name: string }; branch?: string; path?: string };
-    applicationConfigPaths?: string[];
-    applicationServiceAccountName?: string;
-    applicationPolicy?: {
-      allowAutomatic?: boolean;
-      allowPrune?: boolean;
-      allowAdopt?: boolean;
-      allowDeleteManagedResources?: boolean;
-    };
-  };
-  status?: {
-    observedGeneration?: number;
-    artifact?: { revision?: string; ref?: string; fetchedAt?: string };
-    lastHandledReconcileAt?: string;
-    imageUpdate?: { observedImages?: string; lastPushedCommit?: string; lastPushTime?: string };
-    conditions?: {
-      type: string;
-      status: string;
-      reason?: string;
-      message?: string;
-      lastTransitionTime?: string;
-    }[];
-  };
-}
+import {
+  type Condition,
+  DEFAULT_INTERVAL_MS,
+  parseDuration,
+  RECONCILE_REQUESTED_AT,
+  type Repository,
+} from "../api/mod.ts";
+import { patchStatus } from "../client/mod.ts";
+import { CredentialsRefused, readGitCredentials } from "../source/git/credentials.ts";
+import { transitioned } from "../status/conditions.ts";
 
 export interface RepositoryReconcilerOptions {
   /** The manager's own client (not impersonated: Repositories and their Secrets are the controller's). */
@@ -75,118 +45,44 @@ export interface RepositoryReconcilerOptions {
   writeBack?: typeof writeBack;
 }
 
-/** Go-style durations as the CRD allows them (5m, 1h30m, 90s, 500ms). */
-export function parseDuration(text: string): number {
-  let ms = 0;
-  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-    ms += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
-  }
-  return ms;
-}
-
-export class CredentialsRefused extends Error {
-  override name = "CredentialsRefused";
-}
-
-/**
- * The Git credentials of a Repository: from the Secret spec.git.auth names (or, for image write-back,
- * spec.imageUpdate), in the same namespace, only when it is labelled
- * sync.gitsync.io/git-credentials=true; read uncached every time.
- */
-export async function readGitCredentials(
-  client: KubeClient,
-  repo: Repository,
-  use: "spec.git.auth" | "spec.imageUpdate" = "spec.git.auth",
-): Promise<GitCredentials | undefined> {
-  const name = use === "spec.git.auth"
-    ? repo.spec.git.auth?.secretRef?.name
-    : repo.spec.imageUpdate?.secretRef?.name;
-  if (!name) return undefined;
-  const ns = repo.metadata!.namespace!;
-  let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-  try {
-    secret = await client.request({ path: `/api/v1/namespaces/${ns}/secrets/${name}` });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) {
-      throw new CredentialsRefused(`Secret ${ns}/${name} (${use}.secretRef) does not exist`);
-    }
-    throw err;
-  }
-  if (secret.metadata?.labels?.[GIT_CREDENTIALS_LABEL] !== "true") {
-    throw new CredentialsRefused(
-      `Secret ${ns}/${name} is not labelled ${GIT_CREDENTIALS_LABEL}=true, so it is not used for Git credentials`,
-    );
-  }
-  const value = (k: string) =>
-    secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined;
-  const c: GitCredentials = {};
-  const username = value("username");
-  const password = value("password");
-  const bearerToken = value("bearerToken");
-  const identity = value("identity");
-  const knownHosts = value("known_hosts");
-  if (identity) c.identity = identity;
-  if (knownHosts) c.knownHosts = knownHosts;
-  if (username) c.username = username;
-  if (password) c.password = password;
-  if (bearerToken) c.bearerToken = bearerToken;
-  return c;
-}
-
 /** A short fingerprint of the images a write-back would write, so a change of any policy is noticed. */
 function imagesFingerprint(images: Map<string, LatestImage>): string {
   const lines = [...images].map(([name, i]) => `${name}=${i.image}:${i.tag}@${i.digest ?? ""}`).sort();
   return createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
 }
 
+/** One reconcile of one Repository. */
+interface RepositoryContext {
+  o: RepositoryReconcilerOptions;
+  now: () => Date;
+  key: string;
+  repo: Repository;
+}
+
+const stamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** The Repository's condition `c`, its lastTransitionTime kept while status and reason hold. */
+const condition = (c: RepositoryContext, x: Condition) => transitioned(c.repo.status?.conditions, x, c.now());
+
+function ready(c: RepositoryContext, status: "True" | "False", reason: string, message: string): Condition {
+  return condition(c, {
+    type: "Ready",
+    status,
+    reason,
+    message,
+    observedGeneration: c.repo.metadata?.generation,
+  });
+}
+
 export function repositoryReconciler(o: RepositoryReconcilerOptions) {
   const now = o.now ?? (() => new Date());
-  const doFetch = o.fetch ?? fetchGit;
-  const doWriteBack = o.writeBack ?? writeBack;
-
-  async function writeStatus(repo: Repository, status: Repository["status"]): Promise<void> {
-    await o.client.request({
-      method: "PATCH",
-      path: `/apis/${API_VERSION}/namespaces/${repo.metadata!.namespace}/repositories/${
-        repo.metadata!.name
-      }/status`,
-      contentType: "application/merge-patch+json",
-      body: { status },
-    });
-  }
-
-  function ready(repo: Repository, status: "True" | "False", reason: string, message: string) {
-    const previous = repo.status?.conditions?.find((c) => c.type === "Ready");
-    const changed = previous?.status !== status || previous?.reason !== reason;
-    return {
-      type: "Ready",
-      status,
-      reason,
-      message,
-      observedGeneration: repo.metadata?.generation,
-      lastTransitionTime: changed
-        ? now().toISOString().replace(/\.\d{3}Z$/, "Z")
-        : previous!.lastTransitionTime,
-    };
-  }
-
-  /** `c` with the lastTransitionTime kept while its status and reason do not change. */
-  function transitioned(repo: Repository, c: Condition): Condition {
-    const previous = repo.status?.conditions?.find((x) => x.type === c.type);
-    const same = previous?.status === c.status && previous?.reason === c.reason;
-    return {
-      ...c,
-      lastTransitionTime: same && previous?.lastTransitionTime
-        ? previous.lastTransitionTime
-        : now().toISOString().replace(/\.\d{3}Z$/, "Z"),
-    };
-  }
 
   return async function reconcile(key: string): Promise<ReconcileResult> {
     // Load.
     const repo = o.get(key);
     if (!repo) return {};
-    const pollMs = parseDuration(repo.spec.pollInterval ?? "5m") || 300_000;
+    const c: RepositoryContext = { o, now, key, repo };
+    const pollMs = parseDuration(repo.spec.pollInterval ?? "5m") || DEFAULT_INTERVAL_MS;
     const requested = repo.metadata?.annotations?.[RECONCILE_REQUESTED_AT];
     const fetchedAt = repo.status?.artifact?.fetchedAt ? Date.parse(repo.status.artifact.fetchedAt) : 0;
     const images = repo.spec.imageUpdate
@@ -194,87 +90,32 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
       : undefined;
     const imagesSeen = images ? imagesFingerprint(images) : undefined;
     // Due? A new spec, a receiver's stamp not handled yet, the poll interval passed, or an
-    // ImagePolicy found an image the last write-back did not see.
+    // ImagePolicy found an image the last write-back did not see. Not due: Ready stays as it is.
     const due = repo.status?.observedGeneration !== repo.metadata?.generation ||
       (requested !== undefined && requested !== repo.status?.lastHandledReconcileAt) ||
       now().getTime() - fetchedAt >= pollMs ||
       (imagesSeen !== undefined && imagesSeen !== repo.status?.imageUpdate?.observedImages);
     if (!due) return { requeueAfterMs: Math.max(1000, fetchedAt + pollMs - now().getTime()) };
+    const handled = {
+      observedGeneration: repo.metadata?.generation,
+      ...(requested ? { lastHandledReconcileAt: requested } : {}),
+    };
 
     // Image write-back first, so the fetch below already sees what it pushed.
-    let imagesUpdated: Condition = {
-      type: "ImagesUpdated",
-      status: "False",
-      reason: "Disabled",
-      message: "image write-back is off (spec.imageUpdate is not set)",
-    };
-    let imageUpdate = repo.status?.imageUpdate;
-    if (images && repo.spec.imageUpdate) {
-      const branch = repo.spec.imageUpdate.branch ?? repo.spec.git.revision ?? "main";
-      try {
-        const r = await doWriteBack({
-          url: repo.spec.git.url,
-          branch,
-          ...(repo.spec.imageUpdate.path ? { path: repo.spec.imageUpdate.path } : {}),
-          credentials: await readGitCredentials(o.client, repo, "spec.imageUpdate"),
-          cacheRoot: o.cacheRoot,
-          cacheKey: key,
-          namespace: repo.metadata!.namespace!,
-          latest: (name) => images.get(name),
-          now,
-        });
-        imageUpdate = {
-          ...imageUpdate,
-          observedImages: imagesSeen!,
-          ...(r.pushed
-            ? { lastPushedCommit: r.commit, lastPushTime: now().toISOString().replace(/\.\d{3}Z$/, "Z") }
-            : {}),
-        };
-        imagesUpdated = {
-          type: "ImagesUpdated",
-          status: "True",
-          reason: r.pushed ? "Pushed" : "UpToDate",
-          message: r.pushed
-            ? `pushed ${r.commit} to ${branch}: ${r.changes.length} image reference(s) updated`
-            : `every $imagepolicy marker on ${branch} is up to date`,
-        };
-      } catch (err) {
-        const reason = err instanceof CredentialsRefused
-          ? "AuthenticationFailure"
-          : err instanceof WriteBackError
-          ? err.reason
-          : undefined;
-        if (!reason) throw err;
-        imagesUpdated = { type: "ImagesUpdated", status: "False", reason, message: (err as Error).message };
-      }
-    }
+    const written = images && imagesSeen ? await writeImagesBack(c, images, imagesSeen) : writeBackOff(c);
+    const imageUpdate = written.imageUpdate ? { imageUpdate: written.imageUpdate } : {};
 
     // Credentials, then fetch.
-    let fetched: FetchedCommit;
-    try {
-      fetched = await doFetch({
-        url: repo.spec.git.url,
-        revision: repo.spec.git.revision ?? "main",
-        credentials: await readGitCredentials(o.client, repo),
-        cacheRoot: o.cacheRoot,
-      });
-    } catch (err) {
-      const reason = err instanceof CredentialsRefused ||
-          (err instanceof GitSourceError && err.reason === "AuthenticationFailure")
-        ? "AuthenticationFailure"
-        : err instanceof RemoteUrlError || err instanceof GitSourceError
-        ? "SourceFailure"
-        : undefined;
-      if (!reason) throw err; // Unexpected: retried with backoff by the queue.
-      await writeStatus(repo, {
-        observedGeneration: repo.metadata?.generation,
-        ...(requested ? { lastHandledReconcileAt: requested } : {}),
+    const fetched = await fetchCommit(c);
+    if ("reason" in fetched) {
+      await patchStatus(o.client, "repositories", repo, {
+        ...handled,
         // A failed fetch says nothing new about discovery: its condition stays as it was.
-        ...(imageUpdate ? { imageUpdate } : {}),
+        ...imageUpdate,
         conditions: [
-          ready(repo, "False", reason, (err as Error).message),
-          transitioned(repo, imagesUpdated),
-          ...(repo.status?.conditions ?? []).filter((c) => c.type === "Discovered"),
+          ready(c, "False", fetched.reason, fetched.message),
+          written.condition,
+          ...(repo.status?.conditions ?? []).filter((x) => x.type === "Discovered"),
         ],
       });
       return { requeueAfterMs: pollMs };
@@ -284,21 +125,101 @@ export function repositoryReconciler(o: RepositoryReconcilerOptions) {
     const discovered = o.discover ? await o.discover(repo, fetched) : undefined;
 
     // Record.
-    await writeStatus(repo, {
-      observedGeneration: repo.metadata?.generation,
-      artifact: {
-        revision: fetched.commit,
-        ref: repo.spec.git.revision ?? "main",
-        fetchedAt: now().toISOString().replace(/\.\d{3}Z$/, "Z"),
-      },
+    await patchStatus(o.client, "repositories", repo, {
+      observedGeneration: handled.observedGeneration,
+      artifact: { revision: fetched.commit, ref: repo.spec.git.revision ?? "main", fetchedAt: stamp(now()) },
       ...(requested ? { lastHandledReconcileAt: requested } : {}),
-      ...(imageUpdate ? { imageUpdate } : {}),
+      ...imageUpdate,
       conditions: [
-        ready(repo, "True", "Succeeded", `fetched ${fetched.commit}`),
-        transitioned(repo, imagesUpdated),
-        ...(discovered ? [transitioned(repo, discovered)] : []),
+        ready(c, "True", "Succeeded", `fetched ${fetched.commit}`),
+        written.condition,
+        ...(discovered ? [condition(c, discovered)] : []),
       ],
     });
     return { requeueAfterMs: pollMs };
   };
+}
+
+/** Image write-back as it stands when spec.imageUpdate is not set. */
+function writeBackOff(c: RepositoryContext) {
+  return {
+    imageUpdate: c.repo.status?.imageUpdate,
+    condition: condition(c, {
+      type: "ImagesUpdated",
+      status: "False",
+      reason: "Disabled",
+      message: "image write-back is off (spec.imageUpdate is not set)",
+    }),
+  };
+}
+
+/**
+ * Writes the ImagePolicies' latest images into the $imagepolicy markers on the branch and pushes
+ * (images/write_back.ts); condition ImagesUpdated says what happened (Pushed, UpToDate, or the failure).
+ */
+async function writeImagesBack(c: RepositoryContext, images: Map<string, LatestImage>, imagesSeen: string) {
+  const { repo, o, now } = c;
+  const spec = repo.spec.imageUpdate!;
+  const branch = spec.branch ?? repo.spec.git.revision ?? "main";
+  let imageUpdate = repo.status?.imageUpdate;
+  let imagesUpdated: Condition;
+  try {
+    const r = await (o.writeBack ?? writeBack)({
+      url: repo.spec.git.url,
+      branch,
+      ...(spec.path ? { path: spec.path } : {}),
+      credentials: await readGitCredentials(o.client, repo, "spec.imageUpdate"),
+      cacheRoot: o.cacheRoot,
+      cacheKey: c.key,
+      namespace: repo.metadata!.namespace!,
+      latest: (name) => images.get(name),
+      now,
+    });
+    imageUpdate = {
+      ...imageUpdate,
+      observedImages: imagesSeen,
+      ...(r.pushed ? { lastPushedCommit: r.commit, lastPushTime: stamp(now()) } : {}),
+    };
+    imagesUpdated = {
+      type: "ImagesUpdated",
+      status: "True",
+      reason: r.pushed ? "Pushed" : "UpToDate",
+      message: r.pushed
+        ? `pushed ${r.commit} to ${branch}: ${r.changes.length} image reference(s) updated`
+        : `every $imagepolicy marker on ${branch} is up to date`,
+    };
+  } catch (err) {
+    const reason = err instanceof CredentialsRefused
+      ? "AuthenticationFailure"
+      : err instanceof WriteBackError
+      ? err.reason
+      : undefined;
+    if (!reason) throw err;
+    imagesUpdated = { type: "ImagesUpdated", status: "False", reason, message: (err as Error).message };
+  }
+  return { imageUpdate, condition: condition(c, imagesUpdated) };
+}
+
+/** The fetched commit, or why there is none (AuthenticationFailure, SourceFailure); else it throws. */
+async function fetchCommit(
+  c: RepositoryContext,
+): Promise<FetchedCommit | { reason: string; message: string }> {
+  const { repo, o } = c;
+  try {
+    return await (o.fetch ?? fetchGit)({
+      url: repo.spec.git.url,
+      revision: repo.spec.git.revision ?? "main",
+      credentials: await readGitCredentials(o.client, repo),
+      cacheRoot: o.cacheRoot,
+    });
+  } catch (err) {
+    const reason = err instanceof CredentialsRefused ||
+        (err instanceof GitSourceError && err.reason === "AuthenticationFailure")
+      ? "AuthenticationFailure"
+      : err instanceof RemoteUrlError || err instanceof GitSourceError
+      ? "SourceFailure"
+      : undefined;
+    if (!reason) throw err; // Unexpected: retried with backoff by the queue.
+    return { reason, message: (err as Error).message };
+  }
 }

@@ -14,10 +14,11 @@
  */
 import { DEFAULT_KUBE_VERSION } from "./kube_version.ts";
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
-import { HOOK_ANNOTATION, ValidationFailure } from "../rollout/groups.ts";
+import { ValidationFailure } from "../rollout/groups.ts";
 import { RenderFailure } from "./failure.ts";
 import { GoWasmWorker } from "./go_wasm_worker.ts";
 import { parseManifests } from "./plain_yaml.ts";
+import { HOOK_ANNOTATION } from "../api/mod.ts";
 
 /** An answer to one GET of Helm's `lookup` (discovery, get or list), as the API server gave it. */
 export interface LookupResponse {

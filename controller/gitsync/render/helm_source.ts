@@ -9,29 +9,7 @@ import { posix } from "node:path";
 import { KubeApiError, type KubeClient } from "../../../internal/k8s/mod.ts";
 import { RenderFailure } from "./failure.ts";
 import type { Lookup } from "./helm.ts";
-
-export interface HelmChartRef {
-  repository: string;
-  name: string;
-  version: string;
-  secretRef?: { name: string };
-}
-
-export interface ValuesFromRef {
-  kind: "Secret" | "ConfigMap";
-  name: string;
-  /** Key holding the YAML; default values.yaml. */
-  key?: string;
-  optional?: boolean;
-}
-
-export interface HelmSource {
-  chart?: HelmChartRef;
-  releaseName?: string;
-  valuesFiles?: string[];
-  valuesFrom?: ValuesFromRef[];
-  values?: Record<string, unknown>;
-}
+import type { HelmChartRef, HelmSource, ValuesFromRef } from "../api/mod.ts";
 
 /** What a Helm render needs beyond the tree: who the release is, and the cluster-side reads. */
 export interface HelmContext {

@@ -7,9 +7,10 @@ import type { KubeObject } from "../../../internal/k8s/mod.ts";
 import { ChartSourceError } from "../source/helm/chart_source.ts";
 import { RenderFailure } from "./failure.ts";
 import type { Helm } from "./helm.ts";
-import { chartFromTree, type HelmContext, type HelmSource, helmValues } from "./helm_source.ts";
+import { chartFromTree, type HelmContext, helmValues } from "./helm_source.ts";
 import { hasKustomization, type Kustomize } from "./kustomize.ts";
 import { renderPlainYaml } from "./plain_yaml.ts";
+import type { HelmSource } from "../api/mod.ts";
 
 export type RenderType = "yaml" | "kustomize" | "helm";
 

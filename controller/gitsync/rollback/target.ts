@@ -7,11 +7,7 @@
  * --to-revision`, annotation sync.gitsync.io/rollback-to-revision) must exist, belong to the
  * Application and be known-good; each refusal says which of these it is not.
  */
-import type { Application } from "../reconcilers/application.ts";
-import type { Revision } from "../reconcilers/revision.ts";
-
-/** Set with rollback-requested-at (`gitsync rollback --to-revision`): the Revision to roll back to. */
-export const ROLLBACK_TO_REVISION = "sync.gitsync.io/rollback-to-revision";
+import type { Application, Revision } from "../api/mod.ts";
 
 export const isKnownGood = (r: Revision) =>
   r.status?.conditions?.some((c) => c.type === "RolloutComplete" && c.status === "True") === true;

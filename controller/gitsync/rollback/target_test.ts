@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Application } from "../reconcilers/application.ts";
-import type { Revision } from "../reconcilers/revision.ts";
 import { rollbackTarget } from "./target.ts";
+import type { Application, Revision } from "../api/mod.ts";
 
 const rev = (
   name: string,

@@ -7,14 +7,12 @@ import type { KubeClient, KubeObject } from "../../../internal/k8s/mod.ts";
 import { RenderFailure } from "../render/failure.ts";
 import { kubeLookup, valuesFromReader } from "../render/helm_source.ts";
 import { type Renderers, renderSource } from "../render/render.ts";
-import type { Application } from "../reconcilers/application.ts";
 import { decryptTree, readDecryptionKeys } from "../sops/decrypt_tree.ts";
 import { readChartCredentials } from "../source/helm/chart_credentials.ts";
 import type { ChartSource } from "../source/helm/chart_source.ts";
-import type { Revision } from "../status/revision_status.ts";
 import { inSpan } from "../tracing.ts";
 import { type Group, rolloutGroups } from "./groups.ts";
-import { APPLICATION_LABEL } from "./inventory.ts";
+import { type Application, APPLICATION_LABEL, type Revision } from "../api/mod.ts";
 
 export interface DesiredStateSources {
   /** The manager's own client: decryption keys and chart credentials (Secrets read by reference). */

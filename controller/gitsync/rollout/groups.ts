@@ -7,10 +7,8 @@
  * mapped by the Helm renderer), is refused before anything is applied: reason ValidationFailure.
  */
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
+import { ANNOTATION, HOOK_ANNOTATION, WAVE_ANNOTATION } from "../api/mod.ts";
 
-export const ANNOTATION = "sync.gitsync.io/";
-export const HOOK_ANNOTATION = `${ANNOTATION}hook`;
-export const WAVE_ANNOTATION = `${ANNOTATION}sync-wave`;
 /** Only the admission webhook and people set these; copies in Git are removed (seed section 2). */
 const STRIPPED = ["approved-by", "approved-at", "approved-digest", "approved-revision", "approve-digest"]
   .map((a) => `${ANNOTATION}${a}`);

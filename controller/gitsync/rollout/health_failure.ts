@@ -10,12 +10,9 @@
  * step gives the wave's health and the time, this module gives the verdict.
  */
 import { humanDuration, type KubeObject } from "../../../internal/k8s/mod.ts";
-import type { Diagnosis } from "../diagnosis/diagnose.ts";
 import type { Health } from "../health/assess.ts";
 import { RolloutFailure } from "./apply.ts";
-
-/** spec.healthTimeout when the Application sets none (the CRD's default, 10m: a Deployment's default deadline). */
-export const DEFAULT_HEALTH_TIMEOUT_MS = 10 * 60_000;
+import type { Diagnosis } from "../api/mod.ts";
 
 export interface AssessedObject {
   /** The live object (kind and apiVersion set). */

@@ -8,9 +8,7 @@ import type { KubeClient, KubeObject } from "../../../internal/k8s/mod.ts";
 import { discoveryFor } from "../../../internal/k8s/discovery.ts";
 import { isKubeApiError } from "../../../internal/k8s/errors.ts";
 import { resourcePath } from "../../../internal/k8s/resources.ts";
-import type { Application } from "../reconcilers/application.ts";
-
-export const APPLICATION_LABEL = "sync.gitsync.io/application";
+import { type Application, APPLICATION_LABEL } from "../api/mod.ts";
 
 export async function listManaged(
   sa: KubeClient,

@@ -6,9 +6,8 @@
  * kept the same way. Hook objects are not pruned: they belong to the rollout that ran them.
  */
 import type { KubeObject } from "../../../internal/k8s/mod.ts";
-import { ANNOTATION, HOOK_ANNOTATION } from "./groups.ts";
+import { HOOK_ANNOTATION, PRUNE_ANNOTATION } from "../api/mod.ts";
 
-export const PRUNE_ANNOTATION = `${ANNOTATION}prune`;
 export const HIGH_RISK_KINDS = new Set([
   "Namespace",
   "CustomResourceDefinition",

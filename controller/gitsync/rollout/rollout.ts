@@ -28,23 +28,9 @@ import {
 import { assessHealth } from "../health/assess.ts";
 import { applyObjects, RolloutFailure } from "./apply.ts";
 import type { Group } from "./groups.ts";
-import { type AssessedObject, DEFAULT_HEALTH_TIMEOUT_MS, judgeWave } from "./health_failure.ts";
+import { type AssessedObject, judgeWave } from "./health_failure.ts";
 import { planPrune } from "./prune.ts";
-
-export const HOOK_ROLLOUT_ANNOTATION = "sync.gitsync.io/hook-rollout";
-
-export type HookState = "Pending" | "Running" | "Succeeded" | "Failed" | "Deleted";
-
-export interface HookStatus {
-  kind: string;
-  namespace?: string;
-  name: string;
-  stage: "pre-sync" | "post-sync";
-  state: HookState;
-  /** The rollout attempt this state belongs to. */
-  rollout: number;
-  message?: string;
-}
+import { DEFAULT_HEALTH_TIMEOUT_MS, HOOK_ROLLOUT_ANNOTATION, type HookStatus } from "../api/mod.ts";
 
 /** What the Revision keeps between steps. */
 export interface RolloutState {

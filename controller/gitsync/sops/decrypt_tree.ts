@@ -5,17 +5,12 @@
  * applied as ciphertext); one that does not decrypt or whose MAC does not match fails with
  * DecryptionFailure. Plaintext never leaves memory.
  */
-import { isKubeApiError, type KubeClient } from "../../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import { ValidationFailure } from "../rollout/groups.ts";
 import type { Tree } from "../source/tree.ts";
 import { DecryptionFailure, decryptSops, sopsFormat } from "./decrypt.ts";
-
-export const DECRYPTION_KEY_LABEL = "sync.gitsync.io/decryption-key";
-
-export interface Decryption {
-  provider: "sops";
-  secretRef?: { name: string };
-}
+import { type Decryption, DECRYPTION_KEY_LABEL } from "../api/mod.ts";
+import { readLabelledSecret } from "../client/mod.ts";
 
 /**
  * The SOPS files of a tree, found once per tree: a commit's tree object is shared by every Application
@@ -62,20 +57,13 @@ export async function readDecryptionKeys(
 ): Promise<string[]> {
   const name = decryption.secretRef?.name;
   if (!name) throw new DecryptionFailure("spec.decryption.secretRef names no Secret with the age keys");
-  let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-  try {
-    secret = await client.request({ path: `/api/v1/namespaces/${namespace}/secrets/${name}` });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) {
-      throw new DecryptionFailure(`Secret ${namespace}/${name} (spec.decryption.secretRef) does not exist`);
-    }
-    throw err;
-  }
-  if (secret.metadata?.labels?.[DECRYPTION_KEY_LABEL] !== "true") {
-    throw new DecryptionFailure(
-      `Secret ${namespace}/${name} is not labelled ${DECRYPTION_KEY_LABEL}=true, so its keys are not used`,
-    );
-  }
+  const secret = await readLabelledSecret(client, {
+    namespace,
+    name,
+    field: "spec.decryption.secretRef",
+    label: DECRYPTION_KEY_LABEL,
+    notUsed: "its keys are not used",
+  }, (message) => new DecryptionFailure(message));
   const identities = Object.entries(secret.data ?? {})
     .filter(([key]) => key.endsWith(".agekey"))
     .flatMap(([, value]) => Buffer.from(value, "base64").toString("utf8").split(/\r?\n/))

@@ -7,17 +7,7 @@
  * cluster, so it no longer matches the deployed Revision (True, reason RolloutFailed); a completed
  * rollout makes them match again (False, InSync). Pure functions over conditions lists.
  */
-import type { Application } from "../reconcilers/application.ts";
-import type { Revision } from "./revision_status.ts";
-
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+import type { Application, Condition, Revision } from "../api/mod.ts";
 
 /** A condition list with `c` set; lastTransitionTime kept when the status did not change. */
 export function setCondition(list: Condition[] | undefined, c: Condition, now: Date): Condition[] {
@@ -26,6 +16,21 @@ export function setCondition(list: Condition[] | undefined, c: Condition, now: D
     ? previous.lastTransitionTime
     : now.toISOString().replace(/\.\d{3}Z$/, "Z");
   return [...(list ?? []).filter((x) => x.type !== c.type), { ...c, lastTransitionTime }];
+}
+
+/**
+ * `c` with its lastTransitionTime kept while its status and reason do not change (the Repository's and
+ * ImagePolicy's conditions, written as a whole list).
+ */
+export function transitioned(list: Condition[] | undefined, c: Condition, now: Date): Condition {
+  const previous = list?.find((x) => x.type === c.type);
+  const same = previous?.status === c.status && previous?.reason === c.reason;
+  return {
+    ...c,
+    lastTransitionTime: same && previous?.lastTransitionTime
+      ? previous.lastTransitionTime
+      : now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+  };
 }
 
 const find = (app: Application, type: string) => app.status?.conditions?.find((c) => c.type === type);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Application } from "../reconcilers/application.ts";
-import { type Condition, deployedConditions, failedConditions, readyFromRevision } from "./conditions.ts";
+import { deployedConditions, failedConditions, readyFromRevision } from "./conditions.ts";
+import type { Application, Condition } from "../api/mod.ts";
 
 const now = new Date("2026-01-01T00:00:00Z");
 const app = (deployed?: string, conditions: Condition[] = []): Application => ({

@@ -4,56 +4,15 @@
  * superseded. The reconciler writes these with replacingMergePatch, so each field replaces the old value
  * whole. Pure.
  */
-import type { KubeObject } from "../../../internal/k8s/mod.ts";
-import type { Diagnosis } from "../diagnosis/diagnose.ts";
-import type { Plan } from "../plan/plan.ts";
 import type { RolloutState } from "../rollout/rollout.ts";
-import { type Condition, setCondition } from "./conditions.ts";
-
-export interface Revision extends KubeObject {
-  spec: { applicationRef: { name: string }; sourceRevision: string; serviceAccountName: string };
-  status?: {
-    phase?: string;
-    plan?: Plan;
-    approval?:
-      | { approvedBy: string; approvedAt: string; planDigest: string; desiredStateHash?: string }
-      | null;
-    /**
-     * selfHeal: this attempt restores drifted objects, taking their fields back from other managers;
-     * waitingFor: what the group waits for; waitingSince: since when (the health timeout counts from it).
-     */
-    rollout?: RolloutPosition;
-    hooks?: RolloutState["hooks"];
-    failure?: { reason: string; message: string; resource?: unknown; retryable?: boolean };
-    lastHandledRetryAt?: string;
-    conditions?: Condition[];
-    diagnosis?: Diagnosis;
-    startedAt?: string;
-    finishedAt?: string;
-  };
-}
-
-interface RolloutPosition {
-  attempt: number;
-  group: number;
-  selfHeal?: boolean;
-  waitingFor?: string;
-  waitingSince?: string;
-}
+import { setCondition } from "./conditions.ts";
+import type { Revision, RolloutPosition } from "../api/mod.ts";
 
 type RevisionStatus = NonNullable<Revision["status"]>;
 /** A status write: null removes a field. */
 export type StatusPatch = { [K in Exclude<keyof RevisionStatus, "rollout">]?: RevisionStatus[K] | null } & {
   rollout?: Omit<RolloutPosition, "selfHeal"> & { selfHeal?: boolean | null };
 };
-
-/** Phases a Revision has not finished in: it becomes Superseded when its Application wants another. */
-export const UNFINISHED_PHASES: ReadonlySet<string> = new Set([
-  "Pending",
-  "Planning",
-  "AwaitingApproval",
-  "Applying",
-]);
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 

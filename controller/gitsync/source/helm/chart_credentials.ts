@@ -5,10 +5,11 @@
  * Keys: `username` and `password`, or, for oci:// repositories, a `.dockerconfigjson` whose entry for
  * the registry host is used.
  */
-import { isKubeApiError, type KubeClient } from "../../../../internal/k8s/mod.ts";
+import type { KubeClient } from "../../../../internal/k8s/mod.ts";
 import { credentialsFor, parseImage } from "../../images/registry_client.ts";
-import { REGISTRY_CREDENTIALS_LABEL } from "../../reconcilers/image_policy.ts";
 import { type ChartCredentials, type ChartRef, ChartSourceError } from "./chart_source.ts";
+import { REGISTRY_CREDENTIALS_LABEL } from "../../api/mod.ts";
+import { readLabelledSecret, secretText } from "../../client/mod.ts";
 
 export async function readChartCredentials(
   client: KubeClient,
@@ -17,22 +18,14 @@ export async function readChartCredentials(
 ): Promise<ChartCredentials | undefined> {
   const name = ref.secretRef?.name;
   if (!name) return undefined;
-  let secret: { metadata?: { labels?: Record<string, string> }; data?: Record<string, string> };
-  try {
-    secret = await client.request({ path: `/api/v1/namespaces/${namespace}/secrets/${name}` });
-  } catch (err) {
-    if (isKubeApiError(err, 404)) {
-      throw new ChartSourceError(`Secret ${namespace}/${name} (render.helm.chart.secretRef) does not exist`);
-    }
-    throw err;
-  }
-  if (secret.metadata?.labels?.[REGISTRY_CREDENTIALS_LABEL] !== "true") {
-    throw new ChartSourceError(
-      `Secret ${namespace}/${name} is not labelled ${REGISTRY_CREDENTIALS_LABEL}=true, so it is not used for chart repository credentials`,
-    );
-  }
-  const value = (k: string) =>
-    secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined;
+  const secret = await readLabelledSecret(client, {
+    namespace,
+    name,
+    field: "render.helm.chart.secretRef",
+    label: REGISTRY_CREDENTIALS_LABEL,
+    notUsed: "it is not used for chart repository credentials",
+  }, (message) => new ChartSourceError(message));
+  const value = (k: string) => secretText(secret, k);
   const username = value("username");
   const password = value("password");
   if (username !== undefined && password !== undefined) return { username, password };
