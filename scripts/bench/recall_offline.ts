@@ -263,6 +263,21 @@ export interface Miss {
   top: string[];
 }
 
+/** Adds `id` to the candidates at score `lent`, or raises its score to `lent` (expansions that lend). */
+function lend(
+  fused: { id: string; fused: number }[],
+  byId: Map<string, { fused: number }>,
+  id: string,
+  lent: number,
+) {
+  const had = byId.get(id);
+  if (!had) {
+    const added = { id, fused: lent };
+    fused.push(added);
+    byId.set(id, added);
+  } else if (had.fused < lent) had.fused = lent;
+}
+
 export function evaluate(
   set: ConversationSet,
   p: Params,
@@ -377,14 +392,7 @@ export function evaluate(
       const best = [...fused].sort((a, b) => b.fused - a.fused).slice(0, top);
       for (const c of best) {
         for (const n of neighbours(chat, at.get(c.id)!, radius)) {
-          const id = chat.keys[n]!;
-          const lent = weight * c.fused;
-          const had = byId.get(id);
-          if (!had) {
-            const added = { id, fused: lent };
-            fused.push(added);
-            byId.set(id, added);
-          } else if (had.fused < lent) had.fused = lent;
+          lend(fused, byId, chat.keys[n]!, weight * c.fused);
         }
       }
       pooled ||= inPool(byId.keys());
@@ -419,14 +427,7 @@ export function evaluate(
         ) {
           continue;
         }
-        const id = chat.keys[i + 1]!;
-        const lent = p.answerLend * c.fused;
-        const had = byId.get(id);
-        if (!had) {
-          const added = { id, fused: lent };
-          fused.push(added);
-          byId.set(id, added);
-        } else if (had.fused < lent) had.fused = lent;
+        lend(fused, byId, chat.keys[i + 1]!, p.answerLend * c.fused);
       }
       pooled ||= inPool(byId.keys());
     }
