@@ -1,8 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { Caller } from "../../../internal/auth/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import { apiTokenCaller, insertUser, openTestStore, type TestStore } from "../_test_store.ts";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { ActivityRecorder } from "../metrics/activity.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
@@ -33,13 +32,7 @@ describe("speaker prior", () => {
   });
 });
 
-const ADA: Caller = {
-  userId: "ada",
-  email: "ada@example.test",
-  role: "user",
-  via: "api-token",
-  tokenHash: "t",
-};
+const ADA = apiTokenCaller("ada");
 
 describe("search with the speaker prior (a small conversation, known order)", () => {
   let store: TestStore;
