@@ -163,7 +163,6 @@ type RunFlags = ReturnType<ReturnType<typeof runCommand>["opts"]>;
 
 type Cmd = CommandUnknownOpts;
 type BindAddress = { host: string; port: number };
-const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
 
 /** What the flags ask for, checked before anything connects anywhere. */
 interface RunOptions {
@@ -198,9 +197,7 @@ function validate(flags: RunFlags, cmd: Cmd, parseBindAddress: (text: string) =>
   }
   const driftIntervalMs = flags.driftResyncInterval === "0"
     ? 0
-    : DURATION.test(flags.driftResyncInterval)
-    ? parseDuration(flags.driftResyncInterval)
-    : cmd.error(
+    : parseDuration(flags.driftResyncInterval) ?? cmd.error(
       `--drift-resync-interval must be a duration like 30s or 5m, or 0, not "${flags.driftResyncInterval}"`,
     );
   const driftWatchKinds = flags.driftWatchKinds.split(",").map((k) => k.trim()).filter(Boolean);
@@ -261,10 +258,12 @@ function validateWebhook(
   "webhookAt" | "webhooksOn" | "webhookCertificate" | "certFiles" | "validityMs" | "caValidityMs"
 > {
   const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
-  const duration = (flag: string, text: string) =>
-    DURATION.test(text) && parseDuration(text) >= 1000
-      ? parseDuration(text)
+  const duration = (flag: string, text: string) => {
+    const ms = parseDuration(text) ?? 0;
+    return ms >= 1000
+      ? ms
       : cmd.error(`${flag} must be a duration of at least 1s like 8760h or 90s, not "${text}"`);
+  };
   const validityMs = duration("--webhook-cert-validity", flags.webhookCertValidity);
   const caValidityMs = duration("--webhook-ca-validity", flags.webhookCaValidity);
   if (caValidityMs < 2 * validityMs) {

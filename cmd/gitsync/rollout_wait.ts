@@ -195,6 +195,6 @@ export function followRollout(
 
 /** --timeout in milliseconds; anything but a duration like 90s or 10m is a usage error. */
 export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
-  const ms = /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;
+  const ms = parseDuration(text) ?? 0;
   return ms > 0 ? ms : cmd.error(`--timeout must be a duration like 90s or 10m, not "${text}"`);
 }
