@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { type HostEnv, macAppSupport, xdgConfigHome } from "./host_paths.ts";
 import type { InstallState } from "./install_state_schema.ts";
-import { readStateFile, removeStateFile, writeStateFile } from "./state_file.ts";
+import { removeStateFile, stateReader, writeStateFile } from "./state_file.ts";
 
 export type { HostRecord, InstallState } from "./install_state_schema.ts";
 
@@ -17,14 +17,10 @@ export function installStatePath(tool: string, h: HostEnv): string {
 }
 
 /** The recorded state, or undefined when there is none; a damaged file is refused, not ignored. */
-export function readInstallState(path: string): Promise<InstallState | undefined> {
-  return readStateFile(
-    path,
-    // The schema (zod) loads here: the installer's commands are registered at every start of the binary.
-    async (json) => (await import("./install_state_schema.ts")).InstallStateSchema.safeParse(json),
-    "an install state file",
-  );
-}
+export const readInstallState: (path: string) => Promise<InstallState | undefined> = stateReader(
+  () => import("./install_state_schema.ts").then((m) => m.InstallStateSchema),
+  "an install state file",
+);
 
 /** Writes the state with mode 0600 (it names the token), creating its directory. */
 export const writeInstallState: (path: string, state: InstallState) => Promise<void> = writeStateFile;

@@ -1,7 +1,10 @@
-/** The shape of an installer's state file (install_state.ts), checked with zod when the file is read. */
+/**
+ * The shape of memsvc's state file (install_state.ts), checked with zod when the file is read, and the
+ * host record every installer's state holds (vault_init/state_schema.ts builds on it).
+ */
 import { z } from "zod";
 
-const HostRecordSchema = z.object({
+export const hostRecordSchema = z.object({
   path: z.string(),
   transport: z.enum(["http", "stdio"]),
   entryHash: z.string(),
@@ -13,8 +16,8 @@ export const InstallStateSchema = z.object({
   server: z.string(),
   tokenHash: z.string(),
   tokenLabel: z.string().optional(),
-  hosts: z.record(z.string(), HostRecordSchema),
+  hosts: z.record(z.string(), hostRecordSchema),
 });
 
 export type InstallState = z.infer<typeof InstallStateSchema>;
-export type HostRecord = z.infer<typeof HostRecordSchema>;
+export type HostRecord = z.infer<typeof hostRecordSchema>;

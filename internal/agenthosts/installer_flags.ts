@@ -9,7 +9,8 @@
  *   .action(async (flags) => { ... flags.server, flags.hosts, flags.yes, flags.securePermissions ... });
  */
 import type { Command } from "@commander-js/extra-typings";
-import { envOption, type OutputFormat, outputOption } from "../cli/mod.ts";
+import { CliError, envOption, type OutputFormat, outputOption } from "../cli/mod.ts";
+import type { AgentHost } from "./hosts.ts";
 
 export interface InstallerNames {
   /** The binary, as users type it ("memsvc", "vault-init"). */
@@ -114,4 +115,30 @@ export function uninstallChoices(
   flags: ParsedFlags & { force?: boolean; keepKey?: boolean },
 ): UninstallChoices {
   return { ...accountChoices(flags), force: flags.force === true, keepKey: flags.keepKey === true };
+}
+
+/** `--server`: an http(s) URL without credentials or a trailing slash; the path is kept (a server behind a prefix). */
+export function parseServerUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(`invalid server URL '${value}': not a URL`, 2);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new CliError(`invalid server URL '${value}': use http:// or https://`, 2);
+  }
+  if (url.username || url.password) throw new CliError("the server URL must not carry credentials", 2);
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/** `--hosts a,b`: ids of `known` hosts only, refused (exit 2) before any I/O. */
+export function parseHostIds(value: string, known: readonly AgentHost[]): AgentHost[] {
+  const ids = value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (ids.length === 0) throw new CliError("--hosts: give at least one host id", 2);
+  return ids.map((id) => {
+    const host = known.find((h) => h.id === id);
+    if (!host) throw new CliError(`unknown host '${id}' (known: ${known.map((h) => h.id).join(", ")})`, 2);
+    return host;
+  });
 }

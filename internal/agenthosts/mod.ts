@@ -1,8 +1,11 @@
 /**
  * Wiring AI agent hosts (Claude Code, Cursor, VS Code, Codex, ...) to an MCP server: where each host
  * keeps its config, its native entry shape, detection, and comment-preserving, atomic, backed-up
- * edits that add, check and remove exactly one entry. Nothing here is specific to one product: the
- * caller passes the server's name, URL, token and stdio bridge command.
+ * edits that add, check and remove exactly one entry; and the installer core both installers build on
+ * (memsvc/ and vault_init/ hold what is each one's own): the shared flags, the steps of an install
+ * (install_hosts.ts), the whole of uninstall (uninstall_hosts.ts), the server calls (server_api.ts) and
+ * the state file, read with each tool's schema (state_file.ts). Nothing here is specific to one product:
+ * the caller passes the server's name, URL, token and stdio bridge command.
  *
  * @example
  * const h = currentHostEnv();
@@ -62,11 +65,33 @@ export {
   type InstallChoices,
   installChoices,
   type InstallerNames,
+  parseHostIds,
+  parseServerUrl,
   type UninstallChoices,
   uninstallChoices,
   withInstallFlags,
   withUninstallFlags,
 } from "./installer_flags.ts";
+export {
+  type HostOutcome,
+  outcomeRows,
+  recordHosts,
+  recoverSecret,
+  selectTargets,
+  type Target,
+  warnExposed,
+  writeEntries,
+  type WriteEntriesOptions,
+} from "./install_hosts.ts";
+export { type CallOptions, callServer, checkHealth, type Reply } from "./server_api.ts";
+export {
+  type InstallerState,
+  type Removal,
+  type SecretOutcome,
+  uninstallHosts,
+  type UninstallOptions,
+  type UninstallSpec,
+} from "./uninstall_hosts.ts";
 export { exposedWarning, removalLine, untouchedLine } from "./installer_report.ts";
 export { type UninstallAction, uninstallEntry, type UninstallResult } from "./uninstall_entry.ts";
 export {
@@ -78,7 +103,14 @@ export {
   writeInstallState,
 } from "./install_state.ts";
 export { locateConfig, type LocatedConfig } from "./locate_config.ts";
-export { readStateFile, removeStateFile, sha256, type StateParse, writeStateFile } from "./state_file.ts";
+export {
+  readStateFile,
+  removeStateFile,
+  sha256,
+  type StateParse,
+  stateReader,
+  writeStateFile,
+} from "./state_file.ts";
 export { readEntry } from "./read_entry.ts";
 export { type RemoveAction, removeEntry, type RemoveResult } from "./remove_entry.ts";
 export { renderEntry } from "./render_entry.ts";

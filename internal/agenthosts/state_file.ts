@@ -33,6 +33,20 @@ export async function readStateFile<T>(
   return parsed.data;
 }
 
+/**
+ * The reader of one tool's state files: `schema` is loaded only when there is a file to check (the
+ * installers' commands are registered at every start of their binary, and zod is not needed for most).
+ *
+ * @example
+ * export const readState = stateReader(() => import("./state_schema.ts").then((m) => m.StateSchema), "a vault-init state file");
+ */
+export function stateReader<T>(
+  schema: () => Promise<{ safeParse(json: unknown): StateParse<T> }>,
+  what: string,
+): (path: string) => Promise<T | undefined> {
+  return (path) => readStateFile(path, async (json) => (await schema()).safeParse(json), what);
+}
+
 /** Writes the state with mode 0600, creating its directory (mode 0700). */
 export async function writeStateFile(path: string, state: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });

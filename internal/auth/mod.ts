@@ -1,6 +1,6 @@
 /**
  * The identity wiring shared by the servers, around better-auth: the library itself with a tool's
- * names, the caller resolution (session cookie, session bearer, API tokens, operator modes), route
+ * names, the API key store, the caller resolution (session cookie, session bearer, API tokens, operator modes), route
  * guards, CSRF, per-account rate limits, the allowlisted passthrough to the library with its
  * OpenAPI description, the bootstrap admin and the last-admin rule.
  */
@@ -11,6 +11,17 @@ export {
   SELF_SERVICE_ROUTES,
   userName,
 } from "./allowlist.ts";
+export {
+  ApiKeyStore,
+  type ApiKeyStoreOptions,
+  type ApiKeyTable,
+  generateApiKey,
+  hashApiKey,
+  type KeyOwner,
+  type KeyOwnerCache,
+  type KeyOwnerRow,
+  type StoredKey,
+} from "./api_keys.ts";
 export { authApi, type AuthApiOptions, authLibraryError } from "./auth_api.ts";
 export { authRoutes, type AuthRoutesDeps } from "./auth_routes.ts";
 export {

@@ -3,13 +3,16 @@
  * embedded PGlite, plus forward-only migrations that work on both.
  *
  * @example
- * const database = await openDatabase<MyTables>({ url: env.DATABASE_URL, dataDir, log });
- * const { applied } = await migrate(database.db, migrations, log);
+ * const { database, applied } = await openMigratedDatabase<MyTables>(
+ *   { url: env.DATABASE_URL, dataDir, log },
+ *   migrations,
+ * );
  * // ... database.db.selectFrom("things") ...
  * await database.close();
  */
 export { type Database, openDatabase, type OpenDatabaseOptions } from "./open_database.ts";
 export { migrate, type Migration, type MigrationStatus, migrationStatus } from "./migrate.ts";
+export { type MigratedDatabase, openMigratedDatabase } from "./open_migrated.ts";
 export { tryAdvisoryLock, withAdvisoryLock } from "./advisory_lock.ts";
 export { Mutex } from "./mutex.ts";
 export { initDataDir, INITDB_COMMAND } from "./initdb_child.ts";

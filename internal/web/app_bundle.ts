@@ -8,6 +8,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ServedAsset } from "./spa_routes.ts";
 import { loadWebFiles, type WebAsset, webAsset } from "./web_asset.ts";
 
 export interface AppBundle {
@@ -27,6 +28,27 @@ export async function loadAppBundle(app: string, dir = sourceBundleDir(app)): Pr
   return {
     js: webAsset(files[`${app}.js`]!, "text/javascript; charset=utf-8"),
     css: webAsset(files[`${app}.css`]!, "text/css; charset=utf-8"),
+  };
+}
+
+/**
+ * The files an app's page loads, for spaRoutes' `assets`: its icon (an SVG, cached for a day) and,
+ * when the app is built, its script and stylesheet under their content-hashed names.
+ */
+export function appAssets(
+  app: string,
+  bundle: AppBundle | undefined,
+  iconSvg: string,
+): Record<string, ServedAsset> {
+  const icon = { body: new TextEncoder().encode(iconSvg), type: "image/svg+xml" };
+  return {
+    "icon.svg": { asset: icon, maxAgeSeconds: 86400 },
+    ...(bundle
+      ? {
+        [`${app}.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
+        [`${app}.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
+      }
+      : {}),
   };
 }
 

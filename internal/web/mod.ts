@@ -1,5 +1,6 @@
 /** Browser apps embedded in the binaries: their files, their page and their serving under a strict CSP. */
 export {
+  appAssets,
   type AppBundle,
   appPage,
   type AppPageOptions,

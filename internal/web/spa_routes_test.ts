@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { appAssets } from "./app_bundle.ts";
 import { spaRoutes } from "./spa_routes.ts";
 import { loadWebFiles, webAsset } from "./web_asset.ts";
 
@@ -83,4 +84,17 @@ test("an app at the root serves its named routes and assets only, so other paths
   assert.equal(await (await root.request(`/assets/app.${js.hash}.js`)).text(), "go()");
   assert.equal((await root.request("/assets/nope.js")).status, 404);
   assert.equal((await root.request("/api/unknown")).status, 404);
+});
+
+test("appAssets: the icon for a day, and the built script and stylesheet under their hashed names", () => {
+  const css = webAsset(new TextEncoder().encode("a{}"), "text/css; charset=utf-8");
+  const built = appAssets("app", { js, css }, "<svg/>");
+  assert.deepEqual(Object.keys(built).sort(), [`app.${css.hash}.css`, `app.${js.hash}.js`, "icon.svg"]);
+  assert.equal(built["icon.svg"]!.maxAgeSeconds, 86400);
+  assert.equal(built[`app.${js.hash}.js`]!.immutable, true);
+  assert.deepEqual(
+    Object.keys(appAssets("app", undefined, "<svg/>")),
+    ["icon.svg"],
+    "not built: the icon only",
+  );
 });

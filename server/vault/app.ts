@@ -6,6 +6,7 @@
 import { getCookies } from "better-auth/cookies";
 import { Hono, type MiddlewareHandler } from "hono";
 import {
+  type ApiKeyStore,
   type Auth,
   authApi,
   authRoutes,
@@ -73,6 +74,8 @@ export interface VaultAppDeps {
   log: Logger;
   store: VaultStore;
   auth: Auth;
+  /** The API keys (keys/api_keys.ts): resolved on every request that carries one. */
+  keys: ApiKeyStore;
   limiters: {
     signIn: TokenBuckets;
     password: TokenBuckets;
@@ -117,14 +120,15 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     ratePerMinute: config.VAULT_API_KEY_RATE_PER_MINUTE,
     burst: config.VAULT_API_KEY_BURST,
   });
+  const caller = resolveCaller({
+    mode: "user",
+    auth,
+    sessionCookie: SESSION_COOKIE,
+    apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(deps.keys, key) },
+  });
   api.use(
     "/api/*",
-    resolveCaller({
-      mode: "user",
-      auth,
-      sessionCookie: SESSION_COOKIE,
-      apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
-    }),
+    caller,
     budget,
     csrfGuard({ trustedOrigins: [baseUrl, ...config.VAULT_CORS_ORIGINS], requireHeader: "X-Requested-With" }),
     // /api/mcp POSTs every message, reads too: its tools decide (a read-only key gets the reading ones).
@@ -132,16 +136,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
     // The web app's tab id, named in the live events its writes cause (so it can drop its echoes).
     (c, next) => runAs({ clientId: clientIdOf(c.req.header(CLIENT_ID_HEADER)) }, next),
   );
-  api.use(
-    "/ws/*",
-    resolveCaller({
-      mode: "user",
-      auth,
-      sessionCookie: SESSION_COOKIE,
-      apiTokens: { prefix: KEY_PREFIX, resolve: (key) => resolveKey(database.db, key) },
-    }),
-    budget,
-  );
+  api.use("/ws/*", caller, budget);
   // Before the library's passthrough: sign-up is the vault's own (invite claim in one transaction).
   api.route("/", signUpRoutes({ auth, database, limiter: deps.limiters.signUp }));
   const access = deps.access;
@@ -158,7 +153,7 @@ export function createVaultApp(deps: VaultAppDeps): Hono<AppEnv> {
       onSessionsEnded: (userId) => access.ended([userId]),
     }),
   );
-  api.route("/", apiKeyRoutes({ db: database.db, access }));
+  api.route("/", apiKeyRoutes({ db: database.db, keys: deps.keys, access }));
   api.route("/", preferencesRoutes({ db: database.db }));
   api.route("/", adminRoutes({ database, access }));
   const notesDeps = { db: database.db, store: deps.notes.store, sync: deps.notes.sync };

@@ -4,43 +4,17 @@
  * failed, never a password or token.
  */
 import type { Credentials } from "../credentials.ts";
+import { callServer, checkHealth as health, type Reply } from "../server_api.ts";
 import { CliError } from "../../cli/mod.ts";
 
-interface Reply {
-  status: number;
-  // deno-lint-ignore no-explicit-any
-  body: any;
-}
-
-async function call(
+function call(
   baseUrl: string,
   method: string,
   path: string,
   bearer?: string,
   body?: unknown,
 ): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  let res: Response;
-  try {
-    res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch (err) {
-    throw new CliError(`cannot reach memsvc at ${baseUrl}: ${(err as Error).message}`);
-  }
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON: keep the text for the error message
-  }
-  return { status: res.status, body: parsed };
+  return callServer(baseUrl, method, path, { what: "memsvc", bearer, body });
 }
 
 function failure(what: string, reply: Reply): CliError {
@@ -93,13 +67,6 @@ export async function tokenWorks(baseUrl: string, token: string): Promise<boolea
 }
 
 /** GET /health: whether the server answers `{ok: true}`, or why not. */
-export async function checkHealth(baseUrl: string): Promise<{ ok: boolean; error?: string }> {
-  try {
-    const reply = await call(baseUrl, "GET", "/health");
-    return reply.status === 200 && reply.body?.ok === true
-      ? { ok: true }
-      : { ok: false, error: `HTTP ${reply.status}` };
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
+export function checkHealth(baseUrl: string): Promise<{ ok: boolean; error?: string }> {
+  return health(baseUrl, { what: "memsvc" });
 }

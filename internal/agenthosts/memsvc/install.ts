@@ -8,27 +8,29 @@ import { basename } from "node:path";
 import { hostname } from "node:os";
 import {
   type AgentHost,
-  ConfigFileError,
   currentHostEnv,
-  exposedWarning,
   findHost,
   getCredentials,
-  type HostEnv,
+  type HostOutcome,
   HOSTS,
   type InstallChoices,
-  installEntry,
-  type InstallResult,
   type InstallState,
   installStatePath,
   isSupportedPlatform,
-  locateConfig,
-  type LocatedConfig,
   type McpServer,
-  readEntry,
+  outcomeRows,
+  parseHostIds as parseIds,
+  parseServerUrl,
   readInstallState,
+  recordHosts,
+  recoverSecret,
+  selectTargets,
   sha256,
+  type Target,
   transportsOf,
   untouchedLine,
+  warnExposed,
+  writeEntries,
   writeInstallState,
 } from "../mod.ts";
 import {
@@ -54,11 +56,8 @@ export interface InstallOptions extends InstallChoices {
   hosts?: AgentHost[];
 }
 
-interface HostOutcome {
-  host: AgentHost;
-  result?: InstallResult;
-  error?: ConfigFileError;
-}
+/** How the entry's writes are named: our backups' tag, and the secret in permission warnings. */
+const WRITE = { tag: SERVER_NAME, secret: "API token" } as const;
 
 export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   const h = currentHostEnv();
@@ -71,7 +70,8 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
       `memsvc is installed for ${state.server}; run 'memsvc uninstall' before switching to ${baseUrl}`,
     );
   }
-  const targets = await selectTargets(h, o.hosts, state);
+  // Hosts wired before stay in the run.
+  const targets = await selectTargets(HOSTS, h, o.hosts, (host) => state?.hosts[host.id] !== undefined);
   if (targets.length === 0) {
     throw new CliError("no agent host found on this machine ('memsvc detect' shows where memsvc looks)");
   }
@@ -81,16 +81,17 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   // the install with nothing changed (no token minted either).
   let token = await recoverToken(state, baseUrl);
   const plan = await writeEntries(targets, memsvcServer(baseUrl, token ?? "<API_TOKEN>", command), {
+    ...WRITE,
     dryRun: true,
     securePermissions: o.securePermissions,
   });
   const broken = plan.filter((p) => p.error);
   if (broken.length) {
-    for (const p of broken) io.stderr.write(untouchedLine(p.host.id, p.error!));
+    for (const p of broken) io.stderr.write(untouchedLine(p.target.host.id, p.error!));
     throw new CliError(`nothing changed: ${broken.length} host config(s) do not parse`);
   }
   if (o.dryRun) {
-    for (const p of plan) warnExposed(io, p);
+    for (const p of plan) warnExposed(io, p, WRITE.secret);
     printOutcomes(io, plan, o.output, baseUrl);
     io.stderr.write(`dry run: nothing changed${token ? "" : "; a new API token would be minted"}\n`);
     return;
@@ -102,7 +103,7 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
     ? undefined
     : await getCredentials({ ...o, envPrefix: INSTALLER.envPrefix, env: process.env });
   if (!o.yes) {
-    for (const p of plan) io.stderr.write(`  ${p.host.id}: ${p.result!.action} ${p.result!.path}\n`);
+    for (const p of plan) io.stderr.write(`  ${p.target.host.id}: ${p.result!.action} ${p.result!.path}\n`);
     const files = plan.length === 1 ? "this file" : `these ${plan.length} files`;
     if (!(await confirm(`Write the memsvc entry into ${files}?`))) {
       throw new CliError("cancelled");
@@ -126,6 +127,7 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   }
 
   const outcomes = await writeEntries(targets, memsvcServer(baseUrl, token!, command), {
+    ...WRITE,
     dryRun: false,
     securePermissions: o.securePermissions,
   }, io);
@@ -139,28 +141,8 @@ async function askBaseUrl(): Promise<string> {
   return parseBaseUrl(await promptLine("memsvc server URL", DEFAULT_URL));
 }
 
-/** The named hosts (each must be installed), else every detected host; hosts wired before stay in. */
-async function selectTargets(
-  h: HostEnv,
-  named: AgentHost[] | undefined,
-  state: InstallState | undefined,
-): Promise<{ host: AgentHost; location: LocatedConfig }[]> {
-  const targets = [];
-  for (const host of HOSTS) {
-    const wanted = named ? named.includes(host) : true;
-    if (!wanted && !state?.hosts[host.id]) continue;
-    const location = await locateConfig(host, h);
-    if (location) targets.push({ host, location });
-    else if (named?.includes(host)) {
-      const path = host.locations(h)[0]!;
-      throw new CliError(`${host.name} is not installed: neither ${path.path} nor ${path.appDir} exists`);
-    }
-  }
-  return targets;
-}
-
 /** stdio entries run this very binary as `memsvc mcp`; from source there is no binary to point at. */
-function stdioCommand(targets: { host: AgentHost }[]): string {
+function stdioCommand(targets: Target[]): string {
   const needs = targets.filter((t) => transportsOf(t.host)[0] === "stdio").map((t) => t.host.name);
   if (needs.length && !memsvcExecutable()) {
     throw new CliError(
@@ -187,40 +169,6 @@ export function memsvcServer(baseUrl: string, token: string, command: string): M
   };
 }
 
-async function writeEntries(
-  targets: { host: AgentHost; location: LocatedConfig }[],
-  server: McpServer,
-  options: { dryRun: boolean; securePermissions: boolean },
-  io?: Io,
-): Promise<HostOutcome[]> {
-  const outcomes: HostOutcome[] = [];
-  for (const { host, location } of targets) {
-    try {
-      const result = await installEntry(host, location, server, { tag: SERVER_NAME, ...options });
-      const outcome = { host, result };
-      outcomes.push(outcome);
-      if (io) {
-        const backup = result.backup ? ` (backup ${result.backup})` : "";
-        io.stderr.write(`${host.id}: ${result.action} ${result.path}${backup}\n`);
-        warnExposed(io, outcome);
-      }
-    } catch (err) {
-      const error = err instanceof ConfigFileError
-        ? err
-        : new ConfigFileError(location.path, (err as Error).message);
-      outcomes.push({ host, error });
-      io?.stderr.write(untouchedLine(host.id, error));
-    }
-  }
-  return outcomes;
-}
-
-/** Warns when a file others can read holds (or in a dry run would hold) the token. */
-function warnExposed(io: Io, outcome: HostOutcome): void {
-  const warning = outcome.result && exposedWarning(outcome.host.id, outcome.result, "API token");
-  if (warning) io.stderr.write(warning);
-}
-
 /** Records what was written; an install that changed nothing leaves the state file as it was. */
 async function recordState(
   path: string,
@@ -228,79 +176,45 @@ async function recordState(
   run: { baseUrl: string; token: string; tokenLabel?: string; outcomes: HostOutcome[] },
 ): Promise<void> {
   const now = new Date().toISOString();
+  const { hosts } = recordHosts(previous?.hosts, run.outcomes, ({ result }) => ({
+    path: result.path,
+    transport: result.transport,
+    entryHash: result.entryHash,
+    installedAt: now,
+  }));
   const state: InstallState = {
     version: 1,
     server: run.baseUrl,
     tokenHash: sha256(run.token),
     ...(run.tokenLabel && { tokenLabel: run.tokenLabel }),
-    hosts: { ...previous?.hosts },
+    hosts,
   };
-  for (const { host, result } of run.outcomes) {
-    if (!result) continue;
-    const recorded = state.hosts[host.id];
-    if (recorded?.entryHash === result.entryHash && recorded.path === result.path) continue;
-    state.hosts[host.id] = {
-      path: result.path,
-      transport: result.transport,
-      entryHash: result.entryHash,
-      installedAt: now,
-    };
-  }
   if (JSON.stringify(state) !== JSON.stringify(previous)) await writeInstallState(path, state);
 }
 
 function printOutcomes(io: Io, outcomes: HostOutcome[], output: OutputFormat, server: string): void {
-  const hosts = outcomes.map(({ host, result, error }) => ({
-    host: host.id,
-    name: host.name,
-    action: result?.action ?? "failed",
-    transport: result?.transport,
-    path: result?.path,
-    ...(result?.backup && { backup: result.backup }),
-    ...(error && { error: error.message }),
-  }));
+  const hosts = outcomeRows(outcomes, { action: "failed", withPath: false });
   printResult(io, { server, hosts }, output, {
     headers: ["host", "action", "transport", "path"],
     rows: (r) => r.hosts.map((x) => [x.host, x.action, x.transport, x.path ?? x.error]),
   });
 }
 
-/**
- * The API token the configs already hold: the recorded hash identifies it among the entries we
- * wrote, so a second install reuses it instead of minting another (the plaintext is never stored).
- */
-async function recoverToken(state: InstallState | undefined, baseUrl: string): Promise<string | undefined> {
-  if (!state || state.server !== baseUrl) return undefined;
-  for (const [id, recorded] of Object.entries(state.hosts)) {
-    const host = findHost(id);
-    if (!host) continue;
-    const entry = await readEntry(host, recorded.path, SERVER_NAME).then((r) => r.entry, () => undefined);
-    const candidates = JSON.stringify(entry ?? null).match(/nm_[A-Za-z0-9_-]+/g) ?? [];
-    const token = candidates.find((t) => sha256(t) === state.tokenHash);
-    if (token) return token;
-  }
-  return undefined;
+/** The API token the configs already hold, picked out by the recorded hash (the plaintext is never stored). */
+function recoverToken(state: InstallState | undefined, baseUrl: string): Promise<string | undefined> {
+  if (!state || state.server !== baseUrl) return Promise.resolve(undefined);
+  return recoverSecret(state.hosts, {
+    findHost,
+    serverName: SERVER_NAME,
+    pattern: /nm_[A-Za-z0-9_-]+/g,
+    sha256: state.tokenHash,
+  });
 }
 
 // ---- parsing flags ----
 
-export function parseBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new CliError(`invalid --url '${value}': not a URL`, 2);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new CliError(`invalid --url '${value}': use http:// or https://`, 2);
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
+export const parseBaseUrl = parseServerUrl;
 
 export function parseHostIds(value: string): AgentHost[] {
-  return value.split(",").map((s) => s.trim()).filter(Boolean).map((id) => {
-    const host = findHost(id);
-    if (!host) throw new CliError(`unknown host '${id}' (known: ${HOSTS.map((h) => h.id).join(", ")})`, 2);
-    return host;
-  });
+  return parseIds(value, HOSTS);
 }

@@ -3,12 +3,9 @@
  * minting and revocation (session only: a key cannot manage keys), and GET /api/me to tell whether a
  * key still works. Errors name the server and the status, never a password, cookie or key.
  */
+import type { Credentials } from "../credentials.ts";
+import { callServer, checkHealth as health, type Reply } from "../server_api.ts";
 import { CliError } from "../../cli/mod.ts";
-
-export interface Credentials {
-  email: string;
-  password: string;
-}
 
 export interface MintedKey {
   id: string;
@@ -17,49 +14,20 @@ export interface MintedKey {
   name: string;
 }
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  // deno-lint-ignore no-explicit-any
-  body: any;
-}
+/** The vault's CSRF rule: cookie-authenticated writes carry X-Requested-With and the vault's Origin. */
+const names = (server: string) => ({
+  what: "the vault",
+  headers: { origin: new URL(server).origin, "x-requested-with": "vault-init" },
+  redirect: "manual" as const,
+});
 
-const TIMEOUT_MS = 15_000;
-
-async function call(
+function call(
   server: string,
   method: string,
   path: string,
   init: { cookie?: string; bearer?: string; body?: unknown } = {},
 ): Promise<Reply> {
-  // The vault's CSRF rule: cookie-authenticated writes carry X-Requested-With and the vault's Origin.
-  const headers: Record<string, string> = {
-    origin: new URL(server).origin,
-    "x-requested-with": "vault-init",
-  };
-  if (init.cookie) headers.cookie = init.cookie;
-  if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  let res: Response;
-  try {
-    res = await fetch(`${server}${path}`, {
-      method,
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      redirect: "manual",
-    });
-  } catch (err) {
-    throw new CliError(`cannot reach the vault at ${server}: ${(err as Error).message}`);
-  }
-  const text = await res.text();
-  let body: unknown = undefined;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON: the status alone names the failure
-  }
-  return { status: res.status, headers: res.headers, body };
+  return callServer(server, method, path, { ...names(server), ...init });
 }
 
 function failure(what: string, server: string, reply: Reply): CliError {
@@ -68,15 +36,8 @@ function failure(what: string, server: string, reply: Reply): CliError {
 }
 
 /** Whether the server answers GET /health with {ok: true}; names what went wrong otherwise. */
-export async function checkHealth(server: string): Promise<{ ok: boolean; error?: string }> {
-  try {
-    const reply = await call(server, "GET", "/health");
-    return reply.status === 200 && reply.body?.ok === true
-      ? { ok: true }
-      : { ok: false, error: `HTTP ${reply.status}` };
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
+export function checkHealth(server: string): Promise<{ ok: boolean; error?: string }> {
+  return health(server, names(server));
 }
 
 /**

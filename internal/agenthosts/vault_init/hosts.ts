@@ -4,8 +4,14 @@
  * get the stdio shim `vault-mcp`. Shapes and paths come from internal/agenthosts, shared with memsvc.
  */
 import { execFile } from "node:child_process";
-import { type AgentHost, findHost, type McpServer, type Transport } from "../mod.ts";
-import { CliError } from "../../cli/mod.ts";
+import {
+  type AgentHost,
+  findHost,
+  type McpServer,
+  parseHostIds as parseIds,
+  parseServerUrl as parseUrl,
+  type Transport,
+} from "../mod.ts";
 
 /** The entry's name in every host's config. */
 export const SERVER_NAME = "vault";
@@ -52,18 +58,7 @@ export function findVaultHost(id: string): VaultHost | undefined {
 
 /** `--hosts a,b`: known ids only, refused before any I/O. */
 export function parseHostIds(value: string): VaultHost[] {
-  const ids = value.split(",").map((s) => s.trim()).filter(Boolean);
-  if (ids.length === 0) throw new CliError("--hosts: give at least one host id", 2);
-  return ids.map((id) => {
-    const found = findVaultHost(id);
-    if (!found) {
-      throw new CliError(
-        `unknown host '${id}' (known: ${VAULT_HOSTS.map((v) => v.host.id).join(", ")})`,
-        2,
-      );
-    }
-    return found;
-  });
+  return parseIds(value, VAULT_HOSTS.map((v) => v.host)).map((host) => findVaultHost(host.id)!);
 }
 
 /** The version `codex --version` prints, or undefined when Codex is not on PATH or says nothing useful. */
@@ -112,16 +107,4 @@ export function vaultServer(server: string, key: string, shim?: string): McpServ
 }
 
 /** `--server`: an http(s) URL without a trailing slash; the path is kept (a vault behind a prefix). */
-export function parseServerUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new CliError(`invalid server URL '${value}': not a URL`, 2);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new CliError(`invalid server URL '${value}': use http:// or https://`, 2);
-  }
-  if (url.username || url.password) throw new CliError("the server URL must not carry credentials", 2);
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
+export const parseServerUrl = parseUrl;

@@ -6,21 +6,20 @@
  */
 import { hostname } from "node:os";
 import {
-  ConfigFileError,
   currentHostEnv,
-  exposedWarning,
   getCredentials,
   type HostEnv,
+  type HostOutcome,
   type InstallChoices,
-  installEntry,
-  type InstallResult,
   isSupportedPlatform,
-  locateConfig,
-  type LocatedConfig,
-  readConfigText,
-  readEntry,
-  type Transport,
+  outcomeRows,
+  recordHosts,
+  recoverSecret,
+  selectTargets,
+  type Target,
   untouchedLine,
+  warnExposed,
+  writeEntries,
 } from "../mod.ts";
 import {
   canPrompt,
@@ -31,7 +30,7 @@ import {
   printResult,
   promptLine,
 } from "../../cli/mod.ts";
-import { readState, sha256, type State, statePath, writeState } from "./state.ts";
+import { type HostRecord, readState, sha256, type State, statePath, writeState } from "./state.ts";
 import {
   findVaultHost,
   HOST_LIST_VERSION,
@@ -72,19 +71,10 @@ export interface InstallOptions extends InstallChoices {
   shim?: string;
 }
 
-interface Target {
-  v: VaultHost;
-  location: LocatedConfig;
-  transport: Transport;
-}
+type Outcome = HostOutcome<Target & { transport: NonNullable<Target["transport"]> }>;
 
-interface Outcome {
-  target: Target;
-  result?: InstallResult;
-  /** The file was left untouched: it does not parse, or could not be written. */
-  error?: ConfigFileError;
-  preHash?: string | null;
-}
+/** How the entry's writes are named: our backups, how many are kept, the secret in permission warnings. */
+const WRITE = { tag: TAG, keepBackups: KEEP_BACKUPS, secret: "API key", recordPreHash: true } as const;
 
 export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   const h = currentHostEnv();
@@ -100,7 +90,7 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
       `vault-init is installed for ${state.server}; run 'vault-init uninstall' before switching to ${server}`,
     );
   }
-  const targets = await selectTargets(h, o.hosts);
+  const targets = await selectVaultTargets(h, o.hosts);
   if (targets.length === 0) {
     throw new CliError(`no agent host found on this machine ('vault-init detect' shows where it looks)`);
   }
@@ -108,13 +98,14 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   // Every file is read and its edit computed first: one that does not parse is reported and skipped.
   let key = await recoverKey(state);
   const plan = await writeEntries(targets, vaultServer(server, key ?? PLACEHOLDER, o.shim), {
+    ...WRITE,
     dryRun: true,
     securePermissions: o.securePermissions,
   });
   const writable = plan.filter((p) => !p.error);
-  for (const p of plan) if (p.error) io.stderr.write(untouchedLine(p.target.v.host.id, p.error));
+  for (const p of plan) if (p.error) io.stderr.write(untouchedLine(p.target.host.id, p.error));
   if (o.dryRun) {
-    for (const p of writable) warnExposed(io, p);
+    for (const p of writable) warnExposed(io, p, WRITE.secret);
     printOutcomes(io, plan, o.output, server, state);
     io.stderr.write(`dry run: nothing changed${key ? "" : "; an API key would be minted"}\n`);
     return finish(plan);
@@ -132,7 +123,7 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   if (needsWrite && !o.yes) {
     if (!canPrompt()) throw new CliError("no terminal to confirm on: pass --yes", 2);
     for (const p of writable) {
-      io.stderr.write(`  ${p.target.v.host.id}: ${p.result!.action} ${p.result!.path}\n`);
+      io.stderr.write(`  ${p.target.host.id}: ${p.result!.action} ${p.result!.path}\n`);
     }
     if (!(await confirm(`Write the vault entry into ${writable.length} file(s)?`))) {
       throw new CliError("cancelled");
@@ -154,7 +145,7 @@ export async function runInstall(o: InstallOptions, io: Io): Promise<void> {
   const outcomes = await writeEntries(
     writable.map((p) => p.target),
     vaultServer(server, key, o.shim),
-    { dryRun: false, securePermissions: o.securePermissions },
+    { ...WRITE, dryRun: false, securePermissions: o.securePermissions },
     io,
   );
   const all = [...plan.filter((p) => p.error), ...outcomes];
@@ -190,58 +181,13 @@ function keyName(): string {
   return `vault-init-${host}-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
 }
 
-/** The named hosts (each must be installed), else every detected one. */
-async function selectTargets(h: HostEnv, named: VaultHost[] | undefined): Promise<Target[]> {
-  const targets: Target[] = [];
-  for (const v of VAULT_HOSTS) {
-    if (named && !named.includes(v)) continue;
-    const location = await locateConfig(v.host, h);
-    if (location) targets.push({ v, location, transport: await transportFor(v) });
-    else if (named) {
-      const where = v.host.locations(h)[0]!;
-      throw new CliError(`${v.host.name} is not installed: neither ${where.path} nor ${where.appDir} exists`);
-    }
-  }
-  return targets;
-}
-
-async function writeEntries(
-  targets: Target[],
-  server: ReturnType<typeof vaultServer>,
-  options: { dryRun: boolean; securePermissions: boolean },
-  io?: Io,
-): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  for (const target of targets) {
-    const { v, location, transport } = target;
-    try {
-      const before = await readConfigText(location.path);
-      const result = await installEntry(v.host, location, server, {
-        tag: TAG,
-        transport,
-        keepBackups: KEEP_BACKUPS,
-        ...options,
-      });
-      const outcome = { target, result, preHash: before === undefined ? null : `sha256:${sha256(before)}` };
-      outcomes.push(outcome);
-      if (io) {
-        const backup = result.backup ? ` (backup ${result.backup})` : "";
-        io.stderr.write(`${v.host.id}: ${result.action} ${result.path}${backup}\n`);
-        warnExposed(io, outcome);
-      }
-    } catch (err) {
-      if (!(err instanceof ConfigFileError)) throw err;
-      outcomes.push({ target, error: err });
-      io?.stderr.write(untouchedLine(v.host.id, err));
-    }
-  }
-  return outcomes;
-}
-
-/** Warns when a file others can read holds (or in a dry run would hold) the key. */
-function warnExposed(io: Io, outcome: Outcome): void {
-  const warning = outcome.result && exposedWarning(outcome.target.v.host.id, outcome.result, "API key");
-  if (warning) io.stderr.write(warning);
+/** The named hosts (each must be installed), else every detected one, each with its transport. */
+async function selectVaultTargets(h: HostEnv, named: VaultHost[] | undefined) {
+  const hosts = VAULT_HOSTS.map((v) => v.host);
+  const targets = await selectTargets(hosts, h, named?.map((v) => v.host));
+  return await Promise.all(
+    targets.map(async (t) => ({ ...t, transport: await transportFor(findVaultHost(t.host.id)!) })),
+  );
 }
 
 /** Records the key (id, prefix, hash) and each host; a run that changed nothing leaves the file alone. */
@@ -257,24 +203,19 @@ async function recordState(
   const apiKey = minted
     ? { id: minted.id, prefix: minted.prefix, name: minted.name, sha256: sha256(key) }
     : previous!.apiKey;
-  const hosts = { ...previous?.hosts };
-  let changed = !previous || minted !== undefined;
-  for (const { target, result, preHash } of outcomes) {
-    if (!result) continue;
-    const id = target.v.host.id;
-    const recorded = hosts[id];
-    if (recorded?.entryHash === result.entryHash && recorded.path === result.path) continue;
-    changed = true;
-    hosts[id] = {
+  const { hosts, changed } = recordHosts<HostRecord, Outcome["target"]>(
+    previous?.hosts,
+    outcomes,
+    ({ result, preHash }, recorded) => ({
       path: result.path,
       transport: result.transport,
       // The file as it was before vault-init first touched it.
       preHash: recorded?.path === result.path ? recorded.preHash : preHash ?? null,
       entryHash: result.entryHash,
       installedAt: now,
-    };
-  }
-  if (!changed) return;
+    }),
+  );
+  if (previous && minted === undefined && !changed) return;
   await writeState(path, {
     version: 1,
     hostList: HOST_LIST_VERSION,
@@ -293,15 +234,7 @@ function printOutcomes(
   server: string,
   state?: State,
 ): void {
-  const hosts = outcomes.map(({ target, result, error }) => ({
-    host: target.v.host.id,
-    name: target.v.host.name,
-    action: result?.action ?? "invalid",
-    transport: target.transport,
-    path: result?.path ?? target.location.path,
-    ...(result?.backup && { backup: result.backup }),
-    ...(error && { error: error.message }),
-  }));
+  const hosts = outcomeRows(outcomes, { action: "invalid", withPath: true });
   const apiKey = state && { id: state.apiKey.id, prefix: state.apiKey.prefix, name: state.apiKey.name };
   printResult(io, { server, ...(apiKey && { apiKey }), hosts }, output, {
     headers: ["host", "action", "transport", "path"],
@@ -313,15 +246,12 @@ function printOutcomes(
  * The API key the configs already hold: the recorded SHA-256 picks it out of the entries we wrote,
  * so a second run reuses it instead of minting another, and the key is never stored in plain text.
  */
-export async function recoverKey(state: State | undefined): Promise<string | undefined> {
-  if (!state) return undefined;
-  for (const [id, recorded] of Object.entries(state.hosts)) {
-    const v = findVaultHost(id);
-    if (!v) continue;
-    const entry = await readEntry(v.host, recorded.path, SERVER_NAME).then((r) => r.entry, () => undefined);
-    const candidates = JSON.stringify(entry ?? null).match(/vault_[A-Za-z0-9_-]+/g) ?? [];
-    const key = candidates.find((k) => sha256(k) === state.apiKey.sha256);
-    if (key) return key;
-  }
-  return undefined;
+export function recoverKey(state: State | undefined): Promise<string | undefined> {
+  if (!state) return Promise.resolve(undefined);
+  return recoverSecret(state.hosts, {
+    findHost: (id) => findVaultHost(id)?.host,
+    serverName: SERVER_NAME,
+    pattern: /vault_[A-Za-z0-9_-]+/g,
+    sha256: state.apiKey.sha256,
+  });
 }

@@ -6,34 +6,11 @@
  * the entry hash alone, since hosts such as Claude Code rewrite their files constantly.
  */
 import { join } from "node:path";
-import { z } from "zod";
 import { type HostEnv, xdgConfigHome } from "../host_paths.ts";
-import { readStateFile, removeStateFile, sha256, writeStateFile } from "../state_file.ts";
+import { removeStateFile, sha256, stateReader, writeStateFile } from "../state_file.ts";
+import type { State } from "./state_schema.ts";
 
-const HostRecord = z.object({
-  path: z.string(),
-  transport: z.enum(["http", "stdio"]),
-  /** `sha256:<hex>` of the file before our first write; null when we created the file. */
-  preHash: z.string().nullable(),
-  /** SHA-256 of our entry's canonical JSON as written. */
-  entryHash: z.string(),
-  /** The backup made before our first write, restored by uninstall when the entry was hand-edited. */
-  backup: z.string().optional(),
-  installedAt: z.string(),
-});
-
-const StateSchema = z.object({
-  version: z.literal(1),
-  hostList: z.string(),
-  server: z.string(),
-  apiKey: z.object({ id: z.string(), prefix: z.string(), name: z.string(), sha256: z.string() }),
-  hosts: z.record(z.string(), HostRecord),
-  installedAt: z.string(),
-  updatedAt: z.string(),
-});
-
-export type State = z.infer<typeof StateSchema>;
-export type HostRecord = z.infer<typeof HostRecord>;
+export type { HostRecord, State } from "./state_schema.ts";
 
 /** `$XDG_CONFIG_HOME/vault-init/state.json`, ~/.config by default, on macOS as well (the contract's path). */
 export function statePath(h: HostEnv): string {
@@ -41,9 +18,10 @@ export function statePath(h: HostEnv): string {
 }
 
 /** The recorded state, or undefined; a damaged file is refused, never taken as "not installed". */
-export function readState(path: string): Promise<State | undefined> {
-  return readStateFile(path, (json) => StateSchema.safeParse(json), "a vault-init state file");
-}
+export const readState: (path: string) => Promise<State | undefined> = stateReader(
+  () => import("./state_schema.ts").then((m) => m.StateSchema),
+  "a vault-init state file",
+);
 
 /** Atomic write (temporary file, then rename) with mode 0600 whatever the umask. */
 export const writeState: (path: string, state: State) => Promise<void> = writeStateFile;

@@ -5,18 +5,11 @@
  * changed, banned or removed) and re-read after at most 10 s regardless; a ban is judged at each use
  * from the copy's ban fields, so a ban that expires needs no notice.
  */
-import type { Role } from "../../../internal/auth/mod.ts";
+import type { KeyOwnerRow } from "../../../internal/auth/mod.ts";
 import { NotifiedCache, type NotifiedCacheOptions } from "../store/notified_cache.ts";
 
-/** What a token resolves to, as read from user_tokens joined with user. */
-export interface TokenOwnerRow {
-  userId: string;
-  email: string;
-  role: Role;
-  banned: boolean;
-  /** Epoch milliseconds; null: a ban without end. */
-  banExpires: number | null;
-}
+/** What a token resolves to, as read from user_tokens joined with user (internal/auth/api_keys.ts). */
+export type TokenOwnerRow = KeyOwnerRow;
 
 export type TokenCache = NotifiedCache<TokenOwnerRow>;
 

@@ -12,6 +12,7 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../../internal/http/mod.ts";
 import {
+  appAssets,
   type AppBundle,
   appPage,
   loadAppBundle,
@@ -80,19 +81,10 @@ export function dashboardRoutes(
     app.all("/admin/*", disabled);
     return app;
   }
-  const icon = { body: new TextEncoder().encode(ICON), type: "image/svg+xml" };
   return spaRoutes({
     base: "/admin",
     csp: DASHBOARD_CSP,
-    assets: {
-      "icon.svg": { asset: icon, maxAgeSeconds: 86400 },
-      ...(bundle
-        ? {
-          [`admin.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
-          [`admin.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
-        }
-        : {}),
-    },
+    assets: appAssets("admin", bundle, ICON),
     page: bundle && page(bundle, authMode, origins),
     notBuilt:
       "The dashboard is not built. Run `deno task build memsvc` (it bundles the dashboard into .cache/web/admin).\n",

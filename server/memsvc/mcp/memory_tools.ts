@@ -26,8 +26,16 @@ const includes = z.array(z.string().min(1)).max(LIMITS.maxIncludes).optional();
 export const REQUIRED_TOOLS = ["memory_context", "memory_capture"];
 
 export function registerMemoryTools(server: McpServer, deps: McpDeps) {
-  const { memory, search, db, embedder, index, vectors, projects, log, metrics } = deps;
+  registerContextTool(server, deps);
+  registerCaptureTool(server, deps);
+  registerSearchTool(server, deps);
+  registerUpdateTool(server, deps);
+  registerAdoptionTool(server, deps);
+}
 
+/** memory_context: the relevant and recent memories for a task, within a token budget. */
+function registerContextTool(server: McpServer, deps: McpDeps) {
+  const { search, memory, db, log } = deps;
   server.registerTool("memory_context", {
     title: "Load relevant memory",
     description: "CALL THIS FIRST in every session and before answering any substantive request. " +
@@ -93,7 +101,11 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       return toolError(err, log);
     }
   });
+}
 
+/** memory_capture: one durable fact, refused when it is filler or a near-duplicate of a stored one. */
+function registerCaptureTool(server: McpServer, deps: McpDeps) {
+  const { memory, embedder, index, vectors, projects, log, metrics } = deps;
   server.registerTool("memory_capture", {
     title: "Capture a durable fact",
     description:
@@ -150,7 +162,11 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       return toolError(err, log);
     }
   });
+}
 
+/** memory_search: search by meaning and keywords mid-task. */
+function registerSearchTool(server: McpServer, deps: McpDeps) {
+  const { search, log } = deps;
   server.registerTool("memory_search", {
     title: "Search memory",
     description: "Search long-term memory by meaning and keywords. Use it mid-task to look something up; " +
@@ -172,7 +188,11 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       return toolError(err, log);
     }
   });
+}
 
+/** memory_update: correct a memory in place, by id. */
+function registerUpdateTool(server: McpServer, deps: McpDeps) {
+  const { memory, log } = deps;
   server.registerTool("memory_update", {
     title: "Correct a memory",
     description: "Update an existing memory in place (by id) when a fact changed or was wrong, instead of " +
@@ -203,7 +223,11 @@ export function registerMemoryTools(server: McpServer, deps: McpDeps) {
       return toolError(err, log);
     }
   });
+}
 
+/** memory_adoption: how the integration looks from the server, and how to refresh a stale host. */
+function registerAdoptionTool(server: McpServer, deps: McpDeps) {
+  const { log } = deps;
   server.registerTool("memory_adoption", {
     title: "Check the memory integration",
     description:

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { loadEnv } from "../../../internal/config/mod.ts";
-import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
+import { type Database, openMigratedDatabase } from "../../../internal/db/mod.ts";
 import { memsvcEnv } from "../config.ts";
 import { embeddingsEnv } from "../embeddings/config.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
@@ -47,13 +47,13 @@ export async function openConfiguredDatabase(
   config: { MEMSVC_DATABASE_URL?: string; MEMSVC_DATA_DIR: string },
   hint: string,
 ): Promise<Database<MemsvcDatabase>> {
-  let database: Database<MemsvcDatabase>;
   try {
-    database = await openDatabase<MemsvcDatabase>({
+    const { database } = await openMigratedDatabase<MemsvcDatabase>({
       url: config.MEMSVC_DATABASE_URL,
       dataDir: config.MEMSVC_DATA_DIR,
       maxConnections: 2,
-    });
+    }, migrations);
+    return database;
   } catch (err) {
     const message = (err as Error).message;
     if (/is in use by process/.test(message)) {
@@ -61,13 +61,6 @@ export async function openConfiguredDatabase(
     }
     throw err;
   }
-  try {
-    await migrate(database.db, migrations);
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
-  return database;
 }
 
 /** Names of the migrations applied to a database, in order. */

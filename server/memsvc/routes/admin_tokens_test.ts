@@ -1,23 +1,24 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { listAudit } from "../../../internal/audit/mod.ts";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
-import { generateToken, TokenStore } from "../tokens/api_tokens.ts";
-import { apiTokenCaller, callAs, jsonBody, sessionCaller } from "./_test_app.ts";
+import type { TestStore } from "../_test_store.ts";
+import { generateToken, type TokenStore } from "../tokens/api_tokens.ts";
+import {
+  callAs,
+  closeTokenStore,
+  jsonBody,
+  NOT_ADMIN_SESSIONS,
+  openTokenStore,
+  sessionCaller,
+} from "./_test_app.ts";
 import { adminTokenRoutes } from "./admin_tokens.ts";
 
 let store: TestStore;
 let tokens: TokenStore;
-before(async () => {
-  store = await openTestStore();
-  tokens = new TokenStore(store.db);
-  await insertUser(store.db, { id: "root", role: "admin" });
-  await insertUser(store.db, { id: "bob" });
-});
-after(async () => {
-  await tokens.drain();
-  await store.close();
-});
+before(
+  async () => ({ store, tokens } = await openTokenStore([{ id: "root", role: "admin" }, { id: "bob" }])),
+);
+after(() => closeTokenStore({ store, tokens }));
 
 const as = (caller: Parameters<typeof callAs>[1]) =>
   callAs(adminTokenRoutes({ tokens, db: store.db }), caller);
@@ -54,12 +55,7 @@ test("an unknown token is 404; a non-nm_ or missing token is 400", async () => {
 
 test("non-admins, an admin's API token and no caller are refused, and nothing is revoked", async () => {
   const { token } = await tokens.create("bob", "kept");
-  const cases = [
-    [sessionCaller("bob"), 403],
-    [apiTokenCaller("root", "e".repeat(64), "admin"), 403],
-    [undefined, 401],
-  ] as const;
-  for (const [caller, status] of cases) {
+  for (const [caller, status] of NOT_ADMIN_SESSIONS) {
     assert.equal((await as(caller)("/v1/admin/tokens/revoke", revoke(token))).status, status);
   }
   assert.ok(await tokens.resolve(token));

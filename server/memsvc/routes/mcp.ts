@@ -15,6 +15,7 @@ import type { MemsvcEnv } from "../env.ts";
 import { createMcpServer, type McpDeps } from "../mcp/mcp_server.ts";
 import type { JSONRPCMessage } from "../../../internal/mcp/sdk.ts";
 import { handleStreamableHttp, jsonRpcFailure } from "../../../internal/mcp/streamable_http.ts";
+import { jsonRpcBody, jsonRpcError, streamableHttpSpecs } from "../../../internal/mcp/route_specs.ts";
 import type { SessionRegistry } from "../../../internal/mcp/sessions.ts";
 import { SseServerTransport } from "../../../internal/mcp/sse_transport.ts";
 import { authInfoFor } from "../mcp/tool_result.ts";
@@ -29,22 +30,7 @@ export interface McpRoutesDeps {
 
 const MESSAGES_PATH = "/mcp/messages";
 const tag = "mcp";
-const jsonRpc = z.looseObject({ jsonrpc: z.literal("2.0") }).describe("a JSON-RPC 2.0 message");
-const jsonRpcBody = {
-  description: "a JSON-RPC message or a batch",
-  schema: z.union([jsonRpc, z.array(jsonRpc)]),
-};
-const jsonRpcError = z.object({
-  jsonrpc: z.literal("2.0"),
-  error: z.object({ code: z.number().int(), message: z.string() }),
-  id: z.null(),
-}).meta({ id: "JsonRpcError" });
-/** The transport's own error answers: malformed JSON, no session yet (400), a session that is gone (404). */
-const transportErrors = {
-  400: { description: "not JSON, or no valid session: send initialize first", schema: jsonRpcError },
-  404: { description: "the session is gone: initialize again", schema: jsonRpcError },
-};
-const streamable = {
+const streamable = streamableHttpSpecs({
   tag,
   path: "/mcp",
   // MCP hosts authenticate with a bearer; a browser cookie never opens or drives a session.
@@ -53,38 +39,13 @@ const streamable = {
     "request to open a session (its id comes back in `Mcp-Session-Id`), then send that header with " +
     "every request. Behaviour rules come in the `instructions` of the initialize result.",
   errors: [400, 403, 404],
-} as const;
+}, {
+  streamSummary: "MCP: open the server-to-client SSE stream of a session",
+  goneDescription: "the session is gone: initialize again",
+});
 
 export const mcpApi = {
-  post: defineRoute({
-    ...streamable,
-    method: "post",
-    operationId: "mcpPost",
-    summary: "MCP: send JSON-RPC messages",
-    rawBody: jsonRpcBody,
-    responses: {
-      200: { description: "the answer, as JSON or as an SSE stream (text/event-stream)", schema: jsonRpc },
-      202: { description: "accepted (notifications and responses)" },
-      ...transportErrors,
-    },
-  }),
-  get: defineRoute({
-    ...streamable,
-    method: "get",
-    operationId: "mcpStream",
-    summary: "MCP: open the server-to-client SSE stream of a session",
-    responses: {
-      200: { description: "an SSE stream", contentType: "text/event-stream" },
-      ...transportErrors,
-    },
-  }),
-  delete: defineRoute({
-    ...streamable,
-    method: "delete",
-    operationId: "mcpClose",
-    summary: "MCP: end a session",
-    responses: { 200: { description: "closed" }, ...transportErrors },
-  }),
+  ...streamable,
   sse: defineRoute({
     method: "get",
     path: "/mcp/sse",

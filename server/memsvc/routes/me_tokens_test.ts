@@ -1,23 +1,22 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { listAudit } from "../../../internal/audit/mod.ts";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
+import { insertUser, type TestStore } from "../_test_store.ts";
 import { hashToken, TokenStore } from "../tokens/api_tokens.ts";
-import { apiTokenCaller, callAs, jsonBody, sessionCaller } from "./_test_app.ts";
+import {
+  apiTokenCaller,
+  callAs,
+  closeTokenStore,
+  jsonBody,
+  openTokenStore,
+  sessionCaller,
+} from "./_test_app.ts";
 import { meTokenRoutes } from "./me_tokens.ts";
 
 let store: TestStore;
 let tokens: TokenStore;
-before(async () => {
-  store = await openTestStore();
-  tokens = new TokenStore(store.db);
-  await insertUser(store.db, { id: "alice" });
-  await insertUser(store.db, { id: "bob" });
-});
-after(async () => {
-  await tokens.drain();
-  await store.close();
-});
+before(async () => ({ store, tokens } = await openTokenStore([{ id: "alice" }, { id: "bob" }])));
+after(() => closeTokenStore({ store, tokens }));
 
 const as = (caller: Parameters<typeof callAs>[1]) => callAs(meTokenRoutes({ tokens, db: store.db }), caller);
 

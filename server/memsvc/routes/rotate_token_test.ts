@@ -3,23 +3,15 @@ import { after, before, test } from "node:test";
 import { listAudit } from "../../../internal/audit/mod.ts";
 import type { Caller } from "../../../internal/auth/mod.ts";
 import { TokenBuckets } from "../../../internal/http/mod.ts";
-import { insertUser, openTestStore, type TestStore } from "../_test_store.ts";
-import { hashToken, TokenStore } from "../tokens/api_tokens.ts";
-import { apiTokenCaller, callAs, sessionCaller } from "./_test_app.ts";
+import type { TestStore } from "../_test_store.ts";
+import { hashToken, type TokenStore } from "../tokens/api_tokens.ts";
+import { apiTokenCaller, callAs, closeTokenStore, openTokenStore, sessionCaller } from "./_test_app.ts";
 import { rotateTokenRoutes } from "./rotate_token.ts";
 
 let store: TestStore;
 let tokens: TokenStore;
-before(async () => {
-  store = await openTestStore();
-  tokens = new TokenStore(store.db);
-  await insertUser(store.db, { id: "alice" });
-  await insertUser(store.db, { id: "bob" });
-});
-after(async () => {
-  await tokens.drain();
-  await store.close();
-});
+before(async () => ({ store, tokens } = await openTokenStore([{ id: "alice" }, { id: "bob" }])));
+after(() => closeTokenStore({ store, tokens }));
 
 const POST = { method: "POST" };
 

@@ -5,7 +5,7 @@
 import type { Generated } from "kysely";
 import type { AuditLogTable, JsonValue } from "../../../internal/audit/mod.ts";
 import type { UserTable } from "../../../internal/auth/identity_tables.ts";
-import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
+import { type Database, openMigratedDatabase } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/logger.ts";
 import { isCompiledBinary } from "../../../internal/platform/mod.ts";
 import { migrations } from "./migrations/mod.ts";
@@ -136,7 +136,7 @@ export interface OpenMemsvcStoreOptions {
 export const EMBEDDED_SHARED_BUFFERS = "8MB";
 
 export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<MemsvcStore> {
-  const database = await openDatabase<MemsvcDatabase>({
+  const { database, applied } = await openMigratedDatabase<MemsvcDatabase>({
     url: options.url,
     dataDir: options.dataDir,
     log: options.log,
@@ -149,9 +149,8 @@ export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<
     // WebAssembly heap 8 MB smaller again, the same server CPU per search and per write at 1,000 and
     // 10,000 entries (docs/benchmarks.md, issue 25, MEMRT).
     sharedBuffers: EMBEDDED_SHARED_BUFFERS,
-  });
+  }, migrations);
   try {
-    const { applied } = await migrate(database.db, migrations, options.log);
     return { database, instanceId: await ensureInstanceId(database), applied };
   } catch (err) {
     await database.close();

@@ -1,35 +1,46 @@
 /**
- * User API tokens (`nm_...`): the bearer credential agent hosts keep in their config files. Only the
- * SHA-256 of a token is stored, so a database leak yields no usable credential; the plaintext is
- * returned once, when the token is created or rotated.
+ * User API tokens (`nm_...`): the bearer credential agent hosts keep in their config files, in the
+ * store the vault's keys use too (internal/auth/api_keys.ts). Only the SHA-256 of a token is stored,
+ * so a database leak yields no usable credential; the plaintext is returned once, when the token is
+ * created or rotated. A token's public identifier is its hash (`tokenHash`).
  */
-import { Buffer } from "node:buffer";
 import type { Kysely } from "kysely";
-import { keepingCopies } from "../../../internal/db/mod.ts";
+import {
+  ApiKeyStore,
+  type ApiKeyTable,
+  generateApiKey,
+  hashApiKey,
+  type Role,
+} from "../../../internal/auth/mod.ts";
 import { ValidationError } from "../../../internal/http/mod.ts";
-import { type Logger, silentLogger } from "../../../internal/log/mod.ts";
-import { type Role, sha256Hex } from "../../../internal/auth/mod.ts";
-import type { TokenCache, TokenOwnerRow } from "../auth/token_cache.ts";
+import type { Logger } from "../../../internal/log/mod.ts";
+import type { TokenCache } from "../auth/token_cache.ts";
 import { announceCacheChange } from "../store/cache_notices.ts";
 import type { MemsvcDatabase } from "../store/db.ts";
 
 export const TOKEN_PREFIX = "nm_";
 const MAX_LABEL_LENGTH = 100;
-/** How many tokens' last-used times are remembered for debouncing; the oldest is forgotten first. */
-const MAX_TRACKED_TOKENS = 10_000;
 
 /** `nm_` + 32 CSPRNG bytes in base64url (43 characters): 256 bits, far beyond guessing. */
 export function generateToken(): string {
-  return TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  return generateApiKey(TOKEN_PREFIX);
 }
 
-/**
- * SHA-256 hex of a plaintext token: the stored form and the public identifier (`tokenHash`). Hashed on
- * every request that carries one, so synchronously (node:crypto, 1–3 µs; `crypto.subtle` costs tens).
- */
+/** SHA-256 hex of a plaintext token: the stored form and the public identifier (`tokenHash`). */
 export function hashToken(plaintext: string): Promise<string> {
-  return Promise.resolve(sha256Hex(plaintext));
+  return Promise.resolve(hashApiKey(plaintext));
 }
+
+/** memsvc's user_tokens table: the hash is the key's id. */
+const USER_TOKENS: ApiKeyTable = {
+  name: "user_tokens",
+  id: "token_hash",
+  hash: "token_hash",
+  userId: "user_id",
+  label: "label",
+  createdAt: "created_at",
+  lastUsedAt: "last_used_at",
+};
 
 /** A token as shown to its owner once: the plaintext is never readable again. */
 export interface IssuedToken {
@@ -68,79 +79,46 @@ export interface TokenStoreOptions {
 }
 
 export class TokenStore {
-  readonly #db: Kysely<MemsvcDatabase>;
-  readonly #debounceMs: number;
+  readonly #keys: ApiKeyStore;
   readonly #maxPerUser: number;
-  readonly #log: Logger;
-  readonly #now: () => number;
-  readonly #cache: TokenCache | undefined;
-  /** tokenHash -> when its last_used_at was last written, oldest first. */
-  readonly #lastWritten = new Map<string, number>();
-  readonly #pendingWrites = new Set<Promise<void>>();
 
   constructor(db: Kysely<MemsvcDatabase>, options: TokenStoreOptions = {}) {
-    this.#db = db;
-    this.#debounceMs = options.lastUsedDebounceMs ?? 60_000;
     this.#maxPerUser = options.maxTokensPerUser ?? 100;
-    this.#log = options.log ?? silentLogger;
-    this.#now = options.now ?? Date.now;
-    this.#cache = options.cache;
+    this.#keys = new ApiKeyStore(db, {
+      keyPrefix: TOKEN_PREFIX,
+      table: USER_TOKENS,
+      maxPerUser: this.#maxPerUser,
+      lastUsedDebounceMs: options.lastUsedDebounceMs,
+      log: options.log,
+      now: options.now,
+      cache: options.cache,
+      // Other replicas' copies of the owner go (store/cache_notices.ts).
+      onRemoved: (hash) => announceCacheChange(db, `t:${hash}`),
+    });
   }
 
   /** Mints a token for the user; 400 (ValidationError) for a bad label or when the user is at the limit. */
   async create(userId: string, label: string): Promise<IssuedToken> {
     const cleanLabel = checkLabel(label);
-    const token = generateToken();
-    const tokenHash = await hashToken(token);
-    await this.#db.transaction().execute(async (trx) => {
-      // Locking the owner's row serialises concurrent creates, so the count below stays true.
-      await trx.selectFrom("user").select("id").where("id", "=", userId).forUpdate()
-        .executeTakeFirstOrThrow(() => new Error(`no user with id ${userId}`));
-      const { count } = await trx.selectFrom("user_tokens")
-        .select((eb) => eb.fn.countAll<string>().as("count"))
-        .where("user_id", "=", userId)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= this.#maxPerUser) {
-        throw new ValidationError([{
-          path: [],
-          message: `a user may hold at most ${this.#maxPerUser} API tokens; delete one first`,
-          code: "too_many_tokens",
-        }]);
-      }
-      await trx.insertInto("user_tokens").values({
-        token_hash: tokenHash,
-        user_id: userId,
-        label: cleanLabel,
-      })
-        .execute();
+    const { key, stored } = await this.#keys.create(userId, cleanLabel, {
+      tooMany: `a user may hold at most ${this.#maxPerUser} API tokens; delete one first`,
     });
-    return { tokenHash, label: cleanLabel, token };
+    return { tokenHash: stored.hash, label: cleanLabel, token: key };
   }
 
   /** The user's tokens, newest first, identified by hash only. */
   async list(userId: string): Promise<TokenInfo[]> {
-    const rows = await this.#db.selectFrom("user_tokens")
-      .select(["token_hash", "label", "created_at", "last_used_at"])
-      .where("user_id", "=", userId)
-      .orderBy("created_at", "desc")
-      .orderBy("token_hash")
-      .execute();
-    return rows.map((row) => ({
-      tokenHash: row.token_hash,
-      label: row.label,
-      createdAt: row.created_at.toISOString(),
-      lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    return (await this.#keys.list(userId)).map((stored) => ({
+      tokenHash: stored.hash,
+      label: stored.label,
+      createdAt: stored.createdAt.toISOString(),
+      lastUsedAt: stored.lastUsedAt?.toISOString() ?? null,
     }));
   }
 
   /** Deletes one of the user's own tokens; false when the user owns no token with that hash. */
-  async delete(userId: string, tokenHash: string): Promise<boolean> {
-    const result = await this.#db.deleteFrom("user_tokens")
-      .where("token_hash", "=", tokenHash)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    if (result.numDeletedRows > 0n) announceCacheChange(this.#db, `t:${tokenHash}`);
-    return result.numDeletedRows > 0n;
+  delete(userId: string, tokenHash: string): Promise<boolean> {
+    return this.#keys.revoke(userId, tokenHash);
   }
 
   /**
@@ -148,95 +126,28 @@ export class TokenStore {
    * old token stops working exactly when the new one exists. Undefined when the old one is gone.
    */
   async rotate(tokenHash: string): Promise<IssuedToken | undefined> {
-    const token = generateToken();
-    const newHash = await hashToken(token);
-    const issued = await this.#db.transaction().execute(async (trx) => {
-      const old = await trx.deleteFrom("user_tokens").where("token_hash", "=", tokenHash)
-        .returning(["user_id", "label"])
-        .executeTakeFirst();
-      if (!old) return undefined;
-      await trx.insertInto("user_tokens").values({
-        token_hash: newHash,
-        user_id: old.user_id,
-        label: old.label,
-      })
-        .execute();
-      return { tokenHash: newHash, label: old.label, token };
-    });
-    if (issued) announceCacheChange(this.#db, `t:${tokenHash}`);
-    return issued;
+    const rotated = await this.#keys.rotate(tokenHash);
+    return rotated && { tokenHash: rotated.stored.hash, label: rotated.stored.label, token: rotated.key };
   }
 
   /** Deletes the token whose plaintext is given, whoever owns it; undefined when unknown. */
   async revoke(plaintext: string): Promise<{ userId: string; tokenHash: string } | undefined> {
-    const tokenHash = await hashToken(plaintext);
-    const row = await this.#db.deleteFrom("user_tokens").where("token_hash", "=", tokenHash)
-      .returning("user_id")
-      .executeTakeFirst();
-    if (row) announceCacheChange(this.#db, `t:${tokenHash}`);
-    return row && { userId: row.user_id, tokenHash };
+    const revoked = await this.#keys.revokeSecret(plaintext);
+    return revoked && { userId: revoked.userId, tokenHash: revoked.hash };
   }
 
   /**
    * The owner of a presented token, or undefined for an unknown token or a banned owner. Records the
-   * use without making the request wait for it (see #recordUse).
+   * use without making the request wait for it.
    */
   async resolve(plaintext: string): Promise<TokenOwner | undefined> {
-    const tokenHash = await hashToken(plaintext);
-    const owner = this.#cache?.get(tokenHash) ?? await this.#readOwner(tokenHash);
-    if (!owner) return undefined;
-    const now = this.#now();
-    if (owner.banned && (owner.banExpires === null || owner.banExpires > now)) return undefined;
-    this.#recordUse(tokenHash, now);
-    return { userId: owner.userId, email: owner.email, role: owner.role, tokenHash };
-  }
-
-  async #readOwner(tokenHash: string): Promise<TokenOwnerRow | undefined> {
-    const ticket = this.#cache?.ticket() ?? 0;
-    const row = await this.#db.selectFrom("user_tokens")
-      .innerJoin("user", "user.id", "user_tokens.user_id")
-      .select(["user.id", "user.email", "user.role", "user.banned", "user.banExpires"])
-      .where("user_tokens.token_hash", "=", tokenHash)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const owner: TokenOwnerRow = {
-      userId: row.id,
-      email: row.email,
-      role: row.role === "admin" ? "admin" : "user",
-      banned: !!row.banned,
-      banExpires: row.banExpires?.getTime() ?? null,
-    };
-    this.#cache?.set(tokenHash, owner, owner.userId, ticket);
-    return owner;
+    const owner = await this.#keys.resolve(plaintext);
+    return owner && { userId: owner.userId, email: owner.email, role: owner.role, tokenHash: owner.hash };
   }
 
   /** Resolves when every last-used write started so far has finished; call before closing the database. */
-  async drain(): Promise<void> {
-    await Promise.all(this.#pendingWrites);
-  }
-
-  /**
-   * Writes last_used_at at most once per debounce window per token, in the background: a busy agent
-   * would otherwise turn every read into a write, and a failed write must not fail its request.
-   */
-  #recordUse(tokenHash: string, now: number): void {
-    const last = this.#lastWritten.get(tokenHash);
-    if (last !== undefined && now - last < this.#debounceMs) return;
-    this.#lastWritten.delete(tokenHash);
-    this.#lastWritten.set(tokenHash, now);
-    if (this.#lastWritten.size > MAX_TRACKED_TOKENS) {
-      this.#lastWritten.delete(this.#lastWritten.keys().next().value!);
-    }
-    // Marked: it writes no row search keeps a copy of, so those copies stay (write_count.ts).
-    const update = this.#db.updateTable("user_tokens").set({ last_used_at: new Date(now) })
-      .where("token_hash", "=", tokenHash);
-    const write = this.#db.executeQuery(keepingCopies(update.compile()))
-      .then(
-        () => {},
-        (err) => this.#log.warn("could not record API token use", { err, tokenHash }),
-      )
-      .finally(() => this.#pendingWrites.delete(write));
-    this.#pendingWrites.add(write);
+  drain(): Promise<void> {
+    return this.#keys.drain();
   }
 }
 

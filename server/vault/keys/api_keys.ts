@@ -1,12 +1,13 @@
 /**
  * API keys: `vault_` + 256 random bits (base64url), shown once at minting and stored only as their
- * SHA-256. A key is scoped read or read-write, may expire, and is refused once its owner is
- * disabled. How many requests a key may make is keys/key_budget.ts's business.
+ * SHA-256 (internal/auth/api_keys.ts, the store memsvc's tokens use too). A key is scoped read or
+ * read-write, may expire, and is refused once its owner is disabled. How many requests a key may make
+ * is keys/key_budget.ts's business.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { Caller } from "../../../internal/auth/mod.ts";
+import { ApiKeyStore, type ApiKeyTable, type Caller, type StoredKey } from "../../../internal/auth/mod.ts";
+import type { Logger } from "../../../internal/log/mod.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
 export const KEY_PREFIX = "vault_";
@@ -39,83 +40,72 @@ export const mintedKey = apiKey.extend({
 
 export type ApiKey = z.output<typeof apiKey>;
 
-export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+/** The vault's api_keys table, as the shared store (internal/auth/api_keys.ts) names its columns. */
+const API_KEYS: ApiKeyTable = {
+  name: "api_keys",
+  id: "id",
+  hash: "key_hash",
+  userId: "user_id",
+  label: "name",
+  createdAt: "created_at",
+  lastUsedAt: "last_used_at",
+  prefix: "prefix",
+  expiresAt: "expires_at",
+};
+
+/**
+ * The vault's keys: ids of their own, a shown prefix, a scope, an expiry. The request budget's
+ * columns (bucket_tokens, bucket_at) are keys/shared_key_buckets.ts's.
+ */
+export function vaultKeyStore(db: Kysely<VaultDatabase>, log?: Logger): ApiKeyStore {
+  return new ApiKeyStore(db, {
+    keyPrefix: KEY_PREFIX,
+    table: API_KEYS,
+    newId: () => crypto.randomUUID(),
+    shownPrefixLength: SHOWN_PREFIX_LENGTH,
+    extra: ["scope"],
+    log,
+  });
+}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function toKey(row: {
-  id: string;
-  name: string;
-  prefix: string;
-  scope: "read" | "read-write";
-  created_at: Date;
-  expires_at: Date | null;
-  last_used_at: Date | null;
-}): ApiKey {
+function toKey(stored: StoredKey): ApiKey {
   return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    scope: row.scope,
-    createdAt: row.created_at.toISOString(),
-    expiresAt: iso(row.expires_at),
-    lastUsedAt: iso(row.last_used_at),
+    id: stored.id,
+    name: stored.label,
+    prefix: stored.prefix!,
+    scope: stored.extra.scope as ApiKey["scope"],
+    createdAt: stored.createdAt.toISOString(),
+    expiresAt: iso(stored.expiresAt),
+    lastUsedAt: iso(stored.lastUsedAt),
   };
 }
 
-const LISTED = ["id", "name", "prefix", "scope", "created_at", "expires_at", "last_used_at"] as const;
-
 export async function mintKey(
-  db: Kysely<VaultDatabase>,
+  keys: ApiKeyStore,
   userId: string,
   input: z.output<typeof mintKeyBody>,
 ): Promise<ApiKey & { key: string }> {
-  const key = KEY_PREFIX + randomBytes(32).toString("base64url");
-  const row = await db.insertInto("api_keys").values({
-    id: crypto.randomUUID(),
-    user_id: userId,
-    name: input.name,
-    prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
-    key_hash: hashKey(key),
-    scope: input.scope,
-    expires_at: input.expiresAt ? new Date(input.expiresAt) : null,
-  }).returning(LISTED).executeTakeFirstOrThrow();
-  return { ...toKey(row), key };
+  const { key, stored } = await keys.create(userId, input.name, {
+    values: { scope: input.scope },
+    expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+  });
+  return { ...toKey(stored), key };
 }
 
-export async function listKeys(db: Kysely<VaultDatabase>, userId: string): Promise<ApiKey[]> {
-  const rows = await db.selectFrom("api_keys").select(LISTED).where("user_id", "=", userId)
-    .orderBy("created_at", "desc").execute();
-  return rows.map(toKey);
-}
-
-/** Whether the caller had such a key (another user's key is as unknown as a missing one). */
-export async function revokeKey(db: Kysely<VaultDatabase>, userId: string, id: string): Promise<boolean> {
-  const row = await db.deleteFrom("api_keys").where("id", "=", id).where("user_id", "=", userId)
-    .returning("id").executeTakeFirst();
-  return row !== undefined;
+export async function listKeys(keys: ApiKeyStore, userId: string): Promise<ApiKey[]> {
+  return (await keys.list(userId)).map(toKey);
 }
 
 /** The caller a key stands for, or undefined when it is unknown, expired, or its owner disabled. */
-export async function resolveKey(
-  db: Kysely<VaultDatabase>,
-  key: string,
-): Promise<Omit<Caller, "via"> | undefined> {
-  const counted = await db.updateTable("api_keys")
-    .set({ last_used_at: sql`now()` })
-    .where("key_hash", "=", hashKey(key))
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", sql<Date>`now()`)]))
-    .returning(["user_id", "scope", "key_hash"])
-    .executeTakeFirst();
-  if (!counted) return undefined;
-  const user = await db.selectFrom("user").select(["id", "email", "role", "banned"])
-    .where("id", "=", counted.user_id).executeTakeFirst();
-  if (!user || user.banned) return undefined;
-  return {
-    userId: user.id,
-    email: user.email,
-    role: user.role === "admin" ? "admin" : "user",
-    tokenHash: counted.key_hash,
-    scope: counted.scope,
+export async function resolveKey(keys: ApiKeyStore, key: string): Promise<Omit<Caller, "via"> | undefined> {
+  const owner = await keys.resolve(key);
+  return owner && {
+    userId: owner.userId,
+    email: owner.email,
+    role: owner.role,
+    tokenHash: owner.hash,
+    scope: owner.extra.scope as ApiKey["scope"],
   };
 }

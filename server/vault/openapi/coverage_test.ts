@@ -33,6 +33,7 @@ const app = createVaultApp({
     trustedOrigins: [],
     log: silentLogger,
   }),
+  keys: unused,
   limiters: { signIn: limiter(), password: limiter(), signUp: limiter(), apiKeys: limiter() },
   notes: { store: unused, sync: unused },
   mcp: { registry: unused },

@@ -10,10 +10,10 @@ import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { writeAudit } from "../../../internal/audit/mod.ts";
-import { callerOf } from "../../../internal/auth/mod.ts";
+import { type ApiKeyStore, callerOf } from "../../../internal/auth/mod.ts";
 import type { VaultEnv } from "../env.ts";
 import type { AccessEnded } from "../live/access_watch.ts";
-import { apiKey, listKeys, mintedKey, mintKey, mintKeyBody, revokeKey } from "../keys/api_keys.ts";
+import { apiKey, listKeys, mintedKey, mintKey, mintKeyBody } from "../keys/api_keys.ts";
 import { defineRoute, idParams, mountRoute } from "../openapi/route_spec.ts";
 import type { VaultDatabase } from "../store/db.ts";
 
@@ -72,12 +72,12 @@ export const apiKeyApi = {
 };
 
 export function apiKeyRoutes(
-  { db, access }: { db: Kysely<VaultDatabase>; access?: AccessEnded },
+  { db, keys, access }: { db: Kysely<VaultDatabase>; keys: ApiKeyStore; access?: AccessEnded },
 ): Hono<VaultEnv> {
   const app = new Hono<VaultEnv>();
   mountRoute(app, apiKeyApi.mint, async (c, { body }) => {
     const caller = callerOf(c);
-    const minted = await mintKey(db, caller.userId, body);
+    const minted = await mintKey(keys, caller.userId, body);
     await writeAudit(db, {
       actorId: caller.userId,
       action: "api-key.create",
@@ -87,10 +87,10 @@ export function apiKeyRoutes(
     });
     return c.json(minted, 201);
   });
-  mountRoute(app, apiKeyApi.list, async (c) => c.json({ keys: await listKeys(db, callerOf(c).userId) }));
+  mountRoute(app, apiKeyApi.list, async (c) => c.json({ keys: await listKeys(keys, callerOf(c).userId) }));
   mountRoute(app, apiKeyApi.revoke, async (c, { params }) => {
     const caller = callerOf(c);
-    if (!(await revokeKey(db, caller.userId, params.id))) {
+    if (!(await keys.revoke(caller.userId, params.id))) {
       throw new HTTPException(404, { message: "no such API key" });
     }
     access?.ended([caller.userId]);

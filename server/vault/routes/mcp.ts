@@ -5,70 +5,28 @@
  * A read-only key's session offers only the reading tools; the notes API refuses it writes as well.
  */
 import { Hono } from "hono";
-import { z } from "zod";
 import { callerOf } from "../../../internal/auth/mod.ts";
 import type { SessionRegistry } from "../../../internal/mcp/sessions.ts";
+import { streamableHttpSpecs } from "../../../internal/mcp/route_specs.ts";
 import { handleStreamableHttp } from "../../../internal/mcp/streamable_http.ts";
 import type { VaultEnv } from "../env.ts";
 import { createVaultMcpServer } from "../mcp/mcp_server.ts";
 import { authInfoFor, notesApiFor } from "../mcp/note_tools.ts";
-import { defineRoute, mountRoute } from "../openapi/route_spec.ts";
+import { mountRoute } from "../openapi/route_spec.ts";
 import type { NotesDeps } from "./notes.ts";
 import type { PluginManager } from "../plugins/plugin_manager.ts";
 
-const jsonRpc = z.looseObject({ jsonrpc: z.literal("2.0") }).describe("a JSON-RPC 2.0 message");
-const jsonRpcError = z.object({
-  jsonrpc: z.literal("2.0"),
-  error: z.object({ code: z.number().int(), message: z.string() }),
-  id: z.null(),
-}).meta({ id: "JsonRpcError" });
-const transportErrors = {
-  400: { description: "not JSON, or no valid session: send initialize first", schema: jsonRpcError },
-  404: {
-    description: "the session is gone (idle too long, or ended): initialize again",
-    schema: jsonRpcError,
-  },
-};
-const common = {
+export const mcpApi = streamableHttpSpecs({
   tag: "mcp",
   path: "/api/mcp",
   access: "apiKey",
   description: "MCP Streamable HTTP. POST `initialize` to open a session (`Mcp-Session-Id` in the answer), " +
     "then send the header with every request. The tools and their rules come in the initialize result's " +
     "`instructions`; a read-only key gets the reading tools only. Idle sessions end after VAULT_MCP_IDLE_MS.",
-} as const;
-
-export const mcpApi = {
-  post: defineRoute({
-    ...common,
-    method: "post",
-    operationId: "mcpPost",
-    summary: "MCP: send JSON-RPC messages",
-    rawBody: { description: "a JSON-RPC message or a batch", schema: z.union([jsonRpc, z.array(jsonRpc)]) },
-    responses: {
-      200: { description: "the answer, as JSON or as an SSE stream (text/event-stream)", schema: jsonRpc },
-      202: { description: "accepted (notifications and responses)" },
-      ...transportErrors,
-    },
-  }),
-  get: defineRoute({
-    ...common,
-    method: "get",
-    operationId: "mcpStream",
-    summary: "MCP: the session's server-to-client SSE stream (note changes arrive as log messages)",
-    responses: {
-      200: { description: "an SSE stream", contentType: "text/event-stream" },
-      ...transportErrors,
-    },
-  }),
-  delete: defineRoute({
-    ...common,
-    method: "delete",
-    operationId: "mcpClose",
-    summary: "MCP: end a session",
-    responses: { 200: { description: "closed" }, ...transportErrors },
-  }),
-};
+}, {
+  streamSummary: "MCP: the session's server-to-client SSE stream (note changes arrive as log messages)",
+  goneDescription: "the session is gone (idle too long, or ended): initialize again",
+});
 
 export function mcpRoutes(
   deps: NotesDeps & { registry: SessionRegistry; plugins?: PluginManager },

@@ -457,88 +457,8 @@ export function notesRoutes({ db, store, sync }: NotesDeps): Hono<VaultEnv> {
     async (c, { body }) => c.json(await store.rename(callerOf(c).userId, body.from, body.to)),
   );
 
-  mount(notesApi.trash, async (c) => {
-    const entries = await store.listTrash(callerOf(c).userId);
-    return c.json({ entries: entries.map((e) => ({ ...e, deletedAt: e.deletedAt.toISOString() })) });
-  });
-
-  mount(
-    notesApi.restore,
-    async (c, { params }) => c.json(iso(await store.restore(callerOf(c).userId, params.id))),
-  );
-
-  mount(notesApi.purge, async (c, { params }) => {
-    const { userId } = callerOf(c);
-    if (!(await store.listTrash(userId)).some((e) => e.id === params.id)) {
-      throw refusal(404, "not_found", "no such trash entry");
-    }
-    await store.purgeTrash(userId, params.id);
-    return c.body(null, 204);
-  });
-
-  mount(notesApi.createFolder, async (c, { body }) => {
-    await store.createFolder(callerOf(c).userId, body.path);
-    return c.json({ ok: true as const }, 201);
-  });
-
-  mount(notesApi.deleteFolder, async (c, { query }) => {
-    await store.deleteFolder(callerOf(c).userId, query.path);
-    return c.body(null, 204);
-  });
-
-  mount(notesApi.tags, async (c) => {
-    const tags = (await store.index(callerOf(c).userId)).tags();
-    return c.json({
-      tags: [...tags].map(([tag, notes]) => ({ tag, notes })).sort((a, b) => a.tag.localeCompare(b.tag)),
-    });
-  });
-
-  mount(notesApi.backlinks, async (c, { query }) => {
-    const who = await target(callerOf(c).userId, query.owner, query.path, "read");
-    await sync.settled(who);
-    const rel = normalizeNotePath(query.path);
-    const found = await backlinks(db, who, rel);
-    const visible = who === callerOf(c).userId ? found : (await Promise.all(
-      found.map(async (b) => (await permissionFor(db, callerOf(c).userId, who, b.path)) ? b : undefined),
-    )).filter((b) => b !== undefined);
-    return c.json({ backlinks: visible });
-  });
-
-  mount(notesApi.links, async (c, { query }) => {
-    const who = await target(callerOf(c).userId, query.owner, query.path, "read");
-    await sync.settled(who);
-    const links = await outgoingLinks(db, who, normalizeNotePath(query.path));
-    if (who === callerOf(c).userId) return c.json({ links });
-    // Another user's note: what its links point to is theirs to show only where shared too.
-    const shown = await Promise.all(
-      links.map(async (l) => (await permissionFor(db, callerOf(c).userId, who, l.target)) ? l : undefined),
-    );
-    return c.json({ links: shown.filter((l) => l !== undefined) });
-  });
-
-  mount(notesApi.unresolved, async (c) => {
-    const { userId } = callerOf(c);
-    await sync.settled(userId);
-    return c.json({ links: await unresolvedLinks(db, userId) });
-  });
-
-  mount(notesApi.graph, async (c, { query }) => {
-    const { userId } = callerOf(c);
-    const center = query.center === undefined ? undefined : normalizeNotePath(query.center);
-    const who = center === undefined && query.owner && query.owner !== userId
-      ? query.owner
-      : await target(userId, query.owner, center ?? "", "read");
-    await sync.settled(who);
-    const graph = await linkGraph(db, who, { center, depth: query.depth });
-    if (who === userId) return c.json(graph);
-    const shares = (await sharesReceived(db, userId)).filter((s) => s.ownerId === who);
-    const visible = (p: string) => shares.some((s) => covers(s.path, p));
-    return c.json({
-      ...graph,
-      nodes: graph.nodes.filter((n) => visible(n.path)),
-      edges: graph.edges.filter((e) => visible(e.source) && visible(e.target)),
-    });
-  });
+  trashAndFolderRoutes(mount, store);
+  linkRoutes(mount, { db, sync }, target);
 
   mount(notesApi.daily, async (c, { body }) => {
     const { date, ...config } = body;
@@ -610,4 +530,103 @@ export function notesRoutes({ db, store, sync }: NotesDeps): Hono<VaultEnv> {
   });
 
   return app;
+}
+
+/** How notesRoutes mounts a route: its errors become the notes' structured refusals. */
+type Mount = <S extends RouteSpec>(s: S, h: RouteHandler<VaultEnv, S>) => void;
+/** Whose files a request works on (notesRoutes' `target`). */
+type Target = (
+  userId: string,
+  ownerId: string | undefined,
+  rawPath: string,
+  need: Permission,
+) => Promise<string>;
+
+/** The trash, folders and tags of the caller's own notes. */
+function trashAndFolderRoutes(mount: Mount, store: NotesDeps["store"]): void {
+  mount(notesApi.trash, async (c) => {
+    const entries = await store.listTrash(callerOf(c).userId);
+    return c.json({ entries: entries.map((e) => ({ ...e, deletedAt: e.deletedAt.toISOString() })) });
+  });
+
+  mount(
+    notesApi.restore,
+    async (c, { params }) => c.json(iso(await store.restore(callerOf(c).userId, params.id))),
+  );
+
+  mount(notesApi.purge, async (c, { params }) => {
+    const { userId } = callerOf(c);
+    if (!(await store.listTrash(userId)).some((e) => e.id === params.id)) {
+      throw refusal(404, "not_found", "no such trash entry");
+    }
+    await store.purgeTrash(userId, params.id);
+    return c.body(null, 204);
+  });
+
+  mount(notesApi.createFolder, async (c, { body }) => {
+    await store.createFolder(callerOf(c).userId, body.path);
+    return c.json({ ok: true as const }, 201);
+  });
+
+  mount(notesApi.deleteFolder, async (c, { query }) => {
+    await store.deleteFolder(callerOf(c).userId, query.path);
+    return c.body(null, 204);
+  });
+
+  mount(notesApi.tags, async (c) => {
+    const tags = (await store.index(callerOf(c).userId)).tags();
+    return c.json({
+      tags: [...tags].map(([tag, notes]) => ({ tag, notes })).sort((a, b) => a.tag.localeCompare(b.tag)),
+    });
+  });
+}
+
+/** Backlinks, outgoing and unresolved links and the graph: of shared notes, only what is shared shows. */
+function linkRoutes(mount: Mount, { db, sync }: Pick<NotesDeps, "db" | "sync">, target: Target): void {
+  mount(notesApi.backlinks, async (c, { query }) => {
+    const who = await target(callerOf(c).userId, query.owner, query.path, "read");
+    await sync.settled(who);
+    const rel = normalizeNotePath(query.path);
+    const found = await backlinks(db, who, rel);
+    const visible = who === callerOf(c).userId ? found : (await Promise.all(
+      found.map(async (b) => (await permissionFor(db, callerOf(c).userId, who, b.path)) ? b : undefined),
+    )).filter((b) => b !== undefined);
+    return c.json({ backlinks: visible });
+  });
+
+  mount(notesApi.links, async (c, { query }) => {
+    const who = await target(callerOf(c).userId, query.owner, query.path, "read");
+    await sync.settled(who);
+    const links = await outgoingLinks(db, who, normalizeNotePath(query.path));
+    if (who === callerOf(c).userId) return c.json({ links });
+    // Another user's note: what its links point to is theirs to show only where shared too.
+    const shown = await Promise.all(
+      links.map(async (l) => (await permissionFor(db, callerOf(c).userId, who, l.target)) ? l : undefined),
+    );
+    return c.json({ links: shown.filter((l) => l !== undefined) });
+  });
+
+  mount(notesApi.unresolved, async (c) => {
+    const { userId } = callerOf(c);
+    await sync.settled(userId);
+    return c.json({ links: await unresolvedLinks(db, userId) });
+  });
+
+  mount(notesApi.graph, async (c, { query }) => {
+    const { userId } = callerOf(c);
+    const center = query.center === undefined ? undefined : normalizeNotePath(query.center);
+    const who = center === undefined && query.owner && query.owner !== userId
+      ? query.owner
+      : await target(userId, query.owner, center ?? "", "read");
+    await sync.settled(who);
+    const graph = await linkGraph(db, who, { center, depth: query.depth });
+    if (who === userId) return c.json(graph);
+    const shares = (await sharesReceived(db, userId)).filter((s) => s.ownerId === who);
+    const visible = (p: string) => shares.some((s) => covers(s.path, p));
+    return c.json({
+      ...graph,
+      nodes: graph.nodes.filter((n) => visible(n.path)),
+      edges: graph.edges.filter((e) => visible(e.source) && visible(e.target)),
+    });
+  });
 }

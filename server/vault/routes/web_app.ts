@@ -9,7 +9,7 @@
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "../../../internal/http/mod.ts";
-import { type AppBundle, appPage, loadAppBundle, spaRoutes } from "../../../internal/web/mod.ts";
+import { appAssets, type AppBundle, appPage, loadAppBundle, spaRoutes } from "../../../internal/web/mod.ts";
 
 /** The embedded bundle, else .cache/web/vault when running from source; undefined when not built. */
 export const loadVaultWebBundle = (dir?: string) => loadAppBundle("vault", dir);
@@ -31,20 +31,11 @@ export interface WebAppRoutesDeps {
 }
 
 export function webAppRoutes({ bundle, csp, oauthProviders }: WebAppRoutesDeps): Hono<AppEnv> {
-  const icon = { body: new TextEncoder().encode(ICON), type: "image/svg+xml" };
   return spaRoutes({
     base: "/",
     csp,
     pages: WEB_APP_PAGES,
-    assets: {
-      "icon.svg": { asset: icon, maxAgeSeconds: 86400 },
-      ...(bundle
-        ? {
-          [`vault.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
-          [`vault.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
-        }
-        : {}),
-    },
+    assets: appAssets("vault", bundle, ICON),
     page: bundle &&
       appPage({
         app: "vault",

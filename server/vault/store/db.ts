@@ -5,7 +5,7 @@
 import type { Generated } from "kysely";
 import type { AuditTables } from "../../../internal/audit/mod.ts";
 import type { IdentityTables } from "../../../internal/auth/mod.ts";
-import { type Database, migrate, openDatabase } from "../../../internal/db/mod.ts";
+import { type Database, openMigratedDatabase } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { SearchTables } from "../search/mod.ts";
 import { migrations } from "./migrations/mod.ts";
@@ -136,15 +136,8 @@ export interface VaultStore {
   applied: string[];
 }
 
-export async function openVaultStore(
+export function openVaultStore(
   options: { url?: string; dataDir?: string; log?: Logger },
 ): Promise<VaultStore> {
-  const database = await openDatabase<VaultDatabase>(options);
-  try {
-    const { applied } = await migrate(database.db, migrations, options.log);
-    return { database, applied };
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
+  return openMigratedDatabase<VaultDatabase>(options, migrations);
 }
