@@ -25,21 +25,28 @@ export function DataTable<T>(props: {
   columns: readonly (Column<T> | false)[];
   rows: readonly T[];
   rowKey: (row: T, index: number) => string | number;
+  /** Attributes of a row: data-* for tests and scripts, a class. */
+  rowProps?: (row: T) => Record<string, string>;
   /** A class beside `table`. */
   class?: string;
+  /** The table itself named by `label` (aria-label) and its header cells scope="col" (the dashboard's tables). */
+  named?: boolean;
 }) {
   const columns = props.columns.filter((c): c is Column<T> => c !== false);
   return (
     <TableWrap label={props.label}>
-      <table class={props.class ? `table ${props.class}` : "table"}>
+      <table
+        class={props.class ? `table ${props.class}` : "table"}
+        {...(props.named ? { "aria-label": props.label } : {})}
+      >
         <thead>
           <tr>
-            {columns.map((c, i) => <th key={i}>{c.header}</th>)}
+            {columns.map((c, i) => <th key={i} {...(props.named ? { scope: "col" } : {})}>{c.header}</th>)}
           </tr>
         </thead>
         <tbody>
           {props.rows.map((row, i) => (
-            <tr key={props.rowKey(row, i)}>
+            <tr key={props.rowKey(row, i)} {...props.rowProps?.(row)}>
               {columns.map((c, j) => <td key={j} class={c.class}>{c.cell(row)}</td>)}
             </tr>
           ))}
