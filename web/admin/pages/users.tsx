@@ -13,6 +13,7 @@ import {
   PageHeader,
   Time,
   useAction,
+  useListAction,
   useLoad,
 } from "../components.tsx";
 import type { Me } from "../main.tsx";
@@ -38,20 +39,8 @@ function UserList({ me }: { me: Me }) {
   const [creating, setCreating] = useState(false);
   const [passwordFor, setPasswordFor] = useState<AdminUser>();
   const [removing, setRemoving] = useState<AdminUser>();
-  const [done, setDone] = useState<string>();
-  const action = useAction();
-
-  const act = async (what: () => Promise<unknown>, message: string) => {
-    setDone(undefined);
-    const ok = await action.run(async () => {
-      await what();
-      return true;
-    });
-    if (ok) {
-      setDone(message);
-      await users.reload();
-    }
-  };
+  const action = useListAction(users.reload);
+  const { act, done, setDone } = action;
 
   return (
     <>
