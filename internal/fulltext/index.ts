@@ -937,6 +937,23 @@ export class FullTextIndex<M = undefined> {
     return false;
   }
 
+  /**
+   * Whether some document holds the term (a stem, as ParsedQuery's) in the field: e.g. whether a query's
+   * word names one of the speakers. Reads the term's postings up to the first such document; a field
+   * no document has costs nothing.
+   */
+  inField(term: string, field: string): boolean {
+    const f = this.#fields.findIndex(([name]) => name === field);
+    if (f < 0 || this.#lengthSums[f] === 0) return false;
+    const t = this.#termIds.get(term);
+    const p = t === undefined ? undefined : this.#postings[t];
+    if (!p || p.df === 0) return false;
+    for (let i = 0; i < p.length; i++) {
+      if (p.tfs[i * p.fieldCount + f]! > 0 && this.#ids[p.docs[i]!] !== undefined) return true;
+    }
+    return false;
+  }
+
   /** Whether the document holds the term in an excludable field. */
   #holds(p: Postings, doc: number): boolean {
     const i = p.seek(doc, 0);

@@ -33,7 +33,12 @@ import { postgresCpuMs } from "./postgres_cpu.ts";
 import { procStat } from "./proc_stat.ts";
 import { startMem0 } from "./peers/mem0.ts";
 import { startServerMemory } from "./peers/server_memory.ts";
-import { BuiltinEmbedder, MiniLMEmbedder, StaticEmbedder } from "../../server/memsvc/embeddings/mod.ts";
+import {
+  BgeSmallEmbedder,
+  BuiltinEmbedder,
+  MiniLMEmbedder,
+  StaticEmbedder,
+} from "../../server/memsvc/embeddings/mod.ts";
 import { measureEmbedder } from "./embedders.ts";
 import { measureRecall, type RecallFigures, recallSets, serverMemoryRecall } from "./recall.ts";
 import { type LatencySummary, type LoadResult, runLoad, summarize } from "./stats.ts";
@@ -480,6 +485,7 @@ if (runs("recall")) {
     await measureEmbedder(new BuiltinEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
     await measureEmbedder(new StaticEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
     await measureEmbedder(new MiniLMEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
+    await measureEmbedder(new BgeSmallEmbedder(), quick ? 128 : 512, quick ? 20 : 100),
   ];
 }
 
