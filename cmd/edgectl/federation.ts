@@ -9,7 +9,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { listObjects } from "../../internal/k8s/resources.ts";
 import { listDocument, withoutManagedFields } from "../../internal/k8s/table.ts";
-import { parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { parseDuration } from "../../internal/duration/duration.ts";
 import { OUTPUT_ENV, useKubeOptions, withSession } from "./flags.ts";
 import { apiResource } from "../../internal/edgeproxy/objects.ts";
 import {

@@ -27,7 +27,7 @@ import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import type { Endpoint } from "../../internal/edgeproxy/endpoint.ts";
 import { parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
 import { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
-import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/duration/duration.ts";
 import { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
 
 export const OUTPUT_ENV = "EDGECTL_OUTPUT";

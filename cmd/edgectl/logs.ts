@@ -7,7 +7,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, untilInterrupted } from "../../internal/cli/mod.ts";
 import { parseAccessLine } from "../../internal/edgeproxy/access_log.ts";
-import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/duration/duration.ts";
 import { DEFAULT_TAIL, parseTail, proxyNamespaceOption, useKubeOptions, withSession } from "./flags.ts";
 import {
   followLogs,

@@ -11,7 +11,7 @@ import {
   parseAccessLine,
   printRecords,
 } from "../../internal/edgeproxy/access_log.ts";
-import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/duration/duration.ts";
 import { OUTPUT_ENV, parseTail, proxyNamespaceOption, useKubeOptions, withSession } from "./flags.ts";
 import {
   followLogs,

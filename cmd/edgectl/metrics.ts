@@ -5,7 +5,7 @@
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Cell, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { parseDuration } from "../../internal/duration/duration.ts";
 import { OUTPUT_ENV, promDuration, prometheusFor } from "./flags.ts";
 import { registerDashboard } from "./metrics_dashboard.ts";
 import { DEFAULT_PROMETHEUS_URL, parseTime } from "../../internal/edgeproxy/prometheus_client.ts";

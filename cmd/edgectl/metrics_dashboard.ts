@@ -6,7 +6,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { CliError, type Io } from "../../internal/cli/mod.ts";
-import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/duration/duration.ts";
 import { promDuration, prometheusFor } from "./flags.ts";
 import { renderFrame, runLive, takeSnapshot } from "../../internal/edgeproxy/metrics_dashboard.ts";
 

@@ -5,7 +5,7 @@
  */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { DURATION_UNITS, parseDuration } from "../../internal/edgeproxy/duration.ts";
+import { DURATION_UNITS, parseDuration } from "../../internal/duration/duration.ts";
 import { DEFAULT_TRACE_ENDPOINT } from "../../internal/edgeproxy/jaeger_client.ts";
 import { jaegerFor, OUTPUT_ENV } from "./flags.ts";
 import { parseTime } from "../../internal/edgeproxy/prometheus_client.ts";

@@ -1,8 +1,8 @@
 /** `gitsync-manager console`: the read-only web console (controller/gitsync/console). */
 import { type Command, Option } from "@commander-js/extra-typings";
-import { addExamples, CliError } from "../../internal/cli/mod.ts";
-import { createLogger, LOG_LEVELS, type LogLevel } from "../../internal/log/mod.ts";
-import type { OidcMode } from "../../controller/gitsync/console/app.ts";
+import { addExamples } from "../../internal/cli/mod.ts";
+import { LOG_LEVELS, type LogLevel } from "../../internal/log/mod.ts";
+import { parseBindAddress } from "../../controller/gitsync/manager/options.ts";
 
 export const SESSION_KEY_ENV = "GITSYNC_CONSOLE_SESSION_KEY";
 export const OIDC_SECRET_ENV = "GITSYNC_CONSOLE_OIDC_CLIENT_SECRET";
@@ -52,13 +52,7 @@ export function registerConsole(program: Command) {
       ),
     )
     .action(async (flags, cmd) => {
-      // The console's server, OIDC client and Kubernetes client load here, not at every start.
-      const { serve } = await import("../../internal/http/mod.ts");
-      const { loadKubeconfig } = await import("../../internal/k8s/mod.ts");
-      const { OidcClient } = await import("../../internal/oidc/mod.ts");
-      const { parseBindAddress } = await import("../../controller/gitsync/manager.ts");
-      const { consoleApp } = await import("../../controller/gitsync/console/app.ts");
-      const { loadConsoleBundle } = await import("../../controller/gitsync/console/page.ts");
+      // The console's server, OIDC client and Kubernetes client load when it serves, not at every start.
       const { loadSessionKey } = await import("../../controller/gitsync/console/session_cookie.ts");
       // Validate everything before connecting anywhere.
       let bind: { host: string; port: number };
@@ -82,38 +76,27 @@ export function registerConsole(program: Command) {
       } catch (err) {
         return cmd.error(`${(err as Error).message} (--session-key-file or $${SESSION_KEY_ENV})`);
       }
-      const log = createLogger({ level: flags.logLevel, bindings: { service: "gitsync-console" } });
-      const config = loadKubeconfig({
-        ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
+      const { serveConsole } = await import("../../controller/gitsync/console/serve.ts");
+      const secret = flags.oidcClientSecret ?? process.env[OIDC_SECRET_ENV];
+      await serveConsole({
+        bind,
+        sessionKey,
+        logLevel: flags.logLevel,
+        ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
         ...(flags.context ? { context: flags.context } : {}),
-      });
-      let oidc: OidcMode | undefined;
-      if (flags.oidcIssuer) {
-        try {
-          const secret = flags.oidcClientSecret ?? process.env[OIDC_SECRET_ENV];
-          oidc = {
-            client: await OidcClient.discover({
+        ...(flags.oidcIssuer
+          ? {
+            oidc: {
               issuer: flags.oidcIssuer,
               clientId: flags.oidcClientId!,
               ...(secret ? { clientSecret: secret } : {}),
               redirectUrl: flags.oidcRedirectUrl!,
-            }),
-            serviceConfig: config,
-            usernameClaim: flags.oidcUsernameClaim,
-            groupsClaim: flags.oidcGroupsClaim,
-          };
-        } catch (err) {
-          throw new CliError(`OIDC: ${(err as Error).message}`);
-        }
-      }
-      const bundle = await loadConsoleBundle();
-      if (!bundle) {
-        log.warn("the console's pages are not built (deno task build gitsync-manager); serving the API only");
-      }
-      const app = consoleApp({ log, cluster: config.cluster, sessionKey, bundle, ...(oidc ? { oidc } : {}) });
-      serve(app, { hostname: bind.host, port: bind.port, log });
-      log.info("console ready", { mode: oidc ? "oidc" : "token", apiServer: config.cluster.server });
-      await new Promise(() => {}); // Runs until a stop signal.
+              usernameClaim: flags.oidcUsernameClaim,
+              groupsClaim: flags.oidcGroupsClaim,
+            },
+          }
+          : {}),
+      });
     });
   addExamples(command, [
     `# Token sign-in, key from the environment\n${SESSION_KEY_ENV}=$(openssl rand -hex 32) gitsync-manager console`,

@@ -6,11 +6,11 @@
 import { stat } from "node:fs/promises";
 import type { Command } from "@commander-js/extra-typings";
 import { Option } from "@commander-js/extra-typings";
-import { addExamples, type Io } from "../../internal/cli/mod.ts";
+import { addExamples, type Io, printResult, printYamlStream } from "../../internal/cli/mod.ts";
+import { listDocument } from "../../internal/k8s/table.ts";
 import { redact } from "../../controller/gitsync/redact.ts";
 import { DEFAULT_KUBE_VERSION } from "../../controller/gitsync/render/kube_version.ts";
-import { parseRemoteUrl, RemoteUrlError } from "../../controller/gitsync/source/git/remote_url.ts";
-import { isUrl, type RenderFlags } from "./render_flags.ts";
+import { isRemote, parseRemoteUrl, RemoteUrlError } from "../../controller/gitsync/source/git/remote_url.ts";
 
 const RENDER_TYPES = ["yaml", "kustomize", "helm"] as const;
 
@@ -66,7 +66,7 @@ export function registerRender(program: Command, io: Io) {
     .action(async (flags, cmd) => {
       // Validate before any I/O: a bad URL or a missing folder is a usage error.
       const repository = flags.repository;
-      if (isUrl(repository)) {
+      if (isRemote(repository)) {
         try {
           const { transport } = parseRemoteUrl(repository);
           if (transport === "ssh") {
@@ -97,12 +97,19 @@ export function registerRender(program: Command, io: Io) {
           cmd.error(`--chart-version: ${(err as Error).message}`);
         }
       }
-      if (!isUrl(repository) && !(await stat(repository).catch(() => undefined))?.isDirectory()) {
+      if (!isRemote(repository) && !(await stat(repository).catch(() => undefined))?.isDirectory()) {
         cmd.error(`--repository ${repository}: no such folder`);
       }
       // The renderers, Git and the chart client load here: --help and the other commands never need them.
-      const { render } = await import("./render_source.ts");
-      await render(io, flags as RenderFlags);
+      const { renderOffline } = await import("../../controller/gitsync/render/offline.ts");
+      const { objects, renderer } = await renderOffline(flags, (line) => io.stderr.write(`${line}\n`));
+      io.stderr.write(`rendered ${objects.length} object(s) with ${renderer}\n`);
+      if (flags.output === "yaml") return printYamlStream(io, objects);
+      printResult(io, listDocument(objects), flags.output, {
+        headers: ["kind", "namespace", "name"],
+        rows: (l) => l.items.map((o) => [o.kind, o.metadata?.namespace, o.metadata?.name]),
+        empty: "No objects rendered.",
+      });
     });
   addExamples(command, [
     "# Render a folder of your working copy (Kustomize when it holds a kustomization.yaml)\n" +

@@ -5,25 +5,15 @@ import { join } from "node:path";
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { Option } from "@commander-js/extra-typings";
 import { addExamples, CliError } from "../../internal/cli/mod.ts";
-import type { KubeClient } from "../../internal/k8s/mod.ts";
-import {
-  createLogger,
-  LOG_LEVELS,
-  type Logger,
-  type LogLevel,
-  TIME_ENCODINGS,
-  type TimeEncoding,
-} from "../../internal/log/mod.ts";
-import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
+import { LOG_LEVELS, type LogLevel, TIME_ENCODINGS, type TimeEncoding } from "../../internal/log/mod.ts";
 import { DEFAULT_DRIFT_WATCH_KINDS, parseWatchKind } from "../../controller/gitsync/drift_watch.ts";
-import type { LocalWebhook } from "../../controller/gitsync/approval/local_webhook.ts";
-import type { Manager } from "../../controller/gitsync/manager.ts";
 import {
   LOCAL_WEBHOOK_CONFIGURATION,
   WEBHOOK_CONFIGURATION,
-  WEBHOOK_SERVICE,
 } from "../../controller/gitsync/approval/webhook_names.ts";
 import { parseDuration } from "../../controller/gitsync/api/mod.ts";
+import { parseBindAddress } from "../../controller/gitsync/manager/options.ts";
+import type { RunOptions } from "../../controller/gitsync/manager/run.ts";
 
 /** Where controller-runtime managers look for serving certificates, so charts made for them fit. */
 const DEFAULT_CERT_DIR = join(tmpdir(), "k8s-webhook-server", "serving-certs");
@@ -163,29 +153,9 @@ type RunFlags = ReturnType<ReturnType<typeof runCommand>["opts"]>;
 
 type Cmd = CommandUnknownOpts;
 type BindAddress = { host: string; port: number };
-const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
-
-/** What the flags ask for, checked before anything connects anywhere. */
-interface RunOptions {
-  driftIntervalMs: number;
-  driftWatchKinds: string[];
-  healthProbe?: BindAddress;
-  metrics?: BindAddress & { secure?: { certFile: string; keyFile: string } };
-  receiver?: BindAddress;
-  webhookAt: BindAddress;
-  /** ENABLE_WEBHOOKS is not false. */
-  webhooksOn: boolean;
-  /** Where the webhook's certificate comes from, when the webhook is on. */
-  webhookCertificate?: "files" | "secret" | "local";
-  certFiles?: { certFile: string; keyFile: string };
-  validityMs: number;
-  caValidityMs: number;
-  /** Its webhook Secret, and its Lease unless --leader-election-namespace. */
-  managerNamespace: string;
-}
 
 /** Checks every flag (exit 2 with the flag named); reads only the certificate files' existence. */
-function validate(flags: RunFlags, cmd: Cmd, parseBindAddress: (text: string) => BindAddress): RunOptions {
+function validate(flags: RunFlags, cmd: Cmd): RunOptions {
   const bind = (flag: string, value: string) => {
     try {
       return parseBindAddress(value);
@@ -198,9 +168,7 @@ function validate(flags: RunFlags, cmd: Cmd, parseBindAddress: (text: string) =>
   }
   const driftIntervalMs = flags.driftResyncInterval === "0"
     ? 0
-    : DURATION.test(flags.driftResyncInterval)
-    ? parseDuration(flags.driftResyncInterval)
-    : cmd.error(
+    : parseDuration(flags.driftResyncInterval) ?? cmd.error(
       `--drift-resync-interval must be a duration like 30s or 5m, or 0, not "${flags.driftResyncInterval}"`,
     );
   const driftWatchKinds = flags.driftWatchKinds.split(",").map((k) => k.trim()).filter(Boolean);
@@ -261,10 +229,12 @@ function validateWebhook(
   "webhookAt" | "webhooksOn" | "webhookCertificate" | "certFiles" | "validityMs" | "caValidityMs"
 > {
   const webhooksOn = process.env.ENABLE_WEBHOOKS !== "false";
-  const duration = (flag: string, text: string) =>
-    DURATION.test(text) && parseDuration(text) >= 1000
-      ? parseDuration(text)
+  const duration = (flag: string, text: string) => {
+    const ms = parseDuration(text) ?? 0;
+    return ms >= 1000
+      ? ms
       : cmd.error(`${flag} must be a duration of at least 1s like 8760h or 90s, not "${text}"`);
+  };
   const validityMs = duration("--webhook-cert-validity", flags.webhookCertValidity);
   const caValidityMs = duration("--webhook-ca-validity", flags.webhookCaValidity);
   if (caValidityMs < 2 * validityMs) {
@@ -311,155 +281,11 @@ function validateWebhook(
   return { ...checked, webhookCertificate: "files", certFiles: { certFile, keyFile } };
 }
 
-/** The webhook's listener and certificate by source; with --local-webhook, the CA to register. */
-async function webhookOf(o: RunOptions, flags: RunFlags, client: KubeClient, log: Logger) {
-  const at = o.webhookAt;
-  if (o.webhookCertificate === "files") {
-    const { certificateFiles } = await import("../../controller/gitsync/approval/certificate_source.ts");
-    return { webhook: { ...at, certificate: certificateFiles(o.certFiles!.certFile, o.certFiles!.keyFile) } };
-  }
-  if (o.webhookCertificate === "secret") {
-    const { SelfManagedCertificate } = await import(
-      "../../controller/gitsync/approval/self_managed_certificate.ts"
-    );
-    const certificate = new SelfManagedCertificate({
-      client,
-      namespace: o.managerNamespace,
-      secretName: flags.webhookCertSecret!,
-      serviceName: WEBHOOK_SERVICE,
-      configurations: [{ kind: "MutatingWebhookConfiguration", name: WEBHOOK_CONFIGURATION }],
-      validityMs: o.validityMs,
-      caValidityMs: o.caValidityMs,
-      log,
-    });
-    return { webhook: { ...at, certificate } };
-  }
-  if (o.webhookCertificate === "local") {
-    const [{ issueCa, issueServing }, { fixedCertificate }] = await Promise.all([
-      import("../../controller/gitsync/approval/x509.ts"),
-      import("../../controller/gitsync/approval/certificate_source.ts"),
-    ]);
-    const ca = await issueCa({
-      commonName: "gitsync-local-webhook-ca",
-      notAfter: new Date(Date.now() + o.caValidityMs),
-    });
-    const leaf = await issueServing(ca, {
-      ipAddresses: ["127.0.0.1"],
-      dnsNames: ["localhost"],
-      notAfter: new Date(Date.now() + o.validityMs),
-    });
-    return {
-      webhook: { host: "127.0.0.1", port: at.port, certificate: fixedCertificate(leaf) },
-      localCa: ca.cert,
-    };
-  }
-  return {};
-}
-
-/** --local-webhook: the API server calls https://127.0.0.1:<port> while this process runs. */
-async function registerLocal(client: KubeClient, log: Logger, manager: Manager, caBundle: string) {
-  const { registerLocalWebhook } = await import("../../controller/gitsync/approval/local_webhook.ts");
-  let local: LocalWebhook;
-  try {
-    local = await registerLocalWebhook(client, { port: manager.webhookPort!, caBundle });
-  } catch (err) {
-    await manager.stop();
-    client.close();
-    throw new CliError(
-      `--local-webhook could not register MutatingWebhookConfiguration ${LOCAL_WEBHOOK_CONFIGURATION}: ` +
-        `${(err as Error).message}`,
-    );
-  }
-  log.info("local webhook registered", {
-    configuration: LOCAL_WEBHOOK_CONFIGURATION,
-    url: `https://127.0.0.1:${manager.webhookPort}`,
-  });
-  return local;
-}
-
-/** The action: validate, connect, start the manager, serve until a stop signal. */
+/** The action: validate, then (loading the controller only now) connect and serve until a stop signal. */
 async function run(flags: RunFlags, cmd: Cmd): Promise<void> {
-  // The controller (Kubernetes client, Git, renderers, OpenTelemetry) loads here, not at every start.
-  const [
-    { KubeClient },
-    { exitOnStopSignals, purgeFreedMemoryPromptly },
-    { parseBindAddress, startManager },
-  ] = await Promise.all([
-    import("../../internal/k8s/mod.ts"),
-    import("../../internal/platform/mod.ts"),
-    import("../../controller/gitsync/manager.ts"),
-  ]);
-  purgeFreedMemoryPromptly();
-  const o = validate(flags, cmd, parseBindAddress);
-
-  // zap's JSON (level, ts, logger, msg) as controller-runtime managers write it, so log pipelines built
-  // for Kubernetes controllers read gitsync-manager as they read the others.
-  const log = createLogger({
-    level: flags.zapDevel ? "debug" : flags.zapLogLevel,
-    format: flags.zapDevel ? "pretty" : flags.zapEncoder === "console" ? "zap-console" : "zap-json",
-    timeEncoding: flags.zapTimeEncoding,
-    bindings: { service: "gitsync-manager" },
-  });
-  const client = KubeClient.fromKubeconfig({
-    ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
-    userAgent: `gitsync-manager/${TOOL_VERSION}`,
-  });
-  if (!o.webhooksOn) {
-    log.warn(
-      "ENABLE_WEBHOOKS=false: the approval webhook is OFF, so approvals are ignored: nothing records who " +
-        "approved, and an approval annotation could be anyone's. Applications without spec.sync.automatic " +
-        "wait in AwaitingApproval and never roll out (nor roll back)",
-    );
-  }
-  const { webhook, localCa } = await webhookOf(o, flags, client, log);
-  const { startTracing } = await import("../../controller/gitsync/tracing.ts");
-  const tracing = startTracing(process.env, log);
-  if (tracing) log.info("tracing", { endpoint: tracing.endpoint });
-  const manager = await startManager({
-    client,
-    log,
-    cacheRoot: flags.cacheDir,
-    workers: Number(flags.concurrent),
-    driftIntervalMs: o.driftIntervalMs,
-    driftWatchKinds: o.driftWatchKinds,
-    ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
-    ...(o.healthProbe ? { healthProbe: o.healthProbe } : {}),
-    ...(webhook ? { webhook } : {}),
-    http2: flags.enableHttp2,
-    ...(o.metrics ? { metrics: o.metrics } : {}),
-    ...(o.receiver ? { receiver: o.receiver } : {}),
-    ...(flags.leaderElect
-      ? {
-        leaderElection: {
-          namespace: flags.leaderElectionNamespace ?? o.managerNamespace,
-          name: "gitsync-manager.sync.gitsync.io",
-        },
-      }
-      : {}),
-  });
-  const local = localCa ? await registerLocal(client, log, manager, localCa) : undefined;
-  log.info("listening", {
-    version: TOOL_VERSION,
-    ...(manager.healthProbePort !== undefined ? { port: manager.healthProbePort } : {}),
-    ...(manager.webhookPort !== undefined ? { webhookPort: manager.webhookPort } : {}),
-    ...(manager.metricsPort !== undefined ? { metricsPort: manager.metricsPort } : {}),
-    ...(manager.receiverPort !== undefined ? { receiverPort: manager.receiverPort } : {}),
-    leaderElect: flags.leaderElect,
-    http2: flags.enableHttp2,
-  });
-  exitOnStopSignals(log, async () => {
-    // The local configuration goes first: a webhook that no longer answers would block every
-    // Application write (failurePolicy Fail).
-    await local?.remove().catch((err) =>
-      log.warn("could not remove the local webhook configuration", { error: (err as Error).message })
-    );
-    await manager.stop();
-    await tracing?.shutdown();
-    client.close();
-    log.info("stopped");
-  });
-  await new Promise(() => {}); // Runs until a stop signal.
+  const o = validate(flags, cmd);
+  const { runManager } = await import("../../controller/gitsync/manager/run.ts");
+  await runManager(flags, o);
 }
 
 export function registerRun(program: Command) {

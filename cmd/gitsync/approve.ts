@@ -16,18 +16,15 @@ import {
   printResult,
   promptLine,
 } from "../../internal/cli/mod.ts";
-import type { KubeClient } from "../../internal/k8s/mod.ts";
-import { getApplication, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { failureText, followRollout, timeoutOption } from "./rollout_wait.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { followRollout, timeoutOption } from "./wait.ts";
+import { APPROVED_BY } from "../../controller/gitsync/api/mod.ts";
 import {
-  type Application,
-  APPROVE_DIGEST,
-  APPROVED_BY,
-  APPROVED_DIGEST,
-  APPROVED_REVISION,
-  type Revision,
-} from "../../controller/gitsync/api/mod.ts";
-import { annotate } from "../../controller/gitsync/client/mod.ts";
+  getApplication,
+  refuseUnapprovable,
+  requestApproval,
+  revisionOf,
+} from "../../controller/gitsync/client/mod.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -134,54 +131,4 @@ export function registerApprove(program: Command, io: Io) {
     "# Look at the plan, then approve exactly it\ngitsync plan web -n shop\ngitsync approve web -n shop --digest sha256:…",
     "# In a CI pipeline: approve and wait for the rollout (exit 1 if it fails)\ngitsync approve web -n shop --yes --wait --timeout 15m",
   ]);
-}
-
-/**
- * A Revision that cannot be approved, with what to do instead: one the Application no longer wants (the
- * approval would roll out nothing), and one that failed (an approval does not bring it back).
- */
-function refuseUnapprovable(app: Application, rev: Revision): void {
-  const name = app.metadata!.name!;
-  const revName = rev.metadata!.name!;
-  const desired = app.status?.desiredRevision;
-  if (rev.status?.phase === "Superseded" || revName !== desired) {
-    throw new CliError(
-      `Revision ${revName} is superseded: Application ${name} wants Revision ${desired ?? "(none)"} now; ` +
-        `review and approve that one (gitsync plan ${name}; gitsync approve ${name})`,
-    );
-  }
-  if (rev.status?.phase === "Failed") {
-    const next = rev.status.failure?.retryable === false
-      ? "it needs a fix in Git (a new commit makes a new Revision)"
-      : `fix the cause, then gitsync retry ${name}; or roll back: gitsync rollback ${name}`;
-    throw new CliError(`${failureText(rev)}\nthere is nothing to approve: ${next}`);
-  }
-}
-
-/** Sets the approval request and returns the Application's annotations as the webhook left them. */
-async function requestApproval(
-  client: KubeClient,
-  app: Application,
-  revision: string,
-  digest: string,
-): Promise<Record<string, string>> {
-  const patch = (annotations: Record<string, string | null>) =>
-    annotate<Application>(client, "applications", app.metadata!.namespace!, app.metadata!.name!, annotations);
-  let after: Application;
-  try {
-    after = await patch({ [APPROVED_REVISION]: revision, [APPROVE_DIGEST]: digest });
-  } catch (err) {
-    const message = (err as { serverMessage?: string }).serverMessage;
-    throw new CliError(`the approval was refused: ${message ?? (err as Error).message}`);
-  }
-  const a = after.metadata?.annotations ?? {};
-  if (a[APPROVED_DIGEST] !== digest || a[APPROVED_REVISION] !== revision || APPROVE_DIGEST in a) {
-    // No webhook answered (ENABLE_WEBHOOKS=false): take the request back rather than leave it lying.
-    await patch({ [APPROVED_REVISION]: null, [APPROVE_DIGEST]: null }).catch(() => {});
-    throw new CliError(
-      "the approval webhook did not record the approval: is gitsync-manager running with its webhook " +
-        "(not ENABLE_WEBHOOKS=false)? Nothing was approved",
-    );
-  }
-  return a;
 }

@@ -2,7 +2,9 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, printResult, wideOutputOption } from "../../internal/cli/mod.ts";
 import { formatAge, listDocument } from "../../internal/k8s/table.ts";
-import { condition, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { listAll } from "../../controller/gitsync/client/mod.ts";
+import { condition, shortCommit } from "../../controller/gitsync/views/text.ts";
 import { type Application, REPOSITORY_LABEL } from "../../controller/gitsync/api/mod.ts";
 
 export function registerApps(program: Command, io: Io) {

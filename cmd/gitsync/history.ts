@@ -2,7 +2,9 @@
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { formatAge } from "../../internal/k8s/table.ts";
-import { getApplication, listAll, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { getApplication, listAll } from "../../controller/gitsync/client/mod.ts";
+import { shortCommit } from "../../controller/gitsync/views/text.ts";
 import { APPLICATION_LABEL, type Revision } from "../../controller/gitsync/api/mod.ts";
 
 const outcomeOf = (r: Revision) =>

@@ -8,7 +8,8 @@ import { addExamples, type Io, outputOption, printResult } from "../../internal/
 import type { KubeObject } from "../../internal/k8s/mod.ts";
 import { listEvents } from "../../internal/k8s/resources.ts";
 import { formatAge, listDocument } from "../../internal/k8s/table.ts";
-import { getApplication, getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { getApplication, getRevision } from "../../controller/gitsync/client/mod.ts";
 import { API_VERSION } from "../../controller/gitsync/api/mod.ts";
 
 export function registerLogs(program: Command, io: Io) {

@@ -7,10 +7,15 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { getApplication, getRevision, OUTPUT_ENV, revisionOf, withSession } from "./kube.ts";
-import { followRollout, timeoutOption } from "./rollout_wait.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { followRollout, timeoutOption } from "./wait.ts";
 import { RETRY_REQUESTED_AT } from "../../controller/gitsync/api/mod.ts";
-import { annotate } from "../../controller/gitsync/client/mod.ts";
+import {
+  annotate,
+  getApplication,
+  revisionOf,
+  waitForRetryTaken,
+} from "../../controller/gitsync/client/mod.ts";
 
 export function registerRetry(program: Command, io: Io) {
   const command = program
@@ -59,13 +64,13 @@ export function registerRetry(program: Command, io: Io) {
           return;
         }
         // The controller takes the request up first (lastHandledRetryAt), then the rollout runs.
-        const deadline = Date.now() + Math.min(timeoutMs, 60_000);
-        while ((await getRevision(client, namespace, revName)).status?.lastHandledRetryAt !== requestedAt) {
-          if (Date.now() > deadline) {
-            throw new CliError("the controller has not taken up the retry yet: is gitsync-manager running?");
-          }
-          await new Promise((r) => setTimeout(r, 500));
-        }
+        await waitForRetryTaken(
+          client,
+          namespace,
+          revName,
+          requestedAt,
+          Date.now() + Math.min(timeoutMs, 60_000),
+        );
         await followRollout(io, flags.output, result, {
           client,
           namespace,

@@ -8,16 +8,15 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { rollbackTarget } from "../../controller/gitsync/rollback/target.ts";
-import { getApplication, getRevision, OUTPUT_ENV, withSession } from "./kube.ts";
-import { followRollout, timeoutOption } from "./rollout_wait.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { followRollout, timeoutOption } from "./wait.ts";
+import { ROLLBACK_REQUESTED_AT, ROLLBACK_TO_REVISION } from "../../controller/gitsync/api/mod.ts";
 import {
-  type Application,
-  type Revision,
-  ROLLBACK_REQUESTED_AT,
-  ROLLBACK_TO_REVISION,
-} from "../../controller/gitsync/api/mod.ts";
-import { annotate } from "../../controller/gitsync/client/mod.ts";
+  annotate,
+  checkRollbackTarget,
+  getApplication,
+  waitForRollbackTaken,
+} from "../../controller/gitsync/client/mod.ts";
 
 /** A Kubernetes object name (RFC 1123 subdomain). */
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
@@ -47,7 +46,7 @@ export function registerRollback(program: Command, io: Io) {
       if (to !== undefined && !NAME.test(to)) cmd.error(`--to-revision must be a Revision name, not "${to}"`);
       await withSession(cmd, async ({ client, namespace }) => {
         const app = await getApplication(client, namespace, name);
-        if (to !== undefined) await checkTarget(client, app, to);
+        if (to !== undefined) await checkRollbackTarget(client, app, to);
         const requestedAt = new Date().toISOString();
         await annotate(client, "applications", namespace, name, {
           [ROLLBACK_REQUESTED_AT]: requestedAt,
@@ -55,17 +54,7 @@ export function registerRollback(program: Command, io: Io) {
         });
         // The controller answers in the Application's status.rollback.
         const deadline = Date.now() + Math.min(timeoutMs, 60_000);
-        let rollback: NonNullable<Application["status"]>["rollback"];
-        for (;;) {
-          rollback = (await getApplication(client, namespace, name)).status?.rollback;
-          if (rollback?.requestedAt === requestedAt) break;
-          if (Date.now() > deadline) {
-            throw new CliError(
-              `the controller has not taken up the rollback request yet: is gitsync-manager running?`,
-            );
-          }
-          await new Promise((r) => setTimeout(r, 500));
-        }
+        const rollback = await waitForRollbackTaken(client, namespace, name, requestedAt, deadline);
         if (!rollback.revision) throw new CliError(`cannot roll back: ${rollback.message ?? "no target"}`);
         const target = rollback.revision;
         io.stderr.write(`Rolling back Application ${namespace}/${name} to Revision ${target}\n`);
@@ -81,17 +70,4 @@ export function registerRollback(program: Command, io: Io) {
     "# Roll Application web back and wait for it\ngitsync rollback web -n shop --wait",
     "# Back to a Revision named in the history\ngitsync history web -n shop\ngitsync rollback web -n shop --to-revision web-3f2a9c1d0b --wait",
   ]);
-}
-
-/** --to-revision must exist, belong to the Application and be known-good (the controller checks again). */
-async function checkTarget(client: Parameters<typeof getRevision>[0], app: Application, to: string) {
-  const ns = app.metadata!.namespace!;
-  let rev: Revision | undefined;
-  try {
-    rev = await getRevision(client, ns, to);
-  } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-  }
-  const found = rollbackTarget(app, rev ? [rev] : [], to);
-  if ("refused" in found) throw new CliError(`cannot roll back: ${found.refused}`);
 }

@@ -5,8 +5,8 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { getApplication, OUTPUT_ENV, withSession } from "./kube.ts";
-import { mergePatch } from "../../controller/gitsync/client/mod.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { getApplication, mergePatch } from "../../controller/gitsync/client/mod.ts";
 
 export function registerSuspendResume(program: Command, io: Io) {
   for (const [verb, suspend] of [["suspend", true], ["resume", false]] as const) {

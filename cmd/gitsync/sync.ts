@@ -6,15 +6,17 @@
  * waits for approval, or is Healthy (exit 0), or fails (exit 1 with the reason and root cause).
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { condition, getApplication, getOne, OUTPUT_ENV, shortCommit, withSession } from "./kube.ts";
-import { followRollout, timeoutOption } from "./rollout_wait.ts";
+import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { followRollout, timeoutOption } from "./wait.ts";
+import { RECONCILE_REQUESTED_AT } from "../../controller/gitsync/api/mod.ts";
 import {
-  type Application,
-  RECONCILE_REQUESTED_AT,
-  type Repository,
-} from "../../controller/gitsync/api/mod.ts";
-import { annotate } from "../../controller/gitsync/client/mod.ts";
+  annotate,
+  getApplication,
+  revisionForCommit,
+  waitForFetch,
+} from "../../controller/gitsync/client/mod.ts";
+import { shortCommit } from "../../controller/gitsync/views/text.ts";
 
 export function registerSync(program: Command, io: Io) {
   const command = program
@@ -52,63 +54,25 @@ export function registerSync(program: Command, io: Io) {
           printResult(io, result, flags.output, () => `Repository ${repoName} will be fetched now`);
           return;
         }
-        const deadline = Date.now() + timeoutMs;
-        for (;;) {
-          const repo = await getOne<Repository>(client, "repositories", "Repository", namespace, repoName);
-          if (repo.status?.lastHandledReconcileAt === requestedAt) {
-            const ready = repo.status.conditions?.find((c) => c.type === "Ready");
-            if (ready?.status !== "True") {
-              throw new CliError(
-                `fetching Repository ${repoName} failed: ${ready?.reason}: ${ready?.message}`,
-              );
-            }
-            const commit = repo.status.artifact?.revision;
-            result.commit = commit;
-            const fetched = `Repository ${repoName} is at ${shortCommit(commit)}`;
-            if (app.spec.suspend) {
-              const message =
-                `${fetched}; Application ${name} is suspended and takes no commit until resumed`;
-              printResult(io, result, flags.output, () => message);
-              return;
-            }
-            io.stderr.write(`${fetched}\n`);
-            const revision = await revisionFor(commit, deadline);
-            result.revision = revision;
-            await followRollout(io, flags.output, result, {
-              client,
-              namespace,
-              revision,
-              timeoutMs: deadline - Date.now(),
-              expect: { approvalIsAnEnd: true },
-            });
-            return;
-          }
-          if (Date.now() > deadline) {
-            throw new CliError(`Repository ${repoName} was not fetched within ${flags.timeout}`);
-          }
-          await new Promise((r) => setTimeout(r, 500));
+        const wait = { deadline: Date.now() + timeoutMs, timeout: flags.timeout };
+        const { commit } = await waitForFetch(client, namespace, repoName, requestedAt, wait);
+        result.commit = commit;
+        const fetched = `Repository ${repoName} is at ${shortCommit(commit)}`;
+        if (app.spec.suspend) {
+          const message = `${fetched}; Application ${name} is suspended and takes no commit until resumed`;
+          printResult(io, result, flags.output, () => message);
+          return;
         }
-
-        /** The Revision the Application makes of the commit (or, held by a rollback, the one it stays on). */
-        async function revisionFor(commit: string | undefined, deadline: number): Promise<string> {
-          for (;;) {
-            const a: Application = await getApplication(client, namespace, name);
-            const desired = a.status?.desiredRevision;
-            const held = a.status?.rollback?.revision !== undefined &&
-              a.status.rollback.sourceRevision === commit;
-            if (desired && (a.status?.sourceRevision === commit || held)) return desired;
-            const ready = condition(a, "Ready");
-            if (ready?.reason === "ServiceAccountRequired") {
-              throw new CliError(`Application ${name} takes no commit: ${ready.reason}: ${ready.message}`);
-            }
-            if (Date.now() > deadline) {
-              throw new CliError(
-                `Application ${name} has not taken commit ${shortCommit(commit)} within ${flags.timeout}`,
-              );
-            }
-            await new Promise((r) => setTimeout(r, 500));
-          }
-        }
+        io.stderr.write(`${fetched}\n`);
+        const revision = await revisionForCommit(client, namespace, name, commit, wait);
+        result.revision = revision;
+        await followRollout(io, flags.output, result, {
+          client,
+          namespace,
+          revision,
+          timeoutMs: wait.deadline - Date.now(),
+          expect: { approvalIsAnEnd: true },
+        });
       });
     });
   addExamples(command, [

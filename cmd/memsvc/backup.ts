@@ -16,33 +16,10 @@ export function registerBackup(program: Command, io: Io): void {
     .argument("<file>", "backup file to write (.jsonl.gz), or - for stdout")
     .option("--url <server>", "take the backup through this running memsvc server")
     .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
-    .action(async (file, flags) => {
-      const { lineStream, writeOutput } = await import("../../server/memsvc/portability/lines.ts");
-      const { writeSnapshot } = await import("../../server/memsvc/portability/snapshot.ts");
-      const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
-      const progress = progressTo(io);
-      if (flags.url) {
-        const { backupThroughServer } = await import("../../server/memsvc/portability/remote_backup.ts");
-        await backupThroughServer(flags.url, file, process.env.MEMSVC_TOKEN);
-        progress(`backup written to ${file}`);
-        return;
-      }
-      const config = toolConfig({ MEMSVC_DATA_DIR: flags.dataDir });
-      const database = await openForTool(
-        config,
-        "a running server holds the embedded database: take the backup through it with " +
-          "--url http://127.0.0.1:7778 (and an admin session token in MEMSVC_TOKEN)",
-      );
-      try {
-        await writeOutput(
-          file,
-          lineStream((sink) => writeSnapshot(database, sink, { progress }), { gzip: true }),
-        );
-      } finally {
-        await database.close();
-      }
-      progress(`backup written to ${file}`);
-    });
+    // The work, and the database it opens, load only when the command runs.
+    .action(async (file, flags) =>
+      (await import("../../server/memsvc/portability/commands.ts")).runBackup(file, flags, io)
+    );
   addExamples(command, [
     "# PostgreSQL, while the service runs\nMEMSVC_DATABASE_URL=postgres://memsvc@db/memsvc memsvc backup memsvc.jsonl.gz",
     "# Embedded database of a running server, with an admin session token\n" +

@@ -1,5 +1,5 @@
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, CliError, envOption, type Io } from "../../internal/cli/mod.ts";
+import { addExamples, envOption, type Io } from "../../internal/cli/mod.ts";
 
 /** `memsvc export`: users' memory as portable JSON Lines (no secrets, no vectors). */
 export function registerExport(program: Command, io: Io): void {
@@ -15,35 +15,10 @@ export function registerExport(program: Command, io: Io): void {
     .option("--user <email>", "export only this user")
     .option("--out <file>", "output file, or - for stdout (default -)", "-")
     .addOption(envOption("--data-dir <dir>", "embedded database directory", "MEMSVC_DATA_DIR"))
-    .action(async (flags) => {
-      const { exportMemory } = await import("../../server/memsvc/portability/export.ts");
-      const { lineStream, writeOutput } = await import("../../server/memsvc/portability/lines.ts");
-      const { openForTool, progressTo, toolConfig } = await import("../../server/memsvc/portability/tool.ts");
-      const config = toolConfig({ MEMSVC_DATA_DIR: flags.dataDir });
-      const database = await openForTool(
-        config,
-        "stop `memsvc serve` before exporting the embedded database",
-      );
-      try {
-        let counts: Awaited<ReturnType<typeof exportMemory>> | undefined;
-        const progress = progressTo(io);
-        await writeOutput(
-          flags.out,
-          lineStream(async (sink) => {
-            counts = await exportMemory(database, sink, { email: flags.user, progress });
-          }),
-        ).catch((err) => {
-          if (/^no user with email/.test((err as Error).message)) throw new CliError((err as Error).message);
-          throw err;
-        });
-        io.stderr.write(
-          `exported ${counts!.users} users, ${counts!.projects} projects, ${counts!.entries} entries, ` +
-            `${counts!.edges} edges\n`,
-        );
-      } finally {
-        await database.close();
-      }
-    });
+    // The work, and the database it opens, load only when the command runs.
+    .action(async (flags) =>
+      (await import("../../server/memsvc/portability/commands.ts")).runExport(flags, io)
+    );
   addExamples(command, [
     "# Everything, to a file (stop the server first when it uses the embedded database)\n" +
     "memsvc export --out memory.jsonl",

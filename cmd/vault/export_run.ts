@@ -2,11 +2,12 @@
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Writable } from "node:stream";
-import { type Io, type OutputFormat, printResult } from "../../internal/cli/mod.ts";
+import { type Io, type OutputFormat, printResult, progressBar } from "../../internal/cli/mod.ts";
 import { exportVault } from "../../server/vault/transfer/export_vault.ts";
+import { openOffline } from "../../server/vault/transfer/offline.ts";
+import { downloadExport } from "../../server/vault/transfer/remote.ts";
 import { openZipFile, zipStream } from "../../server/vault/transfer/zip.ts";
-import { progressBar } from "./progress.ts";
-import { callServer, openOffline, type TargetFlags, targetOf } from "./transfer_target.ts";
+import { type TargetFlags, targetOf } from "./transfer_target.ts";
 
 export interface ExportFlags extends TargetFlags {
   output: OutputFormat;
@@ -24,17 +25,7 @@ export async function runExport(file: string | undefined, flags: ExportFlags, io
   let bytes = 0;
   try {
     if (target.kind === "server") {
-      const res = await callServer(target.config, "api/export");
-      let received = 0;
-      await res.body!.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, c) {
-            received += chunk.length;
-            bar.update(received, 0);
-            c.enqueue(chunk);
-          },
-        }),
-      ).pipeTo(sink());
+      await downloadExport(target.config, sink(), (received) => bar.update(received, 0));
       if (!toStdout) {
         const zip = await openZipFile(partial);
         files = zip.entries.filter((e) => !e.directory).length;
@@ -42,7 +33,7 @@ export async function runExport(file: string | undefined, flags: ExportFlags, io
         await zip.close();
       }
     } else {
-      const vault = await openOffline(target);
+      const vault = await openOffline(target.config, target.email);
       try {
         const zip = zipStream();
         const writing = zip.readable.pipeTo(sink());

@@ -1,20 +1,19 @@
 /** `vault import`'s work (cmd/vault/import.ts defines the command and loads this when it runs). */
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Readable } from "node:stream";
-import { CliError, formatTable, type Io, type OutputFormat, printResult } from "../../internal/cli/mod.ts";
 import {
-  planImport,
-  readPlanned,
-  type Refusal,
-  storedPath,
-} from "../../server/vault/transfer/import_plan.ts";
+  CliError,
+  formatTable,
+  type Io,
+  type OutputFormat,
+  printResult,
+  progressBar,
+} from "../../internal/cli/mod.ts";
 import { folderSource, type ImportSource, zipSource } from "../../server/vault/transfer/import_source.ts";
 import { type ImportReport, importVault } from "../../server/vault/transfer/import_vault.ts";
-import { NotAZipError, zipStream } from "../../server/vault/transfer/zip.ts";
-import type { VaultClientConfig } from "../../server/vault/config.ts";
-import { progressBar } from "./progress.ts";
-import { callServer, openOffline, type TargetFlags, targetOf } from "./transfer_target.ts";
+import { openOffline } from "../../server/vault/transfer/offline.ts";
+import { uploadFolder, uploadZip } from "../../server/vault/transfer/remote.ts";
+import { NotAZipError } from "../../server/vault/transfer/zip.ts";
+import { type TargetFlags, targetOf } from "./transfer_target.ts";
 
 export interface ImportFlags extends TargetFlags {
   dryRun?: boolean;
@@ -42,7 +41,7 @@ export async function runImport(source: string, flags: ImportFlags, io: Io): Pro
         ? await uploadFolder(target.config, source, options, bar.update)
         : await uploadZip(target.config, source, st.size, options, bar.update);
     } else {
-      const vault = await openOffline(target);
+      const vault = await openOffline(target.config, target.email);
       into = `${vault.email}'s vault`;
       let src: ImportSource | undefined;
       try {
@@ -64,85 +63,6 @@ export async function runImport(source: string, flags: ImportFlags, io: Io): Pro
     bar.done();
   }
   printResult(io, report, flags.output, (r) => describe(r, into));
-}
-
-type Progress = (done: number, total: number) => void;
-
-/** A zip as it is, streamed to POST /api/import. */
-async function uploadZip(
-  config: VaultClientConfig,
-  file: string,
-  size: number,
-  options: { dryRun: boolean; overwrite: boolean },
-  progress: Progress,
-): Promise<ImportReport> {
-  let sent = 0;
-  const counted = (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>).pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, out) {
-        sent += chunk.length;
-        progress(sent, size);
-        out.enqueue(chunk);
-      },
-    }),
-  );
-  return await post(config, counted, options);
-}
-
-/**
- * A folder, planned here with the server's own rules (what it would refuse is not sent), zipped as
- * it is read and streamed to POST /api/import.
- */
-async function uploadFolder(
-  config: VaultClientConfig,
-  dir: string,
-  options: { dryRun: boolean; overwrite: boolean },
-  progress: Progress,
-): Promise<ImportReport> {
-  const plan = planImport((await folderSource(dir)).entries);
-  const refused: Refusal[] = [...plan.refused];
-  const total = plan.files.reduce((n, f) => n + f.entry.size, 0);
-  // Deflate's fastest level: Markdown still shrinks about threefold on the wire, for a fraction of the CPU.
-  const zip = zipStream({ level: 1 });
-  let sent = 0;
-  const producing = (async () => {
-    for (const f of plan.files) {
-      const read = await readPlanned(f);
-      if ("refused" in read) {
-        refused.push(read.refused);
-        continue;
-      }
-      await zip.add(storedPath(f), read.bytes, f.entry.mtime);
-      sent += read.bytes.length;
-      progress(sent, total);
-    }
-    await zip.close();
-  })().catch(async (err) => {
-    await zip.abort(err);
-    throw err;
-  });
-  const [report] = await Promise.all([post(config, zip.readable, options), producing]);
-  report.files += refused.length;
-  report.refused = [...report.refused, ...refused].sort((
-    a,
-    b,
-  ) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return report;
-}
-
-async function post(
-  config: VaultClientConfig,
-  body: ReadableStream<Uint8Array>,
-  options: { dryRun: boolean; overwrite: boolean },
-): Promise<ImportReport> {
-  const query = new URLSearchParams({ dryRun: String(options.dryRun), overwrite: String(options.overwrite) });
-  const res = await callServer(config, `api/import?${query}`, {
-    method: "POST",
-    body,
-    duplex: "half",
-    headers: { "content-type": "application/zip" },
-  });
-  return await res.json() as ImportReport;
 }
 
 function describe(r: ImportReport, into: string): string {

@@ -23,17 +23,7 @@ import { runWhileLeading } from "./manager/reconcile.ts";
 import { startSources } from "./manager/sources.ts";
 import type { Manager, ManagerOptions } from "./manager/options.ts";
 
-export type { Manager, ManagerOptions } from "./manager/options.ts";
-
-/** `:8081`, `127.0.0.1:8081` or `[::1]:8081` into host and port (an empty host listens everywhere). */
-export function parseBindAddress(text: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
-  const port = m ? Number(m[3]) : NaN;
-  if (!m || port > 65535) {
-    throw new Error(`"${text}" is not a bind address: use host:port or :port, e.g. :8081 or 127.0.0.1:8081`);
-  }
-  return { host: m[1] ?? (m[2] || "0.0.0.0"), port };
-}
+export { type Manager, type ManagerOptions, parseBindAddress } from "./manager/options.ts";
 
 export async function startManager(o: ManagerOptions): Promise<Manager> {
   const stop = new AbortController();

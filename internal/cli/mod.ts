@@ -44,6 +44,7 @@ export {
 } from "./printers.ts";
 export { DESCRIBE_LAYOUT, DescribeWriter } from "./describe.ts";
 export { untilInterrupted } from "./interrupt.ts";
+export { progressBar } from "./progress_bar.ts";
 export { isMain } from "./is_main.ts";
 export { execute, run } from "./run.ts";
 export { tabwrite, type TabwriterOptions, tabwriteRows } from "./tabwriter.ts";

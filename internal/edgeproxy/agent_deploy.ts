@@ -5,7 +5,7 @@
  */
 import { isIP } from "node:net";
 import { dirname } from "node:path";
-import { parseDuration } from "./duration.ts";
+import { parseDuration } from "../duration/duration.ts";
 
 export const AGENT_NAME = "edge-agent";
 export const DEFAULT_BINARY_PATH = `/usr/local/bin/${AGENT_NAME}`;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Trace } from "./jaeger_client.ts";
-import { roots, spanTree, summarize } from "./trace_view.ts";
+import { formatMicros, roots, spanTree, summarize } from "./trace_view.ts";
 
 const TRACE: Trace = {
   traceID: "t1",
@@ -63,4 +63,10 @@ test("spanTree prints every root with its children", () => {
       "late [edge-agent] 1.00ms +4.00ms",
     ].join("\n"),
   );
+});
+
+test("formatMicros picks µs, ms or s", () => {
+  assert.equal(formatMicros(850), "850µs");
+  assert.equal(formatMicros(45_320), "45.32ms");
+  assert.equal(formatMicros(1_250_000), "1.25s");
 });

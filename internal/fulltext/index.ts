@@ -236,4 +236,22 @@ export class FullTextIndex<M = undefined> {
     loadSnapshot(index.#d, bytes, decodeMeta, read);
     return index;
   }
+
+  /**
+   * Whether some document holds the term (a stem, as ParsedQuery's) in the field: e.g. whether a query's
+   * word names one of the speakers. Reads the term's postings up to the first such document; a field
+   * no document has costs nothing.
+   */
+  inField(term: string, field: string): boolean {
+    const d = this.#d;
+    const f = d.fields.findIndex(([name]) => name === field);
+    if (f < 0 || d.lengthSums[f] === 0) return false;
+    const t = d.termIds.get(term);
+    const p = t === undefined ? undefined : d.postings[t];
+    if (!p || p.df === 0) return false;
+    for (let i = 0; i < p.length; i++) {
+      if (p.tfs[i * p.fieldCount + f]! > 0 && d.ids[p.docs[i]!] !== undefined) return true;
+    }
+    return false;
+  }
 }

@@ -138,6 +138,23 @@ describe("FullTextIndex", () => {
     );
   });
 
+  it("inField tells whether a live document holds a stem in one field, after removals and a snapshot", () => {
+    const fields = { content: { weight: 1 }, speaker: { weight: 1, b: 0 } };
+    const index = new FullTextIndex(fields);
+    index.add("a", { content: "Kate, your hobbies sound fun" }, undefined);
+    assert.equal(index.inField("kate", "content"), true);
+    assert.equal(index.inField("kate", "speaker"), false, "named in a text, not a speaker");
+    index.add("b", { content: "I ski", speaker: "Kate Lee" }, undefined);
+    assert.equal(index.inField("kate", "speaker"), true);
+    assert.equal(index.inField(stem("skiing"), "speaker"), false);
+    assert.equal(index.inField("kate", "nosuchfield"), false);
+    const loaded = FullTextIndex.deserialize(fields, index.serialize(), () => undefined);
+    assert.equal(loaded.inField("lee", "speaker"), true);
+    index.remove("b");
+    assert.equal(index.inField("kate", "speaker"), false, "its only speaker is gone");
+    assert.equal(index.inField("kate", "content"), true);
+  });
+
   it("MaxScore pruning returns exactly what scoring every match would", () => {
     let seed = 7;
     const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;

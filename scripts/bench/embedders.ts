@@ -10,7 +10,12 @@
  *
  * bench:memsvc runs it in its `recall` phase.
  */
-import { BuiltinEmbedder, type Embedder, MiniLMEmbedder } from "../../server/memsvc/embeddings/mod.ts";
+import {
+  BgeSmallEmbedder,
+  BuiltinEmbedder,
+  type Embedder,
+  MiniLMEmbedder,
+} from "../../server/memsvc/embeddings/mod.ts";
 import { conversationSet, DEFAULT_SET } from "./conversations.ts";
 import { summarize } from "./stats.ts";
 import { table } from "./table.ts";
@@ -59,7 +64,7 @@ export async function measureEmbedder(
   for (const q of questions) {
     t = performance.now();
     cpu = process.cpuUsage();
-    await embedder.embed([q]);
+    await (embedder.embedQuery ? embedder.embedQuery(q) : embedder.embed([q]));
     latencies.push(performance.now() - t);
     cpus.push(cpuMs(cpu));
   }
@@ -109,6 +114,7 @@ if (import.meta.main) {
     new BuiltinEmbedder(),
     new MiniLMEmbedder({ runtime: "native" }),
     new MiniLMEmbedder({ runtime: "wasm" }),
+    new BgeSmallEmbedder({ runtime: "native" }),
   ];
   for (const e of embedders) {
     try {

@@ -1,7 +1,7 @@
 /**
  * Conversational recall in process, for tuning ranking: the search pipeline of memsvc's hybrid search
  * (keyword_index.ts's BM25F with session context, speaker field and neighbour lending, the embedder's
- * cosine, fusion.ts, the question-turn prior, the near-duplicate collapse) rebuilt over one index per
+ * cosine, fusion.ts, the question-turn and speaker priors, the near-duplicate collapse) rebuilt over one index per
  * chat, with no server and no database, so a variant's figure takes seconds. It mirrors the server's
  * ranking for a fresh load (every entry confidence 1, no cold entries; identical texts are not merged
  * into one entry as the store merges them); recall.ts through the real API is the check.
@@ -15,6 +15,8 @@
  *   deno run -A scripts/bench/recall_offline.ts --sets realtalk --misses   # questions missed at 5, why
  *   deno run -A scripts/bench/recall_offline.ts --embedder builtin-hash    # or builtin-minilm (slow)
  *   deno run -A scripts/bench/recall_offline.ts --no-expansion --kinds    # without query expansion
+ *   deno run -A scripts/bench/recall_offline.ts --pool                # first-stage (candidate) variants
+ *   deno run -A scripts/bench/recall_offline.ts --embedder bge-small-en-v1.5   # or e5-small-v2 (model_vectors.ts)
  */
 import {
   analyze,
@@ -24,9 +26,17 @@ import {
   STOP_WORDS,
 } from "../../internal/fulltext/mod.ts";
 import { cosine, embedText, MiniLMEmbedder, tokens } from "../../server/memsvc/embeddings/mod.ts";
-import { embedStatic, loadStaticModel } from "../../server/memsvc/embeddings/static_minilm.ts";
-import { parseDateWords } from "../../server/memsvc/memory/date_words.ts";
+import { readFileSync } from "node:fs";
 import {
+  embedStatic,
+  loadStaticModel,
+  readStaticTable,
+} from "../../server/memsvc/embeddings/static_minilm.ts";
+import { parseDateWords } from "../../server/memsvc/memory/date_words.ts";
+import { BGE_SMALL_ID } from "../../server/memsvc/embeddings/bge_small.ts";
+import { candidates, poolCandidates, sweepVariants } from "./recall_variants.ts";
+import {
+  BGE_SMALL_FUSION,
   fuse,
   type Fusion,
   HASH_FUSION,
@@ -35,6 +45,7 @@ import {
 } from "../../server/memsvc/memory/fusion.ts";
 import { expandQuery, loadNeighbours } from "../../server/memsvc/memory/query_expansion.ts";
 import { isQuestionTurn, QUESTION_TURN_FACTOR } from "../../server/memsvc/memory/answer_prior.ts";
+import { SPEAKER_FACTOR } from "../../server/memsvc/memory/speaker_prior.ts";
 import { COLLAPSE_JACCARD, DATE_BOOST } from "../../server/memsvc/memory/search.ts";
 import {
   EXPANSION_RADIUS,
@@ -44,6 +55,7 @@ import {
 } from "../../server/memsvc/memory/keyword_index.ts";
 import type { ConversationSet } from "./conversations.ts";
 import type { Half } from "./public_sets.ts";
+import { cachedVectors, CANDIDATE_MODELS } from "./model_vectors.ts";
 import { recallSets } from "./recall.ts";
 import { table } from "./table.ts";
 
@@ -84,6 +96,35 @@ export interface Params {
   dateField?: number;
   askPenalty?: number;
   prf?: { docs: number; terms: number; weight: number };
+  /** Candidates each tier contributes (default FETCH). */
+  keywordFetch?: number;
+  vectorFetch?: number;
+  /** Every keyword candidate the vector tier did not return is scored by its exact cosine too. */
+  fillCosine?: boolean;
+  /**
+   * Neighbour expansion: the session neighbours (`radius` a side) of the `top` best fused candidates join
+   * the pool, each at `weight` × its best neighbour's fused score when that is more than it has.
+   */
+  neighbourExpand?: { top: number; weight: number; radius: number };
+  /** At most this many keyword candidates per session (the rest of the pool from other sessions). */
+  sessionCap?: number;
+  /**
+   * Names in the query that are speakers of the chat: `content` is the weight their stem keeps against
+   * the turn's text (a turn naming Kate is mostly said to her), the speaker field matching them as a term
+   * of its own at `speaker`; `strip` leaves them out of the vector tier's query; `prior` multiplies the
+   * fused score of a turn said by a named speaker by 1 + prior.
+   */
+  speakerRoute?: { content: number; speaker: number; strip?: boolean; prior?: number; plain?: boolean };
+  /**
+   * The server's speaker prior (speaker_prior.ts): when the query names a speaker of the chat, the other
+   * turns' fused scores × this.
+   */
+  speakerFactor?: number;
+  /**
+   * A turn that asks lends the turn after it (its answer, in the same session) `weight` × its own fused
+   * score (before the ask penalty), when that is more than the answer has.
+   */
+  answerLend?: number;
 }
 
 export const CURRENT: Params = {
@@ -93,6 +134,7 @@ export const CURRENT: Params = {
   lend: NEIGHBOUR_LEND,
   fusion: HASH_FUSION,
   askPenalty: 1 - QUESTION_TURN_FACTOR,
+  speakerFactor: SPEAKER_FACTOR,
 };
 
 const LIMIT = 10, FETCH = 30;
@@ -108,6 +150,8 @@ interface Chat {
   words: Set<string>[];
   speakers: string[];
   dates: string[];
+  /** Stems of the chat's speakers' names (speaker routing), computed when first needed. */
+  speakerStems?: Set<string>;
   /** Document frequency of each stem (for pseudo-relevance feedback), computed when first needed. */
   df?: Map<string, number>;
 }
@@ -175,7 +219,7 @@ function buildIndex(chat: Chat, p: Params) {
       content: chat.texts[i]!,
       context,
       tags: chat.tags[i]!,
-      speaker: chat.speakers[i]!,
+      speaker: p.speakerRoute && !p.speakerRoute.plain ? speakerTerms(chat.speakers[i]!) : chat.speakers[i]!,
       ...(p.dateField ? { date: dateWords(chat.dates[i]!) } : {}),
     }, undefined);
   });
@@ -193,6 +237,12 @@ export function dateWords(iso: string): string {
   const month = MONTHS[Number(m[2]) - 1]!;
   const day = DAYS[new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDay()]!;
   return `${month} ${month.slice(0, 3)} ${Number(m[3])} ${m[1]} ${day}`;
+}
+
+const SPEAKER_MARK = "zzspk";
+/** A speaker's name as terms of their own ("zzspkkate"): matched only by a query naming them. */
+function speakerTerms(name: string): string {
+  return analyze(name).map((t) => SPEAKER_MARK + t).join(" ");
 }
 
 export interface Figures {
@@ -214,6 +264,21 @@ export interface Miss {
   top: string[];
 }
 
+/** Adds `id` to the candidates at score `lent`, or raises its score to `lent` (expansions that lend). */
+function lend(
+  fused: { id: string; fused: number }[],
+  byId: Map<string, { fused: number }>,
+  id: string,
+  lent: number,
+) {
+  const had = byId.get(id);
+  if (!had) {
+    const added = { id, fused: lent };
+    fused.push(added);
+    byId.set(id, added);
+  } else if (had.fused < lent) had.fused = lent;
+}
+
 export function evaluate(
   set: ConversationSet,
   p: Params,
@@ -232,7 +297,23 @@ export function evaluate(
     const text = /\w/.test(dated.rest) ? dated.rest : q.question;
     const at = new Map(chat.keys.map((k, i) => [k, i]));
     // Keyword tier (KeywordIndex.search).
-    const parsed = parseQuery(text);
+    let parsed = parseQuery(text);
+    // Speaker routing (Params.speakerRoute): the query's stems that name a speaker of the chat.
+    // The query's stems that name a speaker of the chat (KeywordIndex.namedSpeakers).
+    const speakers = chat.speakerStems ??= new Set(chat.speakers.flatMap((n) => analyze(n)));
+    const named = new Set([...parsed.terms.keys()].filter((t) => speakers.has(t)));
+    if (p.speakerRoute) {
+      const terms = new Map(parsed.terms);
+      for (const [t, c] of parsed.terms) {
+        if (!speakers.has(t)) continue;
+        if (p.speakerRoute.content > 0) terms.set(t, c * p.speakerRoute.content);
+        else terms.delete(t);
+        if (!p.speakerRoute.plain) {
+          for (const s of analyze(SPEAKER_MARK + t)) terms.set(s, c * p.speakerRoute.speaker);
+        }
+      }
+      parsed = { ...parsed, terms };
+    }
     let query = p.expand ? p.expand(parsed, p.fusion.expansion) : parsed;
     let hits = index.search(query, FETCH * 2);
     if (p.prf) query = feedback(query, hits.slice(0, p.prf.docs).map((h) => at.get(h.id)!), chat, p.prf);
@@ -246,12 +327,26 @@ export function evaluate(
       }
     }
     for (const [id, bonus] of lent) scores.set(id, (scores.get(id) ?? 0) + bonus);
-    const keyword = [...scores].map(([id, score]) => ({ id, score }))
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, FETCH);
+    const kFetch = p.keywordFetch ?? FETCH;
+    let keyword = [...scores].map(([id, score]) => ({ id, score }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    if (p.sessionCap) {
+      const per = new Map<number, number>();
+      keyword = keyword.filter((r) => {
+        const s = chat.session[at.get(r.id)!]!;
+        per.set(s, (per.get(s) ?? 0) + 1);
+        return per.get(s)! <= p.sessionCap!;
+      });
+    }
+    keyword = keyword.slice(0, kFetch);
     // Vector tier: exact cosine.
-    const qv = (p.embed ?? embedText)(text);
+    const qv = (p.embed ?? embedText)(
+      p.speakerRoute?.strip && named.size
+        ? text.replace(/[\p{L}\p{N}]+(?:['’]s)?/gu, (w) => named.has(analyze(w)[0] ?? "") ? "" : w)
+        : text,
+    );
     let vector = chat.vectors.map((v, i) => ({ id: chat.keys[i]!, score: cosine(qv, v) }))
-      .sort((a, b) => b.score - a.score).slice(0, FETCH);
+      .sort((a, b) => b.score - a.score).slice(0, p.vectorFetch ?? FETCH);
     if (p.vectorLend) {
       const cos = new Map(vector.map((r) => [r.id, r.score]));
       const lentV = new Map<string, number>();
@@ -264,7 +359,18 @@ export function evaluate(
       for (const [id, bonus] of lentV) cos.set(id, Math.max(cos.get(id) ?? 0, bonus));
       vector = [...cos].map(([id, score]) => ({ id, score }));
     }
-    if ([...keyword, ...vector].some((r) => q.answers.includes(r.id))) pool++;
+    if (p.fillCosine && mode === "hybrid") {
+      const have = new Set(vector.map((r) => r.id));
+      vector = [
+        ...vector,
+        ...keyword.filter((r) => !have.has(r.id)).map((r) => ({
+          id: r.id,
+          score: cosine(qv, chat.vectors[at.get(r.id)!]!),
+        })),
+      ];
+    }
+    const inPool = (ids: Iterable<string>) => [...ids].some((id) => q.answers.includes(id));
+    let pooled = inPool([...keyword, ...vector].map((r) => r.id));
     const tiers = new Map<string, { k?: number; v?: number }>();
     if (mode !== "vector") {
       const max = Math.max(0, ...keyword.map((r) => r.score));
@@ -281,6 +387,17 @@ export function evaluate(
       keyword: mode !== "vector" && keyword.length > 0,
       vector: mode !== "keyword" && vector.length > 0,
     });
+    if (p.neighbourExpand) {
+      const { top, weight, radius } = p.neighbourExpand;
+      const byId = new Map(fused.map((c) => [c.id, c]));
+      const best = [...fused].sort((a, b) => b.fused - a.fused).slice(0, top);
+      for (const c of best) {
+        for (const n of neighbours(chat, at.get(c.id)!, radius)) {
+          lend(fused, byId, chat.keys[n]!, weight * c.fused);
+        }
+      }
+      pooled ||= inPool(byId.keys());
+    }
     if (p.dateWindow && dated.window) {
       const { from, to } = dated.window;
       for (const c of fused) {
@@ -289,6 +406,33 @@ export function evaluate(
         if (!t || !(t >= from && t < to)) c.fused /= DATE_BOOST;
       }
     }
+    if (p.speakerFactor !== undefined && p.speakerFactor !== 1 && named.size && mode !== "vector") {
+      for (const c of fused) {
+        const by = analyze(chat.speakers[at.get(c.id)!]!);
+        if (!by.some((t) => named.has(t))) c.fused *= p.speakerFactor;
+      }
+    }
+    if (p.speakerRoute?.prior && named.size) {
+      for (const c of fused) {
+        const by = analyze(chat.speakers[at.get(c.id)!]!);
+        if (by.some((t) => named.has(t))) c.fused *= 1 + p.speakerRoute.prior;
+      }
+    }
+    if (p.answerLend) {
+      const byId = new Map(fused.map((c) => [c.id, c]));
+      for (const c of [...fused]) {
+        const i = at.get(c.id)!;
+        if (
+          !isQuestionTurn(chat.texts[i]!) || i + 1 >= chat.keys.length ||
+          chat.session[i + 1] !== chat.session[i]
+        ) {
+          continue;
+        }
+        lend(fused, byId, chat.keys[i + 1]!, p.answerLend * c.fused);
+      }
+      pooled ||= inPool(byId.keys());
+    }
+    if (pooled) pool++;
     if (p.askPenalty) {
       for (const c of fused) if (isQuestionTurn(chat.texts[at.get(c.id)!]!)) c.fused *= 1 - p.askPenalty;
     }
@@ -397,9 +541,12 @@ if (import.meta.main) {
     ...CURRENT,
     expand: process.argv.includes("--no-expansion") ? undefined : (q, w) => expandQuery(q, neighbours, w),
   };
+  let passageEmbed: ((text: string) => Float32Array) | undefined;
   // The server's default embedder, builtin-static, unless told otherwise.
   if ((arg("embedder") ?? "builtin-static") === "builtin-static") {
     const model = await loadStaticModel();
+    // Another token table (e.g. derived from another model: scripts/bench/static_from.ts).
+    if (arg("static-table")) model.table = readStaticTable(readFileSync(arg("static-table")!));
     params = {
       ...params,
       embed: (text) => embedStatic(model.table, model.tokenizer, text),
@@ -423,10 +570,36 @@ if (import.meta.main) {
       (await model.embed(batch)).forEach((v, j) => vectors.set(batch[j]!, v));
     }
     params = { ...params, embed: (text) => vectors.get(text)!, fusion: MINILM_FUSION };
+  } else if (CANDIDATE_MODELS[arg("embedder")!]) {
+    // A jar-shipped ONNX model (model_vectors.ts): its vectors from the on-disk cache, queries and
+    // stored turns with their own prefixes.
+    const model = CANDIDATE_MODELS[arg("embedder")!]!;
+    const turns = sets.flatMap((s) =>
+      s.set.chats.flatMap((c) => c.sessions.flatMap((x) => x.turns.map((t) => t.text)))
+    );
+    const questions = sets.flatMap((s) =>
+      s.set.questions.map((q) => {
+        const dated = parseDateWords(q.question, new Date());
+        return /\w/.test(dated.rest) ? dated.rest : q.question;
+      })
+    );
+    const passages = await cachedVectors(model, turns, "passage");
+    const queries = await cachedVectors(model, questions, "query");
+    passageEmbed = (text) => passages.get(text)!;
+    // builtin-bge-small's blend; another model starts from builtin-static's (--keyword-weight to vary it).
+    const fusion = model.model.id === BGE_SMALL_ID ? BGE_SMALL_FUSION : STATIC_FUSION;
+    params = { ...params, embed: (text) => queries.get(text)!, fusion };
   } else if (arg("embedder") !== "builtin-hash") {
-    throw new Error("--embedder: builtin-static, builtin-minilm or builtin-hash");
+    throw new Error(
+      "--embedder: builtin-static, builtin-minilm, builtin-hash or " +
+        Object.keys(CANDIDATE_MODELS).join(", "),
+    );
   }
-  const prepared = sets.map((s) => ({ ...s, prepared: prepare(s.set, params.embed) }));
+  if (arg("keyword-weight")) {
+    const keyword = Number(arg("keyword-weight"));
+    params = { ...params, fusion: { ...params.fusion, keyword, vector: 1 - keyword } };
+  }
+  const prepared = sets.map((s) => ({ ...s, prepared: prepare(s.set, passageEmbed ?? params.embed) }));
   console.log(
     `half ${arg("half") ?? "dev"}: ${
       prepared.map((s) => `${s.name} ${s.set.chats.length} chats, ${s.set.questions.length} questions`).join(
@@ -436,6 +609,27 @@ if (import.meta.main) {
   );
   if (process.argv.includes("--sweep")) {
     sweep(prepared, params);
+    process.exit(0);
+  }
+  if (process.argv.includes("--pool")) {
+    // First-stage variants, with the share of questions whose evidence is among the candidates.
+    const only = arg("pool-only");
+    const rows: string[][] = [];
+    for (const [name, p] of [["current", params] as [string, Params], ...poolCandidates(params)]) {
+      if (only && name !== "current" && !name.startsWith(only)) continue;
+      const figures = evaluateSets(prepared, p);
+      rows.push([...setsRows(name, figures), ...[...figures.values()].map((f) => r3(f.pool))]);
+      console.error(rows.at(-1)!.join("  "));
+    }
+    console.log(
+      table([
+        "variant",
+        ...prepared.map((s) => `${s.name} R@5/10`),
+        "public",
+        "all",
+        ...prepared.map((s) => `${s.name} pool`),
+      ], rows),
+    );
     process.exit(0);
   }
   if (process.argv.includes("--candidates")) {
@@ -484,72 +678,10 @@ if (import.meta.main) {
   console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
-/** The ranking methods issue 40 asks to measure, as variants of `base` (`--candidates`). */
-export function candidates(base: Params): [string, Params][] {
-  const field = (name: string, weight: number): Params => ({
-    ...base,
-    fields: { ...base.fields, [name]: { ...base.fields[name as keyof typeof base.fields], weight } },
-  });
-  return [
-    ["date window", { ...base, dateWindow: true }],
-    ...[0.5, 0.6, 0.65].map((w): [string, Params] => [`zscore k ${w}`, {
-      ...base,
-      fusion: { ...base.fusion, keyword: w, vector: 1 - w },
-    }]),
-    ...[0.1, 0.3, 0.6].map((w): [string, Params] => [`date field ${w}`, { ...base, dateField: w }]),
-    ...[0, 0.3, 0.6, 1.5].map((w): [string, Params] => [`speaker field ${w}`, field("speaker", w)]),
-    ...[0, 0.2, 0.5].map((p): [string, Params] => [`ask penalty ${p}`, { ...base, askPenalty: p }]),
-    ...[0.3, 0.5].map((w): [string, Params] => [`context ${w}`, field("context", w)]),
-    ...[0.1, 0.2, 0.3, 0.5].flatMap((weight) =>
-      [1, 3].map((
-        top,
-      ): [string, Params] => [`session ${weight} top ${top}`, { ...base, session: { weight, top } }])
-    ),
-    ...[[3, 5, 0.2], [3, 10, 0.2], [5, 10, 0.1], [5, 10, 0.3], [10, 10, 0.2]].map(([docs, terms, weight]): [
-      string,
-      Params,
-    ] => [`prf ${docs} docs ${terms} terms ${weight}`, {
-      ...base,
-      prf: { docs: docs!, terms: terms!, weight: weight! },
-    }]),
-  ];
-}
-
 /** One parameter at a time around `base` (coordinate sweep), on the sets given. */
 export function sweep(sets: Parameters<typeof evaluateSets>[0], CURRENT: Params) {
   const rows: string[][] = [setsRows("current", evaluateSets(sets, CURRENT))];
-  const field = (name: string, weight: number): Params => ({
-    ...CURRENT,
-    fields: { ...CURRENT.fields, [name]: { ...CURRENT.fields[name as keyof typeof CURRENT.fields], weight } },
-  });
-  const variants: [string, Params][] = [
-    ...[0.5, 0.9, 1.6, 2.0, 3.0].map((k1): [string, Params] => [`k1 ${k1}`, { ...CURRENT, k1 }]),
-    ...[0.2, 0.4, 0.6, 0.9].map((b): [string, Params] => [`b ${b}`, { ...CURRENT, b }]),
-    ...[0.3, 0.4, 0.6, 0.8].map((w): [string, Params] => [`context ${w}`, field("context", w)]),
-    ...[0, 0.1, 0.5].map((w): [string, Params] => [`tags ${w}`, field("tags", w)]),
-    ...[0, 0.2, 0.4, 0.5].map((lend): [string, Params] => [`lend ${lend}`, { ...CURRENT, lend }]),
-    ...[1, 3].map((radius): [string, Params] => [`radius ${radius}`, { ...CURRENT, radius }]),
-    ...[0.5, 0.7, 0.8].map((w): [string, Params] => [`linear k ${w}`, {
-      ...CURRENT,
-      fusion: { ...CURRENT.fusion, keyword: w, vector: 1 - w },
-    }]),
-    ...[0.3, 0.85, 1.2, 1.5].map((expansion): [string, Params] => [`expansion ${expansion}`, {
-      ...CURRENT,
-      fusion: { ...CURRENT.fusion, expansion },
-    }]),
-    ...[0.2, 0.3, 0.5].map((vectorLend): [string, Params] => [`vector lend ${vectorLend}`, {
-      ...CURRENT,
-      vectorLend,
-    }]),
-    ...[0.1, 0.3].map((floor): [string, Params] => [`floor ${floor}`, {
-      ...CURRENT,
-      fusion: { ...CURRENT.fusion, floor },
-    }]),
-    ...[0.5, 0.6, 0.7, 0.8].map((w): [string, Params] => [`zscore k ${w}`, {
-      ...CURRENT,
-      fusion: { ...CURRENT.fusion, kind: "zscore", keyword: w, vector: 1 - w },
-    }]),
-  ];
+  const variants = sweepVariants(CURRENT);
   for (const [name, p] of variants) rows.push(setsRows(name, evaluateSets(sets, p)));
   console.log(table(["variant", ...sets.map((s) => `${s.name} R@5/10`), "public", "all"], rows));
 }

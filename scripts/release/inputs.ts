@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { cacheRoot, linkedModules } from "../testenv/go_build.ts";
 import { WASM_OUT, WASM_RENDERERS } from "../lib/wasm.ts";
 import { MINILM_OUT, MODEL_WHEEL, TOKENIZER_WHEEL } from "../lib/minilm.ts";
+import { BGE_SMALL_JAR } from "../lib/bge_small.ts";
 import { NATIVE_PLATFORMS, ORT_NATIVE_VERSION } from "../../server/memsvc/embeddings/minilm_assets.ts";
 import { type Tool, WEB_APPS } from "../lib/tools.ts";
 import { lockPackages, runtimePackage } from "./bun_runtime.ts";
@@ -22,7 +23,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export interface ThirdParty {
   /** npm package, Go module, Python package (the model's wheels), or the runtime. */
-  ecosystem: "npm" | "golang" | "pypi" | "generic";
+  ecosystem: "npm" | "golang" | "pypi" | "maven" | "generic";
   name: string;
   version: string;
   /** SPDX license expression. */
@@ -173,7 +174,10 @@ export function spdxFromText(text: string): string {
   return "NOASSERTION";
 }
 
-/** memsvc's embedder: the model's two wheels and onnxruntime (web in node_modules, node's native runtime). */
+/**
+ * memsvc's embedders: MiniLM's two wheels, bge-small's jar and onnxruntime (web in node_modules, node's
+ * native runtime).
+ */
 function embedderComponents(targets: readonly Target[]): ThirdParty[] {
   const lock = lockPackages();
   const ortWeb = lock["node_modules/onnxruntime-web"]!;
@@ -196,6 +200,17 @@ function embedderComponents(targets: readonly Target[]): ThirdParty[] {
       "all-MiniLM-L6-v2, int8 ONNX weights (the built-in embedder)",
     ),
     model(TOKENIZER_WHEEL.name, TOKENIZER_WHEEL.version, "all-MiniLM-L6-v2's WordPiece vocabulary"),
+    {
+      ecosystem: "maven",
+      name: `${BGE_SMALL_JAR.group}:${BGE_SMALL_JAR.artifact}`,
+      version: BGE_SMALL_JAR.version,
+      license: "MIT",
+      purl: `pkg:maven/${BGE_SMALL_JAR.group}/${BGE_SMALL_JAR.artifact}@${BGE_SMALL_JAR.version}`,
+      type: "machine-learning-model",
+      role: "bge-small-en-v1.5, int8 ONNX weights (MEMSVC_EMBEDDER=builtin-bge-small)",
+      texts: [statement("bge-small.md")],
+      hashes: [{ alg: "SHA-256", content: BGE_SMALL_JAR.sha256 }],
+    },
     {
       ecosystem: "npm",
       name: "onnxruntime-web",

@@ -3,6 +3,7 @@
  * the identity library writes them. Open one store per test file; it takes a few seconds.
  */
 import type { Kysely } from "kysely";
+import type { Caller } from "../../internal/auth/mod.ts";
 import { freshDataDir, removeDataDirs } from "../../internal/db/_test_data_dir.ts";
 import { contentHash, newEntryId } from "./memory/entry.ts";
 import type { VectorBacklog } from "./memory/vector_backlog.ts";
@@ -31,6 +32,15 @@ export interface TestUser {
   banned?: boolean;
   banExpires?: Date | null;
 }
+
+/** A user's caller signed in with an API token, as `insertUser` writes the user (`<id>@example.test`). */
+export const apiTokenCaller = (userId: string): Caller => ({
+  userId,
+  email: `${userId}@example.test`,
+  role: "user",
+  via: "api-token",
+  tokenHash: "t",
+});
 
 /** Inserts a user row (email defaults to `<id>@example.test`, role to "user"). */
 export async function insertUser(db: Kysely<MemsvcDatabase>, user: TestUser): Promise<void> {

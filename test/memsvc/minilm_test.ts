@@ -5,6 +5,8 @@
  * written under $HOME/.cache/memsvc), then remember and a vector-only search that finds a paraphrase
  * sharing no word with the query, with the MiniLM vectors reported by health. Where the native files
  * cannot be written, it runs on wasm and logs why.
+ * The same store restarted with MEMSVC_EMBEDDER=builtin-bge-small is re-embedded by the binary's other
+ * model and searched with its query instruction.
  * A bad MEMSVC_EMBEDDER value stops the start with a config error naming the variable.
  */
 import { after, before, describe, it } from "node:test";
@@ -43,7 +45,7 @@ describe("memsvc with the built-in MiniLM embedder", () => {
     assert.notEqual(r.code, 0);
     assert.match(
       r.stderr + r.stdout,
-      /MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-static, builtin-minilm, openai/,
+      /MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-static, builtin-minilm, builtin-bge-small, openai/,
     );
   });
 
@@ -100,6 +102,33 @@ describe("memsvc with the built-in MiniLM embedder", () => {
       assert.equal(health.body.embedder?.ok, true);
     },
   );
+
+  it("switches the store to builtin-bge-small, the binary's other model", { timeout: 300_000 }, async () => {
+    await server.stop();
+    server = await startBinary("memsvc", ["serve"], {
+      cwd: home,
+      env: env("builtin-bge-small"),
+      timeoutMs: 120_000,
+    });
+    api = new Client(server.url, { bearer: TOKEN });
+    // The start re-embeds the three entries in the background; a search waits for their vectors.
+    const pet = await api.post("/v1/search", { query: "a new pet cat", mode: "vector", limit: 1 });
+    assert.equal(pet.status, 200, JSON.stringify(pet.body));
+    assert.match(pet.body.results[0]?.content ?? "", /kitten/, JSON.stringify(pet.body.results));
+    const holiday = await api.post("/v1/search", {
+      query: "where did I go on holiday?",
+      mode: "vector",
+      limit: 1,
+    });
+    assert.match(holiday.body.results[0]?.content ?? "", /Lisbon/, JSON.stringify(holiday.body.results));
+    const health = await api.get("/v1/admin/health/deep");
+    assert.equal(
+      health.body.embedder?.id,
+      "builtin-bge-small-en-v1.5-int8-v1:384",
+      JSON.stringify(health.body),
+    );
+    assert.equal(health.body.embedder?.ok, true);
+  });
 
   it(
     "falls back to wasm, saying why, when the native runtime cannot be written",

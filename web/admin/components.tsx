@@ -33,6 +33,28 @@ export function useAction() {
   return { busy, error, setError, run };
 }
 
+/**
+ * useAction for a page that lists things: `act(what, message)` runs `what`, says `message` (`done`)
+ * once it worked and reloads the list; a failure is in `error`. It returns whether it worked.
+ */
+export function useListAction(reload: () => Promise<unknown>) {
+  const action = useAction();
+  const [done, setDone] = useState<string>();
+  const act = async (what: () => Promise<unknown>, message: string) => {
+    setDone(undefined);
+    const ok = await action.run(async () => {
+      await what();
+      return true;
+    });
+    if (ok) {
+      setDone(message);
+      await reload();
+    }
+    return ok;
+  };
+  return { ...action, done, setDone, act };
+}
+
 export function Notice(props: { children: ComponentChildren; tone?: "info" | "success" | "warn" }) {
   return <div class={`alert alert-${props.tone ?? "info"}`} role="status">{props.children}</div>;
 }

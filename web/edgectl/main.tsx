@@ -22,7 +22,8 @@ import { type ChartSeries, LineChart } from "../shared/line_chart.tsx";
 import { useLoad } from "../shared/use_load.ts";
 import { TopBar } from "../shared/top_bar.tsx";
 import { SignInCard } from "../shared/sign_in_card.tsx";
-import { Badge, Empty, ErrorNote, Loading, StatusBadge, TableWrap } from "../shared/ui.tsx";
+import { Badge, Empty, ErrorNote, Loading, StatusBadge } from "../shared/ui.tsx";
+import { DataTable } from "../shared/data_table.tsx";
 import { Confirm } from "../shared/modal.tsx";
 
 const TABS = [
@@ -162,54 +163,41 @@ function ResourcesPage({ writable }: { writable: boolean }) {
             {k.kind} <span class="muted">({k.items.length})</span>
           </h2>
           {k.error ? <ErrorNote error={k.error} /> : (
-            <TableWrap label={k.kind}>
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th>NAMESPACE</th>
-                    <th>NAME</th>
-                    {k.headers.filter((h) => h !== "READY").map((h) => <th key={h}>{h}</th>)}
-                    <th>READY</th>
-                    <th>CONDITIONS</th>
-                    {writable && (
-                      <th>
-                        <span class="sr-only">Actions</span>
-                      </th>
-                    )}
-                  </tr>
-                </thead>
-                <tbody>
-                  {k.items.map((r) => (
-                    <tr key={`${r.namespace}/${r.name}`} data-name={`${r.namespace}/${r.name}`}>
-                      <td>{r.namespace}</td>
-                      <td>{r.name}</td>
-                      {k.headers.map((h, i) =>
-                        h === "READY" ? null : <td key={h}>{r.cells[i]}</td>
-                      )}
-                      <td>
-                        <StatusBadge condition={ready(r)} label={ready(r)?.status ?? "no status"} />
-                      </td>
-                      <td class="conditions">
-                        {r.conditions.length === 0
-                          ? <span class="muted">none</span>
-                          : r.conditions.map((c) => (
-                            <div key={c.type} title={c.message ?? ""}>
-                              {c.type}={c.status}
-                              {c.reason ? ` (${c.reason})` : ""}
-                              {c.message ? <span class="muted">: {c.message}</span> : null}
-                            </div>
-                          ))}
-                      </td>
-                      {writable && (
-                        <td>
-                          <RowMenu row={r} onDelete={setDeleting} />
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <DataTable
+              label={k.kind}
+              rows={k.items}
+              rowKey={(r) => `${r.namespace}/${r.name}`}
+              rowProps={(r) => ({ "data-name": `${r.namespace}/${r.name}` })}
+              columns={[
+                { header: "NAMESPACE", cell: (r) => r.namespace },
+                { header: "NAME", cell: (r) => r.name },
+                ...k.headers.flatMap((h, i) =>
+                  h === "READY" ? [] : [{ header: h, cell: (r: ResourceRow) => r.cells[i] }]
+                ),
+                {
+                  header: "READY",
+                  cell: (r) => <StatusBadge condition={ready(r)} label={ready(r)?.status ?? "no status"} />,
+                },
+                {
+                  header: "CONDITIONS",
+                  class: "conditions",
+                  cell: (r) =>
+                    r.conditions.length === 0
+                      ? <span class="muted">none</span>
+                      : r.conditions.map((c) => (
+                        <div key={c.type} title={c.message ?? ""}>
+                          {c.type}={c.status}
+                          {c.reason ? ` (${c.reason})` : ""}
+                          {c.message ? <span class="muted">: {c.message}</span> : null}
+                        </div>
+                      )),
+                },
+                writable && {
+                  header: <span class="sr-only">Actions</span>,
+                  cell: (r) => <RowMenu row={r} onDelete={setDeleting} />,
+                },
+              ]}
+            />
           )}
         </section>
       ))}
@@ -388,46 +376,38 @@ function TracesPage({ source }: { source: string | null }) {
       <p class="muted">From {source}, last hour</p>
       {error && <ErrorNote error={error} />}
       {data &&
-        (data.traces.length === 0
-          ? <p class="muted">No traces in the last hour.</p>
-          : (
-            <TableWrap label="Traces">
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th>TRACE ID</th>
-                    <th>OPERATION</th>
-                    <th>SERVICE</th>
-                    <th>DURATION</th>
-                    <th>SPANS</th>
-                    <th>ERRORS</th>
-                    <th>START</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.traces.map((t) => (
-                    <tr key={t.traceID} data-trace={t.traceID}>
-                      <td class="mono">
-                        <button
-                          type="button"
-                          class="link"
-                          onClick={() => setOpen(open === t.traceID ? undefined : t.traceID)}
-                        >
-                          {t.traceID}
-                        </button>
-                      </td>
-                      <td>{t.operation}</td>
-                      <td>{t.service}</td>
-                      <td>{seconds(t.durationMicros / 1e6)}</td>
-                      <td>{t.spans}</td>
-                      <td>{t.errors ? <span class="badge badge-danger">{t.errors}</span> : 0}</td>
-                      <td>{new Date(t.startTime).toLocaleString()}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
-          ))}
+        (data.traces.length === 0 ? <p class="muted">No traces in the last hour.</p> : (
+          <DataTable
+            label="Traces"
+            rows={data.traces}
+            rowKey={(t) => t.traceID}
+            rowProps={(t) => ({ "data-trace": t.traceID })}
+            columns={[
+              {
+                header: "TRACE ID",
+                class: "mono",
+                cell: (t) => (
+                  <button
+                    type="button"
+                    class="link"
+                    onClick={() => setOpen(open === t.traceID ? undefined : t.traceID)}
+                  >
+                    {t.traceID}
+                  </button>
+                ),
+              },
+              { header: "OPERATION", cell: (t) => t.operation },
+              { header: "SERVICE", cell: (t) => t.service },
+              { header: "DURATION", cell: (t) => seconds(t.durationMicros / 1e6) },
+              { header: "SPANS", cell: (t) => t.spans },
+              {
+                header: "ERRORS",
+                cell: (t) => t.errors ? <span class="badge badge-danger">{t.errors}</span> : 0,
+              },
+              { header: "START", cell: (t) => new Date(t.startTime).toLocaleString() },
+            ]}
+          />
+        ))}
       {open && <SpanTree id={open} />}
     </div>
   );
@@ -439,42 +419,28 @@ function AccessPage() {
     <div>
       {error && <ErrorNote error={error} />}
       {data &&
-        (data.records.length === 0
-          ? <p class="muted">No access-log records.</p>
-          : (
-            <TableWrap label="Access log">
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th>TIME</th>
-                    <th>NODE</th>
-                    <th>GATEWAY</th>
-                    <th>ROUTE</th>
-                    <th>METHOD</th>
-                    <th>HOST</th>
-                    <th>PATH</th>
-                    <th>STATUS</th>
-                    <th>DURATION</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.records.map((r, i) => (
-                    <tr key={i} class={r.status >= 500 ? "row-bad" : ""}>
-                      <td>{new Date(r.time).toLocaleTimeString()}</td>
-                      <td>{r.node}</td>
-                      <td>{r.gateway}</td>
-                      <td>{r.route}</td>
-                      <td>{r.method}</td>
-                      <td>{r.host}</td>
-                      <td class="mono">{r.path}</td>
-                      <td>{r.status}</td>
-                      <td>{r.duration_ms === undefined ? "" : `${r.duration_ms} ms`}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
-          ))}
+        (data.records.length === 0 ? <p class="muted">No access-log records.</p> : (
+          <DataTable
+            label="Access log"
+            rows={data.records}
+            rowKey={(_, i) => i}
+            rowProps={(r) => ({ class: r.status >= 500 ? "row-bad" : "" })}
+            columns={[
+              { header: "TIME", cell: (r) => new Date(r.time).toLocaleTimeString() },
+              { header: "NODE", cell: (r) => r.node },
+              { header: "GATEWAY", cell: (r) => r.gateway },
+              { header: "ROUTE", cell: (r) => r.route },
+              { header: "METHOD", cell: (r) => r.method },
+              { header: "HOST", cell: (r) => r.host },
+              { header: "PATH", cell: (r) => r.path, class: "mono" },
+              { header: "STATUS", cell: (r) => r.status },
+              {
+                header: "DURATION",
+                cell: (r) => r.duration_ms === undefined ? "" : `${r.duration_ms} ms`,
+              },
+            ]}
+          />
+        ))}
     </div>
   );
 }

@@ -1,9 +1,11 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useLoad } from "../shared/use_load.ts";
-import { Badge, ErrorNote, Loading, StatusBadge, TableWrap } from "../shared/ui.tsx";
+import { DataTable } from "../shared/data_table.tsx";
+import { Badge, Empty, ErrorNote, Loading, PageHeader, StatusBadge } from "../shared/ui.tsx";
 import { healthTone, phaseTone } from "../shared/status.ts";
 import { api } from "./api.ts";
+import { link, navigate } from "./router.ts";
 import type { Condition } from "./types.ts";
 
 /** Loads `path` and renders it; errors are shown, never thrown. A new path starts afresh. */
@@ -52,30 +54,17 @@ export function ReadyBadge(
 export function Conditions({ conditions }: { conditions: Condition[] | undefined }) {
   if (!conditions?.length) return <p class="muted">No conditions.</p>;
   return (
-    <TableWrap label="Conditions">
-      <table class="table">
-        <thead>
-          <tr>
-            <th>Type</th>
-            <th>Status</th>
-            <th>Reason</th>
-            <th>Message</th>
-          </tr>
-        </thead>
-        <tbody>
-          {conditions.map((c) => (
-            <tr key={c.type}>
-              <td>{c.type}</td>
-              <td>
-                <StatusBadge condition={c} label={c.status} />
-              </td>
-              <td>{c.reason}</td>
-              <td class="message">{c.message}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <DataTable
+      label="Conditions"
+      rows={conditions}
+      rowKey={(c) => c.type}
+      columns={[
+        { header: "Type", cell: (c) => c.type },
+        { header: "Status", cell: (c) => <StatusBadge condition={c} label={c.status} /> },
+        { header: "Reason", cell: (c) => c.reason },
+        { header: "Message", cell: (c) => c.message, class: "message" },
+      ]}
+    />
   );
 }
 
@@ -109,5 +98,37 @@ export function NamespaceFilter({ onChange }: { onChange: (ns: string) => void }
       />
       <button type="submit" class="btn">Show</button>
     </form>
+  );
+}
+
+/**
+ * A list page (Applications, Repositories): the namespace filter, then the objects of that namespace
+ * the user may see, or what to do when there are none.
+ */
+export function ListPage<T>(props: {
+  title: string;
+  page: "apps" | "repos";
+  path: string;
+  children: (items: T[]) => ComponentChildren;
+}) {
+  const ns = currentNamespace();
+  return (
+    <section>
+      <PageHeader title={props.title} />
+      <NamespaceFilter
+        onChange={(ns) =>
+          navigate(ns ? `${link(props.page)}?namespace=${encodeURIComponent(ns)}` : link(props.page))}
+      />
+      <Load<{ items: T[] }> path={`${props.path}${ns ? `?namespace=${encodeURIComponent(ns)}` : ""}`}>
+        {({ items }) =>
+          items.length === 0
+            ? (
+              <Empty title={`No ${props.title} you may see.`}>
+                Pick another namespace, or ask for read access to it.
+              </Empty>
+            )
+            : props.children(items)}
+      </Load>
+    </section>
   );
 }

@@ -8,18 +8,13 @@ import { EditorState } from "@codemirror/state";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { createEditor } from "./editor.ts";
 import { joinGroup, linkedEditing, noteKey, primaryView, watchGroup } from "./linked_views.ts";
-import { Preview } from "./preview.tsx";
+import { EditorPanes, type NoteViewProps } from "./editor_panes.tsx";
 import type { Tab } from "./tabs.ts";
 
-export interface MirrorEditorProps {
+export interface MirrorEditorProps extends NoteViewProps {
   tab: Tab;
   owner: string;
   hidden: boolean;
-  lineNumbers: boolean;
-  showPreview: boolean;
-  noteNames: () => string[];
-  resolve: (target: string) => string | undefined;
-  resolveAttachment: (name: string) => string | undefined;
   onOpen: (path: string) => void;
 }
 
@@ -70,18 +65,7 @@ export function MirrorEditor(p: MirrorEditorProps) {
         <span class="note-path">{p.tab.path}</span>
         <span class="save-state" role="status">{ready ? "Also open in the other pane" : "Loading…"}</span>
       </div>
-      <div class={p.showPreview ? "panes split" : "panes"}>
-        <div class="editor-host" ref={host} />
-        {p.showPreview && (
-          <Preview
-            content={text}
-            resolve={p.resolve}
-            resolveAttachment={p.resolveAttachment}
-            onOpen={p.onOpen}
-            {...(p.tab.owner ? { owner: p.tab.owner } : {})}
-          />
-        )}
-      </div>
+      <EditorPanes host={host} text={text} {...p} />
     </section>
   );
 }

@@ -17,7 +17,7 @@ import { createEditor, setText } from "./editor.ts";
 import { joinGroup, linkedEditing, noteKey } from "./linked_views.ts";
 import { fenceBodyChange, fenceWidgets } from "./fence_renderers.ts";
 import { pluginHost } from "./plugin_host.ts";
-import { Preview } from "./preview.tsx";
+import { EditorPanes, type NoteViewProps } from "./editor_panes.tsx";
 import { ShareDialog } from "./sharing.tsx";
 import type { Tab } from "./tabs.ts";
 
@@ -35,16 +35,11 @@ type SaveState =
   | { kind: "conflict"; currentVersion: string }
   | { kind: "error"; message: string };
 
-export interface NoteEditorProps {
+export interface NoteEditorProps extends NoteViewProps {
   tab: Tab;
   me: Me;
   hidden: boolean;
-  lineNumbers: boolean;
   live: boolean;
-  showPreview: boolean;
-  noteNames: () => string[];
-  resolve: (target: string) => string | undefined;
-  resolveAttachment: (name: string) => string | undefined;
   onOpen: (path: string) => void;
   /** Bumped when a live event says the note changed elsewhere. */
   remoteChange: number;
@@ -384,18 +379,7 @@ export function NoteEditor(p: NoteEditorProps) {
         </div>
       )}
       {state.kind === "error" && <div class="banner conflict" role="alert">{state.message}</div>}
-      <div class={p.showPreview ? "panes split" : "panes"}>
-        <div class="editor-host" ref={host} />
-        {p.showPreview && (
-          <Preview
-            content={text}
-            resolve={p.resolve}
-            resolveAttachment={p.resolveAttachment}
-            onOpen={p.onOpen}
-            {...(p.tab.owner ? { owner: p.tab.owner } : {})}
-          />
-        )}
-      </div>
+      <EditorPanes host={host} text={text} {...p} />
     </section>
   );
 }

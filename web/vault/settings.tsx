@@ -2,7 +2,7 @@
  * Account settings (passkeys; API keys, whose secret is shown once, right after creating it) and the
  * admin panel (users, invite codes, registration mode).
  */
-import { TableWrap } from "../shared/ui.tsx";
+import { DataTable } from "../shared/data_table.tsx";
 import { startRegistration } from "@simplewebauthn/browser";
 import { useState } from "preact/hooks";
 import { useLoad as useSharedLoad } from "../shared/use_load.ts";
@@ -130,42 +130,30 @@ function ApiKeys() {
           <button type="button" onClick={() => setCreated(undefined)}>Done</button>
         </div>
       )}
-      <TableWrap label="API keys">
-        <table class="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Key</th>
-              <th>Scope</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.keys.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td class="mono">{k.prefix}…</td>
-                <td>{k.scope}</td>
-                <td>{when(k.createdAt)}</td>
-                <td>{when(k.lastUsedAt)}</td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void api(`/api/api-keys/${encodeURIComponent(k.id)}`, { method: "DELETE" }).then(load)}
-                  >
-                    Revoke {k.name}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <DataTable
+        label="API keys"
+        rows={data.keys}
+        rowKey={(k) => k.id}
+        columns={[
+          { header: "Name", cell: (k) => k.name },
+          { header: "Key", cell: (k) => <>{k.prefix}…</>, class: "mono" },
+          { header: "Scope", cell: (k) => k.scope },
+          { header: "Created", cell: (k) => when(k.createdAt) },
+          { header: "Last used", cell: (k) => when(k.lastUsedAt) },
+          {
+            header: <span class="sr-only">Actions</span>,
+            cell: (k) => (
+              <button
+                type="button"
+                onClick={() =>
+                  void api(`/api/api-keys/${encodeURIComponent(k.id)}`, { method: "DELETE" }).then(load)}
+              >
+                Revoke {k.name}
+              </button>
+            ),
+          },
+        ]}
+      />
       <form class="inline" onSubmit={(e) => void create(e)}>
         <label>
           Name <input name="name" required maxLength={100} />
@@ -255,88 +243,64 @@ export function AdminPage({ me }: { me: Me }) {
         >
           New invite code
         </button>
-        <TableWrap label="Invite codes">
-          <table class="table">
-            <thead>
-              <tr>
-                <th>Code</th>
-                <th>Status</th>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invites.invites.map((i) => (
-                <tr key={i.id}>
-                  <td class="mono">{i.code}</td>
-                  <td>{i.status}</td>
-                  <td>{when(i.createdAt)}</td>
-                  <td>{when(i.expiresAt)}</td>
-                  <td>
-                    {i.status === "unused" && (
-                      <button
-                        type="button"
-                        onClick={() =>
-                          act(
-                            api(`/api/admin/invites/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
-                            loadInvites,
-                          )}
-                      >
-                        Revoke {i.code.slice(0, 6)}…
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="Invite codes"
+          rows={invites.invites}
+          rowKey={(i) => i.id}
+          columns={[
+            { header: "Code", cell: (i) => i.code, class: "mono" },
+            { header: "Status", cell: (i) => i.status },
+            { header: "Created", cell: (i) => when(i.createdAt) },
+            { header: "Expires", cell: (i) => when(i.expiresAt) },
+            {
+              header: <span class="sr-only">Actions</span>,
+              cell: (i) =>
+                i.status === "unused" && (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      act(
+                        api(`/api/admin/invites/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
+                        loadInvites,
+                      )}
+                  >
+                    Revoke {i.code.slice(0, 6)}…
+                  </button>
+                ),
+            },
+          ]}
+        />
       </section>
       <section class="card" aria-labelledby="users-h">
         <h2 id="users-h">Users</h2>
-        <TableWrap label="Users">
-          <table class="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Status</th>
-                <th>
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.users.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.name}</td>
-                  <td>{u.email}</td>
-                  <td>{u.role}</td>
-                  <td>{u.disabled ? "disabled" : "active"}</td>
-                  <td>
-                    {u.id !== me.id && (
-                      <>
-                        <button
-                          type="button"
-                          onClick={() => patch(u, { role: u.role === "admin" ? "user" : "admin" })}
-                        >
-                          {u.role === "admin" ? `Make ${u.name} a user` : `Make ${u.name} an admin`}
-                        </button>
-                        <button type="button" onClick={() => patch(u, { disabled: !u.disabled })}>
-                          {u.disabled ? `Enable ${u.name}` : `Disable ${u.name}`}
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="Users"
+          rows={users.users}
+          rowKey={(u) => u.id}
+          columns={[
+            { header: "Name", cell: (u) => u.name },
+            { header: "Email", cell: (u) => u.email },
+            { header: "Role", cell: (u) => u.role },
+            { header: "Status", cell: (u) => u.disabled ? "disabled" : "active" },
+            {
+              header: <span class="sr-only">Actions</span>,
+              cell: (u) =>
+                u.id !== me.id && (
+                  <>
+                    <button
+                      type="button"
+                      onClick={() => patch(u, { role: u.role === "admin" ? "user" : "admin" })}
+                    >
+                      {u.role === "admin" ? `Make ${u.name} a user` : `Make ${u.name} an admin`}
+                    </button>
+                    <button type="button" onClick={() => patch(u, { disabled: !u.disabled })}>
+                      {u.disabled ? `Enable ${u.name}` : `Disable ${u.name}`}
+                    </button>
+                  </>
+                ),
+            },
+          ]}
+        />
       </section>
       <AdminPlugins me={me} />
     </main>

@@ -19,13 +19,14 @@ import {
   shownTab,
 } from "./panes.ts";
 import type { Tab } from "./tabs.ts";
+import type { NoteViewProps } from "./editor_panes.tsx";
 
 /** The width of the × at a tab's right end (style.css .tabs .tab::after). */
 const CLOSE_WIDTH = 22;
 
 const noteName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
 
-export interface WorkspaceProps {
+export interface WorkspaceProps extends NoteViewProps {
   layout: PaneLayout;
   setLayout: (f: (l: PaneLayout) => PaneLayout) => void;
   /** The bar above the panes (sidebar toggle, split, editor toggles). */
@@ -33,12 +34,7 @@ export interface WorkspaceProps {
   /** Under the panes (plugins' status bar). */
   footer?: ComponentChildren;
   me: Me;
-  lineNumbers: boolean;
   live: boolean;
-  showPreview: boolean;
-  noteNames: () => string[];
-  resolve: (target: string) => string | undefined;
-  resolveAttachment: (name: string) => string | undefined;
   /** A wiki-link followed in a note (opens or creates it). */
   onLink: (path: string) => void;
   remote: Record<string, number>;

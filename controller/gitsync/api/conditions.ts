@@ -4,14 +4,8 @@
  * HookFailed, ValidationFailure, DecryptionFailure...). Every exit of a reconciler records one.
  */
 
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+/** metav1.Condition, as every Kubernetes kind records it. */
+export type { Condition } from "../../../internal/k8s/mod.ts";
 
 export type ConditionStatus = "True" | "False" | "Unknown";
 

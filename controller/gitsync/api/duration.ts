@@ -1,12 +1,12 @@
 /** Go-style durations as the CRDs allow them (spec.pollInterval, spec.interval, spec.healthTimeout). */
+import { parseDuration as parseAnyDuration } from "../../../internal/duration/duration.ts";
 
-/** `5m`, `1h30m`, `90s`, `500ms` in milliseconds; 0 for text without a duration. */
-export function parseDuration(text: string): number {
-  let ms = 0;
-  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-    ms += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
-  }
-  return ms;
+/** The units of the CRDs' pattern, ^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$: Go's, without ns and us. */
+const UNITS = ["ms", "s", "m", "h"] as const;
+
+/** `5m`, `1h30m`, `90s`, `500ms` in milliseconds; undefined for text that is not such a duration. */
+export function parseDuration(text: string): number | undefined {
+  return parseAnyDuration(text, UNITS);
 }
 
 /** A Repository's spec.pollInterval and an ImagePolicy's spec.interval when unset (or unreadable). */

@@ -1,6 +1,7 @@
 /**
  * The narrow clients gitsync's commands, console and reconcilers share: its kinds' paths, reads and
- * writes (resources.ts), and what they reference (secrets.ts).
+ * writes (resources.ts), and what they reference (secrets.ts). For the CLI: reads with errors a user
+ * can act on (reads.ts), approvals (approval.ts), and what --wait waits for (waits.ts, rollout_wait.ts).
  */
 export {
   annotate,
@@ -20,3 +21,12 @@ export {
   type SecretData,
   secretText,
 } from "./secrets.ts";
+export { checkRollbackTarget, refuseUnapprovable, requestApproval } from "./approval.ts";
+export { getApplication, getOne, getRevision, listAll, revisionOf } from "./reads.ts";
+export {
+  revisionForCommit,
+  waitForFetch,
+  waitForPlan,
+  waitForRetryTaken,
+  waitForRollbackTaken,
+} from "./waits.ts";

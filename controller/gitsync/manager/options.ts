@@ -1,4 +1,4 @@
-/** What `gitsync-manager run` configures (its flags), and the running manager. */
+/** What `gitsync-manager run` configures (its flags, bind addresses parsed here), and the running manager. */
 import type { KubeClient } from "../../../internal/k8s/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { CertificateSource } from "../approval/certificate_source.ts";
@@ -44,4 +44,14 @@ export interface Manager {
   /** Resolves once the caches are synced (readyz turns ok). */
   synced: Promise<void>;
   stop(): Promise<void>;
+}
+
+/** `:8081`, `127.0.0.1:8081` or `[::1]:8081` into host and port (an empty host listens everywhere). */
+export function parseBindAddress(text: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) {
+    throw new Error(`"${text}" is not a bind address: use host:port or :port, e.g. :8081 or 127.0.0.1:8081`);
+  }
+  return { host: m[1] ?? (m[2] || "0.0.0.0"), port };
 }

@@ -4,7 +4,8 @@
  * (MiniLM's token vectors distilled into a table, static_minilm.ts: offline, deterministic, +6 points
  * of recall@5 on the conversational set over the hashing embedder at about its cost per text; its
  * dense vectors are scanned by a SIMD kernel, memory/simd/). `builtin-hash` (hashed n-grams) is the
- * smallest and fastest; `builtin-minilm` is the in-process neural model. A store made by another
+ * smallest and fastest; `builtin-minilm` and `builtin-bge-small` are in-process neural models (bge-small
+ * the stronger on conversations, at a model run per text: bge_small.ts). A store made by another
  * embedder is re-embedded in the background at start (memory/vector_backlog.ts, `recover`).
  */
 import { z } from "zod";
@@ -13,18 +14,26 @@ import { type Logger, silentLogger } from "../../../internal/log/mod.ts";
 import { BuiltinEmbedder } from "./builtin.ts";
 import type { Embedder } from "./embedder.ts";
 import { MiniLMEmbedder } from "./minilm.ts";
+import { BgeSmallEmbedder } from "./bge_small.ts";
 import { OpenAIEmbedder } from "./openai.ts";
 import { StaticEmbedder } from "./static_minilm.ts";
 
 /** The embedding variables, to merge into memsvc's environment schema (`memsvcEnv.extend(embeddingsEnv.shape)`). */
 /** MEMSVC_EMBEDDER's values. */
-export const EMBEDDERS = ["builtin-hash", "builtin-static", "builtin-minilm", "openai"] as const;
+export const EMBEDDERS = [
+  "builtin-hash",
+  "builtin-static",
+  "builtin-minilm",
+  "builtin-bge-small",
+  "openai",
+] as const;
 export type EmbedderName = (typeof EMBEDDERS)[number];
 
 export const embeddingsEnv = z.object({
   /**
    * builtin-static (MiniLM's token vectors, averaged: the default), builtin-hash (hashed n-grams:
-   * smallest and fastest), builtin-minilm (all-MiniLM-L6-v2 int8, in process) or openai
+   * smallest and fastest), builtin-minilm (all-MiniLM-L6-v2 int8, in process), builtin-bge-small
+   * (bge-small-en-v1.5 int8, in process: better recall on conversations, a model run per text) or openai
    * (MEMSVC_EMBEDDINGS_URL's service). Unset: openai when a URL is set, else builtin-static.
    */
   MEMSVC_EMBEDDER: z.enum(EMBEDDERS, { message: `must be one of ${EMBEDDERS.join(", ")}` }).optional(),
@@ -97,6 +106,7 @@ export function createEmbedder(settings: EmbeddingsSettings, options: CreateEmbe
   if (name === "builtin-hash") return new BuiltinEmbedder();
   if (name === "builtin-static") return new StaticEmbedder({ dir: options.dataDir });
   if (name === "builtin-minilm") return new MiniLMEmbedder();
+  if (name === "builtin-bge-small") return new BgeSmallEmbedder();
   return new OpenAIEmbedder({
     url: settings.MEMSVC_EMBEDDINGS_URL!,
     model: settings.MEMSVC_EMBEDDINGS_MODEL!,

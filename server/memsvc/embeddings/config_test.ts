@@ -152,7 +152,7 @@ test("a bad or contradictory MEMSVC_EMBEDDER is a config error naming the variab
     (err: unknown) =>
       err instanceof ConfigError &&
       err.problems[0]!.startsWith(
-        "MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-static, builtin-minilm, openai",
+        "MEMSVC_EMBEDDER: must be one of builtin-hash, builtin-static, builtin-minilm, builtin-bge-small, openai",
       ),
   );
   assert.deepEqual(embeddingsProblems({ MEMSVC_EMBEDDER: "openai" }), [

@@ -12,6 +12,11 @@ export interface Embedder {
   readonly dimensions: number;
   /** L2-normalised vectors, one per text, in order. Throws EmbedderError on failure. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * A search query's vector, for a model trained to embed queries apart from what they find (bge's
+   * instruction). Absent: a query is embedded as any text.
+   */
+  embedQuery?(text: string): Promise<Float32Array>;
 }
 
 /** Any failure to produce embeddings: transport, remote error, timeout or a malformed answer. */

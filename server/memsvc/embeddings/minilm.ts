@@ -17,6 +17,9 @@
  * The model loads on the first embed or on load(), which the server calls at start without awaiting it:
  * loading takes seconds, and a server whose writes go to the vector backlog (vector_backlog.ts) need not
  * wait for it; a server on another embedder never evaluates onnxruntime at all.
+ *
+ * The same class runs the other built-in BERT-sized model, bge-small (bge_small.ts), given its
+ * `NeuralModel`: another file, [CLS] pooling and a query instruction.
  */
 import type * as Ort from "onnxruntime-web/wasm";
 import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
@@ -41,14 +44,45 @@ interface Loaded {
   tokenizer: WordPieceTokenizer;
 }
 
+/** A BERT-sized sentence-embedding model run by onnxruntime over the WordPiece vocabulary. */
+export interface NeuralModel {
+  /** MEMSVC_EMBEDDER's name, in errors. */
+  name: string;
+  id: string;
+  dimensions: number;
+  /** The gzipped ONNX file among MINILM_FILES. */
+  file: string;
+  /** The ONNX bytes from elsewhere than `file` (scripts/bench/model_vectors.ts's models). */
+  load?: () => Promise<Uint8Array>;
+  /** The text's vector: the mean of the last hidden states, or the [CLS] token's. */
+  pooling: "mean" | "cls";
+  /** Put before a query (embedQuery), as the model was trained to retrieve with. */
+  queryPrefix: string;
+  /** Rewrites the graph at load (minilm_graph.ts for MiniLM's). */
+  rewrite?: (model: Uint8Array) => Uint8Array;
+}
+
+export const MINILM_MODEL: NeuralModel = {
+  name: "builtin-minilm",
+  id: MINILM_ID,
+  dimensions: MINILM_DIMENSIONS,
+  file: MINILM_FILES.model,
+  pooling: "mean",
+  queryPrefix: "",
+  rewrite: (model) => int8Gathers(model).model,
+};
+
 export interface MiniLMOptions {
   /** Which runtime to use; unset: native where built in and loadable, else wasm. */
   runtime?: "native" | "wasm";
+  /** The model (default all-MiniLM-L6-v2). */
+  model?: NeuralModel;
 }
 
 export class MiniLMEmbedder implements Embedder {
-  readonly id = MINILM_ID;
-  readonly dimensions = MINILM_DIMENSIONS;
+  readonly id: string;
+  readonly dimensions: number;
+  readonly model: NeuralModel;
   readonly #options: MiniLMOptions;
   #loaded: Promise<Loaded> | undefined;
   /** The tail of the run queue: each run starts after the one before settles. */
@@ -58,6 +92,9 @@ export class MiniLMEmbedder implements Embedder {
 
   constructor(options: MiniLMOptions = {}) {
     this.#options = options;
+    this.model = options.model ?? MINILM_MODEL;
+    this.id = this.model.id;
+    this.dimensions = this.model.dimensions;
   }
 
   /** Loads the model now rather than on the first embed (a no-op once loaded); resolves to the runtime's name. */
@@ -71,7 +108,7 @@ export class MiniLMEmbedder implements Embedder {
     try {
       loaded = await this.#load();
     } catch (err) {
-      throw new EmbedderError(`builtin-minilm: loading the model failed: ${(err as Error).message}`, {
+      throw new EmbedderError(`${this.model.name}: loading the model failed: ${(err as Error).message}`, {
         cause: err,
       });
     }
@@ -80,10 +117,15 @@ export class MiniLMEmbedder implements Embedder {
     const out = new Array<Float32Array>(texts.length);
     for (let start = 0; start < encoded.length; start += BATCH) {
       const batch = encoded.slice(start, start + BATCH);
-      const vectors = await this.#serial(() => run(loaded.runtime, batch.map((b) => b.ids)));
+      const vectors = await this.#serial(() => run(loaded.runtime, batch.map((b) => b.ids), this.model));
       batch.forEach((b, j) => (out[b.i] = vectors[j]!));
     }
     return out;
+  }
+
+  /** A search's query, with the model's query instruction. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    return (await this.embed([this.model.queryPrefix + text]))[0]!;
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
@@ -96,10 +138,10 @@ export class MiniLMEmbedder implements Embedder {
     this.#loaded ??= (async () => {
       const [ort, model, vocab] = await Promise.all([
         import("onnxruntime-web/wasm") as Promise<typeof Ort>,
-        miniLMAsset(MINILM_FILES.model),
+        this.model.load ? this.model.load() : miniLMAsset(this.model.file),
         miniLMAsset(MINILM_FILES.vocab),
       ]);
-      const graph = int8Gathers(model).model;
+      const graph = this.model.rewrite ? this.model.rewrite(model) : model;
       let runtime: ModelRuntime | undefined;
       if (this.#options.runtime !== "wasm") {
         try {
@@ -124,8 +166,8 @@ export class MiniLMEmbedder implements Embedder {
   }
 }
 
-/** One model run over texts of similar length, padded to the longest; mean-pooled, normalised vectors. */
-async function run(runtime: ModelRuntime, batch: number[][]): Promise<Float32Array[]> {
+/** One model run over texts of similar length, padded to the longest; pooled, normalised vectors. */
+async function run(runtime: ModelRuntime, batch: number[][], model: NeuralModel): Promise<Float32Array[]> {
   const rows = batch.length;
   const width = Math.max(...batch.map((ids) => ids.length));
   const ids = new BigInt64Array(rows * width);
@@ -140,17 +182,18 @@ async function run(runtime: ModelRuntime, batch: number[][]): Promise<Float32Arr
   try {
     data = await runtime.run(ids, mask, new BigInt64Array(rows * width), rows, width);
   } catch (err) {
-    throw new EmbedderError(`builtin-minilm: model run failed: ${(err as Error).message}`, { cause: err });
+    throw new EmbedderError(`${model.name}: model run failed: ${(err as Error).message}`, { cause: err });
   }
-  const d = MINILM_DIMENSIONS;
+  const d = model.dimensions;
   return batch.map((tokens, r) => {
     const sum = new Float64Array(d);
-    for (let c = 0; c < tokens.length; c++) {
+    const pooled = model.pooling === "cls" ? 1 : tokens.length;
+    for (let c = 0; c < pooled; c++) {
       const at = (r * width + c) * d;
       for (let k = 0; k < d; k++) sum[k]! += data[at + k]!;
     }
     const v = new Float32Array(d);
-    for (let k = 0; k < d; k++) v[k] = sum[k]! / tokens.length;
+    for (let k = 0; k < d; k++) v[k] = sum[k]! / pooled;
     normalize(v);
     return v;
   });

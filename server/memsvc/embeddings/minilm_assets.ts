@@ -57,6 +57,8 @@ export const hostPlatform = () => `${process.platform}-${process.arch}`;
 /** The base names the binary embeds (they must be distinctive) and .cache/minilm holds. */
 export const MINILM_FILES = {
   model: "minilm-l6-int8.onnx.gz",
+  /** builtin-bge-small's model (bge_small.ts), which shares the vocabulary. */
+  bgeSmall: "bge-small-en-v15-int8.onnx.gz",
   vocab: "minilm-l6-vocab.txt",
   /** builtin-static's token table, derived from the model at build time (scripts/lib/minilm_static.ts). */
   staticTable: "minilm-l6-static-table.bin.gz",

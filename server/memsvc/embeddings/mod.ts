@@ -20,6 +20,7 @@ export {
 } from "./builtin.ts";
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./openai.ts";
 export { MINILM_DIMENSIONS, MINILM_ID, MiniLMEmbedder } from "./minilm.ts";
+export { BGE_SMALL_DIMENSIONS, BGE_SMALL_ID, BgeSmallEmbedder } from "./bge_small.ts";
 export { STATIC_DIMENSIONS, STATIC_ID, StaticEmbedder } from "./static_minilm.ts";
 export {
   createEmbedder,

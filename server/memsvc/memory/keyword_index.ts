@@ -316,6 +316,20 @@ export class KeywordIndex {
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
   }
 
+  /** The query's stems that name a speaker (metadata `speaker`) of some entry in the partitions. */
+  namedSpeakers(parsed: ParsedQuery, partitions: ReadonlySet<string>): Set<string> {
+    const named = new Set<string>();
+    for (const term of parsed.terms.keys()) {
+      for (const p of partitions) {
+        if (this.#indexes.get(p)?.inField(term, "speaker")) {
+          named.add(term);
+          break;
+        }
+      }
+    }
+    return named;
+  }
+
   /** Ids of up to `radius` turns before and after the entry in its conversation, nearest first. */
   neighbours(id: string, radius: number): string[] {
     const e = this.#entries;

@@ -140,6 +140,19 @@ describe("KeywordIndex on the database", () => {
     // turn is the shorter. As a tag (0.3, before the field) it ranked below Rachel's mention.
     assert.deepEqual((await find(index, "What would Ross call the baby?")).slice(0, 2), [ross, rachel]);
     assert.deepEqual((await find(index, "what did Rachel Green say")).slice(0, 1), [rachel]);
+
+    // The query's words that are a speaker's name in scope (search's speaker prior); a name only
+    // mentioned, or a speaker of another user's entries, is not one.
+    await write("Joey said the pizza was cold.", { user_id: "bob", metadata: { speaker: "Joey" } });
+    await index.sync();
+    const named = (
+      q: string,
+      partitions = [ADA],
+    ) => [...index.namedSpeakers(parseQuery(q), new Set(partitions))];
+    assert.deepEqual(named("What would Ross call the baby?"), ["ross"]);
+    assert.deepEqual(named("Did Rachel tell Ross about Emma?").sort(), ["rachel", "ross"]);
+    assert.deepEqual(named("Where does Joey live?"), []);
+    assert.deepEqual(named("Where does Joey live?", ["u:bob|default"]), ["joey"]);
   });
 
   it("follows deletes, scope moves, cold flags and other users' rows", async () => {

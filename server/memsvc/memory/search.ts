@@ -15,6 +15,9 @@
  *   lowered hybrid recall@5 on the conversational set (4 chats: 0.622 to 0.613 / 0.595 / 0.577).
  * - A conversation turn that is itself a question scores QUESTION_TURN_FACTOR of what it would
  *   (answer_prior.ts): it shares a question's words but rarely answers it.
+ * - A query whose word names a speaker of the conversation (metadata `speaker`) wants that speaker's
+ *   turns: the others score SPEAKER_FACTOR of what they would (speaker_prior.ts). The keyword index tells
+ *   which words are speakers', so a query the keyword tier did not answer (vector mode) is not judged.
  * - Near-identical results (same hash, or token Jaccard >= COLLAPSE_JACCARD) collapse to the best.
  * - Hit counts of returned entries are counted in process and written in batches a second later
  *   (hit_counts.ts), off the request path; a cold entry's hit is written at once (it may promote it).
@@ -25,6 +28,7 @@ import type { Caller } from "../../../internal/auth/mod.ts";
 import { tokens } from "../embeddings/mod.ts";
 import { parseQuery } from "../../../internal/fulltext/mod.ts";
 import { answerPrior } from "./answer_prior.ts";
+import { speakerPrior } from "./speaker_prior.ts";
 import { type DateWindow, parseDateWords } from "./date_words.ts";
 import { type ChangeMarks, ChangeMarksWatch } from "./change_marks.ts";
 import { type MemoryEntry, toEntry } from "./entry.ts";
@@ -145,17 +149,17 @@ export class SearchService {
     ]);
 
     const scores = new Map<string, { k?: number; v?: number }>();
-    const maxRank = Math.max(0, ...(keyword ?? []).map((r) => r.rank));
-    for (const r of keyword ?? []) scores.set(r.id, { k: maxRank > 0 ? r.rank / maxRank : 0 });
+    const maxRank = Math.max(0, ...(keyword?.hits ?? []).map((r) => r.rank));
+    for (const r of keyword?.hits ?? []) scores.set(r.id, { k: maxRank > 0 ? r.rank / maxRank : 0 });
     for (const r of vector ?? []) {
       const s = scores.get(r.id) ?? {};
       s.v = Math.max(0, Math.min(1, r.score));
       scores.set(r.id, s);
     }
     const fusion = fusionFor(this.deps.embedder.id);
-    const candidates = fuse(scores, fusion, { keyword: !!keyword?.length, vector: !!vector?.length });
+    const candidates = fuse(scores, fusion, { keyword: !!keyword?.hits.length, vector: !!vector?.length });
 
-    const kept = await this.#top(candidates, limit, window);
+    const kept = await this.#top(candidates, limit, window, keyword?.named ?? new Set());
     // Hits of cold entries are written now (one may be promoted back); the others are batched.
     const cold = kept.filter((k) => k.row.cold);
     if (cold.length) {
@@ -185,13 +189,18 @@ export class SearchService {
   }
 
   /**
-   * The `limit` best candidates after the confidence prior, the question-turn prior, the date window and
-   * collapsing near duplicates, reading entry rows only as far down the fused order as can still matter:
+   * The `limit` best candidates after the confidence prior, the question-turn and speaker priors, the date
+   * window and collapsing near duplicates, reading entry rows only as far down the fused order as can still matter:
    * the priors scale a fused score by at most 1 and the window divides it by at most DATE_BOOST, so once the
    * lowest kept score beats the best fused score not yet read, no candidate below can enter. Usually
    * one read of about `limit` rows, where reading every candidate took three times as many.
    */
-  async #top(candidates: { id: string; fused: number }[], limit: number, window: DateWindow | undefined) {
+  async #top(
+    candidates: { id: string; fused: number }[],
+    limit: number,
+    window: DateWindow | undefined,
+    named: ReadonlySet<string>,
+  ) {
     const order = [...candidates].sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
     const ranked: { row: Row; score: number }[] = [];
     let kept: { row: Row; score: number; words: Set<string> }[] = [];
@@ -210,7 +219,8 @@ export class SearchService {
         const outside = window && !(row.created_at >= window.from && row.created_at < window.to);
         ranked.push({
           row,
-          score: c.fused * (0.9 + 0.1 * row.confidence) * answerPrior(row) / (outside ? DATE_BOOST : 1),
+          score: c.fused * (0.9 + 0.1 * row.confidence) * answerPrior(row) * speakerPrior(row, named) /
+            (outside ? DATE_BOOST : 1),
         });
       }
       ranked.sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
@@ -230,12 +240,20 @@ export class SearchService {
     return kept;
   }
 
-  /** BM25 over the in-process index; cold (decayed) entries are out (the vector tier still sees them). */
+  /**
+   * BM25 over the in-process index; cold (decayed) entries are out (the vector tier still sees them).
+   * With the hits, the query's stems that name a speaker in scope (speaker_prior.ts).
+   */
   async #keyword(scope: ReadScope, query: string, n: number, marks: ChangeMarks) {
     await this.keywordIndex.sync(marks.entries);
     const expansion = fusionFor(this.deps.embedder.id).expansion;
-    return this.keywordIndex.search(parseQuery(query), new Set(partitionsOf(scope)), n, expansion)
-      .map((h) => ({ id: h.id, rank: h.score }));
+    const parsed = parseQuery(query);
+    const partitions = new Set(partitionsOf(scope));
+    const hits = this.keywordIndex.search(parsed, partitions, n, expansion).map((h) => ({
+      id: h.id,
+      rank: h.score,
+    }));
+    return { hits, named: this.keywordIndex.namedSpeakers(parsed, partitions) };
   }
 
   /**
@@ -280,8 +298,9 @@ export class SearchService {
   async #vector(scope: ReadScope, query: string, n: number, marks: ChangeMarks | undefined) {
     // Earlier remembers' vectors are stored after their commit: a search sees every acknowledged write.
     await this.deps.vectors.settled();
-    const [[vector]] = await Promise.all([
-      this.deps.embedder.embed([query]),
+    const embedder = this.deps.embedder;
+    const [vector] = await Promise.all([
+      embedder.embedQuery ? embedder.embedQuery(query) : embedder.embed([query]).then((v) => v[0]!),
       this.deps.index.sync(marks?.vectors),
     ]);
     // The index's int8 cosines pick the candidates (with room for quantisation error at the edge);

@@ -9,10 +9,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import type { Caller } from "../../../internal/auth/mod.ts";
 import { silentLogger } from "../../../internal/log/mod.ts";
 import { startPostgres } from "../../../test/harness/postgres.ts";
-import { insertUser, openTestStore } from "../_test_store.ts";
+import { apiTokenCaller, insertUser, openTestStore } from "../_test_store.ts";
 import { BuiltinEmbedder } from "../embeddings/builtin.ts";
 import { ActivityRecorder } from "../metrics/activity.ts";
 import { MemsvcMetrics } from "../metrics/registry.ts";
@@ -26,13 +25,7 @@ import { VectorBacklog } from "./vector_backlog.ts";
 import { VectorCopies } from "./vector_copies.ts";
 import { VectorIndex } from "./vector_index.ts";
 
-const ADA: Caller = {
-  userId: "ada",
-  email: "ada@example.test",
-  role: "user",
-  via: "api-token",
-  tokenHash: "t",
-};
+const ADA = apiTokenCaller("ada");
 
 /** What one server process wires: services sharing the copies the write path fills. */
 function serverOn(db: Kysely<MemsvcDatabase>) {

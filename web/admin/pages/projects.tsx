@@ -11,6 +11,7 @@ import {
   PageHeader,
   Time,
   useAction,
+  useListAction,
   useLoad,
 } from "../components.tsx";
 import { href } from "../router.ts";
@@ -20,21 +21,8 @@ export function ProjectsPage() {
   const [name, setName] = useState("");
   const [open, setOpen] = useState<string>();
   const [deleting, setDeleting] = useState<Project>();
-  const [done, setDone] = useState<string>();
-  const action = useAction();
-
-  const run = async (what: () => Promise<unknown>, message: string) => {
-    setDone(undefined);
-    const ok = await action.run(async () => {
-      await what();
-      return true;
-    });
-    if (ok) {
-      setDone(message);
-      await projects.reload();
-    }
-    return ok;
-  };
+  const action = useListAction(projects.reload);
+  const { act: run, done, setDone } = action;
 
   const create = async (e: Event) => {
     e.preventDefault();

@@ -1,5 +1,5 @@
 /** The signed-in user's API tokens: mint (plaintext shown once, with a copy button), list, revoke. */
-import { TableWrap } from "../../shared/ui.tsx";
+import { DataTable } from "../../shared/data_table.tsx";
 import { useState } from "preact/hooks";
 import { api, type ApiToken } from "../api.ts";
 import {
@@ -116,48 +116,36 @@ function Tokens() {
         <Empty title="No tokens yet">Create one above to connect an agent.</Empty>
       )}
       {tokens.data && tokens.data.tokens.length > 0 && (
-        <TableWrap label="API tokens">
-          <table class="table" aria-label="API tokens">
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Identifier</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.tokens.map((t) => (
-                <tr key={t.tokenHash} data-label={t.label}>
-                  <td class="strong">{t.label}</td>
-                  <td>
-                    <code title={t.tokenHash}>{t.tokenHash.slice(0, 12)}…</code>
-                  </td>
-                  <td>
-                    <Time iso={t.createdAt} />
-                  </td>
-                  <td>
-                    <Time iso={t.lastUsedAt} />
-                  </td>
-                  <td>
-                    <div class="row-actions">
-                      <button
-                        type="button"
-                        class="btn btn-small btn-danger"
-                        onClick={() => setRevoking(t)}
-                      >
-                        Revoke
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="API tokens"
+          named
+          rows={tokens.data.tokens}
+          rowKey={(t) => t.tokenHash}
+          rowProps={(t) => ({ "data-label": t.label })}
+          columns={[
+            { header: "Label", cell: (t) => t.label, class: "strong" },
+            {
+              header: "Identifier",
+              cell: (t) => <code title={t.tokenHash}>{t.tokenHash.slice(0, 12)}…</code>,
+            },
+            { header: "Created", cell: (t) => <Time iso={t.createdAt} /> },
+            { header: "Last used", cell: (t) => <Time iso={t.lastUsedAt} /> },
+            {
+              header: <span class="sr-only">Actions</span>,
+              cell: (t) => (
+                <div class="row-actions">
+                  <button
+                    type="button"
+                    class="btn btn-small btn-danger"
+                    onClick={() => setRevoking(t)}
+                  >
+                    Revoke
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
       )}
       <Confirm
         open={!!revoking}

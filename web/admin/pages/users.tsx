@@ -1,5 +1,5 @@
 /** Admin: the accounts that may sign in — create, change role or password, ban, remove. */
-import { TableWrap } from "../../shared/ui.tsx";
+import { DataTable } from "../../shared/data_table.tsx";
 import { useState } from "preact/hooks";
 import { type AdminUser, api } from "../api.ts";
 import {
@@ -13,6 +13,7 @@ import {
   PageHeader,
   Time,
   useAction,
+  useListAction,
   useLoad,
 } from "../components.tsx";
 import type { Me } from "../main.tsx";
@@ -38,20 +39,8 @@ function UserList({ me }: { me: Me }) {
   const [creating, setCreating] = useState(false);
   const [passwordFor, setPasswordFor] = useState<AdminUser>();
   const [removing, setRemoving] = useState<AdminUser>();
-  const [done, setDone] = useState<string>();
-  const action = useAction();
-
-  const act = async (what: () => Promise<unknown>, message: string) => {
-    setDone(undefined);
-    const ok = await action.run(async () => {
-      await what();
-      return true;
-    });
-    if (ok) {
-      setDone(message);
-      await users.reload();
-    }
-  };
+  const action = useListAction(users.reload);
+  const { act, done, setDone } = action;
 
   return (
     <>
@@ -67,98 +56,97 @@ function UserList({ me }: { me: Me }) {
       {!users.data && users.loading && <Loading />}
       {users.data && users.data.users.length === 0 && <Empty title="No users yet" />}
       {users.data && users.data.users.length > 0 && (
-        <TableWrap label="Users">
-          <table class="table" aria-label="Users">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.users.map((u) => (
-                <tr key={u.id} data-email={u.email}>
-                  <td>
-                    <div class="strong">{u.name || u.email}</div>
-                    <div class="muted small">{u.email}{u.id === me.user.id && " (you)"}</div>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Role of ${u.email}`}
-                      value={u.role ?? "user"}
-                      disabled={action.busy}
-                      onChange={(e) => {
-                        const role = e.currentTarget.value;
-                        e.currentTarget.value = u.role ?? "user"; // shown again after the server agrees
-                        void act(
-                          () => api.setRole(u.id, role),
-                          `${u.email} is now ${role === "admin" ? "an admin" : "a user"}.`,
-                        );
-                      }}
-                    >
-                      <option value="user">user</option>
-                      <option value="admin">admin</option>
-                    </select>
-                  </td>
-                  <td>
-                    {u.banned
-                      ? <span class="badge badge-danger">banned</span>
-                      : <span class="badge badge-ok">active</span>}
-                  </td>
-                  <td>
-                    <Time iso={u.createdAt} />
-                  </td>
-                  <td>
-                    <div class="row-actions">
+        <DataTable
+          label="Users"
+          named
+          rows={users.data.users}
+          rowKey={(u) => u.id}
+          rowProps={(u) => ({ "data-email": u.email })}
+          columns={[
+            {
+              header: "User",
+              cell: (u) => (
+                <>
+                  <div class="strong">{u.name || u.email}</div>
+                  <div class="muted small">{u.email}{u.id === me.user.id && " (you)"}</div>
+                </>
+              ),
+            },
+            {
+              header: "Role",
+              cell: (u) => (
+                <select
+                  aria-label={`Role of ${u.email}`}
+                  value={u.role ?? "user"}
+                  disabled={action.busy}
+                  onChange={(e) => {
+                    const role = e.currentTarget.value;
+                    e.currentTarget.value = u.role ?? "user"; // shown again after the server agrees
+                    void act(
+                      () => api.setRole(u.id, role),
+                      `${u.email} is now ${role === "admin" ? "an admin" : "a user"}.`,
+                    );
+                  }}
+                >
+                  <option value="user">user</option>
+                  <option value="admin">admin</option>
+                </select>
+              ),
+            },
+            {
+              header: "Status",
+              cell: (u) =>
+                u.banned
+                  ? <span class="badge badge-danger">banned</span>
+                  : <span class="badge badge-ok">active</span>,
+            },
+            { header: "Created", cell: (u) => <Time iso={u.createdAt} /> },
+            {
+              header: <span class="sr-only">Actions</span>,
+              cell: (u) => (
+                <div class="row-actions">
+                  <button
+                    type="button"
+                    class="btn btn-small"
+                    onClick={() => setPasswordFor(u)}
+                  >
+                    Set password
+                  </button>
+                  {u.banned
+                    ? (
                       <button
                         type="button"
                         class="btn btn-small"
-                        onClick={() => setPasswordFor(u)}
+                        onClick={() => act(() => api.unban(u.id), `${u.email} can sign in again.`)}
                       >
-                        Set password
+                        Unban
                       </button>
-                      {u.banned
-                        ? (
-                          <button
-                            type="button"
-                            class="btn btn-small"
-                            onClick={() => act(() => api.unban(u.id), `${u.email} can sign in again.`)}
-                          >
-                            Unban
-                          </button>
-                        )
-                        : (
-                          <button
-                            type="button"
-                            class="btn btn-small"
-                            onClick={() =>
-                              act(
-                                () => api.ban(u.id),
-                                `${u.email} is banned: their sessions and tokens stop working.`,
-                              )}
-                          >
-                            Ban
-                          </button>
-                        )}
+                    )
+                    : (
                       <button
                         type="button"
-                        class="btn btn-small btn-danger"
-                        onClick={() => setRemoving(u)}
+                        class="btn btn-small"
+                        onClick={() =>
+                          act(
+                            () => api.ban(u.id),
+                            `${u.email} is banned: their sessions and tokens stop working.`,
+                          )}
                       >
-                        Remove
+                        Ban
                       </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+                    )}
+                  <button
+                    type="button"
+                    class="btn btn-small btn-danger"
+                    onClick={() => setRemoving(u)}
+                  >
+                    Remove
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
       )}
       <CreateUser
         open={creating}

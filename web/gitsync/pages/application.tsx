@@ -1,5 +1,6 @@
 import { approveCommand, Conditions, Load, PhaseBadge, ReadyBadge, short } from "../components.tsx";
-import { CopyCommand, PageHeader, TableWrap } from "../../shared/ui.tsx";
+import { DataTable } from "../../shared/data_table.tsx";
+import { CopyCommand, PageHeader } from "../../shared/ui.tsx";
 import { useLoad } from "../../shared/use_load.ts";
 import { api } from "../api.ts";
 import { link } from "../router.ts";
@@ -88,40 +89,28 @@ export function ApplicationPage({ ns, name }: { ns: string; name: string }) {
           <Conditions conditions={a.status?.conditions} />
           <h2>Revisions</h2>
           {revisions.length === 0 ? <p class="muted">No Revisions yet.</p> : (
-            <TableWrap label="Revisions">
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th>Revision</th>
-                    <th>Commit</th>
-                    <th>Phase</th>
-                    <th>Plan</th>
-                    <th>Approved</th>
-                    <th>Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {revisions.map((r) => (
-                    <tr key={r.name}>
-                      <td>
-                        <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>
-                      </td>
-                      <td class="mono">{short(r.sourceRevision)}</td>
-                      <td>
-                        <PhaseBadge phase={r.phase} />
-                      </td>
-                      <td>
-                        {r.summary
-                          ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
-                          : "-"}
-                      </td>
-                      <td>{r.approved ? "yes" : "no"}</td>
-                      <td>{r.createdAt}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <DataTable
+              label="Revisions"
+              rows={revisions}
+              rowKey={(r) => r.name ?? ""}
+              columns={[
+                {
+                  header: "Revision",
+                  cell: (r) => <a href={link("revisions", ns, r.name ?? "")}>{r.name}</a>,
+                },
+                { header: "Commit", cell: (r) => short(r.sourceRevision), class: "mono" },
+                { header: "Phase", cell: (r) => <PhaseBadge phase={r.phase} /> },
+                {
+                  header: "Plan",
+                  cell: (r) =>
+                    r.summary
+                      ? `+${r.summary.create} ~${r.summary.update} -${r.summary.prune} =${r.summary.unchanged}`
+                      : "-",
+                },
+                { header: "Approved", cell: (r) => r.approved ? "yes" : "no" },
+                { header: "Created", cell: (r) => r.createdAt },
+              ]}
+            />
           )}
         </section>
       )}

@@ -1,9 +1,9 @@
-import { currentNamespace, Load, NamespaceFilter, ReadyBadge, short } from "../components.tsx";
+import { ListPage, ReadyBadge, short } from "../components.tsx";
 import { api } from "../api.ts";
+import { DataTable } from "../../shared/data_table.tsx";
 import { useLoad } from "../../shared/use_load.ts";
 import type { Application, Revision } from "../types.ts";
-import { Empty, PageHeader, TableWrap } from "../../shared/ui.tsx";
-import { link, navigate } from "../router.ts";
+import { link } from "../router.ts";
 
 export const ready = (a: Application) => a.status?.conditions?.find((c) => c.type === "Ready");
 
@@ -23,62 +23,31 @@ function AppReady({ app }: { app: Application }) {
 
 export function ApplicationsPage() {
   return (
-    <section>
-      <PageHeader title={`Applications`} />
-      <NamespaceFilter
-        onChange={(ns) => navigate(ns ? `${link("apps")}?namespace=${encodeURIComponent(ns)}` : link("apps"))}
-      />
-      <Load<{ items: Application[] }>
-        path={`/api/applications${
-          currentNamespace() ? `?namespace=${encodeURIComponent(currentNamespace())}` : ""
-        }`}
-      >
-        {({ items }) =>
-          items.length === 0
-            ? (
-              <Empty title="No Applications you may see.">
-                Pick another namespace, or ask for read access to it.
-              </Empty>
-            )
-            : (
-              <TableWrap label="Applications">
-                <table class="table">
-                  <thead>
-                    <tr>
-                      <th>Namespace</th>
-                      <th>Name</th>
-                      <th>Ready</th>
-                      <th>Repository</th>
-                      <th>Commit</th>
-                      <th>Desired</th>
-                      <th>Deployed</th>
-                      <th>Sync</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map((a) => (
-                      <tr key={`${a.metadata.namespace}/${a.metadata.name}`}>
-                        <td>{a.metadata.namespace}</td>
-                        <td>
-                          <a href={link("apps", a.metadata.namespace, a.metadata.name)}>{a.metadata.name}</a>
-                        </td>
-                        <td>
-                          <AppReady app={a} />
-                        </td>
-                        <td>{a.spec.source.repositoryRef.name}</td>
-                        <td class="mono">{short(a.status?.sourceRevision)}</td>
-                        <td class="mono">{a.status?.desiredRevision}</td>
-                        <td class="mono">{a.status?.deployedRevision}</td>
-                        <td>
-                          {a.spec.suspend ? "suspended" : a.spec.sync?.automatic ? "automatic" : "approval"}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
-            )}
-      </Load>
-    </section>
+    <ListPage<Application> title="Applications" page="apps" path="/api/applications">
+      {(items) => (
+        <DataTable
+          label="Applications"
+          rows={items}
+          rowKey={(a) => `${a.metadata.namespace}/${a.metadata.name}`}
+          columns={[
+            { header: "Namespace", cell: (a) => a.metadata.namespace },
+            {
+              header: "Name",
+              cell: (a) => <a href={link("apps", a.metadata.namespace, a.metadata.name)}>{a.metadata.name}
+              </a>,
+            },
+            { header: "Ready", cell: (a) => <AppReady app={a} /> },
+            { header: "Repository", cell: (a) => a.spec.source.repositoryRef.name },
+            { header: "Commit", cell: (a) => short(a.status?.sourceRevision), class: "mono" },
+            { header: "Desired", cell: (a) => a.status?.desiredRevision, class: "mono" },
+            { header: "Deployed", cell: (a) => a.status?.deployedRevision, class: "mono" },
+            {
+              header: "Sync",
+              cell: (a) => a.spec.suspend ? "suspended" : a.spec.sync?.automatic ? "automatic" : "approval",
+            },
+          ]}
+        />
+      )}
+    </ListPage>
   );
 }

@@ -1,5 +1,6 @@
 import { approveCommand, Conditions, Load, PhaseBadge, short } from "../components.tsx";
-import { CopyCommand, TableWrap } from "../../shared/ui.tsx";
+import { DataTable } from "../../shared/data_table.tsx";
+import { CopyCommand } from "../../shared/ui.tsx";
 import type { ObjectRef, Revision } from "../types.ts";
 import { PageHeader } from "../../shared/ui.tsx";
 import { link } from "../router.ts";
@@ -68,26 +69,18 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
                   to prune
                   {plan.summary.pruneSkipped ? `, ${plan.summary.pruneSkipped} kept from pruning` : ""}
                 </p>
-                <TableWrap label="Plan">
-                  <table class="table">
-                    <thead>
-                      <tr>
-                        <th>Action</th>
-                        <th>Object</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {plan.entries.map((e) => (
-                        <tr key={`${e.kind}/${e.namespace}/${e.name}`}>
-                          <td>
-                            <span class={`action ${e.action}`}>{e.action}</span>
-                          </td>
-                          <td>{e.kind}/{e.namespace ? `${e.namespace}/` : ""}{e.name}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableWrap>
+                <DataTable
+                  label="Plan"
+                  rows={plan.entries}
+                  rowKey={(e) => `${e.kind}/${e.namespace}/${e.name}`}
+                  columns={[
+                    { header: "Action", cell: (e) => <span class={`action ${e.action}`}>{e.action}</span> },
+                    {
+                      header: "Object",
+                      cell: (e) => <>{e.kind}/{e.namespace ? `${e.namespace}/` : ""}{e.name}</>,
+                    },
+                  ]}
+                />
                 {plan.entries.filter((e) => e.diff).map((e) => (
                   <details open key={`diff-${e.kind}/${e.namespace}/${e.name}`} class="diff">
                     <summary>{e.kind}/{e.name}</summary>
@@ -109,32 +102,19 @@ export function RevisionPage({ ns, name }: { ns: string; name: string }) {
             )}
             <h2>Hooks</h2>
             {hooks.length === 0 ? <p class="muted">No hooks.</p> : (
-              <TableWrap label="Hooks">
-                <table class="table hooks">
-                  <thead>
-                    <tr>
-                      <th>Stage</th>
-                      <th>Hook</th>
-                      <th>State</th>
-                      <th>Attempt</th>
-                      <th>Message</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {hooks.map((h, i) => (
-                      <tr key={i}>
-                        <td>{h.stage}</td>
-                        <td>{h.kind}/{h.name}</td>
-                        <td>
-                          <PhaseBadge phase={h.state} />
-                        </td>
-                        <td>{h.rollout}</td>
-                        <td class="message">{h.message}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <DataTable
+                label="Hooks"
+                class="hooks"
+                rows={hooks}
+                rowKey={(_, i) => i}
+                columns={[
+                  { header: "Stage", cell: (h) => h.stage },
+                  { header: "Hook", cell: (h) => <>{h.kind}/{h.name}</> },
+                  { header: "State", cell: (h) => <PhaseBadge phase={h.state} /> },
+                  { header: "Attempt", cell: (h) => h.rollout },
+                  { header: "Message", cell: (h) => h.message, class: "message" },
+                ]}
+              />
             )}
             <h2>Diagnosis</h2>
             {!d ? <p class="muted">No diagnosis.</p> : (

@@ -58,9 +58,7 @@ export async function rollOut(
     inventory: listed ? () => Promise.resolve(listed.managed) : inventory(c, objects, unlisted),
     prune: app.spec.sync?.prune !== false,
     desired: objects,
-    healthTimeoutMs: app.spec.healthTimeout
-      ? parseDuration(app.spec.healthTimeout)
-      : DEFAULT_HEALTH_TIMEOUT_MS,
+    healthTimeoutMs: parseDuration(app.spec.healthTimeout ?? "") ?? DEFAULT_HEALTH_TIMEOUT_MS,
     now,
   });
   if (r.outcome === "progressing") return await progressing(c, r, selfHeal, first);

@@ -23,6 +23,11 @@ export class RemoteUrlError extends Error {
   override name = "RemoteUrlError";
 }
 
+/** Whether `text` names a remote (a URL, or scp-style user@host:path) rather than a folder. */
+export function isRemote(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^/\s]+@[^/\s]+:/.test(text);
+}
+
 const SCP = /^(?<user>[A-Za-z0-9._-]+)@(?<host>[A-Za-z0-9.-]+):(?<path>[^/\s][^\s]*)$/;
 
 export function parseRemoteUrl(raw: string): RemoteUrl {

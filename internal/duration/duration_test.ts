@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatMicros, parseDuration } from "./duration.ts";
+import { parseDuration } from "./duration.ts";
 
 test("parseDuration accepts s/m/h/d/w, fractions and compound forms", () => {
   assert.equal(parseDuration("30s"), 30_000);
@@ -20,8 +20,8 @@ test("parseDuration refuses what is not a duration", () => {
   }
 });
 
-test("formatMicros picks µs, ms or s", () => {
-  assert.equal(formatMicros(850), "850µs");
-  assert.equal(formatMicros(45_320), "45.32ms");
-  assert.equal(formatMicros(1_250_000), "1.25s");
+test("parseDuration takes only the units it is given", () => {
+  const go = ["ms", "s", "m", "h"];
+  assert.equal(parseDuration("1h30m", go), 5_400_000);
+  for (const bad of ["7d", "2w", "500us", "5m1d"]) assert.equal(parseDuration(bad, go), undefined, bad);
 });

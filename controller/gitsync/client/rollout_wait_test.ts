@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { verdict } from "./rollout_wait.ts";
-import type { Application, Revision } from "../../controller/gitsync/api/mod.ts";
+import type { Application, Revision } from "../api/mod.ts";
 
 const D1 = `sha256:${"1".repeat(64)}`;
 const D2 = `sha256:${"2".repeat(64)}`;

@@ -5,11 +5,10 @@
  * the new digest named), the Application wants another Revision now (Superseded), or it is suspended —
  * and only when none of these is known, at the timeout.
  */
-import { CliError, type Io, type OutputFormat, printResult } from "../../internal/cli/mod.ts";
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
-import type { KubeClient } from "../../internal/k8s/mod.ts";
-import { getApplication, getRevision } from "./kube.ts";
-import { type Application, parseDuration, type Revision } from "../../controller/gitsync/api/mod.ts";
+import { CliError } from "../../../internal/cli/cli_error.ts";
+import type { KubeClient } from "../../../internal/k8s/mod.ts";
+import type { Application, Revision } from "../api/mod.ts";
+import { getApplication, getRevision } from "./reads.ts";
 
 /** What the waiting command expects of the Revision. */
 export interface Expectation {
@@ -144,57 +143,4 @@ export class RolloutEnded extends CliError {
   constructor(message: string, readonly revision: Revision) {
     super(message);
   }
-}
-
-/**
- * Follows a rollout (`follow`) and prints `result` with how it ended; when it did not end well, the
- * document still goes to stdout for -o json|yaml (pipelines read it) and the reason is the error line.
- */
-export async function reportRollout(
-  io: Io,
-  output: OutputFormat,
-  result: Record<string, unknown>,
-  follow: () => Promise<{ revision: Revision; message: string }>,
-): Promise<void> {
-  try {
-    const end = await follow();
-    result.phase = end.revision.status?.phase;
-    result.planDigest ??= end.revision.status?.plan?.digest;
-    printResult(io, result, output, () => end.message);
-  } catch (err) {
-    if (!(err instanceof RolloutEnded)) throw err;
-    result.phase = err.revision.status?.phase ?? "Pending";
-    if (err.revision.status?.failure) result.failure = err.revision.status.failure;
-    if (output !== "table") printResult(io, result, output, () => "");
-    throw err;
-  }
-}
-
-/** What --wait does: follows the Revision's rollout, progress lines on stderr, then reports how it ended. */
-export function followRollout(
-  io: Io,
-  output: OutputFormat,
-  result: Record<string, unknown>,
-  rollout: {
-    client: KubeClient;
-    namespace: string;
-    revision: string;
-    timeoutMs: number;
-    expect?: Expectation;
-  },
-): Promise<void> {
-  const { client, namespace, revision, timeoutMs, expect } = rollout;
-  const progress = (line: string) => io.stderr.write(`${line}\n`);
-  return reportRollout(
-    io,
-    output,
-    result,
-    () => waitForRollout(client, namespace, revision, timeoutMs, progress, expect),
-  );
-}
-
-/** --timeout in milliseconds; anything but a duration like 90s or 10m is a usage error. */
-export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
-  const ms = /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;
-  return ms > 0 ? ms : cmd.error(`--timeout must be a duration like 90s or 10m, not "${text}"`);
 }

@@ -5,9 +5,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import type { Application, Revision } from "../../controller/gitsync/api/mod.ts";
-import { describeApplication } from "./get.ts";
-import { describeRevision } from "./revision.ts";
+import type { Application, Revision } from "../api/mod.ts";
+import { describeApplication, describeRevision } from "./describe.ts";
 
 const expected = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url), "utf8");
 const NOW = new Date("2026-12-01T12:00:00Z");

@@ -1,4 +1,4 @@
-import type { Io } from "../../internal/cli/mod.ts";
+import type { Io } from "./io.ts";
 
 /**
  * Progress on stderr: a bar redrawn in place on a terminal, plain lines (every tenth) when stderr
