@@ -8,17 +8,13 @@
  */
 import { sql } from "kysely";
 import type { SearchDb } from "./schema.ts";
+import type { SearchHit } from "./search_notes.ts";
 
-export interface PageRow {
+/** A hit's stored fields as the row has them, with the owner and the text (for the snippet). */
+export type PageRow = Pick<SearchHit, "path" | "folder" | "title" | "tags" | "mtime" | "size"> & {
   user_id: string;
-  path: string;
-  folder: string;
-  title: string;
-  tags: string[];
-  mtime: Date;
-  size: number;
   body: string;
-}
+};
 
 /** Characters of text kept in all (about 2 bytes each). */
 const MAX_CACHED_CHARS = 1_000_000;
