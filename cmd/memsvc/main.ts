@@ -3,15 +3,13 @@ import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.t
 import type { Command } from "@commander-js/extra-typings";
 import { ABOUT } from "../about.ts";
 import { INITDB_COMMAND } from "../../internal/db/initdb_child.ts";
-import { registerBackup } from "./backup.ts";
 import { registerDetect } from "./detect.ts";
 import { registerExport } from "./export.ts";
-import { registerImport } from "./import.ts";
+import { registerFileCommands } from "./file_commands.ts";
 import { registerInstall } from "./install.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerMcpConfig } from "./mcp_config.ts";
 import { registerMigrate } from "./migrate.ts";
-import { registerRestore } from "./restore.ts";
 import { registerServe } from "./serve.ts";
 import { registerStatus } from "./status.ts";
 import { registerUninstall } from "./uninstall.ts";
@@ -29,9 +27,7 @@ export function buildProgram(io: Io = processIo) {
       registerDetect,
       registerMcpConfig,
       registerExport,
-      registerImport,
-      registerBackup,
-      registerRestore,
+      registerFileCommands,
       registerMigrate,
       registerInitdb,
     ],
