@@ -5,37 +5,9 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import {
-  type AgentClient,
-  type AgentTarget,
-  agentTarget,
-  callAgent,
-  findAgentPod,
-} from "../../internal/edgeproxy/agent_client.ts";
-import {
-  agentAddrOption,
-  OUTPUT_ENV,
-  parseTimeout,
-  useKubeOptions,
-  withAgentOptions,
-  withSession,
-} from "./flags.ts";
-
-interface AgentFlags {
-  agentAddr?: string;
-  timeout: string;
-  proxyNamespace: string;
-  agentNamespace?: string;
-}
-
-/** The agent named on the command line: by --agent-addr alone, else through the API. */
-export async function resolveTarget(cmd: Command, name: string, flags: AgentFlags): Promise<AgentTarget> {
-  if (flags.agentAddr) return { name, address: flags.agentAddr };
-  return await withSession(cmd, async ({ client }) => {
-    const pod = await findAgentPod(client, flags.agentNamespace ?? flags.proxyNamespace, name);
-    return agentTarget(pod);
-  });
-}
+import { type AgentClient, type AgentTarget, callAgent } from "../../internal/edgeproxy/agent_client.ts";
+import { agentAddrOption, OUTPUT_ENV, parseTimeout, useKubeOptions, withAgentOptions } from "./flags.ts";
+import { resolveTarget } from "./agent_targets.ts";
 
 export function registerAgent(program: Command, io: Io) {
   const agent = program

@@ -38,7 +38,7 @@ import {
   describeAgents,
   LIST_HEADERS,
   LIST_WIDE_HEADERS,
-  reportFailures,
+  printAgentAnswers,
 } from "../../internal/edgeproxy/agent_views.ts";
 
 export function registerAgents(program: Command, io: Io) {
@@ -121,17 +121,11 @@ export function registerAgents(program: Command, io: Io) {
         const results = await callAgents(targets, timeoutMs, (c, o) => c.getConfig({}, o));
         const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, config: r.value }] : []);
         const { configDocument } = await import("../../internal/edgeproxy/agent_format.ts");
-        printResult(
-          io,
-          { apiVersion: "v1", kind: "List", items: ok.map((r) => configDocument(r.target, r.config)) },
-          flags.output,
-          {
-            headers: CONFIG_HEADERS,
-            rows: () => configRows(ok),
-            empty: "No agent answered.",
-          },
-        );
-        reportFailures(io, results, skipped);
+        const items = ok.map((r) => configDocument(r.target, r.config));
+        printAgentAnswers(io, flags.output, { results, skipped }, { apiVersion: "v1", kind: "List", items }, {
+          headers: CONFIG_HEADERS,
+          rows: () => configRows(ok),
+        });
       });
     });
   addExamples(config, [

@@ -5,56 +5,16 @@
  * typed in agent.proto like the rest.) Every agent Pod is called unless --agent-addr names one agent.
  */
 import { type Command, Option } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, type Io, outputOption } from "../../internal/cli/mod.ts";
 import type { PurgeCacheRequest } from "../../internal/proto/edgeproxy/agent/v1/agent_pb.ts";
+import { agentRef } from "../../internal/edgeproxy/agent_client.ts";
+import { agentAddrOption, kubeNamespace, OUTPUT_ENV, useKubeOptions, withAgentOptions } from "./flags.ts";
+import { onAgents } from "./agent_targets.ts";
 import {
-  type AgentClient,
-  agentRef,
-  type AgentResult,
-  type AgentTarget,
-  allAgentTargets,
-  callAgents,
-} from "../../internal/edgeproxy/agent_client.ts";
-import {
-  agentAddrOption,
-  kubeNamespace,
-  OUTPUT_ENV,
-  parseTimeout,
-  useKubeOptions,
-  withAgentOptions,
-  withSession,
-} from "./flags.ts";
-import { CACHE_STATS_HEADERS, cacheStatsRows, reportFailures } from "../../internal/edgeproxy/agent_views.ts";
-
-interface CommonFlags {
-  agentAddr?: string;
-  timeout: string;
-  proxyNamespace: string;
-  agentNamespace?: string;
-}
-
-type AgentCall<T> = (client: AgentClient, options: { timeoutMs: number }, target: AgentTarget) => Promise<T>;
-
-/**
- * Calls every agent (or the one at --agent-addr) with the call `makeCall` builds for the working
- * namespace: -n, EDGECTL_NAMESPACE or the context's, and "default" when Kubernetes is not used.
- */
-async function onAgents<T>(
-  cmd: Command,
-  flags: CommonFlags,
-  makeCall: (namespace: string) => AgentCall<T>,
-): Promise<{ results: AgentResult<T>[]; skipped: string[] }> {
-  const timeoutMs = parseTimeout(flags.timeout, (m) => cmd.error(m));
-  if (flags.agentAddr) {
-    const target = { name: flags.agentAddr, address: flags.agentAddr };
-    const namespace = kubeNamespace(cmd) ?? "default";
-    return { results: await callAgents([target], timeoutMs, makeCall(namespace)), skipped: [] };
-  }
-  return await withSession(cmd, async ({ client, namespace }) => {
-    const { targets, skipped } = await allAgentTargets(client, flags.agentNamespace ?? flags.proxyNamespace);
-    return { results: await callAgents(targets, timeoutMs, makeCall(namespace)), skipped };
-  });
-}
+  CACHE_STATS_HEADERS,
+  cacheStatsRows,
+  printAgentAnswers,
+} from "../../internal/edgeproxy/agent_views.ts";
 
 export function registerCache(program: Command, io: Io) {
   const cache = program
@@ -86,17 +46,10 @@ export function registerCache(program: Command, io: Io) {
       );
       const ok = results.flatMap((r) => "value" in r ? [{ target: r.target, stats: r.value }] : []);
       const { cacheStatsDocument } = await import("../../internal/edgeproxy/agent_format.ts");
-      printResult(
-        io,
-        cacheStatsDocument(ok, namespace),
-        flags.output,
-        {
-          headers: CACHE_STATS_HEADERS,
-          rows: () => cacheStatsRows(ok),
-          empty: "No agent answered.",
-        },
-      );
-      reportFailures(io, results, skipped);
+      printAgentAnswers(io, flags.output, { results, skipped }, cacheStatsDocument(ok, namespace), {
+        headers: CACHE_STATS_HEADERS,
+        rows: () => cacheStatsRows(ok),
+      });
     });
   addExamples(stats, [
     "# Every agent's cache\nedgectl cache stats",
@@ -149,21 +102,11 @@ export function registerCache(program: Command, io: Io) {
         : sent.case === "hostnamePattern"
         ? { hostname: sent.value }
         : { route: sent.value };
-      printResult(
-        io,
-        {
-          apiVersion: "v1",
-          kind: "List",
-          items: ok.map((r) => ({ agent: agentRef(r.target), purge: what, purged: String(r.purged) })),
-        },
-        flags.output,
-        {
-          headers: ["AGENT", "NODE", "PURGED"],
-          rows: () => ok.map((r) => [r.target.name, r.target.node, String(r.purged)]),
-          empty: "No agent answered.",
-        },
-      );
-      reportFailures(io, results, skipped);
+      const items = ok.map((r) => ({ agent: agentRef(r.target), purge: what, purged: String(r.purged) }));
+      printAgentAnswers(io, flags.output, { results, skipped }, { apiVersion: "v1", kind: "List", items }, {
+        headers: ["AGENT", "NODE", "PURGED"],
+        rows: () => ok.map((r) => [r.target.name, r.target.node, String(r.purged)]),
+      });
     });
   addExamples(purge, [
     "# Drop everything on every agent\nedgectl cache purge --all",

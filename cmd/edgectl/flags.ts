@@ -26,9 +26,9 @@ import {
 import { VERSION as TOOL_VERSION } from "../../internal/version/version.ts";
 import type { Endpoint } from "../../internal/edgeproxy/endpoint.ts";
 import { parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
-import { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
+import { DEFAULT_PROMETHEUS_URL, PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
 import { DURATION_UNITS, parseDuration } from "../../internal/duration/duration.ts";
-import { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
+import { DEFAULT_TRACE_ENDPOINT, JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
 
 export const OUTPUT_ENV = "EDGECTL_OUTPUT";
 
@@ -132,19 +132,60 @@ export function parseTail(text: string): number | undefined {
   return n >= -1 ? n : undefined;
 }
 
-interface MetricsFlags {
-  prometheusUrl: string;
-  prometheusEndpoint?: string;
+/**
+ * The servers edgectl reads: its URL option (from the environment variable, else the default) and,
+ * hidden, the reference's spelling of it, which wins when given (endpointOf). `metrics` and `web` take
+ * Prometheus's, `trace` and `web` Jaeger's.
+ */
+const SERVERS = {
+  prometheus: {
+    flags: "--prometheus-url <url>",
+    description: "Prometheus server",
+    env: "EDGECTL_PROMETHEUS_URL",
+    fallback: DEFAULT_PROMETHEUS_URL,
+    reference: "--prometheus-endpoint <url>",
+  },
+  jaeger: {
+    flags: "--trace-endpoint <url>",
+    description: "Jaeger query service",
+    env: "EDGECTL_TRACE_ENDPOINT",
+    fallback: DEFAULT_TRACE_ENDPOINT,
+    reference: "--jaeger-endpoint <url>",
+  },
+} as const;
+
+/** A server's options (SERVERS); generic over the command so the action's flags stay typed. */
+export function withServerOptions<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+  S extends keyof typeof SERVERS,
+>(command: Command<A, O, G>, server: S) {
+  const { flags, description, env, fallback, reference } = SERVERS[server];
+  return command
+    .addOption(new Option(flags, description).env(env).default(fallback))
+    .addOption(new Option(reference, `Same as ${flags.split(" ")[0]}`).hideHelp());
+}
+
+type UsageErrors = { optsWithGlobals(): unknown; error(message: string): never };
+
+/** The server a pair of serverOptions names (the reference's spelling first), or a usage error. */
+function endpointOf(
+  cmd: UsageErrors,
+  flag: string,
+  reference: string | undefined,
+  current: string,
+): Endpoint {
+  const endpoint = parseEndpoint(reference ?? current, flag);
+  return typeof endpoint === "string" ? cmd.error(endpoint) : endpoint;
 }
 
 /** The client for the parent's --prometheus-url (or the reference's --prometheus-endpoint). */
-export function prometheusFor(
-  cmd: { optsWithGlobals(): unknown; error(message: string): never },
-): PrometheusClient {
-  const flags = cmd.optsWithGlobals() as MetricsFlags;
-  const endpoint = parseEndpoint(flags.prometheusEndpoint ?? flags.prometheusUrl, "--prometheus-url");
-  if (typeof endpoint === "string") cmd.error(endpoint);
-  return new PrometheusClient(endpoint as Endpoint);
+export function prometheusFor(cmd: UsageErrors): PrometheusClient {
+  const flags = cmd.optsWithGlobals() as { prometheusUrl: string; prometheusEndpoint?: string };
+  return new PrometheusClient(
+    endpointOf(cmd, "--prometheus-url", flags.prometheusEndpoint, flags.prometheusUrl),
+  );
 }
 
 /** A duration flag as a PromQL duration (in ms), or a usage error. */
@@ -154,15 +195,8 @@ export function promDuration(cmd: { error(message: string): never }, flag: strin
   return `${Math.round(ms!)}ms`;
 }
 
-interface TraceFlags {
-  traceEndpoint: string;
-  jaegerEndpoint?: string;
-}
-
 /** The client for the parent's --trace-endpoint (or the reference's --jaeger-endpoint). */
-export function jaegerFor(cmd: { optsWithGlobals(): unknown; error(message: string): never }): JaegerClient {
-  const flags = cmd.optsWithGlobals() as TraceFlags;
-  const endpoint = parseEndpoint(flags.jaegerEndpoint ?? flags.traceEndpoint, "--trace-endpoint");
-  if (typeof endpoint === "string") cmd.error(endpoint);
-  return new JaegerClient(endpoint as Endpoint);
+export function jaegerFor(cmd: UsageErrors): JaegerClient {
+  const flags = cmd.optsWithGlobals() as { traceEndpoint: string; jaegerEndpoint?: string };
+  return new JaegerClient(endpointOf(cmd, "--trace-endpoint", flags.jaegerEndpoint, flags.traceEndpoint));
 }

@@ -6,9 +6,9 @@
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Cell, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { parseDuration } from "../../internal/duration/duration.ts";
-import { OUTPUT_ENV, promDuration, prometheusFor } from "./flags.ts";
+import { OUTPUT_ENV, promDuration, prometheusFor, withServerOptions } from "./flags.ts";
 import { registerDashboard } from "./metrics_dashboard.ts";
-import { DEFAULT_PROMETHEUS_URL, parseTime } from "../../internal/edgeproxy/prometheus_client.ts";
+import { parseTime } from "../../internal/edgeproxy/prometheus_client.ts";
 import {
   agentView,
   objectTrafficView,
@@ -31,20 +31,19 @@ function printTable(io: Io, table: Table, format: "table" | "json" | "yaml" | "w
 const windowOption = () => new Option("--window <duration>", "Rate window of the queries").default("5m");
 
 export function registerMetrics(program: Command, io: Io) {
-  const metrics = program
-    .command("metrics")
-    .summary("Query the proxy's metrics in Prometheus: agents, backends, VIPs, top routes, PromQL, dashboard")
-    .description(
-      "Read the edge proxy's metrics from Prometheus's HTTP API. The agents export the metrics listed in " +
-        "docs/edgectl.md (edgeproxy_http_requests_total, edgeproxy_http_request_duration_seconds, ...); " +
-        "the views compute requests per second, the 5xx ratio and latency quantiles over --window.",
-    )
-    .addOption(
-      new Option("--prometheus-url <url>", "Prometheus server").env("EDGECTL_PROMETHEUS_URL").default(
-        DEFAULT_PROMETHEUS_URL,
+  const metrics = withServerOptions(
+    program
+      .command("metrics")
+      .summary(
+        "Query the proxy's metrics in Prometheus: agents, backends, VIPs, top routes, PromQL, dashboard",
+      )
+      .description(
+        "Read the edge proxy's metrics from Prometheus's HTTP API. The agents export the metrics listed in " +
+          "docs/edgectl.md (edgeproxy_http_requests_total, edgeproxy_http_request_duration_seconds, ...); " +
+          "the views compute requests per second, the 5xx ratio and latency quantiles over --window.",
       ),
-    )
-    .addOption(new Option("--prometheus-endpoint <url>", "Same as --prometheus-url").hideHelp());
+    "prometheus",
+  );
 
   const agent = metrics
     .command("agent")

@@ -3,11 +3,10 @@
  * Jaeger's search needs a service; without --service, edgectl searches every service and merges
  * the results (newest first, each trace once).
  */
-import { type Command, Option } from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
 import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
 import { DURATION_UNITS, parseDuration } from "../../internal/duration/duration.ts";
-import { DEFAULT_TRACE_ENDPOINT } from "../../internal/edgeproxy/jaeger_client.ts";
-import { jaegerFor, OUTPUT_ENV } from "./flags.ts";
+import { jaegerFor, OUTPUT_ENV, withServerOptions } from "./flags.ts";
 import { parseTime } from "../../internal/edgeproxy/prometheus_client.ts";
 import {
   searchTraces,
@@ -55,19 +54,16 @@ function printSummaries(io: Io, items: TraceSummary[], format: "table" | "json" 
 const repeat = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerTrace(program: Command, io: Io) {
-  const trace = program
-    .command("trace")
-    .summary("List, search and show traces from Jaeger")
-    .description(
-      "Read traces from the Jaeger query service: the traces of the last --lookback, searches by service, " +
-        "operation, time, duration and tags, one trace as a span tree, and the services that sent traces.",
-    )
-    .addOption(
-      new Option("--trace-endpoint <url>", "Jaeger query service").env("EDGECTL_TRACE_ENDPOINT").default(
-        DEFAULT_TRACE_ENDPOINT,
+  const trace = withServerOptions(
+    program
+      .command("trace")
+      .summary("List, search and show traces from Jaeger")
+      .description(
+        "Read traces from the Jaeger query service: the traces of the last --lookback, searches by service, " +
+          "operation, time, duration and tags, one trace as a span tree, and the services that sent traces.",
       ),
-    )
-    .addOption(new Option("--jaeger-endpoint <url>", "Same as --trace-endpoint").hideHelp());
+    "jaeger",
+  );
 
   trace
     .command("list")

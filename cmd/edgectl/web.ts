@@ -7,9 +7,7 @@
 import { type Command, Option } from "@commander-js/extra-typings";
 import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { parseEndpoint } from "../../internal/edgeproxy/endpoint.ts";
-import { DEFAULT_TRACE_ENDPOINT } from "../../internal/edgeproxy/jaeger_client.ts";
-import { kubeClient, proxyNamespaceOption, useKubeOptions } from "./flags.ts";
-import { DEFAULT_PROMETHEUS_URL } from "../../internal/edgeproxy/prometheus_client.ts";
+import { kubeClient, proxyNamespaceOption, useKubeOptions, withServerOptions } from "./flags.ts";
 import type { WebConfig } from "../../server/edgectl-web/serve.ts";
 
 /** This machine only: without OIDC anyone who reaches the address acts with your kubeconfig's identity. */
@@ -84,37 +82,32 @@ export function validateWebFlags(flags: WebFlags): WebConfig | string {
 }
 
 export function registerWeb(program: Command, _io: Io) {
-  const command = program
-    .command("web")
-    .summary("Serve the dashboard: resources, routes → backends, live metrics, traces and access logs")
-    .description(
-      "Serve a web dashboard of the edge proxy: every resource kind with its Ready condition, the routes → " +
-        "backends topology, live traffic charts from Prometheus, recent traces from Jaeger and the agents' " +
-        "access logs. Kubernetes is read (and, without --read-only, written: apply and delete) with your " +
-        "kubeconfig's identity, or with OIDC as the signed-in user through impersonation, which then needs " +
-        "the impersonate verb for the kubeconfig's identity. Without OIDC anyone who reaches --listen acts " +
-        "as you, so it listens on 127.0.0.1 unless told otherwise (--listen :9080 for every interface, " +
-        "with OIDC). The OIDC redirect URL to register with the " +
-        "provider is <dashboard URL>/auth/callback.",
-    )
-    .addOption(
-      new Option("--listen <address>", "Address to listen on, host:port or :port (every interface)").default(
-        DEFAULT_LISTEN,
-      ),
-    )
-    .addOption(new Option("--address <address>", "Same as --listen").hideHelp())
-    .addOption(
-      new Option("--prometheus-url <url>", "Prometheus server").env("EDGECTL_PROMETHEUS_URL").default(
-        DEFAULT_PROMETHEUS_URL,
-      ),
-    )
-    .addOption(new Option("--prometheus-endpoint <url>", "Same as --prometheus-url").hideHelp())
-    .addOption(
-      new Option("--trace-endpoint <url>", "Jaeger query service").env("EDGECTL_TRACE_ENDPOINT").default(
-        DEFAULT_TRACE_ENDPOINT,
-      ),
-    )
-    .addOption(new Option("--jaeger-endpoint <url>", "Same as --trace-endpoint").hideHelp())
+  const command = withServerOptions(
+    withServerOptions(
+      program
+        .command("web")
+        .summary("Serve the dashboard: resources, routes → backends, live metrics, traces and access logs")
+        .description(
+          "Serve a web dashboard of the edge proxy: every resource kind with its Ready condition, the routes → " +
+            "backends topology, live traffic charts from Prometheus, recent traces from Jaeger and the agents' " +
+            "access logs. Kubernetes is read (and, without --read-only, written: apply and delete) with your " +
+            "kubeconfig's identity, or with OIDC as the signed-in user through impersonation, which then needs " +
+            "the impersonate verb for the kubeconfig's identity. Without OIDC anyone who reaches --listen acts " +
+            "as you, so it listens on 127.0.0.1 unless told otherwise (--listen :9080 for every interface, " +
+            "with OIDC). The OIDC redirect URL to register with the " +
+            "provider is <dashboard URL>/auth/callback.",
+        )
+        .addOption(
+          new Option("--listen <address>", "Address to listen on, host:port or :port (every interface)")
+            .default(
+              DEFAULT_LISTEN,
+            ),
+        )
+        .addOption(new Option("--address <address>", "Same as --listen").hideHelp()),
+      "prometheus",
+    ),
+    "jaeger",
+  )
     .option("--tls-cert <file>", "Serve HTTPS with this certificate (PEM; with --tls-key)")
     .option("--tls-key <file>", "Private key of --tls-cert (PEM)")
     .option("--oidc-issuer <url>", "Require sign-in with this OpenID Connect issuer")

@@ -4,9 +4,9 @@
  * condition — the first thing to run when something looks wrong.
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { withoutManagedFields } from "../../internal/k8s/table.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { APPLICATION_ARG, readsOne } from "./kube.ts";
 import { getApplication, getRevision } from "../../controller/gitsync/client/mod.ts";
 import { describeApplication } from "../../controller/gitsync/views/describe.ts";
 
@@ -21,26 +21,18 @@ export function registerGet(program: Command, io: Io) {
         "it waits for approval, what its rollout waits for, or the failure and its root cause) and the one " +
         "deployed, then each condition with its reason and message. With -o json or yaml, the Application " +
         "object itself.",
-    )
-    .argument("<application>", "Application name")
-    .addOption(outputOption({ env: OUTPUT_ENV }))
-    .action(async (name, flags, cmd) => {
-      await withSession(cmd, async ({ client, namespace }) => {
-        const app = await getApplication(client, namespace, name);
-        const revision = async (n: string | undefined) =>
-          n ? await getRevision(client, namespace, n).catch(() => undefined) : undefined;
-        const desired = await revision(app.status?.desiredRevision);
-        const deployed = app.status?.deployedRevision === app.status?.desiredRevision
-          ? desired
-          : await revision(app.status?.deployedRevision);
-        printResult(
-          io,
-          withoutManagedFields(app),
-          flags.output,
-          () => describeApplication(app, desired, deployed, new Date()),
-        );
-      });
-    });
+    );
+  readsOne(command, io, APPLICATION_ARG, async ({ client, namespace }, name) => {
+    const app = await getApplication(client, namespace, name);
+    const revision = async (n: string | undefined) =>
+      n ? await getRevision(client, namespace, n).catch(() => undefined) : undefined;
+    const desired = await revision(app.status?.desiredRevision);
+    const deployed = app.status?.deployedRevision === app.status?.desiredRevision
+      ? desired
+      : await revision(app.status?.deployedRevision);
+    const text = () => describeApplication(app, desired, deployed, new Date());
+    return { document: withoutManagedFields(app), text };
+  });
   addExamples(command, [
     "# How is Application web doing?\ngitsync get web -n shop",
     "# The same, as the object\ngitsync status web -n shop -o yaml",

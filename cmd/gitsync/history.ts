@@ -1,8 +1,8 @@
 /** `gitsync history <application>`: its retained Revisions, newest first, with who approved what. */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
+import { addExamples, type Io } from "../../internal/cli/mod.ts";
 import { formatAge } from "../../internal/k8s/table.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
+import { APPLICATION_ARG, readsOne } from "./kube.ts";
 import { getApplication, listAll } from "../../controller/gitsync/client/mod.ts";
 import { shortCommit } from "../../controller/gitsync/views/text.ts";
 import { APPLICATION_LABEL, type Revision } from "../../controller/gitsync/api/mod.ts";
@@ -27,59 +27,59 @@ export function registerHistory(program: Command, io: Io) {
         "finished), who approved it and when, and the plan digest approved. The desired and the " +
         "deployed Revision are marked. With -o json or yaml the list is an audit export: each Revision's " +
         "status.approval, failure and times.",
-    )
-    .argument("<application>", "Application name")
-    .addOption(outputOption({ env: OUTPUT_ENV }))
-    .action(async (name, flags, cmd) => {
-      await withSession(cmd, async ({ client, namespace }) => {
-        const app = await getApplication(client, namespace, name);
-        const revisions = (await listAll<Revision>(
-          client,
-          "revisions",
-          "Revision",
-          namespace,
-          `${APPLICATION_LABEL}=${name}`,
-        )).sort((a, b) =>
-          (b.metadata!.creationTimestamp ?? "").localeCompare(a.metadata!.creationTimestamp ?? "") ||
-          b.metadata!.name!.localeCompare(a.metadata!.name!)
-        );
-        const mark = (r: Revision) =>
-          [
-            r.metadata!.name === app.status?.desiredRevision ? "desired" : "",
-            r.metadata!.name === app.status?.deployedRevision ? "deployed" : "",
-          ].filter(Boolean).join(",");
-        const items = revisions.map((r) => ({
-          revision: r.metadata!.name!,
-          sourceRevision: r.spec.sourceRevision,
-          serviceAccountName: r.spec.serviceAccountName,
-          phase: r.status?.phase ?? "Pending",
-          // How its rollout ended (RolloutComplete's reason): NoChanges, Superseded, the failure's reason...
-          ...(outcomeOf(r) ? { reason: outcomeOf(r) } : {}),
-          ...(mark(r) ? { current: mark(r) } : {}),
-          ...(r.status?.approval ? { approval: r.status.approval } : {}),
-          ...(r.status?.failure ? { failure: r.status.failure } : {}),
-          ...(r.status?.startedAt ? { startedAt: r.status.startedAt } : {}),
-          ...(r.status?.finishedAt ? { finishedAt: r.status.finishedAt } : {}),
-          createdAt: r.metadata!.creationTimestamp,
-        }));
-        const now = new Date();
-        printResult(io, { application: name, namespace, items }, flags.output, {
-          headers: ["revision", "commit", "phase", "current", "approved by", "approved", "digest", "age"],
-          rows: (h) =>
-            h.items.map((i) => [
-              i.revision,
-              shortCommit(i.sourceRevision),
-              phaseCell(i.phase, i.reason),
-              i.current,
-              i.approval?.approvedBy,
-              i.approval?.approvedAt ? formatAge(i.approval.approvedAt, now) : undefined,
-              i.approval?.planDigest?.slice(0, 19),
-              formatAge(i.createdAt, now),
-            ]),
-          empty: `No Revisions of Application ${namespace}/${name} yet.`,
-        });
-      });
-    });
+    );
+  readsOne(command, io, APPLICATION_ARG, async ({ client, namespace }, name) => {
+    const app = await getApplication(client, namespace, name);
+    const revisions = (await listAll<Revision>(
+      client,
+      "revisions",
+      "Revision",
+      namespace,
+      `${APPLICATION_LABEL}=${name}`,
+    )).sort((a, b) =>
+      (b.metadata!.creationTimestamp ?? "").localeCompare(a.metadata!.creationTimestamp ?? "") ||
+      b.metadata!.name!.localeCompare(a.metadata!.name!)
+    );
+    const mark = (r: Revision) =>
+      [
+        r.metadata!.name === app.status?.desiredRevision ? "desired" : "",
+        r.metadata!.name === app.status?.deployedRevision ? "deployed" : "",
+      ].filter(Boolean).join(",");
+    const items = revisions.map((r) => ({
+      revision: r.metadata!.name!,
+      sourceRevision: r.spec.sourceRevision,
+      serviceAccountName: r.spec.serviceAccountName,
+      phase: r.status?.phase ?? "Pending",
+      // How its rollout ended (RolloutComplete's reason): NoChanges, Superseded, the failure's reason...
+      ...(outcomeOf(r) ? { reason: outcomeOf(r) } : {}),
+      ...(mark(r) ? { current: mark(r) } : {}),
+      ...(r.status?.approval ? { approval: r.status.approval } : {}),
+      ...(r.status?.failure ? { failure: r.status.failure } : {}),
+      ...(r.status?.startedAt ? { startedAt: r.status.startedAt } : {}),
+      ...(r.status?.finishedAt ? { finishedAt: r.status.finishedAt } : {}),
+      createdAt: r.metadata!.creationTimestamp,
+    }));
+    const now = new Date();
+    const document = { application: name, namespace, items };
+    return {
+      document,
+      text: {
+        headers: ["revision", "commit", "phase", "current", "approved by", "approved", "digest", "age"],
+        rows: () =>
+          items.map((i) => [
+            i.revision,
+            shortCommit(i.sourceRevision),
+            phaseCell(i.phase, i.reason),
+            i.current,
+            i.approval?.approvedBy,
+            i.approval?.approvedAt ? formatAge(i.approval.approvedAt, now) : undefined,
+            i.approval?.planDigest?.slice(0, 19),
+            formatAge(i.createdAt, now),
+          ]),
+        empty: `No Revisions of Application ${namespace}/${name} yet.`,
+      },
+    };
+  });
   addExamples(command, [
     "# The deployment attempts of Application web\ngitsync history web -n shop",
     "# Export who approved what, for an audit\ngitsync history web -n shop -o json",

@@ -7,16 +7,10 @@
  * Revision until its source moves to a new commit.
  */
 import type { Command } from "@commander-js/extra-typings";
-import { addExamples, CliError, type Io, outputOption, printResult } from "../../internal/cli/mod.ts";
-import { OUTPUT_ENV, withSession } from "./kube.ts";
-import { followRollout, timeoutOption } from "./wait.ts";
+import { addExamples, CliError, type Io, printResult } from "../../internal/cli/mod.ts";
+import { followRollout, followsRollout } from "./wait.ts";
 import { ROLLBACK_REQUESTED_AT, ROLLBACK_TO_REVISION } from "../../controller/gitsync/api/mod.ts";
-import {
-  annotate,
-  checkRollbackTarget,
-  getApplication,
-  waitForRollbackTaken,
-} from "../../controller/gitsync/client/mod.ts";
+import { annotate, checkRollbackTarget, waitForRollbackTaken } from "../../controller/gitsync/client/mod.ts";
 
 /** A Kubernetes object name (RFC 1123 subdomain). */
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
@@ -35,37 +29,31 @@ export function registerRollback(program: Command, io: Io) {
         "ApprovalStale). The Application stays there until its Repository moves to a new commit. With " +
         "--wait, follows the rollout: exit 0 when Healthy, 1 as soon as it fails or needs an approval.",
     )
-    .argument("<application>", "Application name")
-    .option("--to-revision <name>", "Roll back to this known-good Revision (from gitsync history)")
-    .option("--wait", "Wait for the rollback's rollout to finish; exit 1 if it fails", false)
-    .option("--timeout <duration>", "How long to wait, e.g. 90s, 10m", "10m")
-    .addOption(outputOption({ env: OUTPUT_ENV }))
-    .action(async (name, flags, cmd) => {
-      const timeoutMs = timeoutOption(cmd, flags.timeout);
-      const to = flags.toRevision;
-      if (to !== undefined && !NAME.test(to)) cmd.error(`--to-revision must be a Revision name, not "${to}"`);
-      await withSession(cmd, async ({ client, namespace }) => {
-        const app = await getApplication(client, namespace, name);
-        if (to !== undefined) await checkRollbackTarget(client, app, to);
-        const requestedAt = new Date().toISOString();
-        await annotate(client, "applications", namespace, name, {
-          [ROLLBACK_REQUESTED_AT]: requestedAt,
-          [ROLLBACK_TO_REVISION]: to ?? null,
-        });
-        // The controller answers in the Application's status.rollback.
-        const deadline = Date.now() + Math.min(timeoutMs, 60_000);
-        const rollback = await waitForRollbackTaken(client, namespace, name, requestedAt, deadline);
-        if (!rollback.revision) throw new CliError(`cannot roll back: ${rollback.message ?? "no target"}`);
-        const target = rollback.revision;
-        io.stderr.write(`Rolling back Application ${namespace}/${name} to Revision ${target}\n`);
-        const result: Record<string, unknown> = { application: name, namespace, ...rollback };
-        if (flags.wait) {
-          await followRollout(io, flags.output, result, { client, namespace, revision: target, timeoutMs });
-          return;
-        }
-        printResult(io, result, flags.output, (r) => `rollback to Revision ${r.revision} requested`);
-      });
+    .option("--to-revision <name>", "Roll back to this known-good Revision (from gitsync history)");
+  followsRollout(command, async ({ client, namespace, name, app }, flags, timeoutMs) => {
+    const to = flags.toRevision;
+    if (to !== undefined) await checkRollbackTarget(client, app, to);
+    const requestedAt = new Date().toISOString();
+    await annotate(client, "applications", namespace, name, {
+      [ROLLBACK_REQUESTED_AT]: requestedAt,
+      [ROLLBACK_TO_REVISION]: to ?? null,
     });
+    // The controller answers in the Application's status.rollback.
+    const deadline = Date.now() + Math.min(timeoutMs, 60_000);
+    const rollback = await waitForRollbackTaken(client, namespace, name, requestedAt, deadline);
+    if (!rollback.revision) throw new CliError(`cannot roll back: ${rollback.message ?? "no target"}`);
+    const target = rollback.revision;
+    io.stderr.write(`Rolling back Application ${namespace}/${name} to Revision ${target}\n`);
+    const result: Record<string, unknown> = { application: name, namespace, ...rollback };
+    if (flags.wait) {
+      await followRollout(io, flags.output, result, { client, namespace, revision: target, timeoutMs });
+      return;
+    }
+    printResult(io, result, flags.output, (r) => `rollback to Revision ${r.revision} requested`);
+  }, (flags, cmd) => {
+    const to = flags.toRevision;
+    if (to !== undefined && !NAME.test(to)) cmd.error(`--to-revision must be a Revision name, not "${to}"`);
+  });
   addExamples(command, [
     "# Roll Application web back and wait for it\ngitsync rollback web -n shop --wait",
     "# Back to a Revision named in the history\ngitsync history web -n shop\ngitsync rollback web -n shop --to-revision web-3f2a9c1d0b --wait",

@@ -3,8 +3,12 @@
  * `sync`): progress lines on stderr while controller/gitsync/client/rollout_wait.ts follows it, then
  * how it ended, printed.
  */
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
-import { type Io, type OutputFormat, printResult } from "../../internal/cli/mod.ts";
+import type { Command, CommandUnknownOpts, OptionValues } from "@commander-js/extra-typings";
+import { type Io, type OutputFormat, outputOption, printResult } from "../../internal/cli/mod.ts";
+import type { KubeSession } from "../../internal/k8s/cli_session.ts";
+import { getApplication } from "../../controller/gitsync/client/mod.ts";
+import type { Application } from "../../controller/gitsync/api/mod.ts";
+import { OUTPUT_ENV, withSession } from "./kube.ts";
 import type { KubeClient } from "../../internal/k8s/mod.ts";
 import { parseDuration, type Revision } from "../../controller/gitsync/api/mod.ts";
 import {
@@ -64,4 +68,56 @@ export function followRollout(
 export function timeoutOption(cmd: CommandUnknownOpts, text: string): number {
   const ms = parseDuration(text) ?? 0;
   return ms > 0 ? ms : cmd.error(`--timeout must be a duration like 90s or 10m, not "${text}"`);
+}
+
+/** What --wait and --timeout say in the help of each command that asks for something and may follow it. */
+const WAIT_HELP: Record<string, { wait: string; timeout: string }> = {
+  retry: {
+    wait: "Wait for the retried rollout to finish; exit 1 if it fails",
+    timeout: "How long to wait, e.g. 90s, 10m",
+  },
+  rollback: {
+    wait: "Wait for the rollback's rollout to finish; exit 1 if it fails",
+    timeout: "How long to wait, e.g. 90s, 10m",
+  },
+  sync: { wait: "Wait for the fetch; exit 1 if it fails", timeout: "How long --wait waits, e.g. 30s, 5m" },
+};
+
+/** The flags every such command has. */
+export interface WaitFlags {
+  wait: boolean;
+  timeout: string;
+  output: OutputFormat;
+}
+
+/**
+ * The rest of a command that asks the controller for something about one Application and, with --wait,
+ * follows what it starts (`retry`, `rollback`, `sync`): the argument, --wait, --timeout and -o; then,
+ * --timeout and `check` passed before any I/O, `request` in the session with the Application read.
+ */
+export function followsRollout<O extends OptionValues>(
+  command: Command<[], O>,
+  request: (
+    s: KubeSession & { name: string; app: Application },
+    flags: O & WaitFlags,
+    timeoutMs: number,
+  ) => Promise<void>,
+  check: (flags: O & WaitFlags, cmd: CommandUnknownOpts) => void = () => {},
+) {
+  const help = WAIT_HELP[command.name()]!;
+  return command
+    .argument("<application>", "Application name")
+    .option("--wait", help.wait, false)
+    .option("--timeout <duration>", help.timeout, "10m")
+    .addOption(outputOption({ env: OUTPUT_ENV }))
+    .action(async (name, options, cmd) => {
+      // Commander's option types do not resolve over a generic O; these are the options declared above.
+      const flags = options as unknown as O & WaitFlags;
+      const timeoutMs = timeoutOption(cmd, flags.timeout);
+      check(flags, cmd);
+      await withSession(cmd, async (session) => {
+        const app = await getApplication(session.client, session.namespace, name);
+        await request({ ...session, name, app }, flags, timeoutMs);
+      });
+    });
 }

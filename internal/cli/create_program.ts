@@ -21,6 +21,8 @@ export interface ProgramOptions {
   /** False when the tool registers its own `version` command (edgectl also prints the server's). */
   versionCommand?: boolean;
   io?: Io;
+  /** The tool's commands (and global options), each registered on the program in this order. */
+  commands?: readonly ((program: Command, io: Io) => unknown)[];
 }
 
 /**
@@ -46,5 +48,6 @@ export function createProgram(options: ProgramOptions): Command {
   addExamples(program, options.examples);
   program.addHelpText("after", `\nDocumentation: ${options.docs}`);
   if (options.versionCommand !== false) addVersionCommand(program, io, options.outputEnv);
+  for (const register of options.commands ?? []) register(program, io);
   return program;
 }

@@ -3,7 +3,7 @@
  * reports (`agents describe`, `agents config`), their caches (`cache stats|purge`), and the failures of
  * a fan-out. Types only from the generated gRPC code: printing never loads the protobuf runtime.
  */
-import { CliError, type Io } from "../cli/mod.ts";
+import { CliError, type Io, type OutputFormat, printResult, type TableSpec } from "../cli/mod.ts";
 import { formatAge } from "../k8s/table.ts";
 import type { GetCacheStatsResponse, GetConfigResponse } from "../proto/edgeproxy/agent/v1/agent_pb.ts";
 import { agentAddress, type AgentPod, type AgentResult, type AgentTarget } from "./agent_client.ts";
@@ -151,4 +151,19 @@ export function reportFailures(io: Io, results: readonly AgentResult<unknown>[],
   const failed = results.flatMap((r) => "error" in r ? [r.error.message] : []);
   for (const m of failed.slice(0, -1)) io.stderr.write(`error: ${m}\n`);
   if (failed.length) throw new CliError(failed[failed.length - 1]!);
+}
+
+/**
+ * What several agents answered: `document` as JSON or YAML, or the table of `rows` ("No agent answered."
+ * when none did); then, on stderr, the agents skipped and those that failed.
+ */
+export function printAgentAnswers<T>(
+  io: Io,
+  format: OutputFormat,
+  answers: { results: readonly AgentResult<unknown>[]; skipped: readonly string[] },
+  document: T,
+  table: Pick<TableSpec<T>, "headers" | "rows">,
+) {
+  printResult(io, document, format, { ...table, empty: "No agent answered." });
+  reportFailures(io, answers.results, answers.skipped);
 }

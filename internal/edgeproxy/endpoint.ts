@@ -4,6 +4,7 @@
  * left out of every message, so a password never reaches a terminal or a CI log.
  */
 import { Buffer } from "node:buffer";
+import { CliError } from "../cli/mod.ts";
 
 export interface Endpoint {
   /** Base URL without credentials and without a trailing slash: safe to print. */
@@ -37,4 +38,57 @@ export function parseEndpoint(text: string, flag: string): Endpoint | string {
 /** `text` with any `user:password@` removed, for messages about a URL that did not parse. */
 function redact(text: string): string {
   return text.replace(/\/\/[^/@]*@/, "//");
+}
+
+/** How messages name a server behind an Endpoint, and the flag to check when it answers oddly. */
+export interface ServerNames {
+  /** Who could not be reached: "Prometheus", "the Jaeger query service". */
+  server: string;
+  /** What a JSON answer is: "a Prometheus API response". */
+  response: string;
+  /** The question an answer that is not JSON raises, naming the flag. */
+  hint: string;
+}
+
+/**
+ * A client of one HTTP API behind an Endpoint (Prometheus, Jaeger): requests with the endpoint's headers,
+ * JSON accepted, given up after `timeoutMs`, and the answer parsed as JSON. That the server cannot be
+ * reached, or answers something that is not JSON, is a CliError naming the server and what to check;
+ * what the JSON says is the subclass's to read.
+ */
+export abstract class EndpointClient {
+  /** Printable: credentials are never part of it. */
+  readonly baseUrl: string;
+  readonly #headers: Record<string, string>;
+
+  constructor(endpoint: Endpoint, private readonly names: ServerNames, private readonly timeoutMs: number) {
+    this.baseUrl = endpoint.url;
+    this.#headers = endpoint.headers;
+  }
+
+  protected async fetchJson(
+    path: string,
+    init: { method?: string; headers?: Record<string, string>; body?: URLSearchParams } = {},
+  ): Promise<{ res: Response; body: unknown }> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}${path}`, {
+        ...init,
+        headers: { ...this.#headers, ...init.headers, accept: "application/json" },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      throw new CliError(`cannot reach ${this.names.server} at ${this.baseUrl}: ${cause}`);
+    }
+    const text = await res.text();
+    try {
+      return { res, body: JSON.parse(text) };
+    } catch {
+      throw new CliError(
+        `${this.baseUrl} answered ${res.status} ${res.statusText} without ${this.names.response}; ` +
+          this.names.hint,
+      );
+    }
+  }
 }

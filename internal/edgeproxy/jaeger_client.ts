@@ -5,7 +5,13 @@
  * (the reference read all three wrongly).
  */
 import { CliError } from "../cli/mod.ts";
-import type { Endpoint } from "./endpoint.ts";
+import { type Endpoint, EndpointClient, type ServerNames } from "./endpoint.ts";
+
+const JAEGER: ServerNames = {
+  server: "the Jaeger query service",
+  response: "a Jaeger API response",
+  hint: "is --trace-endpoint the Jaeger query service (port 16686)?",
+};
 
 export type TagType = "string" | "bool" | "int64" | "float64" | "binary";
 
@@ -69,14 +75,9 @@ export interface TraceQuery {
   limit: number;
 }
 
-export class JaegerClient {
-  /** Printable: credentials are never part of it (endpoint.ts). */
-  readonly baseUrl: string;
-  readonly #headers: Record<string, string>;
-
-  constructor(endpoint: Endpoint, private readonly timeoutMs = 30_000) {
-    this.baseUrl = endpoint.url;
-    this.#headers = endpoint.headers;
+export class JaegerClient extends EndpointClient {
+  constructor(endpoint: Endpoint, timeoutMs = 30_000) {
+    super(endpoint, JAEGER, timeoutMs);
   }
 
   async services(): Promise<string[]> {
@@ -109,27 +110,10 @@ export class JaegerClient {
 
   async #get<T>(path: string, params: Record<string, string>): Promise<T> {
     const query = new URLSearchParams(params).toString();
-    const url = `${this.baseUrl}${path}${query ? `?${query}` : ""}`;
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        headers: { ...this.#headers, accept: "application/json" },
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (err) {
-      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new CliError(`cannot reach the Jaeger query service at ${this.baseUrl}: ${cause}`);
-    }
-    const text = await res.text();
-    let body: Envelope<T>;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new CliError(
-        `${this.baseUrl} answered ${res.status} ${res.statusText} without a Jaeger API response; ` +
-          "is --trace-endpoint the Jaeger query service (port 16686)?",
-      );
-    }
+    const target = `${path}${query ? `?${query}` : ""}`;
+    const answer = await this.fetchJson(target);
+    const { res } = answer;
+    const body = answer.body as Envelope<T>;
     const errors = body.errors ?? [];
     if (!res.ok || (errors.length && body.data === null)) {
       throw new JaegerError(res.status, errors.map((e) => e.msg).join("; ") || `HTTP ${res.status}`);

@@ -4,7 +4,13 @@
  * becomes an error carrying Prometheus's errorType (`bad_data`, `execution`, `timeout`, ...).
  */
 import { CliError } from "../cli/mod.ts";
-import type { Endpoint } from "./endpoint.ts";
+import { type Endpoint, EndpointClient, type ServerNames } from "./endpoint.ts";
+
+const PROMETHEUS: ServerNames = {
+  server: "Prometheus",
+  response: "a Prometheus API response",
+  hint: "is --prometheus-url the Prometheus server's address?",
+};
 
 export type Labels = Record<string, string>;
 /** [unix seconds, value as Prometheus prints it]. */
@@ -39,14 +45,9 @@ export class PrometheusError extends CliError {
 
 export const DEFAULT_PROMETHEUS_URL = "http://localhost:9090";
 
-export class PrometheusClient {
-  /** Printable: credentials are never part of it (endpoint.ts). */
-  readonly baseUrl: string;
-  readonly #headers: Record<string, string>;
-
-  constructor(endpoint: Endpoint, private readonly timeoutMs = 30_000) {
-    this.baseUrl = endpoint.url;
-    this.#headers = endpoint.headers;
+export class PrometheusClient extends EndpointClient {
+  constructor(endpoint: Endpoint, timeoutMs = 30_000) {
+    super(endpoint, PROMETHEUS, timeoutMs);
   }
 
   /** An instant query at `time` (default: now on the server). */
@@ -85,33 +86,13 @@ export class PrometheusClient {
   }
 
   async #post(path: string, params: Record<string, string>): Promise<QueryResult> {
-    const url = `${this.baseUrl}${path}`;
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: "POST",
-        headers: {
-          ...this.#headers,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-        body: new URLSearchParams(params),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (err) {
-      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new CliError(`cannot reach Prometheus at ${this.baseUrl}: ${cause}`);
-    }
-    const text = await res.text();
-    let body: Envelope;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new CliError(
-        `${this.baseUrl} answered ${res.status} ${res.statusText} without a Prometheus API response; ` +
-          "is --prometheus-url the Prometheus server's address?",
-      );
-    }
+    const answer = await this.fetchJson(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(params),
+    });
+    const { res } = answer;
+    const body = answer.body as Envelope;
     if (body.status !== "success" || !body.data) {
       throw new PrometheusError(body.errorType ?? `HTTP ${res.status}`, body.error ?? "query failed");
     }

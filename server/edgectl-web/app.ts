@@ -37,7 +37,7 @@ import {
 import type { Logger } from "../../internal/log/mod.ts";
 import { type OidcClient, OidcError, type PendingSignIn } from "../../internal/oidc/mod.ts";
 import { defineRoute, type RouteMounter, routeMounter } from "../../internal/openapi/route_spec.ts";
-import { spaRoutes } from "../../internal/web/mod.ts";
+import { appAssets, spaRoutes } from "../../internal/web/mod.ts";
 import type { JaegerClient } from "../../internal/edgeproxy/jaeger_client.ts";
 import type { PrometheusClient } from "../../internal/edgeproxy/prometheus_client.ts";
 import { API_VERSION } from "../../internal/edgeproxy/resources.ts";
@@ -447,15 +447,7 @@ function pageRoutes(bundle: WebBundle | undefined) {
   return spaRoutes({
     base: "/ui",
     csp: WEB_CSP,
-    assets: {
-      "icon.svg": { asset: { body: ICON, type: "image/svg+xml" }, maxAgeSeconds: 86400 },
-      ...(bundle
-        ? {
-          [`edgectl.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
-          [`edgectl.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
-        }
-        : {}),
-    },
+    assets: appAssets("edgectl", bundle, ICON),
     page: bundle && webPage(bundle),
     notBuilt:
       "The dashboard is not built. Run `deno task build edgectl` (it bundles web/edgectl into .cache/web/edgectl).\n",

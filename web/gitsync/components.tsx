@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useLoad } from "../shared/use_load.ts";
-import { DataTable } from "../shared/data_table.tsx";
+import { type Column, DataTable } from "../shared/data_table.tsx";
 import { Badge, Empty, ErrorNote, Loading, PageHeader, StatusBadge } from "../shared/ui.tsx";
 import { healthTone, phaseTone } from "../shared/status.ts";
 import { api } from "./api.ts";
@@ -105,11 +105,15 @@ export function NamespaceFilter({ onChange }: { onChange: (ns: string) => void }
  * A list page (Applications, Repositories): the namespace filter, then the objects of that namespace
  * the user may see, or what to do when there are none.
  */
-export function ListPage<T>(props: {
+/**
+ * A page listing one kind (Applications, Repositories) in the chosen namespace: a table named by the
+ * title, each row an object, its namespace first, then the kind's `columns`.
+ */
+export function ListPage<T extends { metadata: { name: string; namespace: string } }>(props: {
   title: string;
   page: "apps" | "repos";
   path: string;
-  children: (items: T[]) => ComponentChildren;
+  columns: Column<T>[];
 }) {
   const ns = currentNamespace();
   return (
@@ -127,7 +131,14 @@ export function ListPage<T>(props: {
                 Pick another namespace, or ask for read access to it.
               </Empty>
             )
-            : props.children(items)}
+            : (
+              <DataTable
+                label={props.title}
+                rows={items}
+                rowKey={(o) => `${o.metadata.namespace}/${o.metadata.name}`}
+                columns={[{ header: "Namespace", cell: (o) => o.metadata.namespace }, ...props.columns]}
+              />
+            )}
       </Load>
     </section>
   );

@@ -28,6 +28,20 @@ export function api<T>(path: string, init: { method?: string; body?: unknown } =
   return request<T>(path, init);
 }
 
+/**
+ * Saves a note or canvas of an open tab (the caller's own, or the owner's that shared it) if it is still
+ * at `ifVersion` (a 409 ApiError otherwise); its new version.
+ */
+export async function saveNote(
+  tab: { path: string; owner?: string },
+  content: string,
+  ifVersion: string,
+): Promise<string> {
+  const owner = tab.owner ? { owner: tab.owner } : {};
+  const body = { path: tab.path, content, ifVersion, ...owner };
+  return (await api<{ version: string }>("/api/notes", { method: "PUT", body })).version;
+}
+
 export const q = (params: Record<string, string | undefined>) =>
   "?" + new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
 

@@ -10,7 +10,7 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError, type Note, q } from "./api.ts";
+import { api, ApiError, type Note, q, saveNote } from "./api.ts";
 import {
   addEdge,
   addNode,
@@ -104,7 +104,6 @@ export function CanvasEditor(p: CanvasEditorProps) {
   };
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const doc = draft ?? h.present;
-  const owner = p.tab.owner ? { owner: p.tab.owner } : {};
 
   const load = async () => {
     try {
@@ -138,11 +137,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
     const sent = h.present;
     setState({ kind: "saving" });
     try {
-      const meta = await api<{ version: string }>("/api/notes", {
-        method: "PUT",
-        body: { path: p.tab.path, content: serializeCanvas(sent), ifVersion, ...owner },
-      });
-      version.current = meta.version;
+      version.current = await saveNote(p.tab, serializeCanvas(sent), ifVersion);
       loaded.current = sent;
       setState({ kind: hRef.current.present === sent ? "saved" : "dirty" });
     } catch (err) {

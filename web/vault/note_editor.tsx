@@ -10,7 +10,7 @@
  */
 import type { EditorView } from "@codemirror/view";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError, type Me, type Note, q } from "./api.ts";
+import { api, ApiError, type Me, type Note, q, saveNote } from "./api.ts";
 import { CollabSession, type Presence } from "./collab.ts";
 import { dropDraft, loadDraft, saveDraft } from "./drafts.ts";
 import { createEditor, setText } from "./editor.ts";
@@ -76,19 +76,16 @@ export function NoteEditor(p: NoteEditorProps) {
     const content = textRef.current;
     setState({ kind: "saving" });
     try {
-      const meta = await api<{ version: string }>("/api/notes", {
-        method: "PUT",
-        body: { path: p.tab.path, content, ifVersion, ...(p.tab.owner ? { owner: p.tab.owner } : {}) },
-      });
-      version.current = meta.version;
-      pluginHost.noteSaved(p.tab.path, p.tab.owner, meta.version);
+      const saved = await saveNote(p.tab, content, ifVersion);
+      version.current = saved;
+      pluginHost.noteSaved(p.tab.path, p.tab.owner, saved);
       if (textRef.current === content) {
         dropDraft(p.me.id, owner, p.tab.path);
         setState({ kind: "saved" });
       } else {
         saveDraft(p.me.id, owner, p.tab.path, {
           content: textRef.current,
-          baseVersion: meta.version,
+          baseVersion: saved,
           savedAt: new Date().toISOString(),
         });
         setState({ kind: "dirty" });

@@ -4,8 +4,9 @@
  * The admin API has no removal: a plugin is removed from the plugins folder on the server. After a
  * change the page's own plugins are loaded again, so the admin sees its effect at once.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, type Me } from "./api.ts";
+import { useApiValue } from "./use_api.ts";
 import { pluginHost, type SettingDecl, type SettingValue } from "./plugin_host.ts";
 import { SettingsForm } from "./plugin_slots.tsx";
 
@@ -24,16 +25,15 @@ interface AdminPlugin {
 }
 
 export function AdminPlugins({ me }: { me: Me }) {
-  const [plugins, setPlugins] = useState<AdminPlugin[]>([]);
   const [directory, setDirectory] = useState("");
   const [error, setError] = useState("");
-  const load = () =>
-    void api<{ plugins: AdminPlugin[] }>("/api/admin/plugins").then(
-      // A load after a failed action must not hide its message: only a success clears it.
-      (r) => setPlugins(r.plugins),
-      (e) => setError(e.message),
-    );
-  useEffect(load, []);
+  // A load after a failed action must not hide its message: only a success clears it.
+  const [plugins, load] = useApiValue(
+    "/api/admin/plugins",
+    (r: { plugins: AdminPlugin[] }) => r.plugins,
+    [],
+    setError,
+  );
   const changed = () => {
     setError("");
     load();

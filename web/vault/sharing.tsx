@@ -6,6 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import { Modal } from "../shared/modal.tsx";
+import { useApiValue } from "./use_api.ts";
 
 interface Share {
   id: string;
@@ -32,19 +33,18 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 const folderOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "");
 
 export function ShareDialog({ path, onClose }: { path: string; onClose: () => void }) {
-  const [shares, setShares] = useState<Share[]>([]);
   const [error, setError] = useState("");
   const [done, setDone] = useState("");
   const folder = folderOf(path);
-  const load = () =>
-    void api<{ given: Share[] }>("/api/shares").then(
-      (r) =>
-        setShares(
-          r.given.filter((s) => s.path === path || (s.path.endsWith("/") && path.startsWith(s.path))),
-        ),
-      (e) => setError(messageOf(e)),
-    );
-  useEffect(load, [path]);
+  // The shares that reach this note: of it, or of a folder above it.
+  const [shares, load] = useApiValue(
+    "/api/shares",
+    (r: { given: Share[] }) =>
+      r.given.filter((s) => s.path === path || (s.path.endsWith("/") && path.startsWith(s.path))),
+    [],
+    setError,
+    [path],
+  );
   const submit = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);

@@ -1,6 +1,7 @@
 /** The trash: deleted files, newest first, to restore where they were or delete for good. */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "./api.ts";
+import { useApiValue } from "./use_api.ts";
 import { Modal } from "../shared/modal.tsx";
 
 interface TrashEntry {
@@ -11,14 +12,13 @@ interface TrashEntry {
 }
 
 export function TrashDialog({ onClose, onRestored }: { onClose: () => void; onRestored: () => void }) {
-  const [entries, setEntries] = useState<TrashEntry[]>();
   const [error, setError] = useState("");
-  const load = () =>
-    void api<{ entries: TrashEntry[] }>("/api/trash").then(
-      (r) => setEntries(r.entries),
-      (e) => setError(e.message),
-    );
-  useEffect(load, []);
+  const [entries, load] = useApiValue<{ entries: TrashEntry[] }, TrashEntry[] | undefined>(
+    "/api/trash",
+    (r) => r.entries,
+    undefined,
+    setError,
+  );
   const act = (p: Promise<unknown>, after: () => void) =>
     void p.then(
       () => (setError(""), load(), after()),

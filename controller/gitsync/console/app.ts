@@ -22,7 +22,7 @@
  * sign_in_routes.ts and read_routes.ts, over the sessions of sessions.ts.
  */
 import { createApp, refuseCrossSiteWrites } from "../../../internal/http/mod.ts";
-import { spaRoutes } from "../../../internal/web/mod.ts";
+import { appAssets, spaRoutes } from "../../../internal/web/mod.ts";
 import { CONSOLE_BASE, CONSOLE_CSP, CONSOLE_ICON, consolePage } from "./page.ts";
 import { mountReads } from "./read_routes.ts";
 import { type ConsoleOptions, consoleSessions } from "./sessions.ts";
@@ -52,15 +52,7 @@ export function consoleApp(options: ConsoleOptions) {
     spaRoutes({
       base: CONSOLE_BASE,
       csp: CONSOLE_CSP,
-      assets: {
-        "icon.svg": { asset: { body: CONSOLE_ICON, type: "image/svg+xml" }, maxAgeSeconds: 86400 },
-        ...(bundle
-          ? {
-            [`gitsync.${bundle.js.hash}.js`]: { asset: bundle.js, immutable: true },
-            [`gitsync.${bundle.css.hash}.css`]: { asset: bundle.css, immutable: true },
-          }
-          : {}),
-      },
+      assets: appAssets("gitsync", bundle, CONSOLE_ICON),
       page: bundle && consolePage(bundle),
       notBuilt:
         "The console is not built. Run `deno task build gitsync-manager` (it bundles web/gitsync into .cache/web/gitsync).\n",

@@ -22,11 +22,10 @@ export type ConsoleBundle = AppBundle;
 export const loadConsoleBundle = (dir?: string) => loadAppBundle("gitsync", dir);
 
 /** The tab's icon, so browsers do not ask for /favicon.ico. */
-export const CONSOLE_ICON = new TextEncoder().encode(
+export const CONSOLE_ICON =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2b6cb0"/>` +
-    `<circle cx="10" cy="10" r="3.5" fill="#fff"/><circle cx="10" cy="22" r="3.5" fill="#fff"/>` +
-    `<circle cx="22" cy="16" r="3.5" fill="#fff"/><path d="M10 10v12M10 13q0 3 12 3" fill="none" stroke="#fff" stroke-width="2"/></svg>`,
-);
+  `<circle cx="10" cy="10" r="3.5" fill="#fff"/><circle cx="10" cy="22" r="3.5" fill="#fff"/>` +
+  `<circle cx="22" cy="16" r="3.5" fill="#fff"/><path d="M10 10v12M10 13q0 3 12 3" fill="none" stroke="#fff" stroke-width="2"/></svg>`;
 
 export function consolePage(bundle: ConsoleBundle): string {
   return appPage({ app: "gitsync", base: CONSOLE_BASE, title: "gitsync console", bundle });

@@ -1,6 +1,5 @@
 import { ListPage, ReadyBadge, short } from "../components.tsx";
 import { api } from "../api.ts";
-import { DataTable } from "../../shared/data_table.tsx";
 import { useLoad } from "../../shared/use_load.ts";
 import type { Application, Revision } from "../types.ts";
 import { link } from "../router.ts";
@@ -23,31 +22,25 @@ function AppReady({ app }: { app: Application }) {
 
 export function ApplicationsPage() {
   return (
-    <ListPage<Application> title="Applications" page="apps" path="/api/applications">
-      {(items) => (
-        <DataTable
-          label="Applications"
-          rows={items}
-          rowKey={(a) => `${a.metadata.namespace}/${a.metadata.name}`}
-          columns={[
-            { header: "Namespace", cell: (a) => a.metadata.namespace },
-            {
-              header: "Name",
-              cell: (a) => <a href={link("apps", a.metadata.namespace, a.metadata.name)}>{a.metadata.name}
-              </a>,
-            },
-            { header: "Ready", cell: (a) => <AppReady app={a} /> },
-            { header: "Repository", cell: (a) => a.spec.source.repositoryRef.name },
-            { header: "Commit", cell: (a) => short(a.status?.sourceRevision), class: "mono" },
-            { header: "Desired", cell: (a) => a.status?.desiredRevision, class: "mono" },
-            { header: "Deployed", cell: (a) => a.status?.deployedRevision, class: "mono" },
-            {
-              header: "Sync",
-              cell: (a) => a.spec.suspend ? "suspended" : a.spec.sync?.automatic ? "automatic" : "approval",
-            },
-          ]}
-        />
-      )}
-    </ListPage>
+    <ListPage<Application>
+      title="Applications"
+      page="apps"
+      path="/api/applications"
+      columns={[
+        {
+          header: "Name",
+          cell: (a) => <a href={link("apps", a.metadata.namespace, a.metadata.name)}>{a.metadata.name}</a>,
+        },
+        { header: "Ready", cell: (a) => <AppReady app={a} /> },
+        { header: "Repository", cell: (a) => a.spec.source.repositoryRef.name },
+        { header: "Commit", cell: (a) => short(a.status?.sourceRevision), class: "mono" },
+        { header: "Desired", cell: (a) => a.status?.desiredRevision, class: "mono" },
+        { header: "Deployed", cell: (a) => a.status?.deployedRevision, class: "mono" },
+        {
+          header: "Sync",
+          cell: (a) => a.spec.suspend ? "suspended" : a.spec.sync?.automatic ? "automatic" : "approval",
+        },
+      ]}
+    />
   );
 }
