@@ -1,8 +1,7 @@
 /** memsvc: the memory service binary. Commands live beside this file, one per file. */
 import { createProgram, type Io, processIo, run } from "../../internal/cli/mod.ts";
-import type { Command } from "@commander-js/extra-typings";
 import { ABOUT } from "../about.ts";
-import { INITDB_COMMAND } from "../../internal/db/initdb_child.ts";
+import { registerInitdb } from "../../internal/db/initdb_child.ts";
 import { registerDetect } from "./detect.ts";
 import { registerExport } from "./export.ts";
 import { registerFileCommands } from "./file_commands.ts";
@@ -31,14 +30,6 @@ export function buildProgram(io: Io = processIo) {
       registerMigrate,
       registerInitdb,
     ],
-  });
-}
-
-/** Not for users: `memsvc serve` runs this in a child process to create a new embedded database. */
-function registerInitdb(program: Command) {
-  program.command(INITDB_COMMAND, { hidden: true }).argument("<data-dir>").action(async (dataDir) => {
-    const { initDataDir } = await import("../../internal/db/initdb_child.ts");
-    await initDataDir(dataDir);
   });
 }
 

@@ -5,12 +5,13 @@ import { registerExport } from "./export.ts";
 import { registerImport } from "./import.ts";
 import { registerServe } from "./serve.ts";
 import { SANDBOX_ARG } from "../../server/vault/plugins/protocol.ts";
+import { registerInitdb } from "../../internal/db/initdb_child.ts";
 
 export function buildProgram(io: Io = processIo) {
   return createProgram({
     ...ABOUT.vault,
     io,
-    commands: [registerServe, registerImport, registerExport],
+    commands: [registerServe, registerImport, registerExport, registerInitdb],
   });
 }
 

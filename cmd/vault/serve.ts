@@ -37,5 +37,7 @@ export function registerServe(program: Command): void {
     loadConfig: () => import("../../server/vault/config.ts").then((m) => m.loadVaultConfig),
     logging: (config) => ({ level: config.VAULT_LOG_LEVEL, format: config.VAULT_LOG_FORMAT }),
     definition: async () => (await import("../../server/vault/server.ts")).vaultService,
+    // Serving 10,000 notes makes garbage in bursts (listings, searches, the index's catch-up).
+    purgeFreedMemory: true,
   });
 }

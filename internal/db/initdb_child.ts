@@ -5,6 +5,7 @@
  * itself (the hidden command INITDB_COMMAND), whose memory goes back to the system when it exits,
  * and then opens the initialised directory as on any later start.
  */
+import type { Command } from "@commander-js/extra-typings";
 import { spawn } from "node:child_process";
 
 /** The hidden subcommand a binary registers to initialise a data directory and exit. */
@@ -16,6 +17,13 @@ export async function initDataDir(dataDir: string): Promise<void> {
   const { createPGlite } = await import("./create_pglite.ts");
   const pglite = await createPGlite(dataDir);
   await pglite.close();
+}
+
+/** Adds the hidden INITDB_COMMAND to a service binary's program (memsvc, vault); not for users. */
+export function registerInitdb(program: Command): void {
+  program.command(INITDB_COMMAND, { hidden: true }).argument("<data-dir>").action(async (dataDir) => {
+    await initDataDir(dataDir);
+  });
 }
 
 /** In the server: runs `<this binary> __initdb <dataDir>` and waits for it. */

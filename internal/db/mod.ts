@@ -13,6 +13,7 @@
 export { type Database, openDatabase, type OpenDatabaseOptions } from "./open_database.ts";
 export { migrate, type Migration, type MigrationStatus, migrationStatus } from "./migrate.ts";
 export { type MigratedDatabase, openMigratedDatabase } from "./open_migrated.ts";
+export { EMBEDDED_SHARED_BUFFERS, serviceDatabaseOptions } from "./service_database.ts";
 export { tryAdvisoryLock, withAdvisoryLock } from "./advisory_lock.ts";
 export { Mutex } from "./mutex.ts";
 export { initDataDir, INITDB_COMMAND } from "./initdb_child.ts";

@@ -25,6 +25,30 @@ export function collectGarbage(): boolean {
   return true;
 }
 
+/**
+ * For long work in steps (an index built from rows, batch by batch) during which no timer runs, so
+ * the guard below cannot: call the returned function between steps; it collects when RSS has grown
+ * `growthBytes` past the level it was made at or the last collection left, and says whether it did.
+ * Without a collector (off Bun, and no `gc` given) it does nothing.
+ */
+export function collectWhenGrown(
+  options: { growthBytes: number; rss?: () => number; gc?: () => void },
+): () => boolean {
+  const bun = bunGc();
+  const gc = options.gc ?? (bun && (() => bun(true)));
+  if (!gc) return () => false;
+  const rss = options.rss ?? (() => process.memoryUsage.rss());
+  let floor = rss();
+  return () => {
+    const now = rss();
+    if (now < floor) floor = now;
+    if (now - floor <= options.growthBytes) return false;
+    gc();
+    floor = rss();
+    return true;
+  };
+}
+
 export interface GarbageGuardOptions {
   /** Collect when RSS is this many bytes above what the last collection left (default 32 MB). */
   growthBytes?: number;

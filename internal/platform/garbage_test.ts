@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { collectGarbage, startGarbageGuard } from "./garbage.ts";
+import { collectGarbage, collectWhenGrown, startGarbageGuard } from "./garbage.ts";
 
 const MB = 1024 * 1024;
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,4 +108,35 @@ test("with ready, a collection due waits for it, unless growth is urgent", async
   } finally {
     stop();
   }
+});
+
+test("collectWhenGrown collects between steps once RSS grew past its threshold, then from what the collection left", () => {
+  let rss = 100 * MB;
+  const collections: number[] = [];
+  const step = collectWhenGrown({
+    growthBytes: 20 * MB,
+    rss: () => rss,
+    gc: () => {
+      collections.push(rss);
+      rss = 104 * MB;
+    },
+  });
+  rss = 115 * MB;
+  assert.equal(step(), false, "15 MB of growth is below the threshold");
+  rss = 90 * MB; // a lower level becomes the one measured from
+  assert.equal(step(), false);
+  rss = 111 * MB;
+  assert.equal(step(), true, "21 MB above the lowest level seen");
+  assert.deepEqual(collections, [111 * MB]);
+  rss = 120 * MB;
+  assert.equal(step(), false, "16 MB above the 104 the collection left");
+  rss = 125 * MB;
+  assert.equal(step(), true);
+  assert.deepEqual(collections, [111 * MB, 125 * MB]);
+});
+
+test("collectWhenGrown does nothing without a collector", () => {
+  const step = collectWhenGrown({ growthBytes: 0, rss: () => Math.random() * 1e9 });
+  // Under Deno there is no Bun.gc: never a collection, whatever RSS does.
+  if (!(globalThis as { Bun?: unknown }).Bun) assert.equal(step(), false);
 });

@@ -7,7 +7,7 @@
  */
 export { purgeFreedMemoryPromptly } from "./allocator.ts";
 export { embeddedFile } from "./embedded.ts";
-export { collectGarbage, type GarbageGuardOptions, startGarbageGuard } from "./garbage.ts";
+export { collectGarbage, collectWhenGrown, type GarbageGuardOptions, startGarbageGuard } from "./garbage.ts";
 export { canMapFiles, fdCrc32Sync, fileCrc32, mapFile, writeMappedFile } from "./mapped_file.ts";
 export { listen, type Listener, type ListenOptions, type PeerInfo } from "./listen.ts";
 export { runtime } from "./runtime.ts";

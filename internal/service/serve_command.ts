@@ -43,6 +43,11 @@ export interface ServeCommandSpec<C> {
   logging(config: C): Pick<LoggerOptions, "level" | "format">;
   /** Imports the service's definition; start.ts starts it, and it serves until a stop signal. */
   definition(): Promise<ServiceDefinition<C, unknown>>;
+  /**
+   * Freed memory goes back to the system at once rather than after mimalloc's delay: a compiled
+   * binary re-executes itself first with the option set (internal/platform/allocator.ts).
+   */
+  purgeFreedMemory?: boolean;
 }
 
 /** Adds `serve` to a service binary's program. */
@@ -54,6 +59,7 @@ export function registerServeCommand<C>(program: Command, spec: ServeCommandSpec
     return { attribute: option.attributeName(), env: flag.env };
   });
   serve.action(async () => {
+    if (spec.purgeFreedMemory) (await import("../platform/allocator.ts")).purgeFreedMemoryPromptly();
     const flags = serve.opts() as Record<string, string | undefined>;
     const [{ ConfigError, withFlags }, { createLogger }, loadConfig] = await Promise.all([
       import("../config/mod.ts"),

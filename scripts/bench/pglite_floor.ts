@@ -10,7 +10,7 @@
  */
 import { createPGlite } from "../../internal/db/create_pglite.ts";
 import { collectGarbage } from "../../internal/platform/mod.ts";
-import { EMBEDDED_SHARED_BUFFERS } from "../../server/memsvc/store/db.ts";
+import { EMBEDDED_SHARED_BUFFERS } from "../../internal/db/mod.ts";
 import { procMemory } from "./proc_stat.ts";
 
 const dir = process.argv[2];

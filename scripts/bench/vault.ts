@@ -6,14 +6,18 @@
  *   deno task bench:vault --only-live   # only the live part: 50 Yjs editors, 500 idle event sockets
  *   deno task bench:vault --only-search # only the search part (in process, no dist/vault needed)
  *   deno task bench:vault --only-import # only `vault import` of a 10,000-note vault (vault_import.ts)
+ *   deno task bench:vault --only=api,memory        # some parts: search, import, api, live, memory
+ *   deno task bench:vault --binary=/tmp/vault-before   # another build of dist/vault (before/after)
  *
  * Generates seeded Markdown notes (folders, tags, wiki links, paragraphs of project prose), indexes
  * them into the embedded database (PGlite, in process, through the same functions the server
  * calls), and times a fixed mix of queries: words, phrases, prefixes, OR, exclusions, tag and folder
  * filters. The peer is MiniSearch, the in-memory index the reference vault used, run on the same
  * notes and the same queries (phrases become AND of their words, which MiniSearch cannot do better).
- * Then the notes API (vault_api.ts) and live editing (vault_live.ts: Yjs fan-out latency and server
- * memory) through dist/vault. The table goes to stdout and every figure to .cache/bench/vault-<timestamp>.json.
+ * Then the notes API (vault_api.ts), live editing (vault_live.ts: Yjs fan-out latency and server
+ * memory) and the server's memory serving 10,000 notes for two users (vault_memory.ts) through
+ * dist/vault. The table goes to stdout, issue 38's targets last, and every figure to
+ * .cache/bench/vault-<timestamp>.json.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -21,9 +25,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
-import { migrate, openDatabase } from "../../internal/db/mod.ts";
+import { EMBEDDED_SHARED_BUFFERS, migrate, openDatabase } from "../../internal/db/mod.ts";
 import { notesIndex } from "../../server/vault/store/migrations/0002_notes_index.ts";
 import { searchChanges } from "../../server/vault/store/migrations/0007_search_changes.ts";
+import { linkTargets } from "../../server/vault/store/migrations/0009_link_targets.ts";
 import {
   type NoteDocument,
   parseSearchQuery,
@@ -39,12 +44,24 @@ import { type LatencySummary, summarize } from "./stats.ts";
 import { type ApiResult, runApiBench } from "./vault_api.ts";
 import { type LiveResult, runLiveBench } from "./vault_live.ts";
 import { type ImportResult, runImportBench } from "./vault_import.ts";
+import { type MemoryResult, runMemoryBench } from "./vault_memory.ts";
 import { ratio, table } from "./table.ts";
 
 const quick = process.argv.includes("--quick");
-const onlyLive = process.argv.includes("--only-live");
-const onlySearch = process.argv.includes("--only-search");
-const onlyImport = process.argv.includes("--only-import");
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const PARTS = ["search", "import", "api", "live", "memory"] as const;
+const only = new Set(
+  flag("only")?.split(",") ??
+    PARTS.filter((p) => process.argv.includes(`--only-${p}`)),
+);
+for (const p of only) {
+  if (!(PARTS as readonly string[]).includes(p)) {
+    throw new Error(`--only: unknown part ${p} (${PARTS.join(", ")})`);
+  }
+}
+const runs = (part: (typeof PARTS)[number]) => only.size === 0 || only.has(part);
+/** dist/vault unless given: another build, for before and after in one sitting. */
+const BINARY = flag("binary");
 const SIZES = quick ? [100, 1_000] : [1_000, 10_000];
 const QUERIES = quick ? 60 : 300;
 /** Untimed queries first, so both sides are measured warm (caches filled, code compiled). */
@@ -327,9 +344,17 @@ async function runSize(n: number, queries: readonly string[]): Promise<SizeResul
   const notes = generateNotes(n);
   const bytes = notes.reduce((s, x) => s + x.size, 0);
   const dir = await mkdtemp(join(tmpdir(), "bench-vault-"));
-  const database = await openDatabase<SearchTables>({ dataDir: join(dir, "db") });
+  // As the server opens it (server/vault/store/db.ts).
+  const database = await openDatabase<SearchTables>({
+    dataDir: join(dir, "db"),
+    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
+  });
   try {
-    await migrate(database.db, { "0002_notes_index": notesIndex, "0007_search_changes": searchChanges });
+    await migrate(database.db, {
+      "0002_notes_index": notesIndex,
+      "0007_search_changes": searchChanges,
+      "0009_link_targets": linkTargets,
+    });
     log(`indexing ${n} notes into PGlite`);
     let t = performance.now();
     await upsertNotes(database.db, USER, notes);
@@ -392,32 +417,45 @@ if (import.meta.main) {
       loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
     },
     commit: git(["rev-parse", "--short", "HEAD"]),
+    binary: BINARY ?? "dist/vault",
     queries: queries.length,
     sizes: [] as SizeResult[],
     api: undefined as ApiResult | undefined,
     live: undefined as LiveResult | undefined,
     import: undefined as ImportResult | undefined,
+    memory: undefined as MemoryResult | undefined,
   };
-  if (!onlyLive && !onlyImport) {
+  if (runs("search")) {
     for (const n of SIZES) results.sizes.push(await runSize(n, queries));
   }
-  if (!onlyLive && !onlySearch) {
+  if (runs("import")) {
     // A whole vault through `vault import` (dist/vault serve, embedded database).
-    results.import = await runImportBench(generateNotes(SIZES[SIZES.length - 1]!), log);
+    results.import = await runImportBench(generateNotes(SIZES[SIZES.length - 1]!), log, BINARY);
   }
-  if (!onlyLive && !onlySearch && !onlyImport) {
+  if (runs("api")) {
     // The notes API through dist/vault: writes/s and the tree of the largest vault.
     const apiNotes = SIZES[SIZES.length - 1]!;
-    results.api = await runApiBench(generateNotes(apiNotes), quick ? 100 : 500, log);
+    results.api = await runApiBench(generateNotes(apiNotes), quick ? 100 : 500, log, {
+      binary: BINARY,
+      concurrentWrites: quick ? 200 : 2_000,
+    });
   }
-  if (!onlySearch && !onlyImport) {
+  if (runs("live")) {
     results.live = await runLiveBench(
-      { editors: quick ? 10 : 50, idle: quick ? 50 : 500, seconds: quick ? 5 : 20, rate: 20 },
+      { editors: quick ? 10 : 50, idle: quick ? 50 : 500, seconds: quick ? 5 : 20, rate: 20, binary: BINARY },
+      log,
+    );
+  }
+  if (runs("memory")) {
+    // Two users with half of the largest vault each, seeded apart so their notes differ.
+    const half = SIZES[SIZES.length - 1]! / 2;
+    results.memory = await runMemoryBench(
+      { notes: [generateNotes(half, 19), generateNotes(half, 31)], queries, binary: BINARY },
       log,
     );
   }
 
-  if (!onlyLive && !onlyImport) {
+  if (results.sizes.length) {
     const rows: (string | number)[][] = [];
     for (const s of results.sizes) {
       const label = `${s.notes} notes`;
@@ -460,6 +498,14 @@ if (import.meta.main) {
       ["note writes/s, one at a time (POST /api/notes)", api.writesPerSecond],
       ["note writes/s, 4 at once", api.writesPerSecond4],
       ["write p50 / p95 (ms)", `${api.write.p50} / ${api.write.p95}`],
+      [
+        `notes created/s, ${api.concurrent.clients} clients at once (${api.concurrent.notes} notes): acknowledged / searchable`,
+        `${api.concurrent.perSecond} / ${api.concurrent.searchablePerSecond}`,
+      ],
+      [
+        `  one create's p50 / p95 (ms) with ${api.concurrent.clients} clients`,
+        `${api.concurrent.latency.p50} / ${api.concurrent.latency.p95}`,
+      ],
       [
         `tree listing p50 / p95 (ms), ${api.treeEntries} entries, ${Math.round(api.treeBytes / 1024)} KiB`,
         `${api.tree.p50} / ${api.tree.p95}`,
@@ -505,6 +551,25 @@ if (import.meta.main) {
       ],
     ]));
   }
+  const mem = results.memory;
+  if (mem) {
+    console.log(
+      `\nmemory (dist/vault serve, embedded database, ${mem.notes} notes for ${mem.users} users, ` +
+        `${mem.requestsPerUser} requests each, sockets and editors open):`,
+    );
+    console.log(table(["what", "figure"], [
+      [
+        "server RSS (MB): ready / indexed / after the work / highest sample / VmHWM",
+        Object.values(mem.rssMb).join(" / "),
+      ],
+      ["at the end: anonymous / file-backed (MB)", `${mem.anonMb} / ${mem.fileMb}`],
+    ]));
+  }
+  const targets = issue38Targets(results);
+  if (targets.length) {
+    console.log("\nissue 38's targets:");
+    console.log(table(["figure", "measured", "target", "met"], targets));
+  }
   console.log(`load average now ${loadavg().map((x) => x.toFixed(2)).join(" ")} on ${cpus().length} CPUs`);
 
   const outDir = join(ROOT, ".cache", "bench");
@@ -512,4 +577,43 @@ if (import.meta.main) {
   const outFile = join(outDir, `vault-${results.startedAt.replace(/[:.]/g, "-")}.json`);
   writeFileSync(outFile, JSON.stringify(results, null, 2) + "\n");
   console.log(`figures: ${outFile}`);
+}
+
+/** Issue 38 item 4's rows, for the parts that ran: [figure, measured, target, met]. */
+function issue38Targets(r: {
+  sizes: SizeResult[];
+  api?: ApiResult;
+  live?: LiveResult;
+  memory?: MemoryResult;
+}): string[][] {
+  const rows: string[][] = [];
+  const add = (figure: string, measured: number, target: string, met: boolean, note = "") =>
+    rows.push([figure, `${measured}${note}`, target, met ? "yes" : "no"]);
+  if (r.api) {
+    const c = r.api.concurrent;
+    add(`notes created/s, ${c.clients} clients`, c.perSecond, ">= 300", c.perSecond >= 300);
+    add(`tree of ${r.api.treeEntries} entries, p95 (ms)`, r.api.tree.p95, "<= 30", r.api.tree.p95 <= 30);
+  }
+  const at1k = r.sizes.find((s) => s.notes === 1_000);
+  if (at1k) {
+    const x = Math.round((at1k.ours.search.p95 / at1k.minisearch.search.p95) * 100) / 100;
+    add(
+      "search p95 at 1,000 notes / minisearch's",
+      x,
+      "<= 2",
+      x <= 2,
+      ` (${at1k.ours.search.p95} / ${at1k.minisearch.search.p95} ms)`,
+    );
+  }
+  if (r.live) add("live-edit fan-out p95 (ms)", r.live.fanOut.p95, "<= 25", r.live.fanOut.p95 <= 25);
+  if (r.memory) {
+    const m = r.memory;
+    add(
+      `RSS serving ${m.notes} notes for ${m.users} users, VmHWM (MB)`,
+      m.rssMb.hwm,
+      "<= 300",
+      m.rssMb.hwm <= 300,
+    );
+  }
+  return rows;
 }

@@ -49,6 +49,7 @@ function vaultFiles(notes: readonly { path: string; text: string }[]): Map<strin
 export async function runImportBench(
   notes: readonly { path: string; text: string }[],
   log: (msg: string) => void,
+  binary = "vault",
 ): Promise<ImportResult> {
   const home = await mkdtemp(join(tmpdir(), "vault-import-bench-"));
   let server: RunningBinary | undefined;
@@ -59,7 +60,7 @@ export async function runImportBench(
       await mkdir(dirname(join(home, "MyVault", p)), { recursive: true });
       await writeFile(join(home, "MyVault", p), text);
     }
-    server = await startBinary("vault", ["serve"], { cwd: home, env: vaultEnv(home), timeoutMs: 60_000 });
+    server = await startBinary(binary, ["serve"], { cwd: home, env: vaultEnv(home), timeoutMs: 60_000 });
     const client = new VaultClient(server.url);
     await client.post("/api/auth/sign-up/email", {
       email: "bench@example.test",
@@ -71,7 +72,7 @@ export async function runImportBench(
     const env = { ...vaultEnv(home), VAULT_URL: server.url, VAULT_TOKEN: token };
     const importOnce = async () => {
       const t = performance.now();
-      const run = await runBinary("vault", ["import", "MyVault", "-o", "json"], {
+      const run = await runBinary(binary, ["import", "MyVault", "-o", "json"], {
         cwd: home,
         env,
         timeoutMs: 900_000,

@@ -41,7 +41,7 @@ function rssMb(pid: number): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runLiveBench(
-  o: { editors: number; idle: number; seconds: number; rate: number },
+  o: { editors: number; idle: number; seconds: number; rate: number; binary?: string },
   log: (msg: string) => void,
 ): Promise<LiveResult> {
   const home = await mkdtemp(join(tmpdir(), "vault-live-bench-"));
@@ -49,7 +49,11 @@ export async function runLiveBench(
   const sockets: WebSocket[] = [];
   const editors: Editor[] = [];
   try {
-    server = await startBinary("vault", ["serve"], { cwd: home, env: vaultEnv(home), timeoutMs: 60_000 });
+    server = await startBinary(o.binary ?? "vault", ["serve"], {
+      cwd: home,
+      env: vaultEnv(home),
+      timeoutMs: 60_000,
+    });
     const web = new VaultClient(server.url);
     await web.post("/api/auth/sign-up/email", {
       email: "bench@example.test",

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { TokenBuckets } from "../../internal/http/mod.ts";
 import { type BuiltService, type OpenedStore, type ServiceDefinition } from "../../internal/service/start.ts";
 import type { Logger } from "../../internal/log/mod.ts";
+import { startGarbageGuard } from "../../internal/platform/mod.ts";
 import { createVaultApp } from "./app.ts";
 import { loadVaultWebBundle } from "./routes/web_app.ts";
 import { baseUrlOf, databaseOf, pluginsDirOf, type VaultConfig } from "./config.ts";
@@ -101,10 +102,13 @@ interface Parts {
   plugins?: PluginManager;
   /** Its last-use writes finish before the database closes. */
   keys?: ApiKeyStore;
+  /** Stops the garbage guard. */
+  stopGuard?: () => void;
 }
 
 /** Stops the parts that were started, in the order their users need them gone. */
 async function closeParts(parts: Parts): Promise<void> {
+  parts.stopGuard?.();
   await parts.mcpSessions.closeAll();
   await parts.plugins?.close();
   parts.live?.close();
@@ -122,7 +126,7 @@ async function buildVault(config: VaultConfig, store: VaultStore, log: Logger): 
   };
   try {
     const notes = notesWithIndex(config, store, log, parts);
-    const { live, access, collab } = await startLive(config, store, notes.store, log, parts);
+    const { live, access, collab } = await startLive(config, store, notes, log, parts);
     // The store reports what the watcher finds (NoteStore.applyDiskChange) through its onChange:
     // passing it here too would tell every change on disk twice.
     const watcher = watchVault(notes.store, { onError: (err) => log.warn("notes watcher", { err }) });
@@ -154,6 +158,13 @@ async function buildVault(config: VaultConfig, store: VaultStore, log: Logger): 
       },
     });
     parts.mcpSessions.start();
+    // RSS, not the collector's own count (which includes the embedded database's idle heap), decides
+    // when garbage is collected (internal/platform/garbage.ts): searches and listings left 50–100 MB
+    // of it between the collector's own collections (docs/benchmarks.md, issue 38).
+    parts.stopGuard = startGarbageGuard({
+      onCollect: (rss, ms) =>
+        log.debug("garbage collected", { rssMb: Math.round(rss / 2 ** 20), ms: Math.round(ms) }),
+    });
     return { app, close: () => closeParts(parts) };
   } catch (err) {
     await closeParts(parts);
@@ -206,7 +217,7 @@ function notesWithIndex(
 async function startLive(
   config: VaultConfig,
   store: VaultStore,
-  notes: NoteStore,
+  { store: notes, sync }: { store: NoteStore; sync: IndexSync },
   log: Logger,
   parts: Parts,
 ): Promise<{ live: LiveHub; access: AccessWatch; collab: CollabDocs }> {
@@ -219,6 +230,7 @@ async function startLive(
     store: notes,
     log,
     bus,
+    settled: (owner) => sync.settled(owner),
     announceDelayMs: config.VAULT_TEST_ANNOUNCE_DELAY_MS,
     heartbeatMs: config.VAULT_WS_HEARTBEAT_MS,
     maxBufferedBytes: config.VAULT_WS_MAX_BUFFERED_BYTES,

@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** `dist/<tool>`; a `tool` with a slash is taken as the path of a build itself (a benchmark's `--binary`). */
 export function binaryPath(tool: string): string {
-  const path = join(ROOT, "dist", tool);
+  const path = tool.includes("/") ? tool : join(ROOT, "dist", tool);
   if (!existsSync(path)) throw new Error(`${path} is missing: run \`deno task build\` first`);
   return path;
 }

@@ -5,9 +5,8 @@
 import type { Generated } from "kysely";
 import type { AuditLogTable, JsonValue } from "../../../internal/audit/mod.ts";
 import type { UserTable } from "../../../internal/auth/identity_tables.ts";
-import { type Database, openMigratedDatabase } from "../../../internal/db/mod.ts";
+import { type Database, openMigratedDatabase, serviceDatabaseOptions } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/logger.ts";
-import { isCompiledBinary } from "../../../internal/platform/mod.ts";
 import { migrations } from "./migrations/mod.ts";
 
 export type { JsonValue };
@@ -132,23 +131,12 @@ export interface OpenMemsvcStoreOptions {
   log?: Logger;
 }
 
-/** shared_buffers of the embedded database (see openMemsvcStore). */
-export const EMBEDDED_SHARED_BUFFERS = "8MB";
-
 export async function openMemsvcStore(options: OpenMemsvcStoreOptions): Promise<MemsvcStore> {
   const { database, applied } = await openMigratedDatabase<MemsvcDatabase>({
     url: options.url,
     dataDir: options.dataDir,
     log: options.log,
-    // A compiled binary creates a new embedded database in a child process: initdb's memory is not kept.
-    initdb: isCompiledBinary() ? "child" : "in-process",
-    // PGlite makes all of shared_buffers resident at start (128MB by default). memsvc's hot data is
-    // the index pages and the latest rows; the vectors live in its own index, not in the buffers, and
-    // pages outside them are read from the file system's cache. 16MB instead of 32MB: 21–34 MB less
-    // RSS at 100,000 entries with the same server CPU per search; 8MB instead of 16MB: PGlite's
-    // WebAssembly heap 8 MB smaller again, the same server CPU per search and per write at 1,000 and
-    // 10,000 entries (docs/benchmarks.md, issue 25, MEMRT).
-    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
+    ...serviceDatabaseOptions(),
   }, migrations);
   try {
     return { database, instanceId: await ensureInstanceId(database), applied };

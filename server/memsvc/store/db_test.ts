@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startPostgres } from "../../../test/harness/postgres.ts";
 import { sql } from "kysely";
-import { EMBEDDED_SHARED_BUFFERS, openMemsvcStore, type OpenMemsvcStoreOptions } from "./db.ts";
+import { EMBEDDED_SHARED_BUFFERS } from "../../../internal/db/mod.ts";
+import { openMemsvcStore, type OpenMemsvcStoreOptions } from "./db.ts";
 import { migrations } from "./migrations/mod.ts";
 
 let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;

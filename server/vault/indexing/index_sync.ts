@@ -7,14 +7,21 @@
  * the files and indexes what changed while the server was down, through the same functions: links
  * are resolved by the database against every file it knows (search/link_targets.ts), so the order
  * in which notes arrive never changes where their links point.
+ *
+ * Changes that arrive while the queue is busy are applied together, as one batch: each path once,
+ * as the disk says it is then, the notes of the batch written in one transaction (upsertNotes). One
+ * transaction per note had bounded creation at about 100 notes/s on the embedded database with 8
+ * clients writing (docs/benchmarks.md, issue 38).
  */
 import { readdir } from "node:fs/promises";
 import type { Kysely } from "kysely";
 import type { Logger } from "../../../internal/log/mod.ts";
+import { collectWhenGrown } from "../../../internal/platform/mod.ts";
 import { frontMatterEnd } from "../notes/mask_code.ts";
 import { entryKind, linkSpec, type NoteChange, NoteError, type NoteStore, parseNote } from "../notes/mod.ts";
 import {
   addFiles,
+  analyzeSearchIndex,
   indexedFiles,
   indexedVersions,
   type NoteDocument,
@@ -26,8 +33,19 @@ import {
   upsertNotes,
 } from "../search/mod.ts";
 
+/** Changes applied as one batch at most (their notes' text is held until the batch is written). */
+const MAX_BATCH = 250;
+/** Notes of a catch-up written together (one transaction). */
+const CATCH_UP_BATCH = 250;
+/** A catch-up of this many changed notes or more refreshes the planner's statistics (upsertNotes' rule). */
+const ANALYZE_AFTER = 100;
+/** During a catch-up, a full collection once RSS has grown this much (internal/platform/garbage.ts). */
+const CATCH_UP_GARBAGE_BYTES = 48 * 1024 * 1024;
+
 export class IndexSync {
   readonly #queues = new Map<string, Promise<void>>();
+  /** Changes reported and not yet taken by a batch, per user. */
+  readonly #pending = new Map<string, NoteChange[]>();
 
   constructor(
     readonly db: Kysely<SearchTables>,
@@ -37,7 +55,18 @@ export class IndexSync {
 
   /** Queues a change for the user's index; failures are logged, never thrown at the writer. */
   handle(change: NoteChange): void {
-    this.#enqueue(change.userId, () => this.#apply(change));
+    const waiting = this.#pending.get(change.userId);
+    if (waiting) {
+      // A batch is queued and has not started: this change joins it.
+      waiting.push(change);
+      return;
+    }
+    const batch = [change];
+    this.#pending.set(change.userId, batch);
+    this.#enqueue(change.userId, async () => {
+      if (this.#pending.get(change.userId) === batch) this.#pending.delete(change.userId);
+      for (let i = 0; i < batch.length; i += MAX_BATCH) await this.#applyAll(batch.slice(i, i + MAX_BATCH));
+    });
   }
 
   /** Resolves once every change queued so far for `userId` is in the index. */
@@ -57,31 +86,46 @@ export class IndexSync {
   }
 
   /**
+   * A batch of changes, each path brought to what the disk says now (see #apply). When the batch
+   * fails as a whole, each change is applied alone, so one bad change costs only itself.
+   */
+  async #applyAll(changes: readonly NoteChange[]): Promise<void> {
+    if (changes.length === 1) return await this.#apply(changes[0]!);
+    const paths = new Map<string, string[]>();
+    const reconciles: { userId: string; under: string }[] = [];
+    for (const c of changes) {
+      for (const step of steps(c)) {
+        if (step.reconcile) reconciles.push({ userId: c.userId, under: step.path });
+        else paths.set(c.userId, [...(paths.get(c.userId) ?? []), step.path]);
+      }
+    }
+    try {
+      for (const [userId, list] of paths) await this.#syncAll(userId, [...new Set(list)]);
+      for (const r of reconciles) await this.#reconcile(r.userId, r.under);
+    } catch (err) {
+      this.log?.warn("search index batch failed; applying its changes one by one", {
+        err,
+        changes: changes.length,
+      });
+      for (const c of changes) {
+        await this.#apply(c).catch((e) =>
+          this.log?.error("search index update failed", { err: e, userId: c.userId })
+        );
+      }
+    }
+  }
+
+  /**
    * Every change is applied as "make the index say what the disk says now" at the paths it names,
    * never as a step relative to what the index held (a move of whatever was recorded at `from`):
    * replicas sharing a database apply each other's changes in no set order, and a relative step
    * applied late moves rows that are no longer there, or that came back since.
    */
   async #apply(change: NoteChange): Promise<void> {
-    const { userId, path } = change;
-    if (change.kind === "renamed") {
-      if (change.folder) {
-        await this.#reconcile(userId, change.from!);
-        await this.#reconcile(userId, path);
-      } else {
-        await this.#sync(userId, change.from!);
-        await this.#sync(userId, path);
-      }
-      return;
+    for (const step of steps(change)) {
+      if (step.reconcile) await this.#reconcile(change.userId, step.path);
+      else await this.#sync(change.userId, step.path);
     }
-    if (change.folder) {
-      if (change.kind === "deleted") await this.#reconcile(userId, path);
-      return;
-    }
-    await this.#sync(userId, path);
-    // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
-    // gone, unless its in-memory index was built): what was recorded below it goes too.
-    if (change.kind === "deleted" && change.source === "disk") await this.#reconcile(userId, path);
   }
 
   /** One path as it is on disk now: a note indexed, another file recorded, nothing removed. */
@@ -89,6 +133,29 @@ export class IndexSync {
     if (entryKind(path) === "note") await this.#index(userId, path);
     else if (await this.store.isFile(userId, path)) await addFiles(this.db, userId, [path]);
     else await removeNote(this.db, userId, path);
+  }
+
+  /** #sync of many paths, each kind of write in one statement: the notes' text in one transaction. */
+  async #syncAll(userId: string, paths: readonly string[]): Promise<void> {
+    const gone: string[] = [];
+    const files: string[] = [];
+    const docs: NoteDocument[] = [];
+    for (const path of paths) {
+      if (entryKind(path) === "note") {
+        const doc = await this.document(userId, path);
+        if (doc) docs.push(doc);
+        else gone.push(path);
+      } else if (await this.store.isFile(userId, path)) files.push(path);
+      else gone.push(path);
+    }
+    await removeNotes(this.db, userId, gone);
+    if (files.length) await addFiles(this.db, userId, files);
+    // A note whose text is indexed already has only its size and time refreshed (upsertNote).
+    const known = await indexedVersions(this.db, userId, docs.map((d) => d.path));
+    const same = docs.filter((d) => known.get(d.path)?.contentHash === d.contentHash);
+    for (const doc of same) await upsertNote(this.db, userId, doc);
+    const changed = docs.filter((d) => known.get(d.path)?.contentHash !== d.contentHash);
+    if (changed.length) await upsertNotes(this.db, userId, changed, { analyze: false });
   }
 
   async #index(userId: string, path: string): Promise<void> {
@@ -162,7 +229,7 @@ export class IndexSync {
    * text and links: a link resolves against all the files at once, whichever note is indexed first.
    */
   async #reconcile(userId: string, under?: string): Promise<void> {
-    const tree = await this.store.tree(userId, { stats: true, under });
+    const tree = await this.store.tree(userId, { stats: true, under, fresh: true });
     const files = tree.filter((e) => e.kind !== "folder");
     const onDisk = new Set(files.map((e) => e.path));
     const recorded = await indexedFiles(this.db, userId, under);
@@ -170,7 +237,18 @@ export class IndexSync {
     const gone = [...new Set([...recorded, ...indexed.keys()])].filter((p) => !onDisk.has(p));
     await removeNotes(this.db, userId, gone);
     await addFiles(this.db, userId, files.map((e) => e.path).filter((p) => !recorded.has(p)));
-    const changed: NoteDocument[] = [];
+    // Written a batch at a time as the files are read, not all held first (10,000 notes' text and
+    // parse were 160 MB of a start's memory), with a collection when the garbage has piled up.
+    const collect = collectWhenGrown({ growthBytes: CATCH_UP_GARBAGE_BYTES });
+    let changed: NoteDocument[] = [];
+    let written = 0;
+    const flush = async () => {
+      if (!changed.length) return;
+      await upsertNotes(this.db, userId, changed, { analyze: false });
+      written += changed.length;
+      changed = [];
+      collect();
+    };
     for (const e of files) {
       if (e.kind !== "note") continue;
       const known = indexed.get(e.path);
@@ -178,10 +256,13 @@ export class IndexSync {
       const doc = await this.document(userId, e.path);
       if (doc && doc.contentHash !== known?.contentHash) changed.push(doc);
       else if (doc) await upsertNote(this.db, userId, doc); // same text: mtime and size only
+      if (changed.length >= CATCH_UP_BATCH) await flush();
     }
-    if (changed.length) await upsertNotes(this.db, userId, changed);
-    if (!under && (changed.length || gone.length)) {
-      this.log?.info("search index caught up", { userId, notes: changed.length, removed: gone.length });
+    await flush();
+    // The planner's statistics, as upsertNotes refreshes them after a large batch.
+    if (written >= ANALYZE_AFTER) await analyzeSearchIndex(this.db);
+    if (!under && (written || gone.length)) {
+      this.log?.info("search index caught up", { userId, notes: written, removed: gone.length });
     }
   }
 
@@ -193,6 +274,25 @@ export class IndexSync {
     const users = await readdir(this.store.usersDir).catch(() => [] as string[]);
     await Promise.all(users.filter((u) => !u.startsWith(".")).map((u) => this.reconcileUser(u)));
   }
+}
+
+/**
+ * What applying a change takes, in order: paths brought to what the disk says (`reconcile`: a folder's
+ * whole subtree, the start-up catch-up's code).
+ */
+function steps(change: NoteChange): { path: string; reconcile?: true }[] {
+  const { path } = change;
+  if (change.kind === "renamed") {
+    return change.folder
+      ? [{ path: change.from!, reconcile: true }, { path, reconcile: true }]
+      : [{ path: change.from! }, { path }];
+  }
+  if (change.folder) return change.kind === "deleted" ? [{ path, reconcile: true }] : [];
+  // Seen on disk, a path that is gone may have been a folder (the store cannot tell once it is
+  // gone, unless its in-memory index was built): what was recorded below it goes too.
+  return change.kind === "deleted" && change.source === "disk"
+    ? [{ path }, { path, reconcile: true }]
+    : [{ path }];
 }
 
 /** A note's index document: title, tags, the text without front matter, and its links as written. */

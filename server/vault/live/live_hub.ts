@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { sleep } from "../../../internal/async/sleep.ts";
 import { type NoteChange, type NoteStore, parseNote } from "../notes/mod.ts";
 import { covers, sharesGiven, sharesReceived } from "../sharing/shares.ts";
+import { tagsByPath } from "../search/mod.ts";
 import type { VaultDatabase } from "../store/db.ts";
 import { currentActor } from "./actor.ts";
 import { Channel } from "./channel.ts";
@@ -60,6 +61,8 @@ export interface LiveHubOptions {
   maxBufferedBytes: number;
   /** How long a change seen on disk waits for another replica's announcement of it. Default 2000. */
   diskHoldMs?: number;
+  /** Resolves once the search index has taken every change of `owner` reported so far (IndexSync.settled). */
+  settled?: (owner: string) => Promise<void>;
   /** For tests only (VAULT_TEST_ANNOUNCE_DELAY_MS): announce this process's changes this much later. */
   announceDelayMs?: number;
 }
@@ -113,15 +116,19 @@ export class LiveHub {
     const owners = [userId, ...(await sharesReceived(this.o.db, userId)).map((s) => s.ownerId)];
     for (const owner of new Set(owners)) {
       if (this.#tags.has(owner)) continue;
-      this.#tags.set(
-        owner,
-        this.o.store.index(owner).then((index) => {
-          const byPath = new Map<string, Set<string>>();
-          for (const [path, note] of index.notes()) byPath.set(path, new Set(note.tags));
-          return byPath;
-        }),
-      );
+      this.#tags.set(owner, this.#loadTags(owner));
     }
+  }
+
+  /**
+   * The owner's tags by path as the index has them once it has taken every change reported so far
+   * (what the notes library's in-memory index gave before, without holding every note's parse).
+   */
+  async #loadTags(owner: string): Promise<Map<string, Set<string>>> {
+    await this.o.settled?.(owner);
+    const byPath = new Map<string, Set<string>>();
+    for (const [path, tags] of await tagsByPath(this.o.db, owner)) byPath.set(path, new Set(tags));
+    return byPath;
   }
 
   /** The tag events a note event implies, against the owner's known tags (none when not watched). */
@@ -174,6 +181,8 @@ export class LiveHub {
 
   /** A change from the note store or the watcher (runs in the writer's context: names its actor). */
   handle(change: NoteChange): void {
+    // Nobody to tell here, and no replica to tell (an event costs a stat of the file).
+    if (!this.o.bus && this.#channels.size === 0) return;
     const actor = currentActor();
     // The file states now, before a later write replaces them (folders have none: never echoed).
     const states: FileState[] = change.folder ? [] : [

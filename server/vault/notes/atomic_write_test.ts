@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { atomicWrite, isTempName, removeLeftoverTemps } from "./atomic_write.ts";
+import { atomicWrite, atomicWriteAll, isTempName, removeLeftoverTemps } from "./atomic_write.ts";
 import { KeyedLock } from "./keyed_lock.ts";
 
 describe("atomicWrite", () => {
@@ -21,6 +21,29 @@ describe("atomicWrite", () => {
     assert.equal(await readFile(p, "utf8"), "two");
     await assert.rejects(atomicWrite(join(dir, "missing", "x.md"), "x"), /ENOENT/);
     assert.deepEqual(await readdir(dir), ["n.md"]);
+  });
+
+  it("writes many files together, one file's failure leaving the others written", async () => {
+    const sub = join(dir, "many");
+    await mkdir(sub);
+    await writeFile(join(sub, "taken.md"), "first");
+    const errors = await atomicWriteAll([
+      { path: join(sub, "a.md"), data: "A", exclusive: true },
+      { path: join(sub, "taken.md"), data: "second", exclusive: true },
+      { path: join(sub, "none", "c.md"), data: "C" },
+      { path: join(sub, "d.md"), data: new TextEncoder().encode("D"), mode: 0o600 },
+    ]);
+    assert.deepEqual(errors.map((e) => (e as NodeJS.ErrnoException | undefined)?.code), [
+      undefined,
+      "EEXIST",
+      "ENOENT",
+      undefined,
+    ]);
+    assert.equal(await readFile(join(sub, "a.md"), "utf8"), "A");
+    assert.equal(await readFile(join(sub, "taken.md"), "utf8"), "first");
+    assert.equal(await readFile(join(sub, "d.md"), "utf8"), "D");
+    assert.equal((await stat(join(sub, "d.md"))).mode & 0o777, 0o600);
+    assert.deepEqual((await readdir(sub)).sort(), ["a.md", "d.md", "taken.md"]);
   });
 
   it("never shows a reader half a file", async () => {

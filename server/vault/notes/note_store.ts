@@ -26,12 +26,14 @@ import {
   sniffType,
   typeForExtension,
 } from "./attachment_type.ts";
-import { atomicWrite, syncPaths } from "./atomic_write.ts";
+import { GroupCommit } from "../../../internal/db/group_commit.ts";
+import { atomicWrite, atomicWriteAll, syncPaths } from "./atomic_write.ts";
 import { type Canvas, formatCanvas, parseCanvas } from "./canvas.ts";
 import { contentVersion } from "./content_version.ts";
 import { ConflictError, NoteError } from "./errors.ts";
 import { KeyedLock } from "./keyed_lock.ts";
 import { type EntryKind, entryKind, mapLimit, type TreeEntry, walkVault } from "./walk_vault.ts";
+import { TreeCache } from "./tree_cache.ts";
 import { rewriteCanvasLinks, rewriteLinks } from "./link_rewrite.ts";
 import { NoteIndex } from "./note_index.ts";
 import { PathSet } from "./resolve_link.ts";
@@ -39,6 +41,11 @@ import { isAddressableName, normalizeNotePath, resolveInside } from "./safe_path
 
 /** Largest note or canvas accepted: 1 MiB (1,048,576 bytes) of UTF-8. */
 export const MAX_NOTE_BYTES = 1024 * 1024;
+/**
+ * Creates of one user written together at most: enough for every client of a busy user (a batch takes
+ * about one fsync round), few enough that one batch's files are not a burst on the disk.
+ */
+const CREATE_BATCH = 64;
 /** Where deleted files wait, inside each user's directory. */
 export const TRASH_DIR = ".trash";
 
@@ -152,8 +159,17 @@ export class NoteStore {
   readonly #indexes = new Map<string, Promise<NoteIndex>>();
   /** userId\0path -> version last written by this store (null: deleted by it), for echo suppression. */
   readonly #written = new Map<string, string | null>();
+  /**
+   * userId\0path -> the file as this store's last create or update left it (inode, size, times), so
+   * the watcher's sighting of that very write is dropped by one lstat, without reading the file.
+   */
+  readonly #writtenStat = new Map<string, string>();
   readonly #roots = new Set<string>();
   readonly #realRoots = new Map<string, string>();
+  /** Per user, the tree listing kept in memory once listed (tree_cache.ts). */
+  readonly #trees = new Map<string, TreeCache>();
+  /** Per user, creates waiting to be written together (`#createAll`). */
+  readonly #creating = new Map<string, GroupCommit<{ rel: string; text: string }, NoteMeta | Error>>();
 
   constructor(opts: NoteStoreOptions) {
     this.dataDir = opts.dataDir;
@@ -186,9 +202,9 @@ export class NoteStore {
   async #resolve(userId: string, path: unknown, allowRoot = false): Promise<{ rel: string; abs: string }> {
     const root = await this.userRoot(userId);
     const rel = normalizeNotePath(path, { allowRoot });
-    const abs = await resolveInside(root, rel);
     let realRoot = this.#realRoots.get(userId);
     if (!realRoot) this.#realRoots.set(userId, realRoot = await realpath(root));
+    const abs = await resolveInside(root, rel, realRoot);
     const real = relative(realRoot, abs).split(sep).join("/");
     if (real === rel) return { rel, abs };
     return { rel: normalizeNotePath(real, { allowRoot }), abs };
@@ -208,6 +224,11 @@ export class NoteStore {
   }
 
   #emit(change: NoteChange): void {
+    const tree = this.#trees.get(change.userId);
+    if (tree) {
+      tree.touch(change.path);
+      if (change.from !== undefined) tree.touch(change.from);
+    }
     try {
       this.#onChange?.(change);
     } catch {
@@ -225,6 +246,7 @@ export class NoteStore {
 
   #remember(userId: string, path: string, version: string | null): void {
     this.#written.set(`${userId}\0${path}`, version);
+    this.#writtenStat.delete(`${userId}\0${path}`);
   }
 
   // ---- notes and canvases -------------------------------------------------------------------
@@ -283,21 +305,83 @@ export class NoteStore {
     return { ...meta, canvas: parseCanvas(content) };
   }
 
-  /** Creates a note (or canvas, validated); `already_exists` if anything is at that path. */
+  /**
+   * Creates a note (or canvas, validated); `already_exists` if anything is at that path. Creates of one
+   * user that arrive while another is being written are written together (group commit: one fsync
+   * round for all); each is acknowledged once it is on disk.
+   */
   async create(userId: string, path: string, content: string): Promise<NoteMeta> {
-    const { rel } = await this.#resolve(userId, path);
+    // Checked against the disk (symlinks) when the batch writes it.
+    await this.userRoot(userId);
+    const rel = normalizeNotePath(path);
     const text = this.#checkText(rel, content);
-    return await this.#lock.run(userId, async () => {
-      const { abs } = await this.#resolve(userId, rel);
-      await this.#mkdirParent(rel, abs);
+    let batcher = this.#creating.get(userId);
+    if (!batcher) {
+      batcher = new GroupCommit(
+        (items) => this.#lock.run(userId, () => this.#createAll(userId, items)),
+        { coalesce: true, maxBatch: CREATE_BATCH },
+      );
+      this.#creating.set(userId, batcher);
+    }
+    const out = await batcher.submit({ rel, text });
+    if (out instanceof Error) throw out;
+    return out;
+  }
+
+  /**
+   * Writes a batch of creates under the user's lock, each file atomically and all of them synced
+   * together (atomicWriteAll). Never throws: each create gets its own outcome, so a batch that
+   * failed is not written again one by one (its files may be in place).
+   */
+  async #createAll(
+    userId: string,
+    items: readonly { rel: string; text: string }[],
+  ): Promise<(NoteMeta | Error)[]> {
+    const out: (NoteMeta | Error)[] = new Array(items.length);
+    const paths = await Promise.all(items.map(async (item, i) => {
       try {
-        await atomicWrite(abs, text, { exclusive: true });
+        const { rel, abs } = await this.#resolve(userId, item.rel);
+        await this.#mkdirParent(rel, abs);
+        return { rel, abs };
       } catch (err) {
-        if (errno(err) === "EEXIST") throw new NoteError("already_exists", `${rel} already exists`);
-        throw err;
+        out[i] = err as Error;
+        return undefined;
       }
-      return await this.#afterWrite(userId, rel, abs, text, "created");
-    });
+    }));
+    // Two creates of one path in a batch: the first asked wins, as it would one at a time.
+    const writes: { i: number; rel: string; abs: string; text: string }[] = [];
+    const taken = new Set<string>();
+    for (const [i, at] of paths.entries()) {
+      if (at === undefined) continue;
+      if (taken.has(at.abs)) out[i] = new NoteError("already_exists", `${at.rel} already exists`);
+      else {
+        taken.add(at.abs);
+        writes.push({ i, rel: at.rel, abs: at.abs, text: items[i]!.text });
+      }
+    }
+    let errors: (Error | undefined)[];
+    try {
+      errors = await atomicWriteAll(writes.map((w) => ({ path: w.abs, data: w.text, exclusive: true })));
+    } catch (err) {
+      errors = writes.map(() => err as Error);
+    }
+    // Reported together once all are recorded, so that the search index takes them as one batch.
+    const created: string[] = [];
+    await Promise.all(writes.map(async (w, k) => {
+      const err = errors[k];
+      if (err) {
+        out[w.i] = errno(err) === "EEXIST" ? new NoteError("already_exists", `${w.rel} already exists`) : err;
+        return;
+      }
+      try {
+        out[w.i] = await this.#recordWrite(userId, w.rel, w.abs, w.text);
+        created.push(w.rel);
+      } catch (e) {
+        out[w.i] = e as Error;
+      }
+    }));
+    for (const rel of created) this.#emit({ userId, kind: "created", path: rel, source: "store" });
+    return out;
   }
 
   /**
@@ -328,12 +412,19 @@ export class NoteStore {
   }
 
   async #afterWrite(userId: string, rel: string, abs: string, text: string, kind: "created" | "changed") {
+    const meta = await this.#recordWrite(userId, rel, abs, text);
+    this.#emit({ userId, kind, path: rel, source: "store" });
+    return meta;
+  }
+
+  /** What a write of `text` at `rel` leaves known: its version (echoes), the index, the meta to answer with. */
+  async #recordWrite(userId: string, rel: string, abs: string, text: string): Promise<NoteMeta> {
     const version = contentVersion(text);
     this.#remember(userId, rel, version);
     const idx = await this.#indexIfBuilt(userId);
     idx?.set(rel, text);
     const st = await stat(abs);
-    this.#emit({ userId, kind, path: rel, source: "store" });
+    this.#writtenStat.set(`${userId}\0${rel}`, statSignature(st));
     return { path: rel, version, size: byteLength(text), mtime: st.mtime };
   }
 
@@ -584,18 +675,39 @@ export class NoteStore {
 
   /**
    * Every folder and file of the user's vault (hidden entries and symlinks left out), sorted by path;
-   * with `under`, those below that folder. `stats: false` skips sizes and mtimes (one stat per
-   * entry), 4-5x faster at 10,000 notes.
+   * with `under`, those below that folder. `stats: false` leaves out sizes and times (the epoch
+   * instead). The whole vault's listing is kept in memory and kept current with the store's writes
+   * and the changes the watcher reports (tree_cache.ts); `under` and `fresh` walk the disk now (the
+   * index's catch-up compares the disk itself with what is indexed).
    */
-  async tree(userId: string, opts: { stats?: boolean; under?: string } = {}): Promise<TreeEntry[]> {
+  async tree(
+    userId: string,
+    opts: { stats?: boolean; under?: string; fresh?: boolean } = {},
+  ): Promise<TreeEntry[]> {
+    const stats = opts.stats ?? true;
     let out: TreeEntry[];
     if (opts.under) {
       // One folder's subtree (nothing when it is not a folder now), with vault paths.
       const { rel, abs } = await this.#resolve(userId, opts.under);
       if (!(await lstat(abs).catch(() => undefined))?.isDirectory()) return [];
-      out = (await walkVault(abs, opts.stats ?? true)).map((e) => ({ ...e, path: `${rel}/${e.path}` }));
-    } else out = await walkVault(await this.userRoot(userId), opts.stats ?? true);
+      out = (await walkVault(abs, stats)).map((e) => ({ ...e, path: `${rel}/${e.path}` }));
+    } else if (opts.fresh) out = await walkVault(await this.userRoot(userId), stats);
+    else {
+      const listed = await this.#treeCache(userId, await this.userRoot(userId)).list();
+      return stats ? [...listed] : listed.map((e) => ({ path: e.path, kind: e.kind, mtime: EPOCH }));
+    }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** The whole vault's `tree` with stats as a JSON array, times as ISO strings (kept with the listing). */
+  async treeJson(userId: string): Promise<string> {
+    return await this.#treeCache(userId, await this.userRoot(userId)).json();
+  }
+
+  #treeCache(userId: string, root: string): TreeCache {
+    let cache = this.#trees.get(userId);
+    if (!cache) this.#trees.set(userId, cache = new TreeCache(root));
+    return cache;
   }
 
   // ---- attachments --------------------------------------------------------------------------
@@ -682,6 +794,10 @@ export class NoteStore {
         }
       });
       if (written.length) await syncPaths(written);
+      const tree = this.#trees.get(userId);
+      for (const o of out) {
+        if (o.status !== "refused" && o.status !== "unchanged" && !o.aside) tree?.touch(o.path);
+      }
       for (const o of out) {
         if (o.status === "updated" && !o.aside) {
           this.#emit({ userId, kind: "changed", path: o.path, source: "store" });
@@ -823,8 +939,14 @@ export class NoteStore {
     } catch {
       return [];
     }
+    const root = await this.userRoot(userId);
+    const mine = this.#writtenStat.get(`${userId}\0${rel}`);
+    if (mine !== undefined) {
+      // This store's own write, as it left it: nothing changed behind its back.
+      const st = await lstat(join(root, rel)).catch(() => undefined);
+      if (st && statSignature(st) === mine) return [];
+    }
     return await this.#lock.run(userId, async () => {
-      const root = await this.userRoot(userId);
       let abs: string;
       try {
         abs = await resolveInside(root, rel);
@@ -880,6 +1002,13 @@ export class NoteStore {
     this.#emit(change);
     return change;
   }
+}
+
+const EPOCH = new Date(0);
+
+/** What tells one state of a file from another without reading it. */
+function statSignature(st: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
 async function walkFiles(dir: string): Promise<{ path: string; size: number }[]> {

@@ -81,6 +81,30 @@ describe("NoteStore", () => {
     assert.match(content, /^writer \d$/);
   });
 
+  it("writes concurrent creates together: each acknowledged on disk, the first of two at one path wins", async () => {
+    const seen = changes.length;
+    const paths = Array.from({ length: 40 }, (_, i) => `Batch/${i % 4}/n${i}.md`);
+    const results = await Promise.allSettled([
+      ...paths.map((p, i) => store.create(U, p, `# ${i}\n`)),
+      store.create(U, "Batch/same.md", "first"),
+      store.create(U, "Batch/same.md", "second"),
+      store.create(U, "stale.md/under-a-file.md", "refused"),
+    ]);
+    for (const [i, r] of results.slice(0, 40).entries()) {
+      assert.equal(r.status, "fulfilled", String((r as PromiseRejectedResult).reason));
+      assert.equal(await readFile(join(dataDir, "users", U, paths[i]!), "utf8"), `# ${i}\n`);
+    }
+    assert.equal(results[40]!.status, "fulfilled");
+    assert.equal(results[41]!.status, "rejected");
+    noteError("already_exists", dataDir)((results[41] as PromiseRejectedResult).reason);
+    assert.equal(await readFile(join(dataDir, "users", U, "Batch/same.md"), "utf8"), "first");
+    assert.equal(results[42]!.status, "rejected");
+    noteError("invalid_path", dataDir)((results[42] as PromiseRejectedResult).reason);
+    // Every create told once, none of the refused ones.
+    const told = changes.slice(seen).filter((c) => c.path.startsWith("Batch/")).map((c) => c.path).sort();
+    assert.deepEqual(told, [...paths, "Batch/same.md"].sort());
+  });
+
   it("accepts 1 MiB and refuses 1 MiB + 1 byte, writing nothing", async () => {
     await store.create(U, "big.md", "x".repeat(MAX_NOTE_BYTES));
     await assert.rejects(

@@ -126,10 +126,12 @@ function isInside(root: string, real: string): boolean {
 /**
  * The absolute location of normalised `rel` under `root`, after checking that the deepest part of it
  * that exists resolves (through any symlinks) inside `root`'s real location. A symlink that escapes
- * is refused with the same error a traversal gets. `root` must exist.
+ * is refused with the same error a traversal gets. `root` must exist. `realRoot`: where `root` was found
+ * to really be (a caller that keeps it saves a call; if `root` moved since, what is outside the kept
+ * location is refused).
  */
-export async function resolveInside(root: string, rel: string): Promise<string> {
-  const realRoot = await realpath(root);
+export async function resolveInside(root: string, rel: string, realRoot?: string): Promise<string> {
+  realRoot ??= await realpath(root);
   const parts = rel === "" ? [] : rel.split("/");
   // Walk down from the full path to the root until something exists, and check where it really is.
   for (let n = parts.length; n >= 0; n--) {

@@ -37,6 +37,7 @@ import {
   backlinks,
   GRAPH_LIMITS,
   linkGraph,
+  noteTags,
   outgoingLinks,
   SEARCH_LIMITS,
   searchNotes,
@@ -416,7 +417,11 @@ export function notesRoutes({ db, store, sync }: NotesDeps): Hono<VaultEnv> {
   mount(notesApi.tree, async (c, { query }) => {
     const { userId } = callerOf(c);
     const stats = query.stats !== "false";
-    const entries = (await store.tree(userId, { stats })).map(iso);
+    // The caller's own listing comes as JSON already (notes/tree_cache.ts): 10,000 entries were 10,000
+    // objects and dates made and serialised on every request.
+    const entries = stats
+      ? await store.treeJson(userId)
+      : JSON.stringify((await store.tree(userId, { stats })).map(iso));
     const shared = [];
     for (const s of await sharesReceived(db, userId)) {
       const theirs = (await store.tree(s.ownerId, { stats })).filter((e) => covers(s.path, e.path));
@@ -429,7 +434,9 @@ export function notesRoutes({ db, store, sync }: NotesDeps): Hono<VaultEnv> {
         entries: theirs.map(iso),
       });
     }
-    return c.json({ entries, shared });
+    return c.body(`{"entries":${entries},"shared":${JSON.stringify(shared)}}`, 200, {
+      "content-type": "application/json",
+    });
   });
 
   mount(notesApi.read, async (c, { query }) => {
@@ -572,17 +579,18 @@ function trashAndFolderRoutes(mount: Mount, store: NotesDeps["store"]): void {
     await store.deleteFolder(callerOf(c).userId, query.path);
     return c.body(null, 204);
   });
-
-  mount(notesApi.tags, async (c) => {
-    const tags = (await store.index(callerOf(c).userId)).tags();
-    return c.json({
-      tags: [...tags].map(([tag, notes]) => ({ tag, notes })).sort((a, b) => a.tag.localeCompare(b.tag)),
-    });
-  });
 }
 
-/** Backlinks, outgoing and unresolved links and the graph: of shared notes, only what is shared shows. */
+/**
+ * What the search index knows of notes: tags, backlinks, outgoing and unresolved links and the graph.
+ * Of shared notes, only what is shared shows.
+ */
 function linkRoutes(mount: Mount, { db, sync }: Pick<NotesDeps, "db" | "sync">, target: Target): void {
+  mount(notesApi.tags, async (c) => {
+    const { userId } = callerOf(c);
+    await sync.settled(userId);
+    return c.json({ tags: await noteTags(db, userId) });
+  });
   mount(notesApi.backlinks, async (c, { query }) => {
     const who = await target(callerOf(c).userId, query.owner, query.path, "read");
     await sync.settled(who);

@@ -51,4 +51,5 @@ export {
   type UnresolvedLink,
   unresolvedLinks,
 } from "./link_graph.ts";
+export { noteTags, tagsByPath } from "./note_tags.ts";
 export type { LinkKind, NoteIndexTable, NoteLinksTable, SearchDb, SearchTables } from "./schema.ts";

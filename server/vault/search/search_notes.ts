@@ -12,7 +12,6 @@
  * const page = await searchNotes(db, { userId }, 'tag:work "error budget" retr*', { limit: 20 });
  * for (const hit of page.hits) console.log(hit.path, hit.score, hit.snippet);
  */
-import { sql } from "kysely";
 import {
   type MatchClause,
   type MatchGroup,
@@ -102,10 +101,14 @@ export async function searchNotes(
   }
   const indexes = await noteSearchIndex(db).ready([scope.userId, ...shares.keys()]);
   const match = matchQuery(parsed);
-  const inPaths = (m: NoteMeta) =>
-    parsed.paths.every((p) => m.lowerPath.includes(p)) &&
-    !parsed.excludePaths.some((p) => m.lowerPath.includes(p));
-  const found: { ownerId: string; path: string; score: number; mtime: number }[] = [];
+  const byPath = parsed.paths.length > 0 || parsed.excludePaths.length > 0;
+  const inPaths = (_: NoteMeta, path: string) => {
+    if (!byPath) return true;
+    const lower = path.toLowerCase();
+    return parsed.paths.every((p) => lower.includes(p)) &&
+      !parsed.excludePaths.some((p) => lower.includes(p));
+  };
+  const found: { ownerId: string; path: string; score: number; mtime: number; change: number }[] = [];
   let total = 0, capped = false;
   for (const [ownerId, index] of indexes) {
     const shared = shares.get(ownerId);
@@ -114,15 +117,16 @@ export async function searchNotes(
       countCap: SEARCH_LIMITS.countCap,
       tiebreak: newestFirst,
       accept: shared
-        ? (m) =>
-          inPaths(m) &&
-          shared.some((s) => s.path.endsWith("/") ? m.path.startsWith(s.path) : m.path === s.path)
+        ? (m, path) =>
+          inPaths(m, path) &&
+          shared.some((s) => s.path.endsWith("/") ? path.startsWith(s.path) : path === s.path)
         : inPaths,
     });
     total += page.total;
     capped ||= page.totalCapped;
     for (const hit of page.hits) {
-      found.push({ ownerId, path: hit.id, score: hit.score, mtime: index.meta(hit.id)!.mtime });
+      const meta = index.meta(hit.id)!;
+      found.push({ ownerId, path: hit.id, score: hit.score, mtime: meta.mtime, change: meta.change });
     }
   }
   found.sort((a, b) =>
@@ -131,7 +135,7 @@ export async function searchNotes(
   );
   const hits = found.slice(offset, offset + limit);
   const listing = parsed.include.length === 0;
-  const rows = await pageRows(db, hits, listing);
+  const rows = await noteSearchIndex(db).rows.read(db, hits);
   const terms = listing ? NO_TERMS : highlightTerms(parsed.include);
   return {
     total: Math.min(total, SEARCH_LIMITS.countCap),
@@ -153,43 +157,15 @@ export async function searchNotes(
         mtime: r.mtime,
         size: r.size,
         score: Math.round(h.score * 1e6) / 1e6,
-        snippet: snippetHtml(r.body, terms),
+        snippet: listing
+          ? snippetHtml(r.body.slice(0, LISTING_SNIPPET_CHARS), terms)
+          : snippetHtml(r.body, terms),
       }];
     }),
   };
 }
 
 const newestFirst = (a: NoteMeta, b: NoteMeta) => b.mtime - a.mtime;
-
-interface Row {
-  user_id: string;
-  path: string;
-  folder: string;
-  title: string;
-  tags: string[];
-  mtime: Date;
-  size: number;
-  body: string;
-}
-
-/** The page's notes as stored (text for snippets), one read per owner. */
-async function pageRows(
-  db: SearchDb,
-  hits: readonly { ownerId: string; path: string }[],
-  listing: boolean,
-): Promise<Map<string, Row>> {
-  const byOwner = new Map<string, string[]>();
-  for (const h of hits) byOwner.set(h.ownerId, [...(byOwner.get(h.ownerId) ?? []), h.path]);
-  const out = new Map<string, Row>();
-  for (const [owner, paths] of byOwner) {
-    const rows = await db.selectFrom("note_index")
-      .select(["user_id", "path", "folder", "title", "tags", "mtime", "size"])
-      .select(listing ? sql<string>`left(body, ${LISTING_SNIPPET_CHARS})`.as("body") : "body")
-      .where("user_id", "=", owner).where("path", "=", sql<string>`any(${paths}::text[])`).execute();
-    for (const r of rows) out.set(`${r.user_id}\0${r.path}`, r);
-  }
-  return out;
-}
 
 const NO_TERMS: QueryTerms = { exact: new Set(), stems: new Set(), prefixes: [] };
 

@@ -272,6 +272,33 @@ for (const [backend, open] of Object.entries(backends)) {
       assert.deepEqual(await paths("beta", scope), ["a.md"]);
     });
 
+    test("a hit's title and snippet follow a rewrite of the note, by this handle or another", async () => {
+      const user = `${backend}-rewrite`;
+      const scope = { userId: user };
+      await upsertNote(database.db, user, note("r.md", "gamma first words", { title: "First" }));
+      const hit = async () => (await search("gamma", scope)).hits[0]!;
+      assert.equal((await hit()).title, "First");
+      assert.match((await hit()).snippet, /first words/); // twice: the second from the page's kept rows
+      await upsertNote(database.db, user, {
+        ...note("r.md", "gamma second words", { title: "Second" }),
+        contentHash: "h2",
+      });
+      assert.equal((await hit()).title, "Second");
+      assert.match((await hit()).snippet, /second words/);
+      // Another handle on the same database (another replica on PostgreSQL; on PGlite the same one).
+      const other = backend === "postgres" ? await openSearchDb(postgres!.url) : database;
+      try {
+        await upsertNote(other.db, user, {
+          ...note("r.md", "gamma third words", { title: "Third" }),
+          contentHash: "h3",
+        });
+        assert.equal((await hit()).title, "Third");
+        assert.match((await hit()).snippet, /third words/);
+      } finally {
+        if (other !== database) await other.close();
+      }
+    });
+
     test("upsertNotes indexes many notes in batches, replacing what is there", async () => {
       const user = `${backend}-bulk`;
       const many = Array.from(

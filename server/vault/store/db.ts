@@ -5,7 +5,7 @@
 import type { Generated } from "kysely";
 import type { AuditTables } from "../../../internal/audit/mod.ts";
 import type { IdentityTables } from "../../../internal/auth/mod.ts";
-import { type Database, openMigratedDatabase } from "../../../internal/db/mod.ts";
+import { type Database, openMigratedDatabase, serviceDatabaseOptions } from "../../../internal/db/mod.ts";
 import type { Logger } from "../../../internal/log/mod.ts";
 import type { SearchTables } from "../search/mod.ts";
 import { migrations } from "./migrations/mod.ts";
@@ -139,5 +139,5 @@ export interface VaultStore {
 export function openVaultStore(
   options: { url?: string; dataDir?: string; log?: Logger },
 ): Promise<VaultStore> {
-  return openMigratedDatabase<VaultDatabase>(options, migrations);
+  return openMigratedDatabase<VaultDatabase>({ ...options, ...serviceDatabaseOptions() }, migrations);
 }

@@ -1,0 +1,82 @@
+/**
+ * One term's posting list: the documents holding it (ascending document numbers), each posting's
+ * impact (its BM25F contribution before idf) and the term's frequency in each field, in typed arrays
+ * that grow by doubling. Removed documents stay until the index compacts the list.
+ */
+export class Postings {
+  length = 0;
+  /** Live documents holding the term. */
+  df = 0;
+  dead = 0;
+  /** NaN until first asked of a list read from a snapshot (see `of`). */
+  #maxImpact = 0;
+  constructor(
+    readonly id: number,
+    readonly fieldCount: number,
+    public docs: Int32Array = new Int32Array(4),
+    public impacts: Float32Array = new Float32Array(4),
+    /** `fieldCount` bytes per posting: the term's frequency in each field. */
+    public tfs: Uint8Array = new Uint8Array(4 * fieldCount),
+  ) {}
+  /**
+   * A list over arrays read from a snapshot (views: the first push copies them into its own). Its
+   * highest impact is found when a search first needs it: reading every list's impacts at load
+   * would make all of a mapped snapshot's impacts resident (frame_file.ts).
+   */
+  static of(id: number, fieldCount: number, docs: Int32Array, impacts: Float32Array, tfs: Uint8Array) {
+    const p = new Postings(id, fieldCount, docs, impacts, tfs);
+    p.length = p.df = docs.length;
+    p.#maxImpact = NaN;
+    return p;
+  }
+  get maxImpact(): number {
+    if (Number.isNaN(this.#maxImpact)) {
+      let max = 0;
+      for (let i = 0; i < this.length; i++) if (this.impacts[i]! > max) max = this.impacts[i]!;
+      this.#maxImpact = max;
+    }
+    return this.#maxImpact;
+  }
+  set maxImpact(value: number) {
+    this.#maxImpact = value;
+  }
+  /** Appends a posting; its per-field frequencies are `fieldCount` values of `tfs` from `tfAt`. */
+  push(doc: number, tfs: ArrayLike<number>, tfAt: number, impact: number) {
+    if (this.length === this.docs.length) {
+      const n = this.length * 2;
+      this.docs = grow(this.docs, new Int32Array(n));
+      this.impacts = grow(this.impacts, new Float32Array(n));
+      this.tfs = grow(this.tfs, new Uint8Array(n * this.fieldCount));
+    }
+    this.docs[this.length] = doc;
+    this.impacts[this.length] = impact;
+    for (let f = 0, at = this.length * this.fieldCount; f < this.fieldCount; f++) {
+      this.tfs[at + f] = tfs[tfAt + f]!;
+    }
+    this.length++;
+    this.df++;
+    if (impact > this.maxImpact) this.maxImpact = impact;
+  }
+  /** First position at or after `from` whose document is >= doc. */
+  seek(doc: number, from: number): number {
+    let lo = from, hi = this.length;
+    // Gallop, then binary search: probes usually land close to the cursor.
+    let step = 1;
+    while (lo + step < hi && this.docs[lo + step]! < doc) {
+      lo += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, lo + step + 1);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+export function grow<T extends Int32Array | Float32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
