@@ -52,3 +52,23 @@ export function readVarints(bytes: Uint8Array, from: number, to: number, delta =
   }
   return out;
 }
+
+/** Decodes the varints in bytes [from, to) into `out` (long enough: one per byte at most); their count. */
+export function decodeVarints(bytes: Uint8Array, from: number, to: number, out: Int32Array): number {
+  let k = 0;
+  for (let i = from; i < to;) {
+    let b = bytes[i++]!;
+    if (b < 0x80) {
+      out[k++] = b;
+      continue;
+    }
+    let value = b & 0x7f, shift = 7;
+    do {
+      b = bytes[i++]!;
+      value += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b >= 0x80 && i < to);
+    out[k++] = value;
+  }
+  return k;
+}
