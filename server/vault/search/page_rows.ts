@@ -17,7 +17,7 @@ export type PageRow = Pick<SearchHit, "path" | "folder" | "title" | "tags" | "mt
 };
 
 /** Characters of text kept in all (about 2 bytes each). */
-const MAX_CACHED_CHARS = 1_000_000;
+const MAX_CACHED_CHARS = 4_000_000;
 /** Longer notes are read every time. */
 const MAX_ROW_CHARS = 16_000;
 
@@ -62,13 +62,15 @@ export class PageRows {
         const key = `${row.user_id}\0${row.path}`;
         out.set(key, row);
         // Kept only when it is the row the index holds (a newer one comes with the next catch-up).
-        if (Number(change_seq) === changes.get(row.path)) this.#keep(key, row, Number(change_seq));
+        if (Number(change_seq) === changes.get(row.path)) this.keep(row, Number(change_seq));
       }
     }
     return out;
   }
 
-  #keep(key: string, row: PageRow, change: number): void {
+  /** Keeps `row` as of `change` (the change_seq it was read at), dropping the least recently used past the cap. */
+  keep(row: PageRow, change: number): void {
+    const key = `${row.user_id}\0${row.path}`;
     const chars = row.body.length + row.title.length + row.path.length;
     if (chars > this.maxRowChars) return;
     const old = this.#rows.get(key);
