@@ -159,12 +159,22 @@ function wordChar(text: string, i: number): number {
   return WORD_CHAR.test(String.fromCodePoint(cp)) ? (cp > 0xffff ? 2 : 1) : 0;
 }
 
+/** ASCII letters and digits, by char code (the tokenizer's fast path; other characters ask wordChar). */
+const ASCII_WORD = new Uint8Array(128).map((_, c) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0
+);
+
 /** Where the next word starts at or after `from`; -1 when none does. */
 function nextWord(text: string, from: number): number {
   for (let i = from; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (ASCII_WORD[c]) return i;
+      i++;
+      continue;
+    }
     if (wordChar(text, i)) return i;
-    const cp = text.codePointAt(i)!;
-    i += cp > 0xffff ? 2 : 1;
+    i += text.codePointAt(i)! > 0xffff ? 2 : 1;
   }
   return -1;
 }
@@ -172,6 +182,16 @@ function nextWord(text: string, from: number): number {
 /** Where the word starting at `start` ends. */
 function wordEnd(text: string, start: number): number {
   let i = start;
-  for (let n = wordChar(text, i); n; n = wordChar(text, i)) i += n;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (!ASCII_WORD[c]) break;
+      i++;
+      continue;
+    }
+    const n = wordChar(text, i);
+    if (!n) break;
+    i += n;
+  }
   return i;
 }
