@@ -23,9 +23,12 @@ export class VarintWriter {
     this.#bytes[this.length++] = v;
   }
 
-  /** The bytes written (a copy of just them). */
+  /**
+   * The bytes written, as a view into the writer's buffer (no copy: a snapshot copies its sections
+   * into its frame anyway, and a copy here was one more of the largest sections while an index packs).
+   */
   bytes(): Uint8Array {
-    return this.#bytes.slice(0, this.length);
+    return this.#bytes.subarray(0, this.length);
   }
 }
 
