@@ -72,6 +72,8 @@ interface ResolvedPosition {
 interface ResolvedGroup {
   positions: ResolvedPosition[];
   phrase: boolean;
+  /** Each position's ids, for the phrase check. */
+  sequence: number[][];
 }
 
 interface Resolved {
@@ -208,9 +210,9 @@ class BooleanMatch<M> {
 
   #resolve(clause: MatchClause): Resolved {
     const n = this.d.size;
-    const groups = clause.anyOf.map((g): ResolvedGroup => ({
+    const groups = clause.anyOf.map((g) => ({
       phrase: (g.phrase ?? false) && g.words.length > 1,
-      positions: g.words.map((terms) => {
+      positions: g.words.map((terms): ResolvedPosition => {
         const lists: Cursor[] = [];
         const ids: number[] = [];
         for (const term of terms) {
@@ -227,7 +229,7 @@ class BooleanMatch<M> {
         }
         return { lists, ids, df: lists.reduce((sum, l) => sum + l.p.df, 0) };
       }),
-    }));
+    })).map((g): ResolvedGroup => ({ ...g, sequence: g.positions.map((p) => p.ids) }));
     return { groups, scored: clause.scored ?? true };
   }
 
@@ -285,7 +287,7 @@ class BooleanMatch<M> {
       }
       if (ok && group.phrase) {
         if (lazy) this.#unverified = true;
-        else if (!this.d.hasSequence(doc, group.positions.map((p) => p.ids))) ok = false;
+        else if (!this.d.hasSequence(doc, group.sequence)) ok = false;
       }
       if (ok) return got;
     }

@@ -10,7 +10,7 @@
  */
 import { IdTable } from "./id_table.ts";
 import { Postings } from "./postings.ts";
-import { readVarints } from "./varint.ts";
+import { decodeVarints, readVarints } from "./varint.ts";
 
 export interface FieldSpec {
   weight: number;
@@ -239,27 +239,33 @@ export class IndexData<M> {
 
   /** Whether a phrase field holds, at consecutive positions, one of the ids of each position. */
   hasSequence(number: number, positions: readonly (readonly number[])[]): boolean {
-    const n = positions.length;
-    if (n === 0) return false;
-    const first = positions[0]!;
-    const single = first.length === 1 ? first[0]! : -1;
-    for (const seq of this.sequencesOf(number)) {
-      if (!seq) continue;
-      const end = seq.length - n;
-      // A plain loop: TypedArray indexOf and Array includes per position measured several times slower.
-      for (let i = 0; i <= end; i++) {
-        const t = seq[i]!;
-        if (single >= 0 ? t !== single : !first.includes(t)) continue;
-        let j = 1;
-        for (; j < n; j++) {
-          const want = positions[j]!, at = seq[i + j]!;
-          if (want.length === 1 ? want[0] !== at : !want.includes(at)) break;
-        }
-        if (j === n) return true;
+    if (positions.length === 0) return false;
+    const own = this.ownOf(number);
+    if (own) {
+      return own.sequences.some((seq) => seq !== undefined && holdsSequence(seq, seq.length, positions));
+    }
+    const pool = this.pool!, width = this.fields.length;
+    for (let k = 0; k < width; k++) {
+      if (!this.fields[k]![1].phrases) continue;
+      const from = pool.seqStart[number * width + k]!, to = pool.seqStart[number * width + k + 1]!;
+      if (from === to) continue;
+      if (!pool.packed) {
+        const seq = (pool.sequences as Int32Array).subarray(from, to);
+        if (holdsSequence(seq, seq.length, positions)) return true;
+        continue;
       }
+      // Decoded into one scratch array kept across calls: a phrase query checks every candidate's body,
+      // and a fresh array each (with readVarints' counting pass) was most of a phrase search.
+      if (this.#scratch.length < to - from) {
+        this.#scratch = new Int32Array(Math.max(to - from, 2 * this.#scratch.length));
+      }
+      const length = decodeVarints(pool.sequences as Uint8Array, from, to, this.#scratch);
+      if (holdsSequence(this.#scratch, length, positions)) return true;
     }
     return false;
   }
+
+  #scratch = new Int32Array(1024);
 
   /** Whether the document holds the term in an excludable field. */
   holds(p: Postings, doc: number): boolean {
@@ -290,4 +296,24 @@ export class IndexData<M> {
     for (const w of this.newWords) if (w.startsWith(prefix)) take(w);
     return out;
   }
+}
+
+/** Whether `seq`'s first `length` ids hold, at consecutive positions, one of the ids of each position. */
+function holdsSequence(seq: Int32Array, length: number, positions: readonly (readonly number[])[]): boolean {
+  const n = positions.length;
+  const first = positions[0]!;
+  const single = first.length === 1 ? first[0]! : -1;
+  const end = length - n;
+  // A plain loop: TypedArray indexOf and Array includes per position measured several times slower.
+  for (let i = 0; i <= end; i++) {
+    const t = seq[i]!;
+    if (single >= 0 ? t !== single : !first.includes(t)) continue;
+    let j = 1;
+    for (; j < n; j++) {
+      const want = positions[j]!, at = seq[i + j]!;
+      if (want.length === 1 ? want[0] !== at : !want.includes(at)) break;
+    }
+    if (j === n) return true;
+  }
+  return false;
 }

@@ -251,6 +251,36 @@ describe("FullTextIndex.match", () => {
     assert.deepEqual(paths(index.match({ clauses: [phrase("retry", "loop")] }, { limit: 10 })), ["dense.md"]);
   });
 
+  it("phrases are found alike in a loaded snapshot, term ids of one, two and three varint bytes", () => {
+    const fields = { title: { weight: 5, phrases: true }, body: { weight: 1, phrases: true } };
+    const index = new FullTextIndex<null>(fields);
+    // 20,000 distinct words first, so the phrases' term ids take up to three bytes each.
+    const filler = Array.from({ length: 20_000 }, (_, i) => `filler${i.toString(36)}x`);
+    for (let i = 0; i < filler.length; i += 1_000) {
+      index.add(`f${i}.md`, { title: "", body: filler.slice(i, i + 1_000).join(" ") }, null);
+    }
+    index.add("a.md", { title: "Pool sizing", body: "alpha beta gamma. Connection pool sizing" }, null);
+    index.add("b.md", { title: "Notes", body: "gamma beta alpha; pool connection" }, null);
+    index.add("c.md", { title: "Connection pool", body: "filler0x filler1x beta" }, null);
+    const loaded = FullTextIndex.deserialize(fields, index.serialize(), () => null);
+    const phrase = (...ws: string[]) => ({ anyOf: [{ words: ws.map((w) => [stem(w)]), phrase: true }] });
+    const ask = (i: FullTextIndex<null>, ...ws: string[]) =>
+      paths(i.match({ clauses: [phrase(...ws)] }, { limit: 10 })).sort();
+    const cases: [string[], string[]][] = [
+      [["connection", "pool"], ["a.md", "c.md"]],
+      [["pool", "connection"], ["b.md"]],
+      [["alpha", "beta", "gamma"], ["a.md"]],
+      [["gamma", "beta", "alpha"], ["b.md"]],
+      [["filler0x", "filler1x"], ["c.md", "f0.md"]],
+      [["filler1x", "filler0x"], []],
+      [["pool", "sizing"], ["a.md"]],
+    ];
+    for (const [ws, want] of cases) {
+      assert.deepEqual(ask(index, ...ws), want, ws.join(" "));
+      assert.deepEqual(ask(loaded, ...ws), want, `loaded: ${ws.join(" ")}`);
+    }
+  });
+
   it("exclusions, filters that do not rank, and a filter-only listing ordered by a tiebreak", () => {
     const index = notes();
     const newest = (a: Note, b: Note) => b.mtime - a.mtime;

@@ -23,9 +23,12 @@ export class VarintWriter {
     this.#bytes[this.length++] = v;
   }
 
-  /** The bytes written (a copy of just them). */
+  /**
+   * The bytes written, as a view into the writer's buffer (no copy: a snapshot copies its sections
+   * into its frame anyway, and a copy here was one more of the largest sections while an index packs).
+   */
   bytes(): Uint8Array {
-    return this.#bytes.slice(0, this.length);
+    return this.#bytes.subarray(0, this.length);
   }
 }
 
@@ -51,4 +54,24 @@ export function readVarints(bytes: Uint8Array, from: number, to: number, delta =
     shift = 0;
   }
   return out;
+}
+
+/** Decodes the varints in bytes [from, to) into `out` (long enough: one per byte at most); their count. */
+export function decodeVarints(bytes: Uint8Array, from: number, to: number, out: Int32Array): number {
+  let k = 0;
+  for (let i = from; i < to;) {
+    let b = bytes[i++]!;
+    if (b < 0x80) {
+      out[k++] = b;
+      continue;
+    }
+    let value = b & 0x7f, shift = 7;
+    do {
+      b = bytes[i++]!;
+      value += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b >= 0x80 && i < to);
+    out[k++] = value;
+  }
+  return k;
 }

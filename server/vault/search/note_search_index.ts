@@ -61,9 +61,24 @@ interface NoteRow {
   tags: string[];
   tag_keys: string[];
   mtime: Date;
+  size: number;
   body: string;
   change_seq: string;
 }
+
+/** What the index and the page rows (page_rows.ts) take of a `note_index` row. */
+const ROW_COLUMNS = [
+  "user_id",
+  "path",
+  "folder",
+  "title",
+  "tags",
+  "tag_keys",
+  "mtime",
+  "size",
+  "body",
+  "change_seq",
+] as const;
 
 const indexes = new WeakMap<SearchDb, NoteSearchIndex>();
 
@@ -125,6 +140,14 @@ export class NoteSearchIndex {
     return next;
   }
 
+  /**
+   * Offers a row just indexed to the page rows: the text was read anyway, and a search's page of hits
+   * kept there needs no statement (an owner of 1,000 notes is then searched without one).
+   */
+  #keepRow({ tag_keys: _, change_seq, ...row }: NoteRow) {
+    this.rows.keep(row, Number(change_seq));
+  }
+
   async #load(owner: string): Promise<void> {
     const built = new FullTextIndex<NoteMeta>(FIELDS, { exactWords: true });
     // The build makes garbage (each note's words, its rows) faster than the collector, which counts the
@@ -133,9 +156,9 @@ export class NoteSearchIndex {
     let after = "";
     for (;;) {
       const rows = await this.db.selectFrom("note_index")
-        .select(["user_id", "path", "folder", "title", "tags", "tag_keys", "mtime", "body", "change_seq"])
+        .select(ROW_COLUMNS)
         .where("user_id", "=", owner).where("path", ">", after).orderBy("path").limit(LOAD_BATCH).execute();
-      for (const row of rows) put(built, row);
+      for (const row of rows) if (put(built, row)) this.#keepRow(row);
       collect();
       if (rows.length < LOAD_BATCH) break;
       after = rows.at(-1)!.path;
@@ -198,7 +221,7 @@ export class NoteSearchIndex {
       const rows = new Map<string, NoteRow>();
       for (const [owner, paths] of wanted) {
         const found = await this.db.selectFrom("note_index")
-          .select(["user_id", "path", "folder", "title", "tags", "tag_keys", "mtime", "body", "change_seq"])
+          .select(ROW_COLUMNS)
           .where("user_id", "=", owner).where("path", "=", sql<string>`any(${paths}::text[])`).execute();
         for (const row of found) rows.set(`${owner}\0${row.path}`, row);
       }
@@ -210,7 +233,7 @@ export class NoteSearchIndex {
           if (meta && meta.change < Number(c.seq)) index.remove(c.path);
         } else {
           const row = rows.get(`${c.user_id}\0${c.path}`);
-          if (row) put(index, row);
+          if (row && put(index, row)) this.#keepRow(row);
         }
       }
       this.#cursor.advance(changes.map((c) => Number(c.seq)), now);
@@ -242,11 +265,11 @@ function packed(built: OwnerIndex): OwnerIndex {
   );
 }
 
-/** Indexes a row unless the index already holds it at this value or a newer one. */
-function put(index: OwnerIndex, row: NoteRow) {
+/** Indexes a row unless the index already holds it at this value or a newer one; whether it did. */
+function put(index: OwnerIndex, row: NoteRow): boolean {
   const change = Number(row.change_seq);
   const old = index.meta(row.path);
-  if (old && old.change >= change) return;
+  if (old && old.change >= change) return false;
   const meta: NoteMeta = { mtime: new Date(row.mtime).getTime(), change };
   index.add(row.path, {
     title: row.title,
@@ -255,4 +278,5 @@ function put(index: OwnerIndex, row: NoteRow) {
     body: row.body,
     keys: [...row.tag_keys.map(tagKey), ...folderKeys(row.folder).map(folderKey)],
   }, meta);
+  return true;
 }

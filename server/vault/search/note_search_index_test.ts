@@ -82,6 +82,34 @@ describe("note search index", () => {
     }
   });
 
+  test("rows read to build or catch up the index serve a page's hits without a statement, the newest", async () => {
+    const database = await openSearchDb();
+    try {
+      await upsertNote(database.db, "k", note("k/a.md", "narwhal first"));
+      const index = noteSearchIndex(database.db);
+      const owners = await index.ready(["k"]);
+      // A handle that fails every statement: what read() returns came from what the index kept.
+      const failing = {
+        selectFrom: () => {
+          throw new Error("read the database");
+        },
+      } as unknown as SearchDb;
+      const page = async () => {
+        const hits = [{ ownerId: "k", path: "k/a.md", change: owners.get("k")!.meta("k/a.md")!.change }];
+        return (await index.rows.read(failing, hits)).get("k\0k/a.md")!;
+      };
+      assert.equal((await page()).body, "narwhal first", "kept while the index was built");
+      await upsertNote(database.db, "k", { ...note("k/a.md", "narwhal second"), size: 99 });
+      await index.ready(["k"]);
+      const row = await page();
+      assert.equal(row.body, "narwhal second", "kept when the catch-up read the new row");
+      assert.equal(row.size, 99);
+      assert.match((await searchNotes(database.db, { userId: "k" }, "narwhal")).hits[0]!.snippet, /second/);
+    } finally {
+      await database.close();
+    }
+  });
+
   test("a replica on the same PostgreSQL sees another's writes, moves and deletes at its next search", async () => {
     const one = await openSearchDb(postgres!.url);
     const two = await openDatabase<SearchTables>({ url: postgres!.url });

@@ -1,8 +1,9 @@
 /**
  * The stored rows of a search page's hits (title, tags, text for the snippet), read from `note_index`
- * and kept in a small cache of recent hits: a search's page was one statement of about 1 ms on the
- * embedded database (half of a search at 1,000 notes), and people search the same notes again as they
- * type. A cached row is used only while the owner's index holds the note at the change it was read at
+ * and kept in a cache of recent hits: a search's page was one statement of 1–2 ms on the embedded
+ * database (more than the rest of a search at 1,000 notes), and people search the same notes again as
+ * they type. The rows an owner's index is built or caught up from are offered too (note_search_index.ts),
+ * so an owner whose text fits under the cap is searched without a statement. A cached row is used only while the owner's index holds the note at the change it was read at
  * (`change_seq`, which every write of the row moves), so a row another process or replica changed is
  * read again once the index has caught up with it. Notes longer than `maxRowChars` are never kept.
  */
@@ -17,7 +18,7 @@ export type PageRow = Pick<SearchHit, "path" | "folder" | "title" | "tags" | "mt
 };
 
 /** Characters of text kept in all (about 2 bytes each). */
-const MAX_CACHED_CHARS = 1_000_000;
+const MAX_CACHED_CHARS = 4_000_000;
 /** Longer notes are read every time. */
 const MAX_ROW_CHARS = 16_000;
 
@@ -62,13 +63,15 @@ export class PageRows {
         const key = `${row.user_id}\0${row.path}`;
         out.set(key, row);
         // Kept only when it is the row the index holds (a newer one comes with the next catch-up).
-        if (Number(change_seq) === changes.get(row.path)) this.#keep(key, row, Number(change_seq));
+        if (Number(change_seq) === changes.get(row.path)) this.keep(row, Number(change_seq));
       }
     }
     return out;
   }
 
-  #keep(key: string, row: PageRow, change: number): void {
+  /** Keeps `row` as of `change` (the change_seq it was read at), dropping the least recently used past the cap. */
+  keep(row: PageRow, change: number): void {
+    const key = `${row.user_id}\0${row.path}`;
     const chars = row.body.length + row.title.length + row.path.length;
     if (chars > this.maxRowChars) return;
     const old = this.#rows.get(key);

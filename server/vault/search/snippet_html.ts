@@ -50,24 +50,32 @@ export function snippetHtml(text: string, terms: QueryTerms, words = 30): string
   const ends: number[] = [];
   const hit: (string | undefined)[] = [];
   const firsts = firstLetters(terms);
-  for (let at = 0; at < text.length;) {
-    const start = nextWord(text, at);
-    if (start < 0) break;
-    const end = wordEnd(text, start);
-    starts.push(start);
-    ends.push(end);
-    at = end;
-    // Most words start with a letter no term starts with: not lower-cased, not looked up.
-    const c = text.charCodeAt(start);
-    if (c < 128 && !firsts.has(c | 0x20)) {
-      hit.push(undefined);
-      continue;
+  let at = 0, done = false;
+  // Tokens are read as far as the windows looked at need: a window that holds every word asked for ends
+  // the search, and the text after it is never split into words (most of a search's snippet time).
+  const upTo = (k: number): number => {
+    while (!done && starts.length <= k) {
+      const start = nextWord(text, at);
+      if (start < 0) {
+        done = true;
+        break;
+      }
+      const end = wordEnd(text, start);
+      starts.push(start);
+      ends.push(end);
+      at = end;
+      // Most words start with a letter no term starts with: not lower-cased, not looked up.
+      const c = text.charCodeAt(start);
+      if (c < 128 && !firsts.has(c | 0x20)) {
+        hit.push(undefined);
+        continue;
+      }
+      const lower = text.slice(start, end).toLowerCase();
+      hit.push(matches(lower, terms) ? lower : undefined);
     }
-    const lower = text.slice(start, end).toLowerCase();
-    hit.push(matches(lower, terms) ? lower : undefined);
-  }
-  const n = starts.length;
-  if (n === 0) return "";
+    return starts.length;
+  };
+  if (upTo(0) === 0) return "";
   // The window of `words` tokens with the most distinct matched words; the earliest on a tie. A best
   // window starts at a match (or at the beginning); the window's counts slide along.
   const inWindow = new Map<string, number>();
@@ -77,14 +85,14 @@ export function snippetHtml(text: string, terms: QueryTerms, words = 30): string
     if (c === 0) inWindow.delete(w);
     else inWindow.set(w, c);
   };
-  for (let i = 0; i < Math.min(n, words); i++) add(hit[i], 1);
+  for (let i = 0; i < Math.min(upTo(words - 1), words); i++) add(hit[i], 1);
   let best = 0;
   let bestScore = -1;
   const enough = terms.exact.size + terms.prefixes.length;
-  for (let start = 0; start < n; start++) {
+  for (let start = 0; upTo(start) > start; start++) {
     if (start > 0) {
       add(hit[start - 1], -1);
-      if (start + words - 1 < n) add(hit[start + words - 1], 1);
+      if (upTo(start + words - 1) > start + words - 1) add(hit[start + words - 1], 1);
       if (hit[start] === undefined) continue;
     }
     if (inWindow.size > bestScore) {
@@ -95,18 +103,19 @@ export function snippetHtml(text: string, terms: QueryTerms, words = 30): string
   }
   // Start a few words before the first match, so it is read in context.
   const from = bestScore > 0 ? Math.max(0, best - 4) : 0;
+  const n = upTo(from + words);
   const to = Math.min(n, from + words);
   const startAt = from === 0 ? 0 : starts[from]!;
   const endAt = to === n ? text.length : ends[to - 1]!;
   let out = from > 0 ? "… " : "";
-  let at = startAt;
+  let pos = startAt;
   for (let i = from; i < to; i++) {
-    out += escapeHtml(collapse(text.slice(at, starts[i]!)));
+    out += escapeHtml(collapse(text.slice(pos, starts[i]!)));
     const word = text.slice(starts[i]!, ends[i]!);
     out += hit[i] !== undefined ? `<mark>${escapeHtml(word)}</mark>` : escapeHtml(word);
-    at = ends[i]!;
+    pos = ends[i]!;
   }
-  out += escapeHtml(collapse(text.slice(at, endAt)));
+  out += escapeHtml(collapse(text.slice(pos, endAt)));
   return (to < n ? `${out} …` : out).trim();
 }
 
@@ -150,12 +159,22 @@ function wordChar(text: string, i: number): number {
   return WORD_CHAR.test(String.fromCodePoint(cp)) ? (cp > 0xffff ? 2 : 1) : 0;
 }
 
+/** ASCII letters and digits, by char code (the tokenizer's fast path; other characters ask wordChar). */
+const ASCII_WORD = new Uint8Array(128).map((_, c) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0
+);
+
 /** Where the next word starts at or after `from`; -1 when none does. */
 function nextWord(text: string, from: number): number {
   for (let i = from; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (ASCII_WORD[c]) return i;
+      i++;
+      continue;
+    }
     if (wordChar(text, i)) return i;
-    const cp = text.codePointAt(i)!;
-    i += cp > 0xffff ? 2 : 1;
+    i += text.codePointAt(i)! > 0xffff ? 2 : 1;
   }
   return -1;
 }
@@ -163,6 +182,16 @@ function nextWord(text: string, from: number): number {
 /** Where the word starting at `start` ends. */
 function wordEnd(text: string, start: number): number {
   let i = start;
-  for (let n = wordChar(text, i); n; n = wordChar(text, i)) i += n;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (!ASCII_WORD[c]) break;
+      i++;
+      continue;
+    }
+    const n = wordChar(text, i);
+    if (!n) break;
+    i += n;
+  }
   return i;
 }
