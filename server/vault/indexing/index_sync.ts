@@ -23,6 +23,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import { collectWhenGrown } from "../../../internal/platform/mod.ts";
 import { frontMatterEnd } from "../notes/mask_code.ts";
 import { entryKind, linkSpec, type NoteChange, NoteError, type NoteStore, parseNote } from "../notes/mod.ts";
+import { mapLimit } from "../notes/walk_vault.ts";
 import {
   addFiles,
   analyzeSearchIndex,
@@ -45,6 +46,8 @@ const MAX_BATCH = 250;
  * one of them (~5 notes).
  */
 const GATHER_MS = 60;
+/** Files of a batch read at the same time. */
+const READ_AHEAD = 8;
 /** Notes of a catch-up written together (one transaction). */
 const CATCH_UP_BATCH = 250;
 /** A catch-up of this many changed notes or more refreshes the planner's statistics (upsertNotes' rule). */
@@ -181,17 +184,16 @@ export class IndexSync {
 
   /** #sync of many paths, each kind of write in one statement: the notes' text in one transaction. */
   async #syncAll(userId: string, paths: readonly string[]): Promise<void> {
-    const gone: string[] = [];
-    const files: string[] = [];
-    const docs: NoteDocument[] = [];
-    for (const path of paths) {
-      if (entryKind(path) === "note") {
-        const doc = await this.document(userId, path);
-        if (doc) docs.push(doc);
-        else gone.push(path);
-      } else if (await this.store.isFile(userId, path)) files.push(path);
-      else gone.push(path);
-    }
+    // Read from disk a few at a time (one after another, a batch's reads took longer than its write).
+    const found = new Array<NoteDocument | "file" | undefined>(paths.length);
+    await mapLimit([...paths.keys()], READ_AHEAD, async (i) => {
+      const path = paths[i]!;
+      if (entryKind(path) === "note") found[i] = await this.document(userId, path);
+      else if (await this.store.isFile(userId, path)) found[i] = "file";
+    });
+    const gone = paths.filter((_, i) => found[i] === undefined);
+    const files = paths.filter((_, i) => found[i] === "file");
+    const docs = found.filter((f): f is NoteDocument => f !== undefined && f !== "file");
     await removeNotes(this.db, userId, gone);
     if (files.length) await addFiles(this.db, userId, files);
     // A note whose text is indexed already has only its size and time refreshed (upsertNote).

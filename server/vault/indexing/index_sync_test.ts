@@ -44,10 +44,9 @@ describe("IndexSync batches", () => {
 
   it("gathers changes that stream in into one batch, and a search starts it at once", async () => {
     const writes = noteWrites();
-    let sync: IndexSync | undefined;
-    const store = new NoteStore({ dataDir: join(dir, "a"), onChange: (c) => sync!.handle(c) });
+    const store = new NoteStore({ dataDir: join(dir, "a"), onChange: (c) => sync.handle(c) });
     // A gathering batch would wait 10 s: the test would time out if a search waited for it.
-    sync = new IndexSync(database.db.withPlugin(writes), store, undefined, { gatherMs: 10_000 });
+    const sync = new IndexSync(database.db.withPlugin(writes), store, undefined, { gatherMs: 10_000 });
 
     await store.create(USER, "first.md", "# First");
     await sync.settled(USER);
@@ -68,9 +67,8 @@ describe("IndexSync batches", () => {
 
   it("applies a change at once when none came just before", async () => {
     const writes = noteWrites();
-    let sync: IndexSync | undefined;
-    const store = new NoteStore({ dataDir: join(dir, "b"), onChange: (c) => sync!.handle(c) });
-    sync = new IndexSync(database.db.withPlugin(writes), store, undefined, { gatherMs: 10_000 });
+    const store = new NoteStore({ dataDir: join(dir, "b"), onChange: (c) => sync.handle(c) });
+    const sync = new IndexSync(database.db.withPlugin(writes), store, undefined, { gatherMs: 10_000 });
 
     await store.create(USER, "lone.md", "# Lone");
     // No search asks: the batch runs by itself, long before a gathering one would.
