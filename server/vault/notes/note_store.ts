@@ -48,25 +48,7 @@ import {
 import { isAddressableName } from "./safe_path.ts";
 import { listTrash, purgeTrash, restoreFile, trashFile } from "./trash.ts";
 import { checkText, readText, UserVaults } from "./user_vaults.ts";
-import { type EntryKind, entryKind, type TreeEntry, walkVault } from "./walk_vault.ts";
-
-export {
-  type Attachment,
-  type ImportFile,
-  type ImportOutcome,
-  MAX_NOTE_BYTES,
-  type Note,
-  type NoteChange,
-  type NoteMeta,
-  OBSIDIAN_DIR,
-  type RenameResult,
-  TRASH_DIR,
-  type TrashEntry,
-} from "./note_types.ts";
-
-export type { EntryKind, TreeEntry };
-
-export { entryKind };
+import { entryKind, type TreeEntry, walkVault } from "./walk_vault.ts";
 
 export interface NoteStoreOptions {
   dataDir: string;
