@@ -11,7 +11,11 @@
  * Changes that arrive while the queue is busy are applied together, as one batch: each path once,
  * as the disk says it is then, the notes of the batch written in one transaction (upsertNotes). One
  * transaction per note had bounded creation at about 100 notes/s on the embedded database with 8
- * clients writing (docs/benchmarks.md, issue 38).
+ * clients writing (docs/benchmarks.md, issue 38). A batch costs about the same for 1 note as for 10
+ * (the transaction, the link lock, links resolved against the whole vault), so while changes stream
+ * in (the last batch ended moments ago) a new batch waits up to GATHER_MS for more to join it; a
+ * search, or any other work queued for the user, starts it at once, so nothing a request waits for
+ * is delayed, and a lone change is applied at once.
  */
 import { readdir } from "node:fs/promises";
 import type { Kysely } from "kysely";
@@ -19,6 +23,7 @@ import type { Logger } from "../../../internal/log/mod.ts";
 import { collectWhenGrown } from "../../../internal/platform/mod.ts";
 import { frontMatterEnd } from "../notes/mask_code.ts";
 import { entryKind, linkSpec, type NoteChange, NoteError, type NoteStore, parseNote } from "../notes/mod.ts";
+import { mapLimit } from "../notes/walk_vault.ts";
 import {
   addFiles,
   analyzeSearchIndex,
@@ -35,6 +40,14 @@ import {
 
 /** Changes applied as one batch at most (their notes' text is held until the batch is written). */
 const MAX_BATCH = 250;
+/**
+ * How long a batch waits for company while changes stream in (default of `gatherMs`): 8 clients
+ * creating notes bring a create batch (create_batch.ts) every 20–30 ms, and each index batch took
+ * one of them (~5 notes).
+ */
+const GATHER_MS = 60;
+/** Files of a batch read at the same time. */
+const READ_AHEAD = 8;
 /** Notes of a catch-up written together (one transaction). */
 const CATCH_UP_BATCH = 250;
 /** A catch-up of this many changed notes or more refreshes the planner's statistics (upsertNotes' rule). */
@@ -46,35 +59,69 @@ export class IndexSync {
   readonly #queues = new Map<string, Promise<void>>();
   /** Changes reported and not yet taken by a batch, per user. */
   readonly #pending = new Map<string, NoteChange[]>();
+  /** Per user, the batch waiting for company (not queued yet): its timer, and what queues it. */
+  readonly #gathering = new Map<string, { timer: ReturnType<typeof setTimeout>; start: () => void }>();
+  /** Per user, when its last batch ended (performance.now()). */
+  readonly #lastBatch = new Map<string, number>();
+
+  readonly #gatherMs: number;
 
   constructor(
     readonly db: Kysely<SearchTables>,
     readonly store: NoteStore,
     readonly log?: Logger,
-  ) {}
+    options: { gatherMs?: number } = {},
+  ) {
+    this.#gatherMs = options.gatherMs ?? GATHER_MS;
+  }
 
   /** Queues a change for the user's index; failures are logged, never thrown at the writer. */
   handle(change: NoteChange): void {
-    const waiting = this.#pending.get(change.userId);
+    const { userId } = change;
+    const waiting = this.#pending.get(userId);
     if (waiting) {
-      // A batch is queued and has not started: this change joins it.
+      // A batch is queued (or gathering) and has not started: this change joins it.
       waiting.push(change);
+      if (waiting.length >= MAX_BATCH) this.#startGathered(userId);
       return;
     }
     const batch = [change];
-    this.#pending.set(change.userId, batch);
-    this.#enqueue(change.userId, async () => {
-      if (this.#pending.get(change.userId) === batch) this.#pending.delete(change.userId);
-      for (let i = 0; i < batch.length; i += MAX_BATCH) await this.#applyAll(batch.slice(i, i + MAX_BATCH));
-    });
+    this.#pending.set(userId, batch);
+    const start = () => {
+      this.#gathering.delete(userId);
+      this.#enqueue(userId, async () => {
+        if (this.#pending.get(userId) === batch) this.#pending.delete(userId);
+        try {
+          for (let i = 0; i < batch.length; i += MAX_BATCH) {
+            await this.#applyAll(batch.slice(i, i + MAX_BATCH));
+          }
+        } finally {
+          this.#lastBatch.set(userId, performance.now());
+        }
+      });
+    };
+    // A busy queue gathers the batch while it waits; an idle one waits only while changes stream in.
+    const streaming = performance.now() - (this.#lastBatch.get(userId) ?? -Infinity) < this.#gatherMs;
+    if (this.#queues.has(userId) || !streaming) start();
+    else this.#gathering.set(userId, { timer: setTimeout(start, this.#gatherMs), start });
   }
 
-  /** Resolves once every change queued so far for `userId` is in the index. */
+  /** Resolves once every change reported so far for `userId` is in the index. */
   async settled(userId: string): Promise<void> {
+    this.#startGathered(userId);
     await this.#queues.get(userId);
   }
 
+  /** Queues the user's gathering batch now (a request waits for it, or other work follows it). */
+  #startGathered(userId: string): void {
+    const gathering = this.#gathering.get(userId);
+    if (!gathering) return;
+    clearTimeout(gathering.timer);
+    gathering.start();
+  }
+
   #enqueue(userId: string, task: () => Promise<void>): Promise<void> {
+    this.#startGathered(userId); // what was reported first is applied first
     const next = (this.#queues.get(userId) ?? Promise.resolve()).then(task).catch((err) => {
       this.log?.error("search index update failed", { err, userId });
     });
@@ -137,17 +184,16 @@ export class IndexSync {
 
   /** #sync of many paths, each kind of write in one statement: the notes' text in one transaction. */
   async #syncAll(userId: string, paths: readonly string[]): Promise<void> {
-    const gone: string[] = [];
-    const files: string[] = [];
-    const docs: NoteDocument[] = [];
-    for (const path of paths) {
-      if (entryKind(path) === "note") {
-        const doc = await this.document(userId, path);
-        if (doc) docs.push(doc);
-        else gone.push(path);
-      } else if (await this.store.isFile(userId, path)) files.push(path);
-      else gone.push(path);
-    }
+    // Read from disk a few at a time (one after another, a batch's reads took longer than its write).
+    const found = new Array<NoteDocument | "file" | undefined>(paths.length);
+    await mapLimit([...paths.keys()], READ_AHEAD, async (i) => {
+      const path = paths[i]!;
+      if (entryKind(path) === "note") found[i] = await this.document(userId, path);
+      else if (await this.store.isFile(userId, path)) found[i] = "file";
+    });
+    const gone = paths.filter((_, i) => found[i] === undefined);
+    const files = paths.filter((_, i) => found[i] === "file");
+    const docs = found.filter((f): f is NoteDocument => f !== undefined && f !== "file");
     await removeNotes(this.db, userId, gone);
     if (files.length) await addFiles(this.db, userId, files);
     // A note whose text is indexed already has only its size and time refreshed (upsertNote).

@@ -8,7 +8,8 @@ import { posix } from "node:path";
 import { z } from "zod";
 import { formatDate, isTimeZone } from "./date_format.ts";
 import { NoteError } from "./errors.ts";
-import type { Note, NoteStore } from "./note_store.ts";
+import type { NoteStore } from "./note_store.ts";
+import type { Note } from "./note_types.ts";
 import { normalizeNotePath } from "./safe_path.ts";
 import { renderTemplate } from "./template.ts";
 

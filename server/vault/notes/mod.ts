@@ -29,24 +29,21 @@ export {
 } from "./errors.ts";
 export { MAX_PATH_CHARS, normalizeNotePath, resolveInside } from "./safe_path.ts";
 export { removeLeftoverTemps } from "./atomic_write.ts";
+export { NoteStore, type NoteStoreOptions } from "./note_store.ts";
 export {
   type Attachment,
-  type EntryKind,
-  entryKind,
   type ImportFile,
   type ImportOutcome,
   MAX_NOTE_BYTES,
   type Note,
   type NoteChange,
   type NoteMeta,
-  NoteStore,
-  type NoteStoreOptions,
   OBSIDIAN_DIR,
   type RenameResult,
   TRASH_DIR,
   type TrashEntry,
-  type TreeEntry,
-} from "./note_store.ts";
+} from "./note_types.ts";
+export { type EntryKind, entryKind, type TreeEntry } from "./walk_vault.ts";
 export { type Backlink, type GraphEdge, NoteIndex } from "./note_index.ts";
 export { type ParsedNote, parseNote } from "./parse_note.ts";
 export { extractLinks, type MarkdownLink, type NoteLink, type WikiLink } from "./links.ts";

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConflictError, InvalidCanvasError, NoteError } from "./errors.ts";
-import { MAX_NOTE_BYTES, type NoteChange, NoteStore } from "./note_store.ts";
+import { NoteStore } from "./note_store.ts";
+import { MAX_NOTE_BYTES, type NoteChange } from "./note_types.ts";
 import { SVG_CSP } from "./attachment_type.ts";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);

@@ -16,7 +16,8 @@
  */
 import { type FSWatcher, watch } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import type { NoteChange, NoteStore } from "./note_store.ts";
+import type { NoteStore } from "./note_store.ts";
+import type { NoteChange } from "./note_types.ts";
 
 export interface VaultWatcherOptions {
   /** Quiet time per path before it is re-read (default 75 ms). */

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type NoteChange, NoteStore } from "./note_store.ts";
+import { NoteStore } from "./note_store.ts";
+import type { NoteChange } from "./note_types.ts";
 import { type VaultWatcher, watchVault } from "./vault_watcher.ts";
 
 describe("watchVault", () => {
