@@ -541,15 +541,17 @@ describe("vault API key budget across two replicas on one PostgreSQL 15 (5 at on
 
   it("a key spread over both replicas gets its burst about once, not once per replica", async () => {
     const via = await mint("spread");
-    // A load balancer spreading one agent's requests: 20, alternating, over about 3 s.
+    // A load balancer spreading one agent's requests: 16, alternating, one every 600 ms (about 10 s).
+    // Each replica settles on its own 1 s timer, so one learns what the other spent within two
+    // settlement periods; at this pace that is at most two of its requests, whatever the timers' phase.
     const statuses: number[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 16; i++) {
       statuses.push((await via[i % 2]!.get("/api/me")).status);
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 600));
     }
     const passed = statuses.filter((s) => s === 200).length;
-    // Per replica: 10 (5 each). Shared: the burst, and what the other replica let through before the
-    // balances met (a settlement period or two).
-    assert.ok(passed >= 5 && passed <= 8, `${passed} passed: ${statuses.join(" ")}`);
+    // Per replica: 12 (5 each and a token refilled each in 10 s at 6 a minute). Shared: the burst, the
+    // refill, and at most two the other replica let through before the balances met.
+    assert.ok(passed >= 5 && passed <= 9, `${passed} passed: ${statuses.join(" ")}`);
   });
 });
