@@ -78,6 +78,8 @@ export class LiveHub {
    * socket opens), so a change can be told as tag.added / tag.removed. Dropped when no socket is left.
    */
   readonly #tags = new Map<string, Promise<Map<string, Set<string>>>>();
+  /** Per owner, the last delivery handed over: the next one starts after it. */
+  readonly #delivering = new Map<string, Promise<void>>();
 
   constructor(private readonly o: LiveHubOptions) {}
 
@@ -211,7 +213,22 @@ export class LiveHub {
     await bus.publish(NOTIFY_CHANNEL, JSON.stringify(announcement));
   }
 
-  async #deliver(event: VaultEvent): Promise<void> {
+  /**
+   * Sends an owner's events in the order they were handed over: each waits for the one before, since
+   * their share lookups are queries that may finish in any order (a grantee was told of a note's deletion
+   * before its creation).
+   */
+  #deliver(event: VaultEvent): Promise<void> {
+    const owner = event.ownerId;
+    const sent = (this.#delivering.get(owner) ?? Promise.resolve()).then(() => this.#send(event));
+    const tail = sent.catch(() => {}).finally(() => {
+      if (this.#delivering.get(owner) === tail) this.#delivering.delete(owner);
+    });
+    this.#delivering.set(owner, tail);
+    return sent;
+  }
+
+  async #send(event: VaultEvent): Promise<void> {
     if (this.#channels.size === 0) return;
     const events = [event, ...(await this.#tagEvents(event))];
     const send = (userId: string) => {
