@@ -562,6 +562,10 @@ if (import.meta.main) {
         "server RSS (MB): ready / indexed / after the work / highest sample / VmHWM",
         Object.values(mem.rssMb).join(" / "),
       ],
+      [
+        "highest sample (MB) during: the start / the catch-ups / the work",
+        Object.values(mem.phasePeakMb).join(" / "),
+      ],
       ["at the end: anonymous / file-backed (MB)", `${mem.anonMb} / ${mem.fileMb}`],
     ]));
   }

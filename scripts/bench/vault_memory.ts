@@ -26,6 +26,8 @@ export interface MemoryResult {
   users: number;
   /** RSS in MB at each step; `peakSampled` the highest 100 ms sample, `hwm` the kernel's VmHWM. */
   rssMb: { ready: number; indexed: number; afterWork: number; peakSampled: number; hwm: number };
+  /** The highest 100 ms sample in each phase (MB): the start, the two catch-ups, the work. */
+  phasePeakMb: { start: number; catchUp: number; work: number };
   /** RssAnon / RssFile at the end (MB). */
   anonMb: number;
   fileMb: number;
@@ -88,9 +90,13 @@ export async function runMemoryBench(
     server = await startBinary(binary, ["serve"], { cwd: home, env, timeoutMs: 600_000 });
     const pid = server.pid;
     let peak = 0;
+    const phasePeak = { start: 0, catchUp: 0, work: 0 };
+    let phase: keyof typeof phasePeak = "start";
     const sample = () => {
       try {
-        peak = Math.max(peak, procMemory(pid).rssMb);
+        const rss = procMemory(pid).rssMb;
+        peak = Math.max(peak, rss);
+        phasePeak[phase] = Math.max(phasePeak[phase], rss);
       } catch {
         // exited
       }
@@ -109,6 +115,8 @@ export async function runMemoryBench(
         return c;
       }));
       log("memory: both users' index catch-up");
+      sample();
+      phase = "catchUp";
       await Promise.all(clients.map(async (c) => {
         const res = await c.get("/api/search?q=note");
         if (res.status !== 200) throw new Error(`search answered ${res.status}`);
@@ -117,6 +125,8 @@ export async function runMemoryBench(
       const indexed = procMemory(pid).rssMb;
 
       log("memory: two users working");
+      sample();
+      phase = "work";
       const ws = server.url.replace(/^http/, "ws");
       const counts = await Promise.all(clients.map(async (c, u) => {
         const notes = o.notes[u]!;
@@ -181,6 +191,11 @@ export async function runMemoryBench(
           afterWork: Math.round(end.rssMb),
           peakSampled: Math.round(peak),
           hwm: Math.round(end.peakMb),
+        },
+        phasePeakMb: {
+          start: Math.round(phasePeak.start),
+          catchUp: Math.round(phasePeak.catchUp),
+          work: Math.round(phasePeak.work),
         },
         anonMb: Math.round(end.anonMb),
         fileMb: Math.round(end.fileMb),
