@@ -567,6 +567,10 @@ if (import.meta.main) {
         Object.values(mem.phasePeakMb).join(" / "),
       ],
       ["at the end: anonymous / file-backed (MB)", `${mem.anonMb} / ${mem.fileMb}`],
+      [
+        "idle, empty vault / restarted on this data / both indexes built / its VmHWM (MB)",
+        Object.values(mem.floorMb).join(" / "),
+      ],
     ]));
   }
   const targets = issue38Targets(results);

@@ -11,7 +11,10 @@
  *   each on one note, typing.
  *
  * Reported: RSS when ready, after the catch-up, after the work (2 s idle), the highest sample, and
- * VmHWM (the kernel's high-water mark, which also catches a peak between samples).
+ * VmHWM (the kernel's high-water mark, which also catches a peak between samples). And what the rest
+ * stands on: the server idle on the empty vault (the runtime, the binary's code and the embedded
+ * database), and a restart on the same data once the database is up to date: ready, then both users'
+ * search indexes built (a search each), with nothing else done.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -33,6 +36,8 @@ export interface MemoryResult {
   fileMb: number;
   /** Requests made during the work, per user. */
   requestsPerUser: number;
+  /** RSS (MB), 2 s idle: the empty vault; a restart on the indexed data, ready and with both indexes built, and that process's VmHWM. */
+  floorMb: { empty: number; restarted: number; restartedIndexed: number; restartedHwm: number };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,6 +78,8 @@ export async function runMemoryBench(
       ids.push((res.body as { user: { id: string } }).user.id);
       inviteCode ??= (await c.write("POST", "/api/admin/invites", {})).body.code;
     }
+    await sleep(2_000);
+    const empty = procMemory(server.pid).rssMb;
     await server.stop();
     server = undefined;
 
@@ -182,6 +189,22 @@ export async function runMemoryBench(
       await sleep(2_000);
       const end = procMemory(pid);
       sample();
+      clearInterval(sampler);
+      for (const e of editors.splice(0)) e.close();
+      for (const s of sockets.splice(0)) s.close();
+      await server.stop();
+      log("memory: a restart on the same data, both users' indexes built");
+      server = await startBinary(binary, ["serve"], { cwd: home, env, timeoutMs: 600_000 });
+      await sleep(2_000);
+      const restarted = procMemory(server.pid).rssMb;
+      for (const name of names) {
+        const c = new VaultClient(server.url);
+        await c.post("/api/auth/sign-in/email", { email: who(name).email, password: who(name).password });
+        const res = await c.get("/api/search?q=note");
+        if (res.status !== 200) throw new Error(`search after the restart answered ${res.status}`);
+      }
+      await sleep(2_000);
+      const { rssMb: restartedIndexed, peakMb: restartedHwm } = procMemory(server.pid);
       return {
         notes: total,
         users: names.length,
@@ -200,6 +223,12 @@ export async function runMemoryBench(
         anonMb: Math.round(end.anonMb),
         fileMb: Math.round(end.fileMb),
         requestsPerUser: Math.round(counts.reduce((s, n) => s + n, 0) / counts.length),
+        floorMb: {
+          empty: Math.round(empty),
+          restarted: Math.round(restarted),
+          restartedIndexed: Math.round(restartedIndexed),
+          restartedHwm: Math.round(restartedHwm),
+        },
       };
     } finally {
       clearInterval(sampler);
