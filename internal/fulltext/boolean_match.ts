@@ -74,6 +74,12 @@ interface ResolvedGroup {
   phrase: boolean;
   /** Each position's ids, for the phrase check. */
   sequence: number[][];
+  /**
+   * The lists holding the document #clauseAt looked at last: the first `gotCount` of `got`, an array
+   * per group refilled per call (an array per candidate was a third of a search's garbage).
+   */
+  got: Cursor[];
+  gotCount: number;
 }
 
 interface Resolved {
@@ -165,11 +171,12 @@ class BooleanMatch<M> {
     const evaluate = (doc: number, lazy: boolean): number | undefined => {
       let score = 0, tier = 0, ranked = false, matched = 0;
       for (const clause of clauses) {
-        const got = this.#clauseAt(clause, doc, null, lazy);
-        if (got) {
+        const group = this.#clauseAt(clause, doc, null, lazy);
+        if (group) {
           matched++;
           if (clause.scored) {
-            for (const l of got) {
+            for (let i = 0; i < group.gotCount; i++) {
+              const l = group.got[i]!;
               score += l.idf * l.p.impacts[l.hit]!;
               ranked = true;
               const fc = l.p.fieldCount;
@@ -183,7 +190,10 @@ class BooleanMatch<M> {
       if (all ? matched < clauses.length : clauses.length > 0 && matched === 0) return undefined;
       return ranked ? tier + score / (1 + score) : 0;
     };
-    for (const doc of candidates) {
+    // One object for the page's admission test: a pair per match was garbage for all but a page's worth.
+    const probe: Scored = { doc: 0, score: 0 };
+    for (let c = 0; c < candidates.length; c++) {
+      const doc = candidates[c]!;
       const id = this.d.ids[doc];
       if (id === undefined) continue;
       this.#unverified = false;
@@ -194,12 +204,16 @@ class BooleanMatch<M> {
       if (this.#unverified) {
         // Scanning for phrases is the costly part: once the count is past its cap, only a document
         // that could enter the page is checked.
-        if (count > cap && !top.admits({ doc, score })) continue;
+        probe.doc = doc;
+        probe.score = score;
+        if (count > cap && !top.admits(probe)) continue;
         score = evaluate(doc, false);
         if (score === undefined) continue;
       }
       count++;
-      top.push({ doc, score });
+      probe.doc = doc;
+      probe.score = score;
+      if (top.admits(probe)) top.push({ doc, score });
     }
     return {
       total: Math.min(count, cap),
@@ -229,12 +243,12 @@ class BooleanMatch<M> {
         }
         return { lists, ids, df: lists.reduce((sum, l) => sum + l.p.df, 0) };
       }),
-    })).map((g): ResolvedGroup => ({ ...g, sequence: g.positions.map((p) => p.ids) }));
+    })).map((g): ResolvedGroup => ({ ...g, sequence: g.positions.map((p) => p.ids), got: [], gotCount: 0 }));
     return { groups, scored: clause.scored ?? true };
   }
 
   /** Documents that can match, ascending: the most selective clause's (all) or every clause's (any). */
-  #candidates(clauses: Resolved[], all: boolean): Iterable<number> {
+  #candidates(clauses: Resolved[], all: boolean): ArrayLike<number> {
     if (clauses.length === 0) return this.d.ids.flatMap((id, n) => (id === undefined ? [] : [n]));
     // A group's documents are among its rarest position's; a clause's among its groups'.
     const drivers = clauses.map((c) =>
@@ -250,22 +264,28 @@ class BooleanMatch<M> {
       at += l.p.length;
     }
     docs.sort();
-    return docs.filter((d, i) => i === 0 || docs[i - 1] !== d);
+    let kept = 0;
+    for (let i = 0; i < docs.length; i++) {
+      if (kept === 0 || docs[kept - 1] !== docs[i]) docs[kept++] = docs[i]!;
+    }
+    return docs.subarray(0, kept);
   }
 
   /**
-   * The lists of a clause's first matching group that hold the document, or undefined when no group
-   * matches. `fields` limits which fields count (exclusions look only at excludable ones); `lazy`
-   * takes a phrase as found when its words are there, and says so in #unverified.
+   * A clause's first group that matches the document, with the lists holding it in `got` (valid until
+   * the next call for this clause), or undefined when no group matches. `fields` limits which fields
+   * count (exclusions look only at excludable ones); `lazy` takes a phrase as found when its words are
+   * there, and says so in #unverified.
    */
   #clauseAt(
     clause: Resolved,
     doc: number,
     fields: boolean[] | null,
     lazy: boolean,
-  ): Cursor[] | undefined {
+  ): ResolvedGroup | undefined {
     for (const group of clause.groups) {
-      const got: Cursor[] = [];
+      const got = group.got;
+      let count = 0;
       let ok = true;
       for (const position of group.positions) {
         let any = false;
@@ -278,7 +298,7 @@ class BooleanMatch<M> {
             continue;
           }
           any = true;
-          got.push(l);
+          got[count++] = l;
         }
         if (!any) {
           ok = false;
@@ -289,7 +309,10 @@ class BooleanMatch<M> {
         if (lazy) this.#unverified = true;
         else if (!this.d.hasSequence(doc, group.sequence)) ok = false;
       }
-      if (ok) return got;
+      if (ok) {
+        group.gotCount = count;
+        return group;
+      }
     }
     return undefined;
   }

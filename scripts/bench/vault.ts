@@ -562,7 +562,15 @@ if (import.meta.main) {
         "server RSS (MB): ready / indexed / after the work / highest sample / VmHWM",
         Object.values(mem.rssMb).join(" / "),
       ],
+      [
+        "highest sample (MB) during: the start / the catch-ups / the work",
+        Object.values(mem.phasePeakMb).join(" / "),
+      ],
       ["at the end: anonymous / file-backed (MB)", `${mem.anonMb} / ${mem.fileMb}`],
+      [
+        "idle, empty vault / restarted on this data / both indexes built / its VmHWM (MB)",
+        Object.values(mem.floorMb).join(" / "),
+      ],
     ]));
   }
   const targets = issue38Targets(results);

@@ -11,7 +11,10 @@
  *   each on one note, typing.
  *
  * Reported: RSS when ready, after the catch-up, after the work (2 s idle), the highest sample, and
- * VmHWM (the kernel's high-water mark, which also catches a peak between samples).
+ * VmHWM (the kernel's high-water mark, which also catches a peak between samples). And what the rest
+ * stands on: the server idle on the empty vault (the runtime, the binary's code and the embedded
+ * database), and a restart on the same data once the database is up to date: ready, then both users'
+ * search indexes built (a search each), with nothing else done.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -26,11 +29,15 @@ export interface MemoryResult {
   users: number;
   /** RSS in MB at each step; `peakSampled` the highest 100 ms sample, `hwm` the kernel's VmHWM. */
   rssMb: { ready: number; indexed: number; afterWork: number; peakSampled: number; hwm: number };
+  /** The highest 100 ms sample in each phase (MB): the start, the two catch-ups, the work. */
+  phasePeakMb: { start: number; catchUp: number; work: number };
   /** RssAnon / RssFile at the end (MB). */
   anonMb: number;
   fileMb: number;
   /** Requests made during the work, per user. */
   requestsPerUser: number;
+  /** RSS (MB), 2 s idle: the empty vault; a restart on the indexed data, ready and with both indexes built, and that process's VmHWM. */
+  floorMb: { empty: number; restarted: number; restartedIndexed: number; restartedHwm: number };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -71,6 +78,8 @@ export async function runMemoryBench(
       ids.push((res.body as { user: { id: string } }).user.id);
       inviteCode ??= (await c.write("POST", "/api/admin/invites", {})).body.code;
     }
+    await sleep(2_000);
+    const empty = procMemory(server.pid).rssMb;
     await server.stop();
     server = undefined;
 
@@ -88,9 +97,13 @@ export async function runMemoryBench(
     server = await startBinary(binary, ["serve"], { cwd: home, env, timeoutMs: 600_000 });
     const pid = server.pid;
     let peak = 0;
+    const phasePeak = { start: 0, catchUp: 0, work: 0 };
+    let phase: keyof typeof phasePeak = "start";
     const sample = () => {
       try {
-        peak = Math.max(peak, procMemory(pid).rssMb);
+        const rss = procMemory(pid).rssMb;
+        peak = Math.max(peak, rss);
+        phasePeak[phase] = Math.max(phasePeak[phase], rss);
       } catch {
         // exited
       }
@@ -109,6 +122,8 @@ export async function runMemoryBench(
         return c;
       }));
       log("memory: both users' index catch-up");
+      sample();
+      phase = "catchUp";
       await Promise.all(clients.map(async (c) => {
         const res = await c.get("/api/search?q=note");
         if (res.status !== 200) throw new Error(`search answered ${res.status}`);
@@ -117,6 +132,8 @@ export async function runMemoryBench(
       const indexed = procMemory(pid).rssMb;
 
       log("memory: two users working");
+      sample();
+      phase = "work";
       const ws = server.url.replace(/^http/, "ws");
       const counts = await Promise.all(clients.map(async (c, u) => {
         const notes = o.notes[u]!;
@@ -172,6 +189,22 @@ export async function runMemoryBench(
       await sleep(2_000);
       const end = procMemory(pid);
       sample();
+      clearInterval(sampler);
+      for (const e of editors.splice(0)) e.close();
+      for (const s of sockets.splice(0)) s.close();
+      await server.stop();
+      log("memory: a restart on the same data, both users' indexes built");
+      server = await startBinary(binary, ["serve"], { cwd: home, env, timeoutMs: 600_000 });
+      await sleep(2_000);
+      const restarted = procMemory(server.pid).rssMb;
+      for (const name of names) {
+        const c = new VaultClient(server.url);
+        await c.post("/api/auth/sign-in/email", { email: who(name).email, password: who(name).password });
+        const res = await c.get("/api/search?q=note");
+        if (res.status !== 200) throw new Error(`search after the restart answered ${res.status}`);
+      }
+      await sleep(2_000);
+      const { rssMb: restartedIndexed, peakMb: restartedHwm } = procMemory(server.pid);
       return {
         notes: total,
         users: names.length,
@@ -182,9 +215,20 @@ export async function runMemoryBench(
           peakSampled: Math.round(peak),
           hwm: Math.round(end.peakMb),
         },
+        phasePeakMb: {
+          start: Math.round(phasePeak.start),
+          catchUp: Math.round(phasePeak.catchUp),
+          work: Math.round(phasePeak.work),
+        },
         anonMb: Math.round(end.anonMb),
         fileMb: Math.round(end.fileMb),
         requestsPerUser: Math.round(counts.reduce((s, n) => s + n, 0) / counts.length),
+        floorMb: {
+          empty: Math.round(empty),
+          restarted: Math.round(restarted),
+          restartedIndexed: Math.round(restartedIndexed),
+          restartedHwm: Math.round(restartedHwm),
+        },
       };
     } finally {
       clearInterval(sampler);
