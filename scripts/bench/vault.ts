@@ -39,6 +39,7 @@ import {
 } from "../../server/vault/search/mod.ts";
 import type { TextClause } from "../../server/vault/search/parse_search_query.ts";
 import { ROOT } from "../../test/harness/binary.ts";
+import { postgresAvailable, startPostgres } from "../../test/harness/postgres.ts";
 import { memories, rng } from "./data.ts";
 import { type LatencySummary, summarize } from "./stats.ts";
 import { type ApiResult, runApiBench } from "./vault_api.ts";
@@ -424,6 +425,7 @@ if (import.meta.main) {
     live: undefined as LiveResult | undefined,
     import: undefined as ImportResult | undefined,
     memory: undefined as MemoryResult | undefined,
+    memoryPostgres: undefined as MemoryResult | undefined,
   };
   if (runs("search")) {
     for (const n of SIZES) results.sizes.push(await runSize(n, queries));
@@ -449,10 +451,21 @@ if (import.meta.main) {
   if (runs("memory")) {
     // Two users with half of the largest vault each, seeded apart so their notes differ.
     const half = SIZES[SIZES.length - 1]! / 2;
-    results.memory = await runMemoryBench(
-      { notes: [generateNotes(half, 19), generateNotes(half, 31)], queries, binary: BINARY },
-      log,
-    );
+    const notes = [generateNotes(half, 19), generateNotes(half, 31)];
+    results.memory = await runMemoryBench({ notes, queries, binary: BINARY }, log);
+    // The same on a PostgreSQL server: the server's own memory without the embedded database's.
+    if (postgresAvailable()) {
+      const postgres = await startPostgres();
+      try {
+        log("memory: again on a PostgreSQL server");
+        results.memoryPostgres = await runMemoryBench(
+          { notes, queries, binary: BINARY, databaseUrl: postgres.url },
+          log,
+        );
+      } finally {
+        await postgres.stop();
+      }
+    }
   }
 
   if (results.sizes.length) {
@@ -551,10 +564,15 @@ if (import.meta.main) {
       ],
     ]));
   }
-  const mem = results.memory;
-  if (mem) {
+  for (
+    const [mem, database] of [[results.memory, "embedded database"], [
+      results.memoryPostgres,
+      "PostgreSQL",
+    ]] as const
+  ) {
+    if (!mem) continue;
     console.log(
-      `\nmemory (dist/vault serve, embedded database, ${mem.notes} notes for ${mem.users} users, ` +
+      `\nmemory (dist/vault serve, ${database}, ${mem.notes} notes for ${mem.users} users, ` +
         `${mem.requestsPerUser} requests each, sockets and editors open):`,
     );
     console.log(table(["what", "figure"], [
@@ -593,6 +611,7 @@ function issue38Targets(r: {
   api?: ApiResult;
   live?: LiveResult;
   memory?: MemoryResult;
+  memoryPostgres?: MemoryResult;
 }): string[][] {
   const rows: string[][] = [];
   const add = (figure: string, measured: number, target: string, met: boolean, note = "") =>
@@ -614,10 +633,10 @@ function issue38Targets(r: {
     );
   }
   if (r.live) add("live-edit fan-out p95 (ms)", r.live.fanOut.p95, "<= 25", r.live.fanOut.p95 <= 25);
-  if (r.memory) {
-    const m = r.memory;
+  for (const [m, database] of [[r.memory, "embedded"], [r.memoryPostgres, "PostgreSQL"]] as const) {
+    if (!m) continue;
     add(
-      `RSS serving ${m.notes} notes for ${m.users} users, VmHWM (MB)`,
+      `RSS serving ${m.notes} notes for ${m.users} users, ${database}, VmHWM (MB)`,
       m.rssMb.hwm,
       "<= 300",
       m.rssMb.hwm <= 300,

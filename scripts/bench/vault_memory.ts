@@ -47,12 +47,14 @@ export async function runMemoryBench(
     notes: readonly { path: string; text: string }[][];
     queries: readonly string[];
     binary?: string;
+    /** A PostgreSQL database for the server (its own process, not counted); the embedded one when unset. */
+    databaseUrl?: string;
   },
   log: (msg: string) => void,
 ): Promise<MemoryResult> {
   const binary = o.binary ?? "vault";
   const home = await mkdtemp(join(tmpdir(), "vault-memory-bench-"));
-  const env = vaultEnv(home);
+  const env = vaultEnv(home, o.databaseUrl ? { databaseUrl: o.databaseUrl } : {});
   let server: RunningBinary | undefined;
   const sockets: WebSocket[] = [];
   const editors: Editor[] = [];
