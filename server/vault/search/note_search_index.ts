@@ -164,8 +164,9 @@ export class NoteSearchIndex {
       after = rows.at(-1)!.path;
     }
     // A built index holds an array per term that grew by doubling and three per note; packed in place,
-    // views into a few shared arrays: an owner of 5,000 notes, RSS 187 MB built, 148 packed (Bun, issue 38).
-    // Notes indexed later get arrays of their own again.
+    // views into a few shared arrays: an owner of 5,000 notes, 56 MB of heap and array buffers built, 39
+    // packed (scripts/bench/fulltext_pack.ts). Notes indexed later get arrays of their own again; packing
+    // every 1,000 rows of the build, or after catch-ups, did not lower the server's peak (issue 38).
     built.pack();
     // Writes that committed while this read ran come through the next catch-up; put() keeps the newer.
     this.#owners.set(owner, built);
