@@ -36,6 +36,7 @@ import { stem, words } from "./analyzer.ts";
 import { booleanMatch, type MatchOptions, type MatchPage, type MatchQuery } from "./boolean_match.ts";
 import type { ReadOptions } from "./frame.ts";
 import { type FieldSpec, IndexData, type IndexOptions, MAX_TF } from "./index_data.ts";
+import { packIndex } from "./pack.ts";
 import { grow } from "./postings.ts";
 import type { ParsedQuery } from "./parse_query.ts";
 import { type Hit, rankedSearch } from "./ranked_search.ts";
@@ -66,6 +67,11 @@ export class FullTextIndex<M = undefined> {
 
   get size(): number {
     return this.#d.size;
+  }
+
+  /** Documents numbered since the index was made, loaded or last packed (removed ones too): what pack() moves. */
+  get unpacked(): number {
+    return this.#d.ids.length - this.#d.ownBase;
   }
 
   has(id: string): boolean {
@@ -206,6 +212,18 @@ export class FullTextIndex<M = undefined> {
    */
   match(query: MatchQuery, options: MatchOptions<M>): MatchPage {
     return booleanMatch(this.#d, query, options);
+  }
+
+  /**
+   * Moves the index into the compact form a loaded snapshot has, in place: every posting list into
+   * views of a few shared arrays, the documents' term lists and phrase sequences into one varint pool.
+   * Call it once a bulk load is done: a built index holds an array per term that grew by doubling and
+   * three per document. Removed documents' postings are dropped (they keep their numbers); the
+   * dictionary, ids and metadata are not touched. Everything works after it as before; documents
+   * added later get arrays of their own again, until the next pack().
+   */
+  pack() {
+    packIndex(this.#d);
   }
 
   /**

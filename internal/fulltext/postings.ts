@@ -32,6 +32,18 @@ export class Postings {
     p.#views = true;
     return p;
   }
+  /**
+   * Points the list at views of live postings only (a packed index's shared arrays, pack.ts): like a
+   * snapshot's, copied with an eighth more room on the first push. Its highest impact stays an upper bound.
+   */
+  view(docs: Int32Array, impacts: Float32Array, tfs: Uint8Array) {
+    this.docs = docs;
+    this.impacts = impacts;
+    this.tfs = tfs;
+    this.length = this.df = docs.length;
+    this.dead = 0;
+    this.#views = true;
+  }
   get maxImpact(): number {
     if (Number.isNaN(this.#maxImpact)) {
       let max = 0;

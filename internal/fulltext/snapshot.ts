@@ -21,13 +21,74 @@ const SNAPSHOT_MAGIC_2 = "fulltext-index-2\n";
  * without it no metadata is written (a caller that stores it itself, in `entries()` order).
  */
 export function serializeIndex<M>(d: IndexData<M>, encodeMeta?: (meta: M) => unknown): Uint8Array {
-  const width = d.fields.length;
-  const renumber = new Int32Array(d.ids.length).fill(-1);
   // The live documents' numbers, in order.
   const live: number[] = [];
   d.ids.forEach((id, n) => {
-    if (id !== undefined) renumber[n] = live.push(n) - 1;
+    if (id !== undefined) live.push(n);
   });
+  const s = writeSections(d, live);
+  const header = {
+    fields: d.fields,
+    exactWords: d.exactWords,
+    bm25: [d.k1, d.b],
+    terms: [...d.termIds.keys()],
+    ids: live.map((n) => d.ids[n]!),
+    ...(encodeMeta ? { metas: live.map((n) => encodeMeta(d.metas[n]!)) } : {}),
+    lengthSums: d.lengthSums,
+    normAverages: d.normAverages,
+  };
+  return encodeFrame(SNAPSHOT_MAGIC, header, [
+    s.postStart,
+    s.postDocs,
+    s.postImpacts,
+    s.postTfs,
+    s.termStart,
+    s.terms,
+    s.seqStart,
+    s.sequences,
+    s.lengths,
+  ]);
+}
+
+/** A snapshot's arrays of postings and per-document lists (its frame's sections, in order). */
+export interface Sections {
+  /** Where each term's postings start in the three arrays after it (in postings, `tfs` in fields). */
+  postStart: Uint32Array;
+  postDocs: Int32Array;
+  postImpacts: Float32Array;
+  postTfs: Uint8Array;
+  /** As `Pool`'s third format: term lists sorted, as differences, and phrase sequences, as varints. */
+  termStart: Uint32Array;
+  terms: Uint8Array;
+  seqStart: Uint32Array;
+  sequences: Uint8Array;
+  lengths: Uint16Array;
+}
+
+/** Views of term `t`'s postings in the sections. */
+export function listOf(
+  s: Pick<Sections, "postStart" | "postDocs" | "postImpacts" | "postTfs">,
+  t: number,
+  width: number,
+): [Int32Array, Float32Array, Uint8Array] {
+  const from = s.postStart[t]!, to = s.postStart[t + 1]!;
+  return [
+    s.postDocs.subarray(from, to),
+    s.postImpacts.subarray(from, to),
+    s.postTfs.subarray(from * width, to * width),
+  ];
+}
+
+/**
+ * The index's postings and per-document arrays, for the documents `docs` names: the old number of each
+ * new number, or -1 for a slot left empty (a removed document that keeps its number, as pack() does).
+ * Postings of documents `docs` leaves out are dropped; the rest point at the new numbers. The varint
+ * sections are views into buffers that grew by doubling.
+ */
+export function writeSections<M>(d: IndexData<M>, docs: ArrayLike<number>): Sections {
+  const width = d.fields.length;
+  const renumber = new Int32Array(d.ids.length).fill(-1);
+  for (let n = 0; n < docs.length; n++) if (docs[n]! >= 0) renumber[docs[n]!] = n;
   let total = 0;
   for (const p of d.postings) total += p.df;
   const postStart = new Uint32Array(d.postings.length + 1);
@@ -42,52 +103,51 @@ export function serializeIndex<M>(d: IndexData<M>, encodeMeta?: (meta: M) => unk
       if (n < 0) continue;
       postDocs[at] = n;
       postImpacts[at] = p.impacts[i]!;
-      postTfs.set(p.tfs.subarray(i * width, (i + 1) * width), at * width);
+      // Copied value by value: a view per posting was a million objects, most of packing's garbage.
+      for (let f = 0; f < width; f++) postTfs[at * width + f] = p.tfs[i * width + f]!;
       at++;
     }
   }
   postStart[d.postings.length] = at;
   // Term lists sorted and written as differences, phrase sequences as they are: varints both.
-  const termStart = new Uint32Array(live.length + 1);
-  const seqStart = new Uint32Array(live.length * width + 1);
-  const lengths = new Uint16Array(live.length * width);
+  const termStart = new Uint32Array(docs.length + 1);
+  const seqStart = new Uint32Array(docs.length * width + 1);
+  const lengths = new Uint16Array(docs.length * width);
   const terms = new VarintWriter(), sequences = new VarintWriter();
-  live.forEach((old, n) => {
-    let previous = 0;
-    for (const t of Int32Array.from(d.termsOf(old)).sort()) {
-      terms.write(t - previous);
-      previous = t;
+  for (let n = 0; n < docs.length; n++) {
+    const old = docs[n]!;
+    if (old < 0) {
+      // An empty slot: no terms, no sequences, lengths 0.
+      termStart[n + 1] = terms.length;
+      seqStart.fill(sequences.length, n * width + 1, (n + 1) * width + 1);
+      continue;
+    }
+    // Index loops, not for-of: an iterator result per value was most of packing's garbage (Bun).
+    const sorted = Int32Array.from(d.termsOf(old)).sort();
+    for (let i = 0, previous = 0; i < sorted.length; previous = sorted[i++]!) {
+      terms.write(sorted[i]! - previous);
     }
     termStart[n + 1] = terms.length;
     const seqs = d.sequencesOf(old);
     const [l, at] = d.lengthsOf(old);
     for (let f = 0; f < width; f++) {
-      for (const t of seqs[f] ?? []) sequences.write(t);
+      const seq = seqs[f];
+      for (let i = 0; seq && i < seq.length; i++) sequences.write(seq[i]!);
       seqStart[n * width + f + 1] = sequences.length;
       lengths[n * width + f] = l[at + f]!;
     }
-  });
-  const header = {
-    fields: d.fields,
-    exactWords: d.exactWords,
-    bm25: [d.k1, d.b],
-    terms: [...d.termIds.keys()],
-    ids: live.map((n) => d.ids[n]!),
-    ...(encodeMeta ? { metas: live.map((n) => encodeMeta(d.metas[n]!)) } : {}),
-    lengthSums: d.lengthSums,
-    normAverages: d.normAverages,
-  };
-  return encodeFrame(SNAPSHOT_MAGIC, header, [
+  }
+  return {
     postStart,
     postDocs,
     postImpacts,
     postTfs,
     termStart,
-    terms.bytes(),
+    terms: terms.bytes(),
     seqStart,
-    sequences.bytes(),
+    sequences: sequences.bytes(),
     lengths,
-  ]);
+  };
 }
 
 /**
@@ -146,15 +206,8 @@ export function loadSnapshot<M>(
   header.terms.forEach((term, t) => {
     index.termIds.set(term, t);
     if (index.exactWords && term.startsWith("=")) index.vocabulary.push(term.slice(1));
-    const from = postStart[t]!, to = postStart[t + 1]!;
     index.postings.push(
-      Postings.of(
-        t,
-        width,
-        postDocs.subarray(from, to),
-        postImpacts.subarray(from, to),
-        postTfs.subarray(from * width, to * width),
-      ),
+      Postings.of(t, width, ...listOf({ postStart, postDocs, postImpacts, postTfs }, t, width)),
     );
   });
   // No arrays per document: creating 300k views was most of a 100k-document load.

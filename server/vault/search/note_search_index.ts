@@ -163,8 +163,13 @@ export class NoteSearchIndex {
       if (rows.length < LOAD_BATCH) break;
       after = rows.at(-1)!.path;
     }
+    // A built index holds an array per term that grew by doubling and three per note; packed in place,
+    // views into a few shared arrays: an owner of 5,000 notes, 56 MB of heap and array buffers built, 39
+    // packed (scripts/bench/fulltext_pack.ts). Notes indexed later get arrays of their own again; packing
+    // every 1,000 rows of the build, or after catch-ups, did not lower the server's peak (issue 38).
+    built.pack();
     // Writes that committed while this read ran come through the next catch-up; put() keeps the newer.
-    this.#owners.set(owner, packed(built));
+    this.#owners.set(owner, built);
     collect();
   }
 
@@ -243,26 +248,6 @@ export class NoteSearchIndex {
     this.#lastSync = started;
     this.#caughtUpAt = writes;
   }
-}
-
-/**
- * The index as one snapshot's arrays (internal/fulltext/snapshot.ts): a built index holds an array per
- * term that grew by doubling and three per note; packed, they are views into one buffer. An owner of
- * 5,000 notes: 95–140 MB of resident memory built, 50 packed (docs/benchmarks.md, issue 38). Notes
- * indexed later get arrays of their own again.
- */
-function packed(built: OwnerIndex): OwnerIndex {
-  const bytes = built.serialize((m) => [m.mtime, m.change]);
-  return FullTextIndex.deserialize<NoteMeta>(
-    FIELDS,
-    bytes,
-    (v) => {
-      const [mtime, change] = v as [number, number];
-      return { mtime, change };
-    },
-    { exactWords: true },
-    { checked: true },
-  );
 }
 
 /** Indexes a row unless the index already holds it at this value or a newer one; whether it did. */
