@@ -138,12 +138,20 @@ function linkerFlags(c: Component): string {
   return ["-s", "-w", ...vars].join(" ");
 }
 
-/** Writes Go's overlay file (absolute paths) for the component into its build folder. */
+/**
+ * Writes Go's overlay file for the component into its build folder, with copies of the overlay's files
+ * beside it (`src/_overlay/`): the cache must not point into the checkout that built it, which may be
+ * gone when a later checkout reads the build's modules (a deleted worktree broke `deno task release`).
+ */
 function writeOverlay(c: Component, src: string): string {
+  const copies = join(src, "_overlay");
+  mkdirSync(copies, { recursive: true });
   const replace = Object.fromEntries(
-    Object.entries(c.overlay ?? {}).map((
-      [target, file],
-    ) => [join(src, "vendor", target), join(c.recipeDir, file)]),
+    Object.entries(c.overlay ?? {}).map(([target, file]) => {
+      const copy = join(copies, file.replaceAll("/", "_"));
+      copyFileSync(join(c.recipeDir, file), copy);
+      return [join(src, "vendor", target), copy];
+    }),
   );
   const file = join(src, "overlay.json");
   writeFileSync(file, JSON.stringify({ Replace: replace }, null, 2));
@@ -285,7 +293,8 @@ export interface LinkedModule {
  */
 export function linkedModules(c: Component): LinkedModule[] {
   const src = join(componentDir(c), "src");
-  const flags = c.overlay ? ["-mod=vendor", `-overlay=${join(src, "overlay.json")}`] : [];
+  // Written again: a cache built before the overlay's files were copied into it points at its checkout.
+  const flags = c.overlay ? ["-mod=vendor", `-overlay=${writeOverlay(c, src)}`] : [];
   const format = "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}" +
     "{{with .Replace}} {{.Path}} {{.Version}}{{end}}{{end}}{{end}}";
   const out = execFileSync("go", ["list", "-deps", ...flags, "-f", format, c.pkg], {
