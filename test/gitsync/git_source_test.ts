@@ -329,7 +329,10 @@ describe("Git source over ssh (ssh2 server running git-upload-pack)", () => {
         credentials: { ...creds, identity: other.private },
       }),
       (err: Error) => {
-        assert.ok(err instanceof GitSourceError && err.reason === "AuthenticationFailure");
+        assert.ok(
+          err instanceof GitSourceError && err.reason === "AuthenticationFailure",
+          `${err.constructor.name} ${(err as GitSourceError).reason}: ${err.message}`,
+        );
         assert.match(err.message, /git@127\.0\.0\.1 refused the SSH credentials/);
         assert.doesNotMatch(err.message, /PRIVATE KEY/);
         return true;
