@@ -26,10 +26,9 @@ export class Postings {
    * would make all of a mapped snapshot's impacts resident (frame_file.ts).
    */
   static of(id: number, fieldCount: number, docs: Int32Array, impacts: Float32Array, tfs: Uint8Array) {
-    const p = new Postings(id, fieldCount, docs, impacts, tfs);
-    p.length = p.df = docs.length;
+    const p = new Postings(id, fieldCount);
+    p.view(docs, impacts, tfs);
     p.#maxImpact = NaN;
-    p.#views = true;
     return p;
   }
   /**
