@@ -92,13 +92,19 @@ interface Scored {
   score: number;
 }
 
-/** The k best of what is pushed, by `better`: a heap whose root is the worst kept. */
+/**
+ * The k best of what is pushed, by `better`: a heap whose root is the worst kept. A pushed document
+ * becomes an object only when it is kept (a pair per match was garbage for all but a page's worth).
+ */
 class Best {
   readonly #items: Scored[] = [];
+  /** The candidate being compared, before it is known to be kept. */
+  readonly #probe: Scored = { doc: 0, score: 0 };
   constructor(readonly k: number, readonly better: (a: Scored, b: Scored) => boolean) {}
-  push(item: Scored) {
+  push(doc: number, score: number) {
+    if (!this.admits(doc, score)) return;
     const items = this.#items;
-    if (this.k <= 0) return;
+    const item = { doc, score };
     if (items.length < this.k) {
       items.push(item);
       for (let i = items.length - 1; i > 0;) {
@@ -109,7 +115,6 @@ class Best {
       }
       return;
     }
-    if (!this.better(item, items[0]!)) return;
     items[0] = item;
     for (let i = 0;;) {
       const l = 2 * i + 1, r = l + 1;
@@ -121,9 +126,13 @@ class Best {
       i = worst;
     }
   }
-  /** Whether the item would be kept now. */
-  admits(item: Scored): boolean {
-    return this.#items.length < this.k || this.better(item, this.#items[0]!);
+  /** Whether the document would be kept now. */
+  admits(doc: number, score: number): boolean {
+    if (this.k <= 0) return false;
+    if (this.#items.length < this.k) return true;
+    this.#probe.doc = doc;
+    this.#probe.score = score;
+    return this.better(this.#probe, this.#items[0]!);
   }
   sorted(): Scored[] {
     return [...this.#items].sort((a, b) => (this.better(a, b) ? -1 : this.better(b, a) ? 1 : 0));
@@ -190,8 +199,6 @@ class BooleanMatch<M> {
       if (all ? matched < clauses.length : clauses.length > 0 && matched === 0) return undefined;
       return ranked ? tier + score / (1 + score) : 0;
     };
-    // One object for the page's admission test: a pair per match was garbage for all but a page's worth.
-    const probe: Scored = { doc: 0, score: 0 };
     for (let c = 0; c < candidates.length; c++) {
       const doc = candidates[c]!;
       const id = this.d.ids[doc];
@@ -204,16 +211,12 @@ class BooleanMatch<M> {
       if (this.#unverified) {
         // Scanning for phrases is the costly part: once the count is past its cap, only a document
         // that could enter the page is checked.
-        probe.doc = doc;
-        probe.score = score;
-        if (count > cap && !top.admits(probe)) continue;
+        if (count > cap && !top.admits(doc, score)) continue;
         score = evaluate(doc, false);
         if (score === undefined) continue;
       }
       count++;
-      probe.doc = doc;
-      probe.score = score;
-      if (top.admits(probe)) top.push({ doc, score });
+      top.push(doc, score);
     }
     return {
       total: Math.min(count, cap),
