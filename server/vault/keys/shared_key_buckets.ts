@@ -7,7 +7,8 @@
  * - a key this process has not settled for `2 × settleMs` (new here, or busy on another replica) is
  *   read from its row before its next request is checked.
  * So a key gets its rate and burst across all replicas, give or take what they let through before the
- * balances meet: up to two settlement periods, as each process settles on its own timer. On the embedded database there is one process and the buckets stay in memory.
+ * balances meet: up to two settlement periods, as each process settles on its own timer. On the
+ * embedded database there is one process and the buckets stay in memory.
  *
  * @example
  * const shared = new SharedKeyBuckets({ db, log, ratePerSecond: 10, burst: 300, settleMs: 1_000 });

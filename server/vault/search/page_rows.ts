@@ -2,8 +2,9 @@
  * The stored rows of a search page's hits (title, tags, text for the snippet), read from `note_index`
  * and kept in a cache of recent hits: a search's page was one statement of 1–2 ms on the embedded
  * database (more than the rest of a search at 1,000 notes), and people search the same notes again as
- * they type. The rows an owner's index is built or caught up from are offered too (note_search_index.ts),
- * so an owner whose text fits under the cap is searched without a statement. A cached row is used only while the owner's index holds the note at the change it was read at
+ * they type. The rows an owner's index is built or caught up from are offered too
+ * (note_search_index.ts), so an owner whose text fits under the cap is searched without a statement.
+ * A cached row is used only while the owner's index holds the note at the change it was read at
  * (`change_seq`, which every write of the row moves), so a row another process or replica changed is
  * read again once the index has caught up with it. Notes longer than `maxRowChars` are never kept.
  */
