@@ -36,7 +36,10 @@ export interface MemoryResult {
   fileMb: number;
   /** Requests made during the work, per user. */
   requestsPerUser: number;
-  /** RSS (MB), 2 s idle: the empty vault; a restart on the indexed data, ready and with both indexes built, and that process's VmHWM. */
+  /**
+   * RSS (MB), 2 s idle: the empty vault; a restart on the indexed data, ready and with both indexes
+   * built, and that process's VmHWM.
+   */
   floorMb: { empty: number; restarted: number; restartedIndexed: number; restartedHwm: number };
 }
 
@@ -64,6 +67,15 @@ export async function runMemoryBench(
     password: `${name}-Pa55word-123`,
     name,
   });
+  const signIn = async (url: string, name: string) => {
+    const c = new VaultClient(url);
+    const res = await c.post("/api/auth/sign-in/email", {
+      email: who(name).email,
+      password: who(name).password,
+    });
+    if (res.status !== 200) throw new Error(`sign-in of ${name}: ${res.status}`);
+    return c;
+  };
   try {
     server = await startBinary(binary, ["serve"], { cwd: home, env, timeoutMs: 60_000 });
     const ids: string[] = [];
@@ -114,15 +126,7 @@ export async function runMemoryBench(
     try {
       await sleep(500);
       const ready = procMemory(pid).rssMb;
-      const clients = await Promise.all(names.map(async (name) => {
-        const c = new VaultClient(server!.url);
-        const res = await c.post("/api/auth/sign-in/email", {
-          email: who(name).email,
-          password: who(name).password,
-        });
-        if (res.status !== 200) throw new Error(`sign-in of ${name}: ${res.status}`);
-        return c;
-      }));
+      const clients = await Promise.all(names.map((name) => signIn(server!.url, name)));
       log("memory: both users' index catch-up");
       sample();
       phase = "catchUp";
@@ -200,8 +204,7 @@ export async function runMemoryBench(
       await sleep(2_000);
       const restarted = procMemory(server.pid).rssMb;
       for (const name of names) {
-        const c = new VaultClient(server.url);
-        await c.post("/api/auth/sign-in/email", { email: who(name).email, password: who(name).password });
+        const c = await signIn(server.url, name);
         const res = await c.get("/api/search?q=note");
         if (res.status !== 200) throw new Error(`search after the restart answered ${res.status}`);
       }
